@@ -1,0 +1,114 @@
+package dev.memwall.core.memory;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * The root of all off-heap memory of one engine instance (a process, a query, a test): a
+ * {@link MemoryBudget}, an Arrow {@link BufferAllocator} whose buffers are FFM segments charged to
+ * that budget, and raw {@link OffHeapBuffer}s for the engine's own structures (hash tables,
+ * partitions, trees).
+ *
+ * <p>Ownership: {@link #close} checks that every Arrow buffer and raw buffer handed out has been
+ * released and throws {@link MemoryLeakException} describing what leaked otherwise. That check is
+ * what the test suite relies on to fail leaking tests.
+ *
+ * <p>Thread safety: allocation and release may happen from any thread; {@link #close} must not
+ * race with them.
+ */
+public final class EngineMemory implements AutoCloseable {
+  private final MemoryBudget budget;
+  private final RootAllocator arrow;
+  private final Set<OffHeapBuffer> rawBuffers = ConcurrentHashMap.newKeySet();
+
+  private EngineMemory(MemoryBudget budget) {
+    this.budget = budget;
+    this.arrow = new RootAllocator(RootAllocator.configBuilder()
+        .allocationManagerFactory(FfmAllocationManager.factory(budget))
+        .maxAllocation(Long.MAX_VALUE)
+        .build());
+  }
+
+  /** Engine memory limited by {@code budget}. */
+  public static EngineMemory create(MemoryBudget budget) {
+    return new EngineMemory(budget);
+  }
+
+  /** Engine memory with an unbounded budget named {@code name}. */
+  public static EngineMemory create(String name) {
+    return new EngineMemory(MemoryBudget.unbounded(name));
+  }
+
+  /** The Arrow allocator: every buffer it hands out is an FFM segment charged to the budget. */
+  public BufferAllocator arrow() {
+    return arrow;
+  }
+
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  /** A zeroed raw region of {@code bytes} with {@linkplain Placement#DEFAULT default} placement. */
+  public OffHeapBuffer allocate(long bytes) {
+    return allocate(bytes, Placement.DEFAULT);
+  }
+
+  /**
+   * A zeroed raw region of {@code bytes}, charged to the budget until the caller closes it.
+   *
+   * @throws BudgetExceededException if the budget cannot cover it
+   */
+  public OffHeapBuffer allocate(long bytes, Placement placement) {
+    OffHeapBuffer buffer = OffHeapBuffer.allocate(budget, bytes, placement, rawBuffers::remove);
+    rawBuffers.add(buffer);
+    return buffer;
+  }
+
+  /** Bytes currently held by Arrow buffers and raw buffers together (at allocation granularity). */
+  public long allocatedBytes() {
+    return budget.reservedBytes();
+  }
+
+  /**
+   * Releases the Arrow allocator.
+   *
+   * @throws MemoryLeakException if any Arrow buffer or raw buffer is still live; raw buffers are
+   *     freed regardless so one leak does not cascade into the next test
+   */
+  @Override
+  public void close() {
+    StringBuilder leaks = new StringBuilder();
+    if (!rawBuffers.isEmpty()) {
+      Set<OffHeapBuffer> leaked = Set.copyOf(rawBuffers);
+      long bytes = 0;
+      for (OffHeapBuffer buffer : leaked) {
+        bytes += buffer.byteSize();
+        buffer.close();
+      }
+      leaks.append(leaked.size()).append(" raw buffers (").append(bytes).append(" bytes) never closed");
+    }
+    long arrowBytes = arrow.getAllocatedMemory();
+    try {
+      arrow.close();
+    } catch (IllegalStateException arrowLeak) {
+      if (!leaks.isEmpty()) {
+        leaks.append("; ");
+      }
+      leaks.append(arrowBytes).append(" bytes of Arrow buffers still allocated (")
+          .append(firstLine(arrowLeak.getMessage())).append(')');
+    }
+    if (!leaks.isEmpty()) {
+      throw new MemoryLeakException("memory leak in '" + budget.name() + "': " + leaks);
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "no detail";
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

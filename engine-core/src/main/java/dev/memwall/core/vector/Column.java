@@ -1,0 +1,128 @@
+package dev.memwall.core.vector;
+
+import dev.memwall.core.memory.ArrowSegments;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+
+/**
+ * A typed, read-only view of one Arrow vector with {@link MemorySegment} fast paths.
+ *
+ * <p>A column caches the segments of its Arrow buffers when created: it is valid while the Arrow
+ * vector keeps those buffers (until the vector is closed, cleared or reallocated); reading after
+ * that fails with {@link IllegalStateException} for engine-allocated and memory-mapped buffers.
+ * Accessors take a row index in {@code [0, length())} and are bounds-checked by FFM.
+ *
+ * <p>Nulls: {@link #isNull} reads Arrow's validity bitmap; value accessors return whatever bits
+ * the vector holds at a null position, so callers that care test {@link #isNull} first.
+ *
+ * <p>Thread safety: immutable view; safe for concurrent readers.
+ */
+public abstract class Column {
+  static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+  static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+  private final FieldVector vector;
+  private final ColumnType type;
+  private final int length;
+  private final MemorySegment validity;
+
+  Column(FieldVector vector, ColumnType type) {
+    this.vector = vector;
+    this.type = type;
+    this.length = vector.getValueCount();
+    this.validity = vector.getNullCount() == 0 ? null : ArrowSegments.of(vector.getValidityBuffer());
+  }
+
+  /**
+   * Wraps {@code vector} in the column class of its type.
+   *
+   * @param dictionaries resolves dictionary-encoded vectors; may be null when none is encoded
+   * @throws IllegalArgumentException naming the vector when its type is unsupported or its
+   *     dictionary is missing
+   */
+  public static Column of(FieldVector vector, DictionaryProvider dictionaries) {
+    var encoding = vector.getField().getDictionary();
+    if (encoding != null) {
+      Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(encoding.getId());
+      if (dictionary == null || !(dictionary.getVector() instanceof VarCharVector values)) {
+        throw new IllegalArgumentException("column '" + vector.getName()
+            + "' is dictionary-encoded but its string dictionary " + encoding.getId() + " is missing");
+      }
+      return new DictionaryColumn((BaseIntVector) vector, new VarCharColumn(values));
+    }
+    ColumnType type = ColumnType.of(vector.getField());
+    return switch (type.kind()) {
+      case INT32 -> new Int32Column((IntVector) vector);
+      case DATE -> new DateColumn((DateDayVector) vector);
+      case INT64 -> new Int64Column((BigIntVector) vector, type);
+      case DECIMAL -> new DecimalColumn((BigIntVector) vector, type);
+      case FLOAT64 -> new Float64Column((Float8Vector) vector);
+      case STRING -> new VarCharColumn((VarCharVector) vector);
+    };
+  }
+
+  public final String name() {
+    return vector.getName();
+  }
+
+  public final ColumnType type() {
+    return type;
+  }
+
+  /** Number of rows. */
+  public final int length() {
+    return length;
+  }
+
+  /** The Arrow vector this column views. */
+  public final FieldVector arrow() {
+    return vector;
+  }
+
+  /** Whether any row is null. */
+  public final boolean hasNulls() {
+    return validity != null;
+  }
+
+  /** Arrow's validity bitmap (bit set = valid), or null when the column has no nulls. */
+  public final MemorySegment validity() {
+    return validity;
+  }
+
+  public final boolean isNull(int row) {
+    return validity != null && (validity.get(ValueLayout.JAVA_BYTE, row >>> 3) & (1 << (row & 7))) == 0;
+  }
+
+  /**
+   * The value at {@code row} as a long: the int for INT32 and DATE, the unscaled value for
+   * DECIMAL, the dictionary code for dictionary-encoded strings.
+   *
+   * @throws UnsupportedOperationException for FLOAT64 and plain strings
+   */
+  public long getLong(int row) {
+    throw new UnsupportedOperationException("column '" + name() + "' of type " + type + " has no long values");
+  }
+
+  /** The value at {@code row} as a double (decimals are scaled). */
+  public double getDouble(int row) {
+    throw new UnsupportedOperationException("column '" + name() + "' of type " + type + " has no numeric values");
+  }
+
+  /** The value at {@code row} as a Java object for display and tests, or null. */
+  public abstract Object getObject(int row);
+
+  @Override
+  public String toString() {
+    return name() + ": " + type + " x " + length;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.memwall.core.vector;
+
+import dev.memwall.core.memory.ArrowSegments;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A dictionary-encoded string column: each row holds a 1, 2 or 4 byte signed code into a
+ * {@link VarCharColumn} of distinct values. Predicates on such a column are evaluated once per
+ * dictionary entry and then applied by code, and grouping uses the codes directly.
+ * See {@link Column} for the contract.
+ */
+public final class DictionaryColumn extends Column {
+  private final MemorySegment codes;
+  private final int codeBytes;
+  private final VarCharColumn dictionary;
+
+  public DictionaryColumn(BaseIntVector indices, VarCharColumn dictionary) {
+    super((FieldVector) indices, ColumnType.STRING);
+    FieldVector vector = (FieldVector) indices;
+    this.codes = ArrowSegments.of(vector.getDataBuffer());
+    this.codeBytes = vector.getField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int i
+        ? i.getBitWidth() / 8 : 0;
+    if (codeBytes != 1 && codeBytes != 2 && codeBytes != 4) {
+      throw new IllegalArgumentException("dictionary column '" + vector.getName()
+          + "' needs 8, 16 or 32 bit codes, not " + vector.getField().getType());
+    }
+    this.dictionary = dictionary;
+  }
+
+  /** The distinct values; {@code dictionary().length()} is the number of codes. */
+  public VarCharColumn dictionary() {
+    return dictionary;
+  }
+
+  /** The raw codes, {@link #codeBytes()} bytes each. */
+  public MemorySegment codes() {
+    return codes;
+  }
+
+  /** Width of one code in bytes: 1, 2 or 4. */
+  public int codeBytes() {
+    return codeBytes;
+  }
+
+  /** The dictionary code at {@code row}. */
+  public int code(int row) {
+    return switch (codeBytes) {
+      case 1 -> codes.get(ValueLayout.JAVA_BYTE, row);
+      case 2 -> codes.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, row);
+      default -> codes.getAtIndex(INT, row);
+    };
+  }
+
+  @Override
+  public long getLong(int row) {
+    return code(row);
+  }
+
+  @Override
+  public Object getObject(int row) {
+    return isNull(row) ? null : dictionary.getString(code(row));
+  }
+}

@@ -1,0 +1,34 @@
+package dev.memwall.core.vector;
+
+import dev.memwall.core.memory.ArrowSegments;
+import java.lang.foreign.MemorySegment;
+import org.apache.arrow.vector.Float8Vector;
+
+/** A column of doubles (Arrow FloatingPoint(DOUBLE)); see {@link Column} for the contract. */
+public final class Float64Column extends Column {
+  private final MemorySegment data;
+
+  public Float64Column(Float8Vector vector) {
+    super(vector, ColumnType.FLOAT64);
+    this.data = ArrowSegments.of(vector.getDataBuffer());
+  }
+
+  /** The values, 8 bytes each, little-endian IEEE 754. */
+  public MemorySegment data() {
+    return data;
+  }
+
+  public double get(int row) {
+    return data.getAtIndex(DOUBLE, row);
+  }
+
+  @Override
+  public double getDouble(int row) {
+    return get(row);
+  }
+
+  @Override
+  public Object getObject(int row) {
+    return isNull(row) ? null : get(row);
+  }
+}

@@ -1,0 +1,44 @@
+package dev.memwall.core.vector;
+
+import dev.memwall.core.memory.ArrowSegments;
+import java.lang.foreign.MemorySegment;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.IntVector;
+
+/** A column of 32-bit signed integers (Arrow Int(32)); see {@link Column} for the contract. */
+public class Int32Column extends Column {
+  private final MemorySegment data;
+
+  public Int32Column(IntVector vector) {
+    this(vector, ColumnType.INT32);
+  }
+
+  Int32Column(BaseFixedWidthVector vector, ColumnType type) {
+    super(vector, type);
+    this.data = ArrowSegments.of(vector.getDataBuffer());
+  }
+
+  /** The values, 4 bytes each, little-endian. */
+  public final MemorySegment data() {
+    return data;
+  }
+
+  public final int get(int row) {
+    return data.getAtIndex(INT, row);
+  }
+
+  @Override
+  public final long getLong(int row) {
+    return get(row);
+  }
+
+  @Override
+  public final double getDouble(int row) {
+    return get(row);
+  }
+
+  @Override
+  public Object getObject(int row) {
+    return isNull(row) ? null : get(row);
+  }
+}

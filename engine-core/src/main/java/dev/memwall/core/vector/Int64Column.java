@@ -1,0 +1,43 @@
+package dev.memwall.core.vector;
+
+import dev.memwall.core.memory.ArrowSegments;
+import java.lang.foreign.MemorySegment;
+import org.apache.arrow.vector.BigIntVector;
+
+/** A column of 64-bit signed integers (Arrow Int(64)); see {@link Column} for the contract. */
+public class Int64Column extends Column {
+  private final MemorySegment data;
+
+  public Int64Column(BigIntVector vector) {
+    this(vector, ColumnType.INT64);
+  }
+
+  Int64Column(BigIntVector vector, ColumnType type) {
+    super(vector, type);
+    this.data = ArrowSegments.of(vector.getDataBuffer());
+  }
+
+  /** The values, 8 bytes each, little-endian. */
+  public final MemorySegment data() {
+    return data;
+  }
+
+  public final long get(int row) {
+    return data.getAtIndex(LONG, row);
+  }
+
+  @Override
+  public final long getLong(int row) {
+    return get(row);
+  }
+
+  @Override
+  public double getDouble(int row) {
+    return get(row);
+  }
+
+  @Override
+  public Object getObject(int row) {
+    return isNull(row) ? null : get(row);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.memwall.core.vector;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An ordered list of Arrow record batches with one schema and their shared string dictionaries:
+ * what a scan reads and what a plan returns.
+ *
+ * <p>Ownership: a table owns its record batches and dictionary vectors and frees them on
+ * {@link #close}; {@link #borrow} makes a table over batches someone else owns (close is then a
+ * no-op for them). Thread safety: immutable after construction; readers may share it.
+ */
+public final class Table implements AutoCloseable {
+  private final Schema schema;
+  private final List<VectorSchemaRoot> roots;
+  private final List<Batch> batches;
+  private final Map<Long, Dictionary> dictionaries;
+  private final List<AutoCloseable> owned;
+  private final long rowCount;
+
+  private Table(Schema schema, List<VectorSchemaRoot> roots, Map<Long, Dictionary> dictionaries,
+      List<AutoCloseable> owned) {
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.roots = List.copyOf(roots);
+    this.dictionaries = Map.copyOf(dictionaries);
+    this.owned = List.copyOf(owned);
+    DictionaryProvider provider = provider();
+    List<Batch> views = new ArrayList<>(roots.size());
+    long rows = 0;
+    for (VectorSchemaRoot root : roots) {
+      if (!root.getSchema().equals(schema)) {
+        throw new IllegalArgumentException("batch schema " + root.getSchema() + " differs from table schema " + schema);
+      }
+      views.add(new Batch(root, provider));
+      rows += root.getRowCount();
+    }
+    this.batches = List.copyOf(views);
+    this.rowCount = rows;
+  }
+
+  /**
+   * A table that owns {@code roots} and the vectors of {@code dictionaries}, freeing them on close.
+   *
+   * @param dictionaries dictionary id to dictionary for the dictionary-encoded columns (may be empty)
+   */
+  public static Table own(Schema schema, List<VectorSchemaRoot> roots, Map<Long, Dictionary> dictionaries) {
+    List<AutoCloseable> owned = new ArrayList<>(roots);
+    dictionaries.values().forEach(d -> owned.add(d.getVector()));
+    return new Table(schema, roots, dictionaries, owned);
+  }
+
+  /** Like {@link #own}, plus {@code resource} closed after the batches (a file mapping, say). */
+  public static Table own(Schema schema, List<VectorSchemaRoot> roots, Map<Long, Dictionary> dictionaries,
+      AutoCloseable resource) {
+    List<AutoCloseable> owned = new ArrayList<>(roots);
+    dictionaries.values().forEach(d -> owned.add(d.getVector()));
+    owned.add(resource);
+    return new Table(schema, roots, dictionaries, owned);
+  }
+
+  /** A table over batches owned elsewhere; closing it frees nothing. */
+  public static Table borrow(Schema schema, List<VectorSchemaRoot> roots, DictionaryProvider dictionaries) {
+    Map<Long, Dictionary> map = new HashMap<>();
+    if (dictionaries != null) {
+      for (long id : dictionaries.getDictionaryIds()) {
+        map.put(id, dictionaries.lookup(id));
+      }
+    }
+    return new Table(schema, roots, map, List.of());
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public List<Batch> batches() {
+    return batches;
+  }
+
+  public long rowCount() {
+    return rowCount;
+  }
+
+  /** The string dictionaries by id. */
+  public Map<Long, Dictionary> dictionaries() {
+    return dictionaries;
+  }
+
+  /** The dictionaries as Arrow's provider interface. */
+  public DictionaryProvider provider() {
+    return new DictionaryProvider.MapDictionaryProvider(dictionaries.values().toArray(Dictionary[]::new));
+  }
+
+  /** The raw record batches. */
+  public List<VectorSchemaRoot> roots() {
+    return roots;
+  }
+
+  /** Index of column {@code name} in the schema. */
+  public int columnIndex(String name) {
+    var fields = schema.getFields();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).getName().equals(name)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no column '" + name + "' in table with columns "
+        + fields.stream().map(f -> f.getName()).toList());
+  }
+
+  @Override
+  public void close() {
+    try {
+      AutoCloseables.close(owned);
+    } catch (Exception e) {
+      throw new IllegalStateException("closing table failed", e);
+    }
+  }
+}
