@@ -1,0 +1,34 @@
+package dev.memwall.core.expr;
+
+/**
+ * Splits a chunk's selection into the rows where a condition holds and the rest, and puts the
+ * original selection back afterwards: the mechanics of CASE.
+ */
+final class CaseSplit {
+  final int[] trueRows = new int[Chunk.CAPACITY];
+  final int[] falseRows = new int[Chunk.CAPACITY];
+  int trueCount;
+  int falseCount;
+  private final int[] original = new int[Chunk.CAPACITY];
+  private int originalCount;
+
+  void split(Chunk chunk, FilterKernel condition) {
+    originalCount = chunk.copySelection(original);
+    condition.filter(chunk);
+    trueCount = chunk.copySelection(trueRows);
+    falseCount = 0;
+    int t = 0;
+    for (int i = 0; i < originalCount; i++) {
+      int k = original[i];
+      if (t < trueCount && trueRows[t] == k) {
+        t++;
+      } else {
+        falseRows[falseCount++] = k;
+      }
+    }
+  }
+
+  void restore(Chunk chunk) {
+    chunk.select(original, originalCount);
+  }
+}

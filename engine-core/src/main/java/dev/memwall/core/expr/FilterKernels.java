@@ -1,0 +1,326 @@
+package dev.memwall.core.expr;
+
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.Int32Column;
+import dev.memwall.core.vector.Int64Column;
+import dev.memwall.core.vector.VarCharColumn;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/** The predicate kernels the {@link Binder} compiles boolean expressions into. */
+final class FilterKernels {
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private FilterKernels() {}
+
+  /**
+   * {@code low <= column <= high} straight on an INT32/DATE or INT64/DECIMAL column's memory,
+   * branch-free: every comparison against a constant and every BETWEEN compiles to this.
+   */
+  static final class ColumnRange extends FilterKernel {
+    private final int columnIndex;
+    private final long low;
+    private final long high;
+
+    ColumnRange(int columnIndex, long low, long high) {
+      this.columnIndex = columnIndex;
+      this.low = low;
+      this.high = high;
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      Column column = chunk.batch().column(columnIndex);
+      int start = chunk.start();
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      long lo = low;
+      long width = high - low;
+      int n = 0;
+      if (low > high) {
+        n = 0;
+      } else if (column instanceof Int32Column ints) {
+        MemorySegment data = ints.data();
+        if (chunk.isDense()) {
+          for (int k = 0; k < selected; k++) {
+            sel[n] = k;
+            n += Long.compareUnsigned(data.getAtIndex(INT, start + k) - lo, width) <= 0 ? 1 : 0;
+          }
+        } else {
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            sel[n] = k;
+            n += Long.compareUnsigned(data.getAtIndex(INT, start + k) - lo, width) <= 0 ? 1 : 0;
+          }
+        }
+      } else {
+        MemorySegment data = ((Int64Column) column).data();
+        if (chunk.isDense()) {
+          for (int k = 0; k < selected; k++) {
+            sel[n] = k;
+            n += Long.compareUnsigned(data.getAtIndex(LONG, start + k) - lo, width) <= 0 ? 1 : 0;
+          }
+        } else {
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            sel[n] = k;
+            n += Long.compareUnsigned(data.getAtIndex(LONG, start + k) - lo, width) <= 0 ? 1 : 0;
+          }
+        }
+      }
+      chunk.select(sel, n);
+      dropNulls(chunk, column);
+    }
+  }
+
+  /** {@code left * leftFactor op right * rightFactor} over two integral kernels. */
+  static final class LongComparison extends FilterKernel {
+    private final Expr.ComparisonOp op;
+    private final LongKernel left;
+    private final long leftFactor;
+    private final LongKernel right;
+    private final long rightFactor;
+
+    LongComparison(Expr.ComparisonOp op, LongKernel left, long leftFactor, LongKernel right, long rightFactor) {
+      this.op = op;
+      this.left = left;
+      this.leftFactor = leftFactor;
+      this.right = right;
+      this.rightFactor = rightFactor;
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      long[] l = left.evaluate(chunk);
+      long[] r = right.evaluate(chunk);
+      boolean nullable = left.anyNull() || right.anyNull();
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      int n = 0;
+      for (int i = 0; i < selected; i++) {
+        int k = chunk.position(i);
+        int cmp = Long.compare(Math.multiplyExact(l[k], leftFactor), Math.multiplyExact(r[k], rightFactor));
+        boolean keep = accepts(op, cmp) && !(nullable && isNull(left, right, k));
+        sel[n] = k;
+        n += keep ? 1 : 0;
+      }
+      chunk.select(sel, n);
+    }
+
+    private static boolean isNull(LongKernel left, LongKernel right, int k) {
+      return (left.anyNull() && left.nulls()[k]) || (right.anyNull() && right.nulls()[k]);
+    }
+  }
+
+  /** {@code left op right} over two double kernels. */
+  static final class DoubleComparison extends FilterKernel {
+    private final Expr.ComparisonOp op;
+    private final DoubleKernel left;
+    private final DoubleKernel right;
+
+    DoubleComparison(Expr.ComparisonOp op, DoubleKernel left, DoubleKernel right) {
+      this.op = op;
+      this.left = left;
+      this.right = right;
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      double[] l = left.evaluate(chunk);
+      double[] r = right.evaluate(chunk);
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      int n = 0;
+      for (int i = 0; i < selected; i++) {
+        int k = chunk.position(i);
+        boolean isNull = (left.anyNull() && left.nulls()[k]) || (right.anyNull() && right.nulls()[k]);
+        // SQL comparison, not Double.compare: NaN compares false, -0.0 equals 0.0.
+        boolean keep = switch (op) {
+          case EQ -> l[k] == r[k];
+          case NE -> l[k] != r[k];
+          case LT -> l[k] < r[k];
+          case LE -> l[k] <= r[k];
+          case GT -> l[k] > r[k];
+          case GE -> l[k] >= r[k];
+        };
+        sel[n] = k;
+        n += keep && !isNull ? 1 : 0;
+      }
+      chunk.select(sel, n);
+    }
+  }
+
+  /**
+   * A {@link StringPredicate} on a string column. On a dictionary-encoded column the predicate
+   * runs once per distinct value and rows are then filtered by code.
+   */
+  static final class StringMatch extends FilterKernel {
+    private final int columnIndex;
+    private final StringPredicate predicate;
+    private FieldVector lastDictionary;
+    private boolean[] matchingCodes;
+
+    StringMatch(int columnIndex, StringPredicate predicate) {
+      this.columnIndex = columnIndex;
+      this.predicate = predicate;
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      Column column = chunk.batch().column(columnIndex);
+      int start = chunk.start();
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      int n = 0;
+      if (column instanceof DictionaryColumn dictionary) {
+        boolean[] matches = matchingCodes(dictionary.dictionary());
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          sel[n] = k;
+          n += matches[dictionary.code(start + k)] ? 1 : 0;
+        }
+      } else {
+        VarCharColumn strings = (VarCharColumn) column;
+        MemorySegment bytes = strings.bytes();
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          int row = start + k;
+          sel[n] = k;
+          n += predicate.test(bytes, strings.offset(row), strings.byteLength(row)) ? 1 : 0;
+        }
+      }
+      chunk.select(sel, n);
+      dropNulls(chunk, column);
+    }
+
+    private boolean[] matchingCodes(VarCharColumn dictionary) {
+      if (dictionary.arrow() != lastDictionary) {
+        boolean[] matches = new boolean[dictionary.length()];
+        for (int code = 0; code < matches.length; code++) {
+          matches[code] = !dictionary.isNull(code)
+              && predicate.test(dictionary.bytes(), dictionary.offset(code), dictionary.byteLength(code));
+        }
+        matchingCodes = matches;
+        lastDictionary = dictionary.arrow();
+      }
+      return matchingCodes;
+    }
+  }
+
+  /** Conjunction: each operand narrows what the previous left. */
+  static final class All extends FilterKernel {
+    private final FilterKernel[] operands;
+
+    All(List<FilterKernel> operands) {
+      this.operands = operands.toArray(FilterKernel[]::new);
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      for (FilterKernel operand : operands) {
+        if (chunk.selected() == 0) {
+          return;
+        }
+        operand.filter(chunk);
+      }
+    }
+  }
+
+  /** Disjunction: each operand is tried on the rows no earlier operand accepted. */
+  static final class Any extends FilterKernel {
+    private final FilterKernel[] operands;
+    private final int[] original = new int[Chunk.CAPACITY];
+    private final int[] remaining = new int[Chunk.CAPACITY];
+    private final boolean[] accepted = new boolean[Chunk.CAPACITY];
+
+    Any(List<FilterKernel> operands) {
+      this.operands = operands.toArray(FilterKernel[]::new);
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      int originalCount = chunk.copySelection(original);
+      System.arraycopy(original, 0, remaining, 0, originalCount);
+      int remainingCount = originalCount;
+      for (int i = 0; i < originalCount; i++) {
+        accepted[original[i]] = false;
+      }
+      for (FilterKernel operand : operands) {
+        if (remainingCount == 0) {
+          break;
+        }
+        chunk.select(remaining, remainingCount);
+        operand.filter(chunk);
+        int[] passed = chunk.selection();
+        for (int i = 0; i < chunk.selected(); i++) {
+          accepted[passed[i]] = true;
+        }
+        int next = 0;
+        for (int i = 0; i < remainingCount; i++) {
+          int k = remaining[i];
+          remaining[next] = k;
+          next += accepted[k] ? 0 : 1;
+        }
+        remainingCount = next;
+      }
+      int n = 0;
+      for (int i = 0; i < originalCount; i++) {
+        int k = original[i];
+        original[n] = k;
+        n += accepted[k] ? 1 : 0;
+      }
+      chunk.select(original, n);
+    }
+  }
+
+  /**
+   * Negation: keeps the rows where the operand is false. Rows where the operand is null are
+   * treated as false here, so NOT keeps them (exact three-valued logic would drop them); memwall's
+   * comparisons already exclude null inputs, which covers the common cases.
+   */
+  static final class Negation extends FilterKernel {
+    private final FilterKernel operand;
+    private final CaseSplit split = new CaseSplit();
+
+    Negation(FilterKernel operand) {
+      this.operand = operand;
+    }
+
+    @Override
+    public void filter(Chunk chunk) {
+      split.split(chunk, operand);
+      chunk.select(split.falseRows, split.falseCount);
+    }
+  }
+
+  /** Whether a three-way comparison result satisfies {@code op}. */
+  static boolean accepts(Expr.ComparisonOp op, int cmp) {
+    return switch (op) {
+      case EQ -> cmp == 0;
+      case NE -> cmp != 0;
+      case LT -> cmp < 0;
+      case LE -> cmp <= 0;
+      case GT -> cmp > 0;
+      case GE -> cmp >= 0;
+    };
+  }
+
+  private static void dropNulls(Chunk chunk, Column column) {
+    if (!column.hasNulls()) {
+      return;
+    }
+    int[] sel = chunk.selection();
+    int start = chunk.start();
+    int n = 0;
+    for (int i = 0; i < chunk.selected(); i++) {
+      int k = sel[i];
+      sel[n] = k;
+      n += column.isNull(start + k) ? 0 : 1;
+    }
+    chunk.select(sel, n);
+  }
+}

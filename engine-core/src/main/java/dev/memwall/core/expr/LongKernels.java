@@ -1,0 +1,234 @@
+package dev.memwall.core.expr;
+
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Int32Column;
+import dev.memwall.core.vector.Int64Column;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.LocalDate;
+
+/** The integral kernels the {@link Binder} compiles expressions into. */
+final class LongKernels {
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private LongKernels() {}
+
+  /** Reads an INT32, DATE, INT64 or DECIMAL column (or a dictionary column's codes). */
+  static final class ColumnValues extends LongKernel {
+    private final int columnIndex;
+
+    ColumnValues(int columnIndex, ColumnType type) {
+      super(type);
+      this.columnIndex = columnIndex;
+    }
+
+    @Override
+    protected void compute(Chunk chunk) {
+      Column column = chunk.batch().column(columnIndex);
+      int start = chunk.start();
+      int selected = chunk.selected();
+      long[] out = values;
+      if (column instanceof Int64Column longs) {
+        MemorySegment data = longs.data();
+        if (chunk.isDense()) {
+          MemorySegment.copy(data, LONG, (long) start << 3, out, 0, selected);
+        } else {
+          int[] sel = chunk.selection();
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            out[k] = data.getAtIndex(LONG, start + k);
+          }
+        }
+      } else if (column instanceof Int32Column ints) {
+        MemorySegment data = ints.data();
+        if (chunk.isDense()) {
+          for (int k = 0; k < selected; k++) {
+            out[k] = data.getAtIndex(INT, start + k);
+          }
+        } else {
+          int[] sel = chunk.selection();
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            out[k] = data.getAtIndex(INT, start + k);
+          }
+        }
+      } else {
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          out[k] = column.getLong(start + k);
+        }
+      }
+      anyNull = false;
+      if (column.hasNulls()) {
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          boolean isNull = column.isNull(start + k);
+          nulls[k] = isNull;
+          anyNull |= isNull;
+        }
+      }
+    }
+  }
+
+  /** A constant: the vector is filled once. */
+  static final class Constant extends LongKernel {
+    Constant(long value, ColumnType type) {
+      super(type);
+      java.util.Arrays.fill(values, value);
+    }
+
+    @Override
+    protected void compute(Chunk chunk) {}
+  }
+
+  /**
+   * {@code left * leftFactor op right * rightFactor}: the factors align decimal scales for
+   * addition and subtraction (1 where no rescaling is needed).
+   */
+  static final class Arithmetic extends LongKernel {
+    private final Expr.ArithmeticOp op;
+    private final LongKernel left;
+    private final LongKernel right;
+    private final long leftFactor;
+    private final long rightFactor;
+
+    Arithmetic(Expr.ArithmeticOp op, LongKernel left, long leftFactor, LongKernel right, long rightFactor,
+        ColumnType type) {
+      super(type);
+      if (op == Expr.ArithmeticOp.DIV) {
+        throw new IllegalArgumentException("integral division yields a double; bind it as such");
+      }
+      this.op = op;
+      this.left = left;
+      this.right = right;
+      this.leftFactor = leftFactor;
+      this.rightFactor = rightFactor;
+    }
+
+    @Override
+    protected void compute(Chunk chunk) {
+      long[] l = left.evaluate(chunk);
+      long[] r = right.evaluate(chunk);
+      long[] out = values;
+      int selected = chunk.selected();
+      long lf = leftFactor;
+      long rf = rightFactor;
+      if (chunk.isDense()) {
+        switch (op) {
+          case ADD -> {
+            for (int k = 0; k < selected; k++) {
+              out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+            }
+          }
+          case SUB -> {
+            for (int k = 0; k < selected; k++) {
+              out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+            }
+          }
+          default -> {
+            for (int k = 0; k < selected; k++) {
+              out[k] = Math.multiplyExact(l[k], r[k]);
+            }
+          }
+        }
+      } else {
+        int[] sel = chunk.selection();
+        switch (op) {
+          case ADD -> {
+            for (int i = 0; i < selected; i++) {
+              int k = sel[i];
+              out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+            }
+          }
+          case SUB -> {
+            for (int i = 0; i < selected; i++) {
+              int k = sel[i];
+              out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+            }
+          }
+          default -> {
+            for (int i = 0; i < selected; i++) {
+              int k = sel[i];
+              out[k] = Math.multiplyExact(l[k], r[k]);
+            }
+          }
+        }
+      }
+      propagateNulls(this, chunk, left, right);
+    }
+  }
+
+  /** {@code EXTRACT(YEAR FROM date)}. */
+  static final class ExtractYear extends LongKernel {
+    private final LongKernel date;
+
+    ExtractYear(LongKernel date) {
+      super(ColumnType.INT64);
+      this.date = date;
+    }
+
+    @Override
+    protected void compute(Chunk chunk) {
+      long[] days = date.evaluate(chunk);
+      for (int i = 0; i < chunk.selected(); i++) {
+        int k = chunk.position(i);
+        out(k, LocalDate.ofEpochDay(days[k]).getYear());
+      }
+      propagateNulls(this, chunk, date, null);
+    }
+
+    private void out(int k, long year) {
+      values[k] = year;
+    }
+  }
+
+  /** {@code CASE WHEN condition THEN then ELSE otherwise END} over integral branches. */
+  static final class Case extends LongKernel {
+    private final FilterKernel condition;
+    private final LongKernel then;
+    private final LongKernel otherwise;
+    private final CaseSplit split = new CaseSplit();
+
+    Case(FilterKernel condition, LongKernel then, LongKernel otherwise, ColumnType type) {
+      super(type);
+      this.condition = condition;
+      this.then = then;
+      this.otherwise = otherwise;
+    }
+
+    @Override
+    protected void compute(Chunk chunk) {
+      anyNull = false;
+      split.split(chunk, condition);
+      chunk.select(split.trueRows, split.trueCount);
+      copy(then.evaluate(chunk), then, split.trueRows, split.trueCount);
+      chunk.select(split.falseRows, split.falseCount);
+      copy(otherwise.evaluate(chunk), otherwise, split.falseRows, split.falseCount);
+      split.restore(chunk);
+    }
+
+    private void copy(long[] from, LongKernel source, int[] rows, int n) {
+      for (int i = 0; i < n; i++) {
+        int k = rows[i];
+        values[k] = from[k];
+        nulls[k] = source.anyNull() && source.nulls()[k];
+      }
+      anyNull |= source.anyNull();
+    }
+  }
+
+  /** Marks {@code target}'s nulls as the union of its operands' nulls at the selected rows. */
+  static void propagateNulls(LongKernel target, Chunk chunk, LongKernel left, LongKernel right) {
+    boolean leftNull = left.anyNull();
+    boolean rightNull = right != null && right.anyNull();
+    target.anyNull = leftNull || rightNull;
+    if (target.anyNull) {
+      for (int i = 0; i < chunk.selected(); i++) {
+        int k = chunk.position(i);
+        target.nulls[k] = (leftNull && left.nulls()[k]) || (rightNull && right.nulls()[k]);
+      }
+    }
+  }
+}

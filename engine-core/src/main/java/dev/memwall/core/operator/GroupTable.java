@@ -1,0 +1,183 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * An off-heap open-addressing hash table from fixed-width keys (tuples of {@code keyWidth} longs)
+ * to dense group ids 0, 1, 2, ... in order of first appearance.
+ *
+ * <p>Layout: a power-of-two slot array of ints holding {@code group + 1} (0 = empty), probed
+ * linearly and kept at most half full; the keys live row-wise (NSM) in a group-indexed array, so
+ * a probe compares one contiguous tuple. Lookups for a whole chunk are made in two passes, hashes
+ * first, so the slot loads of consecutive rows are independent and their cache misses overlap.
+ *
+ * <p>Ownership: the creator closes it. Thread safety: none.
+ */
+final class GroupTable implements AutoCloseable {
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+  private final EngineMemory memory;
+  private final int keyWidth;
+  private final OffHeapLongArray keys;
+  private final long[] hashes = new long[dev.memwall.core.expr.Chunk.CAPACITY];
+  private OffHeapBuffer slotBuffer;
+  private MemorySegment slots;
+  private int mask;
+  private int groups;
+
+  GroupTable(EngineMemory memory, int keyWidth) {
+    this.memory = memory;
+    this.keyWidth = keyWidth;
+    this.keys = new OffHeapLongArray(memory, 16L * keyWidth);
+    allocateSlots(64);
+  }
+
+  int groups() {
+    return groups;
+  }
+
+  int keyWidth() {
+    return keyWidth;
+  }
+
+  /** Key component {@code component} of group {@code group}. */
+  long key(int group, int component) {
+    return keys.get((long) group * keyWidth + component);
+  }
+
+  /**
+   * Finds or creates the group of each listed row.
+   *
+   * @param columns key components by component, then by position {@code k}
+   * @param positions the rows to look up
+   * @param n how many entries of {@code positions} to use
+   * @param groupIds receives the group id of row {@code k} at index {@code k}
+   */
+  void findOrInsert(long[][] columns, int[] positions, int n, int[] groupIds) {
+    for (int i = 0; i < n; i++) {
+      int k = positions[i];
+      long h = 0;
+      for (long[] column : columns) {
+        h = mix(h ^ column[k]);
+      }
+      hashes[k] = h;
+    }
+    for (int i = 0; i < n; i++) {
+      int k = positions[i];
+      groupIds[k] = findOrInsert(columns, k, hashes[k]);
+    }
+  }
+
+  /** Finds or creates the group of {@code tuple}. */
+  int findOrInsert(long[] tuple) {
+    long h = 0;
+    for (long component : tuple) {
+      h = mix(h ^ component);
+    }
+    int slot = (int) h & mask;
+    while (true) {
+      int entry = slots.getAtIndex(INT, slot);
+      if (entry == 0) {
+        int group = newGroup();
+        for (int c = 0; c < keyWidth; c++) {
+          keys.set((long) group * keyWidth + c, tuple[c]);
+        }
+        claim(slot, group);
+        return group;
+      }
+      int group = entry - 1;
+      boolean equal = true;
+      for (int c = 0; c < keyWidth && equal; c++) {
+        equal = keys.get((long) group * keyWidth + c) == tuple[c];
+      }
+      if (equal) {
+        return group;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private int findOrInsert(long[][] columns, int k, long h) {
+    int slot = (int) h & mask;
+    while (true) {
+      int entry = slots.getAtIndex(INT, slot);
+      if (entry == 0) {
+        int group = newGroup();
+        for (int c = 0; c < keyWidth; c++) {
+          keys.set((long) group * keyWidth + c, columns[c][k]);
+        }
+        claim(slot, group);
+        return group;
+      }
+      int group = entry - 1;
+      long base = (long) group * keyWidth;
+      boolean equal = true;
+      for (int c = 0; c < keyWidth && equal; c++) {
+        equal = keys.get(base + c) == columns[c][k];
+      }
+      if (equal) {
+        return group;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private int newGroup() {
+    int group = groups++;
+    keys.ensureCapacity((long) groups * keyWidth);
+    return group;
+  }
+
+  /** Points {@code slot} at {@code group}, whose key is written, and grows the slots when half full. */
+  private void claim(int slot, int group) {
+    slots.setAtIndex(INT, slot, group + 1);
+    if ((long) groups * 2 > mask + 1L) {
+      long capacity = (mask + 1L) << 1;
+      if (capacity > 1L << 30) {
+        throw new IllegalStateException("group table over 2^29 groups");
+      }
+      slotBuffer.close();
+      allocateSlots((int) capacity);
+      for (int g = 0; g < groups; g++) {
+        place(g, hashOf(g));
+      }
+    }
+  }
+
+  private long hashOf(int group) {
+    long h = 0;
+    long base = (long) group * keyWidth;
+    for (int c = 0; c < keyWidth; c++) {
+      h = mix(h ^ keys.get(base + c));
+    }
+    return h;
+  }
+
+  private void place(int group, long h) {
+    int slot = (int) h & mask;
+    while (slots.getAtIndex(INT, slot) != 0) {
+      slot = (slot + 1) & mask;
+    }
+    slots.setAtIndex(INT, slot, group + 1);
+  }
+
+  private void allocateSlots(int capacity) {
+    slotBuffer = memory.allocate((long) capacity * Integer.BYTES);
+    slots = slotBuffer.segment();
+    mask = capacity - 1;
+  }
+
+  static long mix(long x) {
+    x *= 0x9E3779B97F4A7C15L;
+    return x ^ (x >>> 29);
+  }
+
+  @Override
+  public void close() {
+    keys.close();
+    slotBuffer.close();
+  }
+}

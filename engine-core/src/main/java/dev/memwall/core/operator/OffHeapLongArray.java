@@ -1,0 +1,72 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A growable off-heap array of 8-byte slots (longs, or doubles by their bits), zero-initialized
+ * and charged to an {@link EngineMemory}'s budget. Growing doubles the capacity and copies.
+ *
+ * <p>Ownership: the creator closes it. Thread safety: none.
+ */
+final class OffHeapLongArray implements AutoCloseable {
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+  private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
+
+  private final EngineMemory memory;
+  private OffHeapBuffer buffer;
+  private MemorySegment slots;
+
+  OffHeapLongArray(EngineMemory memory, long initialCapacity) {
+    this.memory = memory;
+    this.buffer = memory.allocate(Math.max(1, initialCapacity) * Long.BYTES);
+    this.slots = buffer.segment();
+  }
+
+  long capacity() {
+    return slots.byteSize() / Long.BYTES;
+  }
+
+  /** Makes index {@code index} addressable, growing (new slots zero) if needed. */
+  void ensureCapacity(long index) {
+    if (index < capacity()) {
+      return;
+    }
+    long capacity = capacity();
+    while (capacity <= index) {
+      capacity *= 2;
+    }
+    OffHeapBuffer grown = memory.allocate(capacity * Long.BYTES);
+    MemorySegment.copy(slots, 0, grown.segment(), 0, slots.byteSize());
+    buffer.close();
+    buffer = grown;
+    slots = grown.segment();
+  }
+
+  MemorySegment segment() {
+    return slots;
+  }
+
+  long get(long index) {
+    return slots.getAtIndex(LONG, index);
+  }
+
+  void set(long index, long value) {
+    slots.setAtIndex(LONG, index, value);
+  }
+
+  double getDouble(long index) {
+    return slots.getAtIndex(DOUBLE, index);
+  }
+
+  void setDouble(long index, double value) {
+    slots.setAtIndex(DOUBLE, index, value);
+  }
+
+  @Override
+  public void close() {
+    buffer.close();
+  }
+}

@@ -1,0 +1,155 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.core.vector.VarCharColumn;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ORDER BY and top-N over a table: sorts row references with a stable merge sort and gathers the
+ * first {@code limit} rows into a new table. Strings compare by unsigned UTF-8 bytes (code point
+ * order).
+ *
+ * <p>Meant for the small tables at the top of a plan (aggregation results, top-N): the row
+ * references are a Java {@code long[]} of one entry per row.
+ *
+ * <p>Thread safety: stateless.
+ */
+public final class Sorter {
+  private Sorter() {}
+
+  /**
+   * The rows of {@code input} ordered by {@code keys}, at most {@code limit} of them, as a new table
+   * allocated from {@code memory}. {@code input} is left unchanged.
+   */
+  public static Table sort(Table input, List<SortKey> keys, long limit, EngineMemory memory) {
+    List<Batch> batches = input.batches();
+    long total = input.rowCount();
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("cannot sort " + total + " rows in memory");
+    }
+    long[] refs = new long[(int) total];
+    int n = 0;
+    for (int b = 0; b < batches.size(); b++) {
+      for (int row = 0; row < batches.get(b).rowCount(); row++) {
+        refs[n++] = ((long) b << 32) | row;
+      }
+    }
+    int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
+    boolean[] descending = new boolean[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      descending[i] = keys.get(i).descending();
+    }
+    RowComparator comparator = (a, b) -> {
+      for (int i = 0; i < keyColumns.length; i++) {
+        Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
+        Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
+        int cmp = compare(left, (int) a, right, (int) b, descending[i]);
+        if (cmp != 0) {
+          return cmp;
+        }
+      }
+      return 0;
+    };
+    if (!keys.isEmpty()) {
+      mergeSort(refs, new long[refs.length], 0, refs.length, comparator);
+    }
+    int take = (int) Math.min(limit, refs.length);
+    List<String> names = new ArrayList<>();
+    List<ColumnType> types = new ArrayList<>();
+    input.schema().getFields().forEach(f -> {
+      names.add(f.getName());
+      types.add(ColumnType.of(f));
+    });
+    try (TableBuilder builder = new TableBuilder(names, types, memory.arrow())) {
+      for (int i = 0; i < take; i++) {
+        Batch batch = batches.get((int) (refs[i] >>> 32));
+        int row = (int) refs[i];
+        for (Column column : batch.columns()) {
+          builder.appendFrom(column, row);
+        }
+        builder.endRow();
+      }
+      return builder.build();
+    }
+  }
+
+  @FunctionalInterface
+  private interface RowComparator {
+    int compare(long a, long b);
+  }
+
+  private static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending) {
+    boolean leftNull = left.isNull(leftRow);
+    boolean rightNull = right.isNull(rightRow);
+    if (leftNull || rightNull) {
+      return leftNull == rightNull ? 0 : leftNull ? 1 : -1;
+    }
+    int cmp = switch (left.type().kind()) {
+      case FLOAT64 -> Double.compare(left.getDouble(leftRow), right.getDouble(rightRow));
+      case STRING -> compareStrings(left, leftRow, right, rightRow);
+      default -> Long.compare(left.getLong(leftRow), right.getLong(rightRow));
+    };
+    return descending ? -cmp : cmp;
+  }
+
+  private static int compareStrings(Column left, int leftRow, Column right, int rightRow) {
+    MemorySegment a = stringBytes(left, leftRow);
+    MemorySegment b = stringBytes(right, rightRow);
+    long mismatch = a.mismatch(b);
+    if (mismatch < 0) {
+      return 0;
+    }
+    if (mismatch == a.byteSize() || mismatch == b.byteSize()) {
+      return Long.compare(a.byteSize(), b.byteSize());
+    }
+    return Integer.compare(a.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF, b.get(ValueLayout.JAVA_BYTE, mismatch) & 0xFF);
+  }
+
+  private static MemorySegment stringBytes(Column column, int row) {
+    return switch (column) {
+      case VarCharColumn strings -> strings.slice(row);
+      case DictionaryColumn codes -> codes.dictionary().slice(codes.code(row));
+      default -> throw new IllegalArgumentException("not a string column: " + column);
+    };
+  }
+
+  private static void mergeSort(long[] a, long[] scratch, int from, int to, RowComparator comparator) {
+    if (to - from <= 16) {
+      for (int i = from + 1; i < to; i++) {
+        long x = a[i];
+        int j = i - 1;
+        while (j >= from && comparator.compare(a[j], x) > 0) {
+          a[j + 1] = a[j];
+          j--;
+        }
+        a[j + 1] = x;
+      }
+      return;
+    }
+    int mid = (from + to) >>> 1;
+    mergeSort(a, scratch, from, mid, comparator);
+    mergeSort(a, scratch, mid, to, comparator);
+    if (comparator.compare(a[mid - 1], a[mid]) <= 0) {
+      return;
+    }
+    System.arraycopy(a, from, scratch, from, to - from);
+    int i = from;
+    int j = mid;
+    for (int k = from; k < to; k++) {
+      if (j >= to || (i < mid && comparator.compare(scratch[i], scratch[j]) <= 0)) {
+        a[k] = scratch[i++];
+      } else {
+        a[k] = scratch[j++];
+      }
+    }
+  }
+}

@@ -1,0 +1,368 @@
+package dev.memwall.core.plan;
+
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.DoubleKernel;
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.FilterKernel;
+import dev.memwall.core.expr.LongKernel;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.HashAggregator;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.operator.Sorter;
+import dev.memwall.core.operator.StringIds;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * A physical plan: a scan of a {@link Table} followed by filters, projections, a grouped
+ * aggregation, ordering and a limit, built fluently and run with {@link #execute}. For example
+ * TPC-H Q6:
+ *
+ * <pre>{@code
+ * Plan.scan(lineitem)
+ *     .filter(and(col("l_shipdate").between(date("1994-01-01"), date("1994-12-31")),
+ *                 col("l_discount").between(decimal("0.05"), decimal("0.07")),
+ *                 col("l_quantity").lt(lit(24))))
+ *     .aggregate(List.of(), Aggregate.sum(col("l_extendedprice").mul(col("l_discount")), "revenue"))
+ *     .execute(context);
+ * }</pre>
+ *
+ * <p>Execution is vectorized and pipelined: filters and projections run chunk by chunk
+ * ({@link Chunk#CAPACITY} rows) up to the next pipeline breaker (aggregation, order by, limit),
+ * which materializes a table the next pipeline scans. Each pipeline runs on
+ * {@link ExecutionContext#threads()} workers that claim morsels of the input; aggregation workers
+ * merge their groups at the end. Without ORDER BY, row order across workers is unspecified.
+ *
+ * <p>Projections define names later steps can use; names are resolved by substitution, and
+ * identical subexpressions are evaluated once per chunk.
+ *
+ * <p>Ownership: the scanned table is only read; the result table is allocated from the context's
+ * memory and is the caller's to close. Intermediate tables are freed as soon as the next pipeline
+ * has consumed them. Thread safety: a plan is immutable and may be executed concurrently.
+ */
+public final class Plan {
+  /** Rows a worker claims at a time. */
+  static final int MORSEL_ROWS = 16 * Chunk.CAPACITY;
+
+  private sealed interface Step permits Filter, Project, Aggregation, OrderBy, Limit {}
+
+  private record Filter(Expr predicate) implements Step {}
+
+  private record Project(List<NamedExpr> outputs) implements Step {}
+
+  private record Aggregation(List<NamedExpr> keys, List<Aggregate> aggregates) implements Step {}
+
+  private record OrderBy(List<SortKey> keys) implements Step {}
+
+  private record Limit(long rows) implements Step {}
+
+  private final Table source;
+  private final List<Step> steps;
+
+  private Plan(Table source, List<Step> steps) {
+    this.source = source;
+    this.steps = List.copyOf(steps);
+  }
+
+  /** A plan reading every batch of {@code table}. */
+  public static Plan scan(Table table) {
+    return new Plan(table, List.of());
+  }
+
+  private Plan then(Step step) {
+    List<Step> next = new ArrayList<>(steps);
+    next.add(step);
+    return new Plan(source, next);
+  }
+
+  /** Keeps the rows where {@code predicate} is true. */
+  public Plan filter(Expr predicate) {
+    return then(new Filter(predicate));
+  }
+
+  /** Computes these output columns; later steps see only them. */
+  public Plan project(NamedExpr... outputs) {
+    return then(new Project(List.of(outputs)));
+  }
+
+  /** Groups by {@code keys} (none: one global group) and computes {@code aggregates}. */
+  public Plan aggregate(List<NamedExpr> keys, Aggregate... aggregates) {
+    return then(new Aggregation(List.copyOf(keys), List.of(aggregates)));
+  }
+
+  /** Orders by output columns. */
+  public Plan orderBy(SortKey... keys) {
+    return then(new OrderBy(List.of(keys)));
+  }
+
+  /** Keeps the first {@code rows} rows (top-N after {@link #orderBy}). */
+  public Plan limit(long rows) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("limit must be >= 0, got " + rows);
+    }
+    return then(new Limit(rows));
+  }
+
+  /** Runs the plan; the caller owns and closes the result. */
+  public Table execute(ExecutionContext context) {
+    Table input = source;
+    boolean ownsInput = false;
+    int i = 0;
+    try {
+      do {
+        List<Step> pipeline = new ArrayList<>();
+        while (i < steps.size() && (steps.get(i) instanceof Filter || steps.get(i) instanceof Project)) {
+          pipeline.add(steps.get(i++));
+        }
+        Step breaker = i < steps.size() ? steps.get(i++) : null;
+        Table output = runPipeline(input, pipeline, breaker, context);
+        if (ownsInput) {
+          input.close();
+        }
+        input = output;
+        ownsInput = true;
+      } while (i < steps.size());
+      return input;
+    } catch (RuntimeException | Error e) {
+      if (ownsInput) {
+        input.close();
+      }
+      throw e;
+    }
+  }
+
+  private static Table runPipeline(Table input, List<Step> pipeline, Step breaker, ExecutionContext context) {
+    if (pipeline.isEmpty() && breaker instanceof OrderBy order) {
+      return Sorter.sort(input, order.keys(), Long.MAX_VALUE, context.memory());
+    }
+    if (pipeline.isEmpty() && breaker instanceof Limit limit) {
+      return Sorter.sort(input, List.of(), limit.rows(), context.memory());
+    }
+    Map<String, Expr> aliases = new HashMap<>();
+    List<Expr> filters = new ArrayList<>();
+    List<NamedExpr> outputs = null;
+    for (Step step : pipeline) {
+      switch (step) {
+        case Filter f -> filters.add(resolve(f.predicate(), aliases));
+        case Project p -> {
+          Map<String, Expr> next = new HashMap<>();
+          List<NamedExpr> resolved = new ArrayList<>();
+          for (NamedExpr output : p.outputs()) {
+            Expr expr = resolve(output.expr(), aliases);
+            next.put(output.name(), expr);
+            resolved.add(new NamedExpr(expr, output.name()));
+          }
+          aliases = next;
+          outputs = resolved;
+        }
+        default -> throw new AssertionError(step);
+      }
+    }
+    Map<String, Expr> finalAliases = aliases;
+    Table result = switch (breaker) {
+      case Aggregation a -> aggregate(input, filters,
+          a.keys().stream().map(k -> new NamedExpr(resolve(k.expr(), finalAliases), k.name())).toList(),
+          a.aggregates().stream().map(g -> new Aggregate(g.function(),
+              g.argument() == null ? null : resolve(g.argument(), finalAliases), g.name())).toList(),
+          context);
+      case null, default -> collect(input, filters, outputs, context);
+    };
+    if (breaker instanceof OrderBy || breaker instanceof Limit) {
+      try (Table collected = result) {
+        return runPipeline(collected, List.of(), breaker, context);
+      }
+    }
+    return result;
+  }
+
+  private static Table aggregate(Table input, List<Expr> filters, List<NamedExpr> keys,
+      List<Aggregate> aggregates, ExecutionContext context) {
+    StringIds strings = new StringIds();
+    List<HashAggregator> partials = runWorkers(input, filters, context, binder ->
+        new HashAggregator(context.memory(), binder, keys, aggregates, strings), HashAggregator::consume);
+    try {
+      HashAggregator total = partials.getFirst();
+      for (HashAggregator partial : partials.subList(1, partials.size())) {
+        total.mergeFrom(partial);
+      }
+      return total.toTable();
+    } finally {
+      partials.forEach(HashAggregator::close);
+    }
+  }
+
+  private static Table collect(Table input, List<Expr> filters, List<NamedExpr> outputs, ExecutionContext context) {
+    List<NamedExpr> columns = outputs != null ? outputs
+        : input.schema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    List<Collector> collectors = runWorkers(input, filters, context,
+        binder -> new Collector(binder, columns, context), Collector::consume);
+    List<VectorSchemaRoot> roots = new ArrayList<>();
+    try {
+      for (Collector collector : collectors) {
+        roots.addAll(collector.builder.drainBatches());
+      }
+      return Table.own(collectors.getFirst().builder.schema(), roots, Map.of());
+    } catch (RuntimeException e) {
+      roots.forEach(VectorSchemaRoot::close);
+      throw e;
+    } finally {
+      collectors.forEach(c -> c.builder.close());
+    }
+  }
+
+  /** Materializes projected values of the selected rows. */
+  private static final class Collector {
+    private final TableBuilder builder;
+    private final Object[] kernels;
+
+    Collector(Binder binder, List<NamedExpr> columns, ExecutionContext context) {
+      List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
+      this.builder = new TableBuilder(columns.stream().map(NamedExpr::name).toList(), types, context.memory().arrow());
+      this.kernels = new Object[columns.size()];
+      for (int i = 0; i < columns.size(); i++) {
+        Expr expr = columns.get(i).expr();
+        kernels[i] = switch (types.get(i).kind()) {
+          case STRING -> binder.columnIndex(requireColumn(expr));
+          case FLOAT64 -> binder.bindDouble(expr);
+          default -> binder.bindLong(expr);
+        };
+      }
+    }
+
+    void consume(Chunk chunk) {
+      Object[] values = new Object[kernels.length];
+      for (int c = 0; c < kernels.length; c++) {
+        values[c] = switch (kernels[c]) {
+          case LongKernel k -> k.evaluate(chunk);
+          case DoubleKernel k -> k.evaluate(chunk);
+          default -> chunk.batch().column((Integer) kernels[c]);
+        };
+      }
+      for (int i = 0; i < chunk.selected(); i++) {
+        int k = chunk.position(i);
+        for (int c = 0; c < kernels.length; c++) {
+          switch (kernels[c]) {
+            case LongKernel kernel when kernel.anyNull() && kernel.nulls()[k] -> builder.appendNull();
+            case LongKernel kernel -> builder.appendLong(((long[]) values[c])[k]);
+            case DoubleKernel kernel when kernel.anyNull() && kernel.nulls()[k] -> builder.appendNull();
+            case DoubleKernel kernel -> builder.appendDouble(((double[]) values[c])[k]);
+            default -> builder.appendFrom((Column) values[c], chunk.start() + k);
+          }
+        }
+        builder.endRow();
+      }
+    }
+
+    private static Expr.ColumnRef requireColumn(Expr expr) {
+      if (expr instanceof Expr.ColumnRef ref) {
+        return ref;
+      }
+      throw new IllegalArgumentException("string outputs must be columns, not " + expr);
+    }
+  }
+
+  /** What each worker does with the chunks that pass the filters. */
+  private interface ChunkConsumer<S> {
+    void consume(S state, Chunk chunk);
+  }
+
+  /**
+   * Runs {@code filters} then {@code consumer} over every row of {@code input} on the context's
+   * threads, each with its own binder and state; returns the states (the caller's to close).
+   */
+  private static <S> List<S> runWorkers(Table input, List<Expr> filters, ExecutionContext context,
+      Function<Binder, S> newState, ChunkConsumer<S> consumer) {
+    List<long[]> morsels = new ArrayList<>();
+    List<Batch> batches = input.batches();
+    for (int b = 0; b < batches.size(); b++) {
+      for (int start = 0; start < batches.get(b).rowCount(); start += MORSEL_ROWS) {
+        morsels.add(new long[] {b, start, Math.min(MORSEL_ROWS, batches.get(b).rowCount() - start)});
+      }
+    }
+    int workers = (int) Math.max(1, Math.min(context.threads(), morsels.size()));
+    List<S> states = new ArrayList<>();
+    List<Runnable> tasks = new ArrayList<>();
+    AtomicInteger next = new AtomicInteger();
+    try {
+      for (int w = 0; w < workers; w++) {
+        Binder binder = new Binder(input.schema());
+        S state = newState.apply(binder);
+        states.add(state);
+        FilterKernel[] filterKernels = filters.stream().map(binder::bindFilter).toArray(FilterKernel[]::new);
+        tasks.add(() -> {
+          Chunk chunk = new Chunk();
+          for (int m = next.getAndIncrement(); m < morsels.size(); m = next.getAndIncrement()) {
+            long[] morsel = morsels.get(m);
+            Batch batch = batches.get((int) morsel[0]);
+            int end = (int) (morsel[1] + morsel[2]);
+            for (int start = (int) morsel[1]; start < end; start += Chunk.CAPACITY) {
+              chunk.reset(batch, start, Math.min(Chunk.CAPACITY, end - start));
+              for (FilterKernel filter : filterKernels) {
+                if (chunk.selected() == 0) {
+                  break;
+                }
+                filter.filter(chunk);
+              }
+              if (chunk.selected() > 0) {
+                consumer.consume(state, chunk);
+              }
+            }
+          }
+        });
+      }
+      Workers.runAll(tasks);
+      return states;
+    } catch (RuntimeException | Error e) {
+      for (S state : states) {
+        if (state instanceof AutoCloseable closeable) {
+          try {
+            closeable.close();
+          } catch (Exception suppressed) {
+            e.addSuppressed(suppressed);
+          }
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Replaces references to projected names by their expressions. */
+  private static Expr resolve(Expr expr, Map<String, Expr> aliases) {
+    if (aliases.isEmpty()) {
+      return expr;
+    }
+    Function<Expr, Expr> r = e -> resolve(e, aliases);
+    return switch (expr) {
+      case Expr.ColumnRef ref -> aliases.getOrDefault(ref.name(), ref);
+      case Expr.Literal literal -> literal;
+      case Expr.Arithmetic a -> new Expr.Arithmetic(a.op(), r.apply(a.left()), r.apply(a.right()));
+      case Expr.Comparison c -> new Expr.Comparison(c.op(), r.apply(c.left()), r.apply(c.right()));
+      case Expr.And and -> new Expr.And(and.operands().stream().map(r).toList());
+      case Expr.Or or -> new Expr.Or(or.operands().stream().map(r).toList());
+      case Expr.Not not -> new Expr.Not(r.apply(not.operand()));
+      case Expr.Like like -> new Expr.Like(r.apply(like.input()), like.pattern());
+      case Expr.InList in -> new Expr.InList(r.apply(in.input()), in.values());
+      case Expr.Case c -> new Expr.Case(r.apply(c.condition()), r.apply(c.then()), r.apply(c.otherwise()));
+      case Expr.ExtractYear y -> new Expr.ExtractYear(r.apply(y.date()));
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "Plan[scan " + source.schema().getFields().stream().map(Field::getName).toList() + " -> " + steps + "]";
+  }
+
+}
