@@ -1,0 +1,91 @@
+package dev.memwall.core.operator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/** ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference. */
+class SorterProperties {
+  private static final String[] WORDS = {"", "a", "ab", "b", "é", "Z", "zz"};
+
+  @Property(tries = 100)
+  void sortsLikeAStableReference(@ForAll long seed, @ForAll boolean firstDescending,
+      @ForAll boolean secondDescending, @ForAll @IntRange(min = 0, max = 300) int limit) {
+    Random random = new Random(seed);
+    int n = random.nextInt(250);
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      rows.add(new Object[] {
+          random.nextInt(8) == 0 ? null : (long) random.nextInt(5) - 2,
+          random.nextInt(8) == 0 ? null : WORDS[random.nextInt(WORDS.length)],
+          (double) random.nextInt(4), (long) i});
+    }
+    long before = OffHeapBuffer.liveBuffers();
+    try (EngineMemory memory = EngineMemory.create("sort");
+        Table table = table(rows, memory);
+        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending), new SortKey("s", secondDescending),
+            SortKey.desc("d")), limit, memory)) {
+      Comparator<Object[]> order = Comparator
+          .comparing((Object[] r) -> (Long) r[0], nullsLast(firstDescending))
+          .thenComparing(r -> (String) r[1], nullsLast(secondDescending))
+          .thenComparing(r -> (Double) r[2], Comparator.reverseOrder());
+      List<Object[]> expected = new ArrayList<>(rows);
+      expected.sort(order);
+      List<String> expectedText = expected.stream().limit(limit).map(Arrays::toString).toList();
+      assertEquals(expectedText, rowsOf(sorted));
+    }
+    assertEquals(before, OffHeapBuffer.liveBuffers());
+  }
+
+  private static <T extends Comparable<T>> Comparator<T> nullsLast(boolean descending) {
+    return Comparator.nullsLast(descending ? Comparator.<T>reverseOrder() : Comparator.<T>naturalOrder());
+  }
+
+  private static List<String> rowsOf(Table table) {
+    List<String> rows = new ArrayList<>();
+    for (Batch batch : table.batches()) {
+      for (int r = 0; r < batch.rowCount(); r++) {
+        Object[] row = new Object[4];
+        for (int c = 0; c < 4; c++) {
+          row[c] = batch.column(c).getObject(r);
+        }
+        rows.add(Arrays.toString(row));
+      }
+    }
+    return rows;
+  }
+
+  private static Table table(List<Object[]> rows, EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("k", "s", "d", "id"),
+        List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.FLOAT64, ColumnType.INT64), memory.arrow())) {
+      for (Object[] row : rows) {
+        if (row[0] == null) {
+          builder.appendNull();
+        } else {
+          builder.appendLong((Long) row[0]);
+        }
+        if (row[1] == null) {
+          builder.appendNull();
+        } else {
+          builder.appendString(((String) row[1]).getBytes(StandardCharsets.UTF_8));
+        }
+        builder.appendDouble((Double) row[2]).appendLong((Long) row[3]).endRow();
+      }
+      return builder.build();
+    }
+  }
+}
