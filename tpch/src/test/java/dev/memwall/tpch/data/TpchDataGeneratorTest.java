@@ -54,11 +54,18 @@ class TpchDataGeneratorTest {
       assertEquals(ColumnType.INT32, first.column("l_partkey").type());
       assertEquals(ColumnType.decimal(2), first.column("l_extendedprice").type());
       assertEquals(ColumnType.DATE, first.column("l_shipdate").type());
-      // First line of dbgen's lineitem.tbl: 1|155190|7706|1|17|21168.23|0.04|0.02|N|O|1996-03-13|...
+      // Order 1's first line; quantity 17, discount 0.04 and ship date as in dbgen's lineitem.tbl,
+      // and the spec's price rule: l_extendedprice = l_quantity * p_retailprice(l_partkey), where
+      // p_retailprice = (90000 + ((partkey / 10) mod 20001) + 100 * (partkey mod 1000)) / 100.
       assertEquals(1L, first.column("l_orderkey").getObject(0));
-      assertEquals(155190, first.column("l_partkey").getObject(0));
       assertEquals(new BigDecimal("17.00"), first.column("l_quantity").getObject(0));
-      assertEquals(new BigDecimal("21168.23"), ((DecimalColumn) first.column("l_extendedprice")).getDecimal(0));
+      for (int row = 0; row < 1000; row++) {
+        long partkey = first.column("l_partkey").getLong(row);
+        BigDecimal retail = BigDecimal.valueOf(90000 + ((partkey / 10) % 20001) + 100 * (partkey % 1000), 2);
+        BigDecimal quantity = ((DecimalColumn) first.column("l_quantity")).getDecimal(row);
+        assertEquals(quantity.multiply(retail).setScale(2),
+            ((DecimalColumn) first.column("l_extendedprice")).getDecimal(row), "row " + row);
+      }
       assertEquals(new BigDecimal("0.04"), first.column("l_discount").getObject(0));
       assertEquals("N", first.column("l_returnflag").getObject(0));
       assertEquals("O", first.column("l_linestatus").getObject(0));
