@@ -72,6 +72,37 @@ public enum ColumnPrecision {
     };
   }
 
+  private static final java.util.List<java.util.List<ColumnPrecision>> BUILT_IN = builtIn();
+
+  /**
+   * The rules of query {@code query}'s output columns as listed in the official
+   * {@code colprecision.txt} (a copy ships as a resource, so DuckDB verification works without the
+   * answers directory).
+   *
+   * @throws IllegalArgumentException unless query is 1..22
+   */
+  public static java.util.List<ColumnPrecision> forQuery(int query) {
+    if (query < 1 || query > 22) {
+      throw new IllegalArgumentException("TPC-H queries are numbered 1 to 22, not " + query);
+    }
+    return BUILT_IN.get(query - 1);
+  }
+
+  private static java.util.List<java.util.List<ColumnPrecision>> builtIn() {
+    String resource = "/dev/memwall/tpch/verify/colprecision.txt";
+    try (var in = ColumnPrecision.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + resource);
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+          .filter(line -> !line.isBlank())
+          .map(line -> java.util.Arrays.stream(line.strip().split("\\s+")).map(ColumnPrecision::ofToken).toList())
+          .toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** The token as in {@code colprecision.txt}. */
   public String token() {
     return name().toLowerCase(java.util.Locale.ROOT);

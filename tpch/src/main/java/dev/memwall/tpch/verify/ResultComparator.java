@@ -74,6 +74,17 @@ public final class ResultComparator {
         + String.join("; ", differences) + (total > differences.size() ? "; ..." : ""));
   }
 
+  /**
+   * Another engine's result (DuckDB's) as the expected result of query {@code query}, compared under
+   * the official rules of that query's columns ({@link ColumnPrecision#forQuery}).
+   */
+  public static ExpectedResult expectedFrom(int query, dev.memwall.tpch.verify.QueryResult reference) {
+    List<List<String>> rows = reference.rows().stream()
+        .map(row -> row.stream().map(value -> value == null ? "NULL" : ColumnPrecision.text(value)).toList())
+        .toList();
+    return new ExpectedResult(query, reference.columns(), ColumnPrecision.forQuery(query), rows);
+  }
+
   /** The rows of {@code table} as Java objects, in order. */
   public static List<List<Object>> rows(Table table) {
     List<List<Object>> rows = new ArrayList<>();
