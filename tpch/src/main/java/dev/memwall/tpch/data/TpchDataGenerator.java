@@ -143,18 +143,28 @@ public final class TpchDataGenerator {
       return thread;
     });
     Map<String, Long> rows = new HashMap<>();
+    java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
     try (ProgressBar progress = progressBar(scaleFactor, estimatedRows)) {
       List<Future<Long>> futures = new ArrayList<>();
       for (Task task : tasks) {
-        futures.add(executor.submit(() -> writePart(dir, task.table(), task.part(), task.parts(), scaleFactor,
-            memory, progress)));
+        futures.add(executor.submit(() -> {
+          try {
+            return writePart(dir, task.table(), task.part(), task.parts(), scaleFactor, memory, progress, cancelled);
+          } catch (Exception | Error e) {
+            cancelled.set(true); // the other workers stop at their next batch
+            throw e;
+          }
+        }));
       }
       for (int i = 0; i < tasks.size(); i++) {
         long count = await(futures.get(i), executor);
         rows.merge(tasks.get(i).table(), count, Long::sum);
       }
     } finally {
-      executor.shutdownNow();
+      // Workers stop at their next batch; wait for them so no buffer outlives this call.
+      cancelled.set(true);
+      executor.shutdown();
+      awaitTermination(executor);
     }
     Map<String, TpchManifest.TableFiles> tables = new LinkedHashMap<>();
     partsPerTable.forEach((table, parts) -> tables.put(table, new TpchManifest.TableFiles(rows.get(table), parts)));
@@ -163,15 +173,29 @@ public final class TpchDataGenerator {
     return manifest;
   }
 
+  private static void awaitTermination(ExecutorService executor) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (executor.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static long await(Future<Long> future, ExecutorService executor) throws IOException {
     try {
       return future.get();
     } catch (InterruptedException e) {
-      executor.shutdownNow();
       Thread.currentThread().interrupt();
       throw new IOException("TPC-H generation interrupted", e);
     } catch (ExecutionException e) {
-      executor.shutdownNow();
       switch (e.getCause()) {
         case IOException io -> throw io;
         case RuntimeException runtime -> throw runtime;
@@ -233,7 +257,8 @@ public final class TpchDataGenerator {
   }
 
   private static long writePart(Path dir, String table, int part, int parts, double scaleFactor,
-      EngineMemory memory, ProgressBar progress) throws IOException {
+      EngineMemory memory, ProgressBar progress, java.util.concurrent.atomic.AtomicBoolean cancelled)
+      throws IOException {
     BufferAllocator allocator = memory.arrow();
     Schema schema = TpchSchema.schema(table);
     List<ColumnLayout> columns = TpchSchema.columns(table);
@@ -260,6 +285,9 @@ public final class TpchDataGenerator {
       TpchTable<?> generatorTable = TpchSchema.generatorTable(table);
       for (TpchEntity entity : generatorTable.createGenerator(scaleFactor, part, parts)) {
         if (builder.rows() == BATCH_ROWS) {
+          if (cancelled.get()) {
+            throw new java.util.concurrent.CancellationException("generation of " + table + " cancelled");
+          }
           roots.add(builder.finish());
           progress.stepBy(BATCH_ROWS);
           builder = new BatchBuilder(schema, columns, allocator);
