@@ -63,6 +63,7 @@ public final class MemwallCli implements Runnable {
     line.addSubcommand("bench", new NotBuiltYet("bench"));
     line.getSubcommands().get("bench").getCommandSpec().usageMessage()
         .description("Run the JMH benchmark suites (not built yet).");
+    line.setOverwrittenOptionsAllowed(true); // a later --sf wins, as in most command lines
     line.setExecutionExceptionHandler((exception, command, parseResult) -> {
       command.getErr().println(command.getCommandName().equals("memwall") ? "memwall: " + oneLine(exception)
           : "memwall " + command.getCommandName() + ": " + oneLine(exception));

@@ -156,9 +156,22 @@ public final class TpchDataGenerator {
           }
         }));
       }
+      Exception failure = null;
       for (int i = 0; i < tasks.size(); i++) {
-        long count = await(futures.get(i), executor);
-        rows.merge(tasks.get(i).table(), count, Long::sum);
+        try {
+          long count = await(futures.get(i));
+          rows.merge(tasks.get(i).table(), count, Long::sum);
+        } catch (IOException | RuntimeException e) {
+          // Report the failure that stopped the run, not the cancellations it caused.
+          if (failure == null || failure instanceof java.util.concurrent.CancellationException) {
+            failure = e;
+          }
+        }
+      }
+      if (failure instanceof IOException io) {
+        throw io;
+      } else if (failure != null) {
+        throw (RuntimeException) failure;
       }
     } finally {
       // Workers stop at their next batch; wait for them so no buffer outlives this call.
@@ -189,7 +202,7 @@ public final class TpchDataGenerator {
     }
   }
 
-  private static long await(Future<Long> future, ExecutorService executor) throws IOException {
+  private static long await(Future<Long> future) throws IOException {
     try {
       return future.get();
     } catch (InterruptedException e) {
