@@ -39,7 +39,7 @@ final class TpchCommand implements Callable<Integer> {
   @Option(names = "--sf", defaultValue = "1", paramLabel = "SF", description = "Scale factor (default ${DEFAULT-VALUE}).")
   double scaleFactor;
 
-  @Option(names = "--queries", split = ",", paramLabel = "N[,N...]",
+  @Option(names = "--queries", split = ",", paramLabel = "N",
       description = "Queries to run, e.g. 1,6 (default: all implemented).")
   List<Integer> queryNumbers;
 

@@ -7,6 +7,8 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.LoopQ6;
+import dev.memwall.tpch.run.TpchRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,16 @@ class DuckDbOfficialAnswersSf1Test {
         }
       }
       assertTrue(failures.isEmpty(), String.join("\n", failures));
+
+      // The memwall side of the chain: a plain-loop Q6 over the mapped data, through the runner,
+      // against the official answer, with DuckDB timed alongside.
+      var options = new TpchRunner.Options(1, 3, Runtime.getRuntime().availableProcessors(),
+          TpchRunner.Verification.ANSWERS, true);
+      var report = new TpchRunner(db, memory, options, answers, oracle).run(new LoopQ6());
+      System.out.println(report);
+      assertEquals(Boolean.TRUE, report.verified(), report.reason());
+      var wrong = new TpchRunner(db, memory, options, answers, oracle).run(new LoopQ6(6, 10_001));
+      assertEquals(Boolean.FALSE, wrong.verified(), wrong.reason());
     }
   }
 }
