@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import dev.memwall.tpch.run.TpchRunner;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -114,6 +116,17 @@ class MemwallCliTest {
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
     run(0, tpch("--no-such-option")).failedWith(2, "--no-such-option");
+  }
+
+  @Test
+  void verificationDefaultsToAnswersOnlyAtSf1WithAnswers() {
+    Path answers = Path.of("answers");
+    assertEquals(TpchRunner.Verification.ANSWERS, TpchCommand.verification(null, 1, Optional.of(answers)));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 1, Optional.empty()));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 0.1, Optional.of(answers)));
+    assertEquals(TpchRunner.Verification.NONE, TpchCommand.verification("none", 1, Optional.of(answers)));
+    assertEquals(512L << 20, TpchCommand.parseSize("512m"));
+    assertEquals(4L << 30, TpchCommand.parseSize("4G"));
   }
 
   @Test
