@@ -109,12 +109,14 @@ final class TpchCommand implements Callable<Integer> {
         reports = runner.runAll(selected);
       }
     }
-    print(reports, compareDuckDb, verification, threadCount);
+    print(reports, compareDuckDb, verification, threadCount, TpchDataGenerator.dataDirectory(cache, scaleFactor));
     return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
   }
 
-  private void print(List<QueryReport> reports, boolean compareDuckDb, Verification verification, int threadCount) {
+  private void print(List<QueryReport> reports, boolean compareDuckDb, Verification verification, int threadCount,
+      Path dataDirectory) {
     PrintWriter out = spec.commandLine().getOut();
+    out.println("data: " + dataDirectory);
     out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, verified against %s%n",
         dev.memwall.tpch.data.TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
         warmup, runs, verification.name().toLowerCase(Locale.ROOT));

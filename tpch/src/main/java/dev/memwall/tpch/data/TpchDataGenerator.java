@@ -67,7 +67,7 @@ public final class TpchDataGenerator {
 
   /**
    * @param threads generator threads, at least 1
-   * @param quiet no progress bar (one is shown on stderr only when a console is attached anyway)
+   * @param quiet no progress bar (one is shown on stderr only when it is a terminal anyway)
    */
   public TpchDataGenerator(int threads, boolean quiet) {
     this(threads, quiet, DEFAULT_ROWS_PER_PART);
@@ -224,7 +224,7 @@ public final class TpchDataGenerator {
         .setInitialMax(estimatedRows)
         .setUnit(" Mrows", 1_000_000)
         .setUpdateIntervalMillis(250);
-    if (quiet || System.console() == null) {
+    if (quiet || System.console() == null || !System.console().isTerminal()) {
       builder.setConsumer(new me.tongfei.progressbar.ProgressBarConsumer() {
         @Override public int getMaxRenderedLength() { return 80; }
         @Override public void accept(String rendered) {}
