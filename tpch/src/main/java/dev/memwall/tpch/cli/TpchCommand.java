@@ -117,9 +117,13 @@ final class TpchCommand implements Callable<Integer> {
       Path dataDirectory) {
     PrintWriter out = spec.commandLine().getOut();
     out.println("data: " + dataDirectory);
-    out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, verified against %s%n",
+    out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%n",
         dev.memwall.tpch.data.TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
-        warmup, runs, verification.name().toLowerCase(Locale.ROOT));
+        warmup, runs, switch (verification) {
+          case ANSWERS -> "verified against the official answers";
+          case DUCKDB -> "verified against DuckDB";
+          case NONE -> "not verified";
+        });
     String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms", "verified");
     if (compareDuckDb) {
       header += String.format(Locale.ROOT, " %12s %14s %7s", "duckdb best", "duckdb median", "ratio");
