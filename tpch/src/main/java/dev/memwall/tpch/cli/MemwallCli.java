@@ -1,0 +1,140 @@
+package dev.memwall.tpch.cli;
+
+import dev.memwall.core.ipc.CorruptArrowFileException;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.MemoryLeakException;
+import dev.memwall.tpch.data.DataDirectoryException;
+import dev.memwall.tpch.query.TpchQueries;
+import dev.memwall.tpch.query.TpchQuery;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code memwall} command line: {@code memwall tpch|calibrate|bench [options]}, {@code --help}
+ * on each.
+ *
+ * <p>Exit codes: 0 success; 1 a query result failed verification; 2 bad input (unknown option or
+ * query, scale factor not positive, ...) or a command that is not built yet; 3 a data or resource
+ * problem (unwritable cache directory, corrupt data file, memory budget too small, DuckDB error);
+ * 4 an unexpected internal error. Every error is one line on stderr, without a stack trace.
+ *
+ * <p>Thread safety: build one command line per invocation.
+ */
+@Command(name = "memwall", mixinStandardHelpOptions = true, version = "memwall 0.1.0-SNAPSHOT",
+    description = "A memory-aware analytical engine kernel: TPC-H runs, machine calibration, benchmarks.")
+public final class MemwallCli implements Runnable {
+  /** Exit code: a result failed verification. */
+  public static final int EXIT_VERIFICATION_FAILED = 1;
+  /** Exit code: bad input or a command not built yet. */
+  public static final int EXIT_BAD_INPUT = 2;
+  /** Exit code: data, memory or DuckDB problem. */
+  public static final int EXIT_RESOURCE = 3;
+  /** Exit code: unexpected internal error. */
+  public static final int EXIT_INTERNAL = 4;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with the registered queries ({@link TpchQueries}). */
+  public static CommandLine commandLine() {
+    return commandLine(TpchQueries::require, TpchQueries::implemented);
+  }
+
+  /**
+   * The command line resolving query numbers with {@code queries} (which throws
+   * {@link IllegalArgumentException} for an unknown or unimplemented query) and listing the default
+   * queries with {@code implemented}; tests pass their own.
+   */
+  public static CommandLine commandLine(IntFunction<TpchQuery> queries, Supplier<List<Integer>> implemented) {
+    CommandLine line = new CommandLine(new MemwallCli());
+    line.addSubcommand("tpch", new TpchCommand(queries, implemented));
+    line.addSubcommand("calibrate", new NotBuiltYet("calibrate"));
+    line.getSubcommands().get("calibrate").getCommandSpec().usageMessage()
+        .description("Measure this machine's cache, TLB and memory parameters (not built yet).");
+    line.addSubcommand("bench", new NotBuiltYet("bench"));
+    line.getSubcommands().get("bench").getCommandSpec().usageMessage()
+        .description("Run the JMH benchmark suites (not built yet).");
+    line.setOverwrittenOptionsAllowed(true); // a later --sf wins, as in most command lines
+    line.setExecutionExceptionHandler((exception, command, parseResult) -> {
+      command.getErr().println(command.getCommandName().equals("memwall") ? "memwall: " + oneLine(exception)
+          : "memwall " + command.getCommandName() + ": " + oneLine(exception));
+      command.getErr().flush();
+      return exitCode(exception);
+    });
+    line.setParameterExceptionHandler((exception, args) -> {
+      CommandLine command = exception.getCommandLine();
+      PrintWriter err = command.getErr();
+      err.println(command.getCommandSpec().qualifiedName() + ": " + firstLine(exception.getMessage())
+          + " (see --help)");
+      err.flush();
+      return EXIT_BAD_INPUT;
+    });
+    return line;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static int exitCode(Exception exception) {
+    return switch (exception) {
+      case IllegalArgumentException e -> EXIT_BAD_INPUT;
+      case DataDirectoryException e -> EXIT_RESOURCE;
+      case CorruptArrowFileException e -> EXIT_RESOURCE;
+      case BudgetExceededException e -> EXIT_RESOURCE;
+      case MemoryLeakException e -> EXIT_INTERNAL;
+      case IOException e -> EXIT_RESOURCE;
+      case SQLException e -> EXIT_RESOURCE;
+      default -> EXIT_INTERNAL;
+    };
+  }
+
+  static String oneLine(Throwable exception) {
+    String message = firstLine(exception.getMessage());
+    return switch (exception) {
+      case IllegalArgumentException e -> message;
+      case DataDirectoryException e -> message;
+      case CorruptArrowFileException e -> message;
+      case BudgetExceededException e -> message + " (raise --budget)";
+      case IOException e -> message;
+      case SQLException e -> "DuckDB: " + message;
+      default -> exception.getClass().getSimpleName() + ": " + message;
+    };
+  }
+
+  private static String firstLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "no detail";
+    }
+    int newline = message.indexOf('\n');
+    return (newline < 0 ? message : message.substring(0, newline)).strip();
+  }
+
+  /** A subcommand that exists in the interface but is not built yet: says so and exits 2. */
+  @Command(mixinStandardHelpOptions = true)
+  static final class NotBuiltYet implements java.util.concurrent.Callable<Integer> {
+    private final String name;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    NotBuiltYet(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public Integer call() {
+      spec.commandLine().getErr().println("memwall " + name + ": not built yet (arrives with a later issue)");
+      spec.commandLine().getErr().flush();
+      return EXIT_BAD_INPUT;
+    }
+  }
+}

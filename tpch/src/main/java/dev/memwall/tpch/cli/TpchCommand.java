@@ -1,0 +1,216 @@
+package dev.memwall.tpch.cli;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.MemoryBudget;
+import dev.memwall.tpch.data.TpchDataGenerator;
+import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.run.TpchRunner;
+import dev.memwall.tpch.run.TpchRunner.QueryReport;
+import dev.memwall.tpch.run.TpchRunner.Verification;
+import dev.memwall.tpch.verify.DuckDbOracle;
+import dev.memwall.tpch.verify.OfficialAnswers;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code memwall tpch}: generates (once) or maps the TPC-H data of a scale factor, runs the chosen
+ * queries on memwall, times them, verifies the results and optionally times DuckDB on the same data.
+ * See {@link MemwallCli} for exit codes.
+ */
+@Command(name = "tpch", mixinStandardHelpOptions = true,
+    description = "Run TPC-H queries on memwall: time them, verify their results, compare with DuckDB.")
+final class TpchCommand implements Callable<Integer> {
+  private final IntFunction<TpchQuery> queries;
+  private final Supplier<List<Integer>> implemented;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--sf", defaultValue = "1", paramLabel = "SF", description = "Scale factor (default ${DEFAULT-VALUE}).")
+  double scaleFactor;
+
+  @Option(names = "--queries", split = ",", paramLabel = "N",
+      description = "Queries to run, e.g. 1,6 (default: all implemented).")
+  List<Integer> queryNumbers;
+
+  @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed runs per query (default ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "1", paramLabel = "N", description = "Untimed warm-up runs per query (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Threads for memwall and DuckDB (default: all cores).")
+  Integer threads;
+
+  @Option(names = "--data", paramLabel = "DIR",
+      description = "Data cache directory; data lands in DIR/sf<SF> (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
+  Path data;
+
+  @Option(names = "--verify", paramLabel = "answers|duckdb|none",
+      description = "Check results against the official SF 1 answers, DuckDB, or not at all "
+          + "(default: answers at SF 1 when the answers directory exists, else duckdb).")
+  String verify;
+
+  @Option(names = "--compare", paramLabel = "duckdb", description = "Also time DuckDB on the same data and threads.")
+  String compare;
+
+  @Option(names = "--answers", paramLabel = "DIR",
+      description = "Official answers directory (default: shared/tpch/answers-sf1 found above the working directory).")
+  Path answersDirectory;
+
+  @Option(names = "--budget", paramLabel = "SIZE", description = "Off-heap memory budget, e.g. 512m or 4g (default: unbounded).")
+  String budget;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar while generating data.")
+  boolean quiet;
+
+  TpchCommand(IntFunction<TpchQuery> queries, Supplier<List<Integer>> implemented) {
+    this.queries = queries;
+    this.implemented = implemented;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    TpchDataGenerator.checkScaleFactor(scaleFactor);
+    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    boolean compareDuckDb = parseCompare(compare);
+    Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
+    Verification verification = verification(verify, scaleFactor, answersDir);
+    TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification, compareDuckDb);
+    List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
+    if (numbers.isEmpty()) {
+      throw new IllegalArgumentException("no TPC-H query is implemented yet; nothing to run");
+    }
+    List<TpchQuery> selected = new ArrayList<>();
+    for (int number : numbers) {
+      selected.add(queries.apply(number));
+    }
+    OfficialAnswers answers = verification == Verification.ANSWERS ? new OfficialAnswers(answersDir.orElseThrow()) : null;
+    Path cache = data != null ? data : TpchDataGenerator.defaultCacheDirectory();
+    long budgetBytes = budget == null ? Long.MAX_VALUE : parseSize(budget);
+    MemoryBudget memoryBudget = budget == null ? MemoryBudget.unbounded("memwall tpch") : MemoryBudget.of("memwall tpch", budgetBytes);
+
+    List<QueryReport> reports;
+    try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
+      try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
+          DuckDbOracle oracle = options.verification() == Verification.DUCKDB || compareDuckDb
+              ? DuckDbOracle.of(db, threadCount, memory) : null) {
+        TpchRunner runner = new TpchRunner(db, memory, options, answers, oracle);
+        reports = runner.runAll(selected);
+      }
+    }
+    print(reports, compareDuckDb, verification, threadCount, TpchDataGenerator.dataDirectory(cache, scaleFactor));
+    return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
+  }
+
+  private void print(List<QueryReport> reports, boolean compareDuckDb, Verification verification, int threadCount,
+      Path dataDirectory) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("data: " + dataDirectory);
+    out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%n",
+        dev.memwall.tpch.data.TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
+        warmup, runs, switch (verification) {
+          case ANSWERS -> "verified against the official answers";
+          case DUCKDB -> "verified against DuckDB";
+          case NONE -> "not verified";
+        });
+    String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms", "verified");
+    if (compareDuckDb) {
+      header += String.format(Locale.ROOT, " %12s %14s %7s", "duckdb best", "duckdb median", "ratio");
+    }
+    out.println(header);
+    long best = 0;
+    long median = 0;
+    long duckBest = 0;
+    long duckMedian = 0;
+    List<String> failures = new ArrayList<>();
+    for (QueryReport report : reports) {
+      String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
+      String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f  %-8s", "Q" + report.query(), report.rows(),
+          report.bestNanos() / 1e6, report.medianNanos() / 1e6, verified);
+      if (compareDuckDb) {
+        line += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", report.duckBestNanos() / 1e6,
+            report.duckMedianNanos() / 1e6, report.ratioToDuckDb());
+        duckBest += report.duckBestNanos();
+        duckMedian += report.duckMedianNanos();
+      }
+      out.println(line);
+      best += report.bestNanos();
+      median += report.medianNanos();
+      if (Boolean.FALSE.equals(report.verified())) {
+        failures.add("Q" + report.query() + " NOT verified: " + report.reason());
+      }
+    }
+    String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f  %-8s", "total", "", best / 1e6, median / 1e6,
+        failures.isEmpty() ? "" : failures.size() + " NO");
+    if (compareDuckDb) {
+      total += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", duckBest / 1e6, duckMedian / 1e6,
+          duckMedian > 0 ? (double) median / duckMedian : Double.NaN);
+    }
+    out.println(total);
+    if (compareDuckDb) {
+      out.println("ratio = memwall median / DuckDB median (below 1: memwall faster)");
+    }
+    failures.forEach(out::println);
+    out.flush();
+  }
+
+  static boolean parseCompare(String compare) {
+    if (compare == null) {
+      return false;
+    }
+    if (!compare.equalsIgnoreCase("duckdb")) {
+      throw new IllegalArgumentException("--compare supports only 'duckdb', not '" + compare + "'");
+    }
+    return true;
+  }
+
+  static Verification verification(String verify, double scaleFactor, Optional<Path> answersDir) {
+    if (verify == null) {
+      return scaleFactor == 1 && answersDir.isPresent() ? Verification.ANSWERS : Verification.DUCKDB;
+    }
+    Verification chosen = switch (verify.toLowerCase(Locale.ROOT)) {
+      case "answers" -> Verification.ANSWERS;
+      case "duckdb" -> Verification.DUCKDB;
+      case "none" -> Verification.NONE;
+      default -> throw new IllegalArgumentException("--verify takes answers, duckdb or none, not '" + verify + "'");
+    };
+    if (chosen == Verification.ANSWERS && scaleFactor != 1) {
+      throw new IllegalArgumentException("the official answers are for SF 1 only; use --verify duckdb at SF " + scaleFactor);
+    }
+    if (chosen == Verification.ANSWERS && answersDir.isEmpty()) {
+      throw new IllegalArgumentException("official answers directory not found (looked for "
+          + OfficialAnswers.RELATIVE + " above " + Path.of("").toAbsolutePath() + "); pass --answers DIR");
+    }
+    return chosen;
+  }
+
+  /** Bytes of a size like {@code 512m}, {@code 4g}, {@code 65536} or {@code 64k}. */
+  static long parseSize(String size) {
+    String text = size.strip().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (!text.isEmpty() && "kmgt".indexOf(text.charAt(text.length() - 1)) >= 0) {
+      unit = 1L << (10 * ("kmgt".indexOf(text.charAt(text.length() - 1)) + 1));
+      text = text.substring(0, text.length() - 1);
+    }
+    try {
+      long value = Long.parseLong(text);
+      if (value <= 0) {
+        throw new NumberFormatException();
+      }
+      return Math.multiplyExact(value, unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException("--budget takes a positive size like 512m or 4g, not '" + size + "'");
+    }
+  }
+}

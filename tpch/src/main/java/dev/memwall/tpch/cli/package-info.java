@@ -1,0 +1,2 @@
+/** The {@code memwall} command line ({@link dev.memwall.tpch.cli.MemwallCli}). */
+package dev.memwall.tpch.cli;

@@ -1,0 +1,136 @@
+package dev.memwall.tpch.data;
+
+import dev.memwall.core.ipc.ArrowFiles;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.Table;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The eight TPC-H tables of one complete data directory, memory-mapped zero-copy with
+ * {@link ArrowFiles#map}. A table stored in several files is exposed as one {@link Table} whose
+ * batches are those of all its files in order (their dictionaries are identical by construction,
+ * see {@link TpchSchema}).
+ *
+ * <p>Ownership: the database owns every mapping and table it hands out; {@link #close} frees them
+ * all, after which the tables must not be used. Thread safety: the tables are immutable and may be
+ * read by many threads; {@link #close} must not race with readers.
+ *
+ * <p>Bad input: a directory without a valid {@link TpchManifest} gives {@link DataDirectoryException};
+ * a corrupt file gives {@link dev.memwall.core.ipc.CorruptArrowFileException} naming the file.
+ */
+public final class TpchDatabase implements AutoCloseable {
+  private final Path directory;
+  private final TpchManifest manifest;
+  private final Map<String, Table> tables;
+  private final List<Table> mappings;
+
+  private TpchDatabase(Path directory, TpchManifest manifest, Map<String, Table> tables, List<Table> mappings) {
+    this.directory = directory;
+    this.manifest = manifest;
+    this.tables = tables;
+    this.mappings = mappings;
+  }
+
+  /**
+   * Opens the complete data set of {@code scaleFactor} in {@code dir}.
+   *
+   * @param memory the engine memory the mapped buffers are accounted to (mappings are not charged
+   *     to its budget; they are file-backed)
+   */
+  public static TpchDatabase open(Path dir, double scaleFactor, EngineMemory memory) throws IOException {
+    TpchManifest manifest = TpchManifest.readValid(dir, scaleFactor).orElseThrow(() -> new DataDirectoryException(dir,
+        "no complete data set of scale factor " + scaleFactor + " (missing or invalid " + TpchManifest.FILE_NAME + ")",
+        null));
+    Map<String, Table> tables = new LinkedHashMap<>();
+    List<Table> mappings = new ArrayList<>();
+    try {
+      for (String name : TpchSchema.TABLE_NAMES) {
+        int files = manifest.tables().get(name).files();
+        List<Table> parts = new ArrayList<>();
+        for (int part = 1; part <= files; part++) {
+          Table mapped = ArrowFiles.map(TpchManifest.file(dir, name, part), memory);
+          mappings.add(mapped);
+          parts.add(mapped);
+        }
+        if (parts.size() == 1) {
+          tables.put(name, parts.getFirst());
+        } else {
+          List<VectorSchemaRoot> roots = new ArrayList<>();
+          parts.forEach(p -> roots.addAll(p.roots()));
+          tables.put(name, Table.borrow(parts.getFirst().schema(), roots, parts.getFirst().provider()));
+        }
+        long rows = tables.get(name).rowCount();
+        if (rows != manifest.rows(name)) {
+          throw new DataDirectoryException(dir, name + " has " + rows + " rows, its manifest says "
+              + manifest.rows(name), null);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      mappings.forEach(Table::close);
+      throw e;
+    }
+    return new TpchDatabase(dir, manifest, tables, mappings);
+  }
+
+  /**
+   * Generates the data set of {@code scaleFactor} under {@code cacheRoot} if it is not complete there
+   * yet (see {@link TpchDataGenerator#ensure}) and opens it.
+   */
+  public static TpchDatabase load(Path cacheRoot, double scaleFactor, TpchDataGenerator generator,
+      EngineMemory memory) throws IOException {
+    Path dir = TpchDataGenerator.dataDirectory(cacheRoot, scaleFactor);
+    generator.ensure(dir, scaleFactor, memory);
+    return open(dir, scaleFactor, memory);
+  }
+
+  /**
+   * The table {@code name}: lineitem, orders, customer, part, partsupp, supplier, nation or region.
+   *
+   * @throws IllegalArgumentException for any other name
+   */
+  public Table table(String name) {
+    return tables.get(TpchSchema.checkName(name));
+  }
+
+  /** All tables by name. */
+  public Map<String, Table> tables() {
+    return java.util.Collections.unmodifiableMap(tables);
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  public TpchManifest manifest() {
+    return manifest;
+  }
+
+  public double scaleFactor() {
+    return manifest.scaleFactor();
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (Table mapping : mappings) {
+      try {
+        mapping.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.memwall.tpch.query;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The registry of implemented TPC-H queries, by number.
+ *
+ * <p>Thread safety: immutable after class initialisation. Bad input: {@link #byNumber} returns
+ * empty for a number that is not implemented (or not 1..22); {@link #require} throws
+ * {@link IllegalArgumentException} with a one-line message.
+ */
+public final class TpchQueries {
+  private static final Map<Integer, TpchQuery> QUERIES = register();
+
+  private TpchQueries() {}
+
+  /**
+   * THE place to register query implementations: add one line per query, e.g.
+   * {@code add(queries, Q1::new);}. Empty until the plans land (Q1 and Q6 first).
+   */
+  private static Map<Integer, TpchQuery> register() {
+    Map<Integer, TpchQuery> queries = new TreeMap<>();
+    // add(queries, Q1::new);
+    // add(queries, Q6::new);
+    return Map.copyOf(queries);
+  }
+
+  @SuppressWarnings("unused")
+  private static void add(Map<Integer, TpchQuery> queries, Supplier<TpchQuery> factory) {
+    TpchQuery query = factory.get();
+    if (query.number() < 1 || query.number() > 22 || queries.putIfAbsent(query.number(), query) != null) {
+      throw new IllegalStateException("bad or duplicate TPC-H query number " + query.number());
+    }
+  }
+
+  /** The implementation of query {@code number}, if there is one. */
+  public static Optional<TpchQuery> byNumber(int number) {
+    return Optional.ofNullable(QUERIES.get(number));
+  }
+
+  /**
+   * The implementation of query {@code number}.
+   *
+   * @throws IllegalArgumentException when the number is not 1..22 or the query is not implemented yet
+   */
+  public static TpchQuery require(int number) {
+    if (number < 1 || number > 22) {
+      throw new IllegalArgumentException("unknown TPC-H query " + number + " (queries are numbered 1 to 22)");
+    }
+    return byNumber(number).orElseThrow(() -> new IllegalArgumentException("TPC-H query " + number
+        + " is not implemented yet (implemented: " + (implemented().isEmpty() ? "none" : implemented()) + ")"));
+  }
+
+  /** The numbers of the implemented queries, ascending. */
+  public static List<Integer> implemented() {
+    return QUERIES.keySet().stream().sorted().toList();
+  }
+}

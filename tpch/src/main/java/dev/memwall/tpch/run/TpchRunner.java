@@ -1,0 +1,186 @@
+package dev.memwall.tpch.run;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.verify.DuckDbOracle;
+import dev.memwall.tpch.verify.OfficialAnswers;
+import dev.memwall.tpch.verify.QueryResult;
+import dev.memwall.tpch.verify.ResultComparator;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs TPC-H queries on memwall: warm-up runs, timed runs, verification of the result against the
+ * official answers or DuckDB, and optionally DuckDB's time on the same data with the same thread
+ * count.
+ *
+ * <p>Ownership: every result table is closed before {@link #run} returns; the database and the
+ * oracle stay the caller's. Thread safety: not thread-safe. Bad input: options are checked by
+ * {@link Options}'s constructor ({@link IllegalArgumentException}); answers needed but absent give
+ * {@link IllegalArgumentException}.
+ */
+public final class TpchRunner {
+  /** Against what a result is checked. */
+  public enum Verification {
+    /** The official SF 1 answers ({@link OfficialAnswers}); only meaningful at SF 1. */
+    ANSWERS,
+    /** DuckDB's result of the same SQL on the same data. */
+    DUCKDB,
+    /** No check. */
+    NONE
+  }
+
+  /**
+   * @param warmup untimed runs first, at least 0
+   * @param runs timed runs, at least 1
+   * @param threads threads memwall and DuckDB may use, at least 1
+   * @param verification what results are checked against
+   * @param compareDuckDb whether DuckDB's time is measured as well
+   */
+  public record Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb) {
+    public Options {
+      if (warmup < 0) {
+        throw new IllegalArgumentException("warm-up runs must be 0 or more, got " + warmup);
+      }
+      if (runs < 1) {
+        throw new IllegalArgumentException("runs must be at least 1, got " + runs);
+      }
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+      }
+    }
+
+    boolean needsDuckDb() {
+      return verification == Verification.DUCKDB || compareDuckDb;
+    }
+  }
+
+  /**
+   * One query's outcome.
+   *
+   * @param rows rows of memwall's result
+   * @param verified true or false, null when not verified
+   * @param reason "ok", or why verification failed, or "not verified"
+   * @param duckBestNanos DuckDB's best time, -1 when not compared
+   * @param duckMedianNanos DuckDB's median time, -1 when not compared
+   */
+  public record QueryReport(int query, long rows, long bestNanos, long medianNanos, Boolean verified, String reason,
+      long duckBestNanos, long duckMedianNanos) {
+    /** memwall's median time over DuckDB's median time, NaN when not compared. */
+    public double ratioToDuckDb() {
+      return duckMedianNanos > 0 ? (double) medianNanos / duckMedianNanos : Double.NaN;
+    }
+  }
+
+  private final TpchDatabase database;
+  private final EngineMemory memory;
+  private final Options options;
+  private final OfficialAnswers answers;
+  private final DuckDbOracle oracle;
+
+  /**
+   * @param answers the official answers, required for {@link Verification#ANSWERS}, else may be null
+   * @param oracle DuckDB loaded with the same data, required for {@link Verification#DUCKDB} and
+   *     {@code compareDuckDb}, else may be null
+   */
+  public TpchRunner(TpchDatabase database, EngineMemory memory, Options options, OfficialAnswers answers,
+      DuckDbOracle oracle) {
+    this.database = database;
+    this.memory = memory;
+    this.options = options;
+    this.answers = answers;
+    this.oracle = oracle;
+    if (options.verification() == Verification.ANSWERS && answers == null) {
+      throw new IllegalArgumentException("verification against the official answers needs the answers directory");
+    }
+    if (options.needsDuckDb() && oracle == null) {
+      throw new IllegalArgumentException("DuckDB verification or comparison needs a DuckDB oracle");
+    }
+  }
+
+  /** Runs, times and verifies {@code query}. */
+  public QueryReport run(TpchQuery query) throws SQLException {
+    ExecutionContext context = new ExecutionContext(memory, options.threads());
+    for (int i = 0; i < options.warmup(); i++) {
+      query.run(database, context).close();
+    }
+    long[] times = new long[options.runs()];
+    Table kept = null;
+    try {
+      for (int i = 0; i < options.runs(); i++) {
+        long start = System.nanoTime();
+        Table result = query.run(database, context);
+        times[i] = System.nanoTime() - start;
+        if (kept == null) {
+          kept = result;
+        } else {
+          result.close();
+        }
+      }
+      long rows = kept.rowCount();
+      Boolean verified = null;
+      String reason = "not verified";
+      QueryResult duck = null;
+      if (options.needsDuckDb()) {
+        duck = oracle.runSql(DuckDbOracle.tpchSql(query.number()));
+      }
+      switch (options.verification()) {
+        case ANSWERS -> {
+          var outcome = ResultComparator.compare(kept, answers.expected(query.number()));
+          verified = outcome.matches();
+          reason = outcome.message();
+        }
+        case DUCKDB -> {
+          var outcome = ResultComparator.compare(kept, ResultComparator.expectedFrom(query.number(), duck));
+          verified = outcome.matches();
+          reason = outcome.message();
+        }
+        case NONE -> { }
+      }
+      long duckBest = -1;
+      long duckMedian = -1;
+      if (options.compareDuckDb()) {
+        String sql = DuckDbOracle.tpchSql(query.number());
+        for (int i = 0; i < options.warmup(); i++) {
+          oracle.runSql(sql);
+        }
+        long[] duckTimes = new long[options.runs()];
+        for (int i = 0; i < options.runs(); i++) {
+          duckTimes[i] = oracle.runSql(sql).nanos();
+        }
+        duckBest = best(duckTimes);
+        duckMedian = median(duckTimes);
+      }
+      return new QueryReport(query.number(), rows, best(times), median(times), verified, reason, duckBest, duckMedian);
+    } finally {
+      if (kept != null) {
+        kept.close();
+      }
+    }
+  }
+
+  /** Runs every query in order. */
+  public List<QueryReport> runAll(List<TpchQuery> queries) throws SQLException {
+    List<QueryReport> reports = new ArrayList<>();
+    for (TpchQuery query : queries) {
+      reports.add(run(query));
+    }
+    return reports;
+  }
+
+  static long best(long[] times) {
+    return Arrays.stream(times).min().orElseThrow();
+  }
+
+  /** The median; for an even count the lower middle value (a time actually measured). */
+  static long median(long[] times) {
+    long[] sorted = times.clone();
+    Arrays.sort(sorted);
+    return sorted[(sorted.length - 1) / 2];
+  }
+}

@@ -1,0 +1,153 @@
+package dev.memwall.tpch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.tpch.data.TpchManifest;
+import dev.memwall.tpch.query.LoopQ6;
+import dev.memwall.tpch.query.TpchQuery;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import dev.memwall.tpch.run.TpchRunner;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+@ExtendWith(LeakCheck.class)
+class MemwallCliTest {
+  @TempDir Path cache;
+
+  record Run(int exitCode, String out, String err) {
+    /** Asserts the run failed with {@code code} and exactly one line on stderr containing {@code text}. */
+    void failedWith(int code, String text) {
+      assertEquals(code, exitCode, "exit code; stderr: " + err + " stdout: " + out);
+      assertEquals(1, err.strip().lines().count(), "one line on stderr, got: " + err);
+      assertTrue(err.contains(text), "stderr should mention '" + text + "': " + err);
+    }
+  }
+
+  /** Q6 is the test loop query; with {@code skew} it returns a wrong revenue. */
+  static Run run(long skew, String... args) {
+    IntFunction<TpchQuery> queries = number -> {
+      if (number == 6) {
+        return new LoopQ6(6, skew);
+      }
+      throw new IllegalArgumentException("TPC-H query " + number + " is not implemented yet (implemented: [6])");
+    };
+    return execute(MemwallCli.commandLine(queries, () -> List.of(6)), args);
+  }
+
+  static Run execute(CommandLine line, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    line.setOut(new PrintWriter(out, true));
+    line.setErr(new PrintWriter(err, true));
+    int code = line.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  String[] tpch(String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("tpch", "--sf", "0.01", "--data", cache.toString(),
+        "--runs", "2", "--warmup", "1", "--threads", "2", "--quiet"));
+    args.addAll(Arrays.asList(more));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void helpOnEveryCommand() {
+    for (String[] args : List.of(new String[] {"--help"}, new String[] {"tpch", "--help"},
+        new String[] {"calibrate", "--help"}, new String[] {"bench", "--help"})) {
+      Run run = execute(MemwallCli.commandLine(), args);
+      assertEquals(0, run.exitCode(), String.join(" ", args));
+      assertTrue(run.out().contains("Usage:"), run.out());
+    }
+    Run tpch = execute(MemwallCli.commandLine(), "tpch", "--help");
+    for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--threads", "--data", "--verify", "--compare")) {
+      assertTrue(tpch.out().contains(option), option);
+    }
+  }
+
+  @Test
+  void calibrateAndBenchAreNotBuiltYet() {
+    execute(MemwallCli.commandLine(), "calibrate").failedWith(2, "not built yet");
+    execute(MemwallCli.commandLine(), "bench").failedWith(2, "not built yet");
+  }
+
+  @Test
+  void runsAndVerifiesAgainstDuckDbAndComparesTimes() {
+    Run run = run(0, tpch("--queries", "6", "--verify", "duckdb", "--compare", "duckdb"));
+    assertEquals(0, run.exitCode(), run.err() + run.out());
+    assertTrue(run.err().isEmpty(), run.err());
+    String q6 = run.out().lines().filter(l -> l.startsWith("Q6 ")).findFirst().orElseThrow(() -> new AssertionError(run.out()));
+    List<String> cells = Arrays.asList(q6.trim().split("\\s+"));
+    assertEquals(List.of("Q6", "1"), cells.subList(0, 2));
+    assertEquals("yes", cells.get(4), q6);
+    assertEquals(8, cells.size(), q6);
+    assertTrue(run.out().contains("duckdb median"), run.out());
+    assertTrue(run.out().lines().anyMatch(l -> l.startsWith("total")), run.out());
+  }
+
+  @Test
+  void wrongResultFailsVerification() {
+    Run run = run(10_001, tpch("--verify", "duckdb"));
+    assertEquals(MemwallCli.EXIT_VERIFICATION_FAILED, run.exitCode(), run.err() + run.out());
+    assertTrue(run.out().contains("NO"), run.out());
+    assertTrue(run.out().contains("Q6 NOT verified: Q6: 1 values differ"), run.out());
+  }
+
+  @Test
+  void badInputGetsOneLineAndExitCode2() {
+    run(0, tpch("--sf", "0")).failedWith(2, "scale factor must be positive");
+    run(0, tpch("--sf", "-1")).failedWith(2, "scale factor must be positive");
+    run(0, tpch("--queries", "23")).failedWith(2, "query 23");
+    run(0, tpch("--queries", "1")).failedWith(2, "not implemented");
+    execute(MemwallCli.commandLine(), tpch("--queries", "23")).failedWith(2, "unknown TPC-H query 23");
+    run(0, tpch("--runs", "0")).failedWith(2, "runs must be at least 1");
+    run(0, tpch("--verify", "answers")).failedWith(2, "SF 1 only");
+    run(0, tpch("--verify", "maybe")).failedWith(2, "--verify");
+    run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
+    run(0, tpch("--sf", "abc")).failedWith(2, "abc");
+    run(0, tpch("--no-such-option")).failedWith(2, "--no-such-option");
+  }
+
+  @Test
+  void verificationDefaultsToAnswersOnlyAtSf1WithAnswers() {
+    Path answers = Path.of("answers");
+    assertEquals(TpchRunner.Verification.ANSWERS, TpchCommand.verification(null, 1, Optional.of(answers)));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 1, Optional.empty()));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 0.1, Optional.of(answers)));
+    assertEquals(TpchRunner.Verification.NONE, TpchCommand.verification("none", 1, Optional.of(answers)));
+    assertEquals(512L << 20, TpchCommand.parseSize("512m"));
+    assertEquals(4L << 30, TpchCommand.parseSize("4G"));
+  }
+
+  @Test
+  void unwritableCacheDirectoryIsNamed() throws Exception {
+    Path file = Files.writeString(cache.resolve("plain-file"), "x");
+    Run run = run(0, "tpch", "--sf", "0.01", "--data", file.resolve("cache").toString(), "--queries", "6", "--quiet");
+    run.failedWith(MemwallCli.EXIT_RESOURCE, file.resolve("cache").toString());
+  }
+
+  @Test
+  void corruptDataFileIsNamed() throws Exception {
+    assertEquals(0, run(0, tpch("--verify", "none")).exitCode());
+    Path orders = TpchManifest.file(cache.resolve("sf0.01"), "orders", 1);
+    byte[] bytes = Files.readAllBytes(orders);
+    Files.write(orders, Arrays.copyOf(bytes, bytes.length / 2));
+    run(0, tpch("--verify", "none")).failedWith(MemwallCli.EXIT_RESOURCE, "orders-1.arrow");
+  }
+
+  @Test
+  void tooSmallBudgetIsReported() {
+    run(0, tpch("--budget", "64k", "--verify", "none")).failedWith(MemwallCli.EXIT_RESOURCE, "memory budget");
+    run(0, tpch("--budget", "lots")).failedWith(2, "--budget");
+  }
+}

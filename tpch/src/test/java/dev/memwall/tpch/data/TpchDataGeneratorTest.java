@@ -1,0 +1,142 @@
+package dev.memwall.tpch.data;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.ipc.CorruptArrowFileException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DecimalColumn;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.Table;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.LocalDate;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(LeakCheck.class)
+class TpchDataGeneratorTest {
+  static final double SF = 0.01;
+  static final Map<String, Long> ROWS_SF001 = Map.of("lineitem", 60_175L, "orders", 15_000L, "customer", 1_500L,
+      "part", 2_000L, "partsupp", 8_000L, "supplier", 100L, "nation", 25L, "region", 5L);
+
+  @TempDir Path cache;
+
+  @Test
+  void generatesAllTablesWithTheirRowCountsAndTypes(EngineMemory memory) throws IOException {
+    // Small parts force several files per large table, exercising the multi-file table view.
+    TpchDataGenerator generator = new TpchDataGenerator(2, true, 20_000);
+    Path dir = TpchDataGenerator.dataDirectory(cache, SF);
+    assertEquals("sf0.01", dir.getFileName().toString());
+    TpchManifest manifest = generator.ensure(dir, SF, memory);
+    assertEquals(3, manifest.tables().get("lineitem").files());
+    try (TpchDatabase db = TpchDatabase.open(dir, SF, memory)) {
+      for (var expected : ROWS_SF001.entrySet()) {
+        assertEquals(expected.getValue(), db.table(expected.getKey()).rowCount(), expected.getKey());
+        assertEquals(expected.getValue(), manifest.rows(expected.getKey()), expected.getKey());
+      }
+      Table lineitem = db.table("lineitem");
+      assertEquals(3, lineitem.batches().size());
+      Batch first = lineitem.batches().getFirst();
+      assertEquals(ColumnType.INT64, first.column("l_orderkey").type());
+      assertEquals(ColumnType.INT32, first.column("l_partkey").type());
+      assertEquals(ColumnType.decimal(2), first.column("l_extendedprice").type());
+      assertEquals(ColumnType.DATE, first.column("l_shipdate").type());
+      // Order 1's first line; quantity 17, discount 0.04 and ship date as in dbgen's lineitem.tbl,
+      // and the spec's price rule: l_extendedprice = l_quantity * p_retailprice(l_partkey), where
+      // p_retailprice = (90000 + ((partkey / 10) mod 20001) + 100 * (partkey mod 1000)) / 100.
+      assertEquals(1L, first.column("l_orderkey").getObject(0));
+      assertEquals(new BigDecimal("17.00"), first.column("l_quantity").getObject(0));
+      for (int row = 0; row < 1000; row++) {
+        long partkey = first.column("l_partkey").getLong(row);
+        BigDecimal retail = BigDecimal.valueOf(90000 + ((partkey / 10) % 20001) + 100 * (partkey % 1000), 2);
+        BigDecimal quantity = ((DecimalColumn) first.column("l_quantity")).getDecimal(row);
+        assertEquals(quantity.multiply(retail).setScale(2),
+            ((DecimalColumn) first.column("l_extendedprice")).getDecimal(row), "row " + row);
+      }
+      assertEquals(new BigDecimal("0.04"), first.column("l_discount").getObject(0));
+      assertEquals("N", first.column("l_returnflag").getObject(0));
+      assertEquals("O", first.column("l_linestatus").getObject(0));
+      assertEquals(LocalDate.of(1996, 3, 13), first.column("l_shipdate").getObject(0));
+      assertEquals("DELIVER IN PERSON", first.column("l_shipinstruct").getObject(0));
+      assertEquals(1, ((DictionaryColumn) first.column("l_returnflag")).codeBytes());
+      Batch part = db.table("part").batches().getFirst();
+      assertEquals(2, ((DictionaryColumn) part.column("p_type")).codeBytes());
+      assertEquals(150, ((DictionaryColumn) part.column("p_type")).dictionary().length());
+      // The last batch of the multi-file table comes from the last file.
+      Batch last = lineitem.batches().getLast();
+      assertEquals(60_000L, last.column("l_orderkey").getObject(last.rowCount() - 1));
+      assertEquals("ALGERIA", db.table("nation").batches().getFirst().column("n_name").getObject(0));
+    }
+  }
+
+  @Test
+  void completeSetIsReusedAndHalfWrittenSetIsRegenerated(EngineMemory memory) throws IOException {
+    TpchDataGenerator generator = new TpchDataGenerator(2, true);
+    Path dir = TpchDataGenerator.dataDirectory(cache, SF);
+    generator.ensure(dir, SF, memory);
+    Path region = TpchManifest.file(dir, "region", 1);
+    FileTime written = FileTime.fromMillis(1_000_000_000L);
+    Files.setLastModifiedTime(region, written);
+
+    generator.ensure(dir, SF, memory);
+    assertEquals(written, Files.getLastModifiedTime(region), "a complete set must be reused as is");
+
+    // A set without its manifest (an interrupted run) is regenerated from scratch, and junk of the
+    // interrupted run is removed.
+    Files.delete(dir.resolve(TpchManifest.FILE_NAME));
+    Files.writeString(TpchManifest.file(dir, "lineitem", 1), "half written");
+    Files.writeString(dir.resolve("orders-1.arrow.tmp"), "left over");
+    TpchManifest manifest = generator.ensure(dir, SF, memory);
+    assertNotEquals(written, Files.getLastModifiedTime(region));
+    assertFalse(Files.exists(dir.resolve("orders-1.arrow.tmp")));
+    assertEquals(60_175L, manifest.rows("lineitem"));
+    try (TpchDatabase db = TpchDatabase.open(dir, SF, memory)) {
+      assertEquals(60_175L, db.table("lineitem").rowCount());
+    }
+  }
+
+  @Test
+  void corruptFileIsReportedWithItsName(EngineMemory memory) throws IOException {
+    TpchDataGenerator generator = new TpchDataGenerator(1, true);
+    Path dir = TpchDataGenerator.dataDirectory(cache, SF);
+    generator.ensure(dir, SF, memory);
+    Path orders = TpchManifest.file(dir, "orders", 1);
+    byte[] bytes = Files.readAllBytes(orders);
+    Files.write(orders, java.util.Arrays.copyOf(bytes, bytes.length / 3));
+    var e = assertThrows(CorruptArrowFileException.class, () -> TpchDatabase.open(dir, SF, memory));
+    assertTrue(e.getMessage().contains("orders-1.arrow"), e.getMessage());
+  }
+
+  @Test
+  void badScaleFactorAndUnwritableDirectoryAreRejected(EngineMemory memory) throws IOException {
+    TpchDataGenerator generator = new TpchDataGenerator(1, true);
+    var e = assertThrows(IllegalArgumentException.class, () -> generator.ensure(cache.resolve("x"), 0, memory));
+    assertTrue(e.getMessage().contains("scale factor"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TpchDataGenerator.dataDirectory(cache, -1));
+    Path blocker = Files.writeString(cache.resolve("a-file"), "not a directory");
+    Path below = blocker.resolve("sf0.01");
+    var d = assertThrows(DataDirectoryException.class, () -> generator.ensure(below, SF, memory));
+    assertTrue(d.getMessage().contains(below.toString()), d.getMessage());
+    var missing = assertThrows(DataDirectoryException.class, () -> TpchDatabase.open(cache, SF, memory));
+    assertInstanceOf(IOException.class, missing);
+  }
+
+  @Test
+  void unknownTableNameIsRejected() {
+    var e = assertThrows(IllegalArgumentException.class, () -> TpchSchema.columns("lineitems"));
+    assertTrue(e.getMessage().contains("lineitems"), e.getMessage());
+  }
+}
