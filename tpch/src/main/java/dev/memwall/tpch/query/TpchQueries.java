@@ -20,16 +20,15 @@ public final class TpchQueries {
 
   /**
    * THE place to register query implementations: add one line per query, e.g.
-   * {@code add(queries, Q1::new);}. Empty until the plans land (Q1 and Q6 first).
+   * {@code add(queries, Q1::new);}.
    */
   private static Map<Integer, TpchQuery> register() {
     Map<Integer, TpchQuery> queries = new TreeMap<>();
-    // add(queries, Q1::new);
-    // add(queries, Q6::new);
+    add(queries, Q1::new);
+    add(queries, Q6::new);
     return Map.copyOf(queries);
   }
 
-  @SuppressWarnings("unused")
   private static void add(Map<Integer, TpchQuery> queries, Supplier<TpchQuery> factory) {
     TpchQuery query = factory.get();
     if (query.number() < 1 || query.number() > 22 || queries.putIfAbsent(query.number(), query) != null) {

@@ -1,0 +1,54 @@
+package dev.memwall.tpch.query;
+
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.date;
+import static dev.memwall.core.expr.Expr.lit;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.plan.Plan;
+import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.data.TpchDatabase;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * TPC-H Q1, the pricing summary report: one scan of lineitem, a date filter keeping ~98% of the
+ * rows, and eight aggregates over four groups. Validation parameter: DELTA = 90 days.
+ *
+ * <pre>
+ * select l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+ *        sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
+ *        avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
+ * from lineitem where l_shipdate &lt;= date '1998-12-01' - interval '90' day
+ * group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus
+ * </pre>
+ */
+public final class Q1 implements TpchQuery {
+  private static final int DELTA_DAYS = 90;
+
+  @Override
+  public int number() {
+    return 1;
+  }
+
+  @Override
+  public Table run(TpchDatabase db, ExecutionContext context) {
+    Expr discountedPrice = col("l_extendedprice").mul(lit(1).sub(col("l_discount")));
+    return Plan.scan(db.table("lineitem"))
+        .filter(col("l_shipdate").le(date(LocalDate.of(1998, 12, 1).minusDays(DELTA_DAYS))))
+        .aggregate(List.of(col("l_returnflag").as("l_returnflag"), col("l_linestatus").as("l_linestatus")),
+            Aggregate.sum(col("l_quantity"), "sum_qty"),
+            Aggregate.sum(col("l_extendedprice"), "sum_base_price"),
+            Aggregate.sum(discountedPrice, "sum_disc_price"),
+            Aggregate.sum(discountedPrice.mul(lit(1).add(col("l_tax"))), "sum_charge"),
+            Aggregate.avg(col("l_quantity"), "avg_qty"),
+            Aggregate.avg(col("l_extendedprice"), "avg_price"),
+            Aggregate.avg(col("l_discount"), "avg_disc"),
+            Aggregate.countStar("count_order"))
+        .orderBy(SortKey.asc("l_returnflag"), SortKey.asc("l_linestatus"))
+        .execute(context);
+  }
+}

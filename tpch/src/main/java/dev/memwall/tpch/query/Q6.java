@@ -1,0 +1,43 @@
+package dev.memwall.tpch.query;
+
+import static dev.memwall.core.expr.Expr.and;
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.date;
+import static dev.memwall.core.expr.Expr.decimal;
+import static dev.memwall.core.expr.Expr.lit;
+
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.plan.Plan;
+import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.data.TpchDatabase;
+import java.util.List;
+
+/**
+ * TPC-H Q6, the forecasting revenue change: a selective scan of lineitem (~2% of rows) summing
+ * one product. Validation parameters: DATE = 1994-01-01, DISCOUNT = 0.06, QUANTITY = 24.
+ *
+ * <pre>
+ * select sum(l_extendedprice * l_discount) as revenue from lineitem
+ * where l_shipdate &gt;= date '1994-01-01' and l_shipdate &lt; date '1994-01-01' + interval '1' year
+ *   and l_discount between 0.06 - 0.01 and 0.06 + 0.01 and l_quantity &lt; 24
+ * </pre>
+ */
+public final class Q6 implements TpchQuery {
+  @Override
+  public int number() {
+    return 6;
+  }
+
+  @Override
+  public Table run(TpchDatabase db, ExecutionContext context) {
+    return Plan.scan(db.table("lineitem"))
+        .filter(and(
+            col("l_shipdate").ge(date("1994-01-01")),
+            col("l_shipdate").lt(date("1995-01-01")),
+            col("l_discount").between(decimal("0.05"), decimal("0.07")),
+            col("l_quantity").lt(lit(24))))
+        .aggregate(List.of(), Aggregate.sum(col("l_extendedprice").mul(col("l_discount")), "revenue"))
+        .execute(context);
+  }
+}
