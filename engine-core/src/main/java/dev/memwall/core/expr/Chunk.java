@@ -78,6 +78,16 @@ public final class Chunk {
     return serial;
   }
 
+  /**
+   * Whether a kernel should compute every row of the window rather than only the selected ones:
+   * true when dense or when at least three quarters of the rows are selected, where one
+   * sequential pass beats a gather through the selection vector. Values at unselected positions
+   * are then computed from real (but filtered-out) rows and must not be relied on.
+   */
+  public boolean computeAll() {
+    return dense || selected * 4 >= count * 3;
+  }
+
   /** The selected position at index {@code i} of the selection. */
   public int position(int i) {
     return dense ? i : selection[i];

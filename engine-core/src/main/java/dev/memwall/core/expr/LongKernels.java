@@ -32,8 +32,8 @@ final class LongKernels {
       long[] out = values;
       if (column instanceof Int64Column longs) {
         MemorySegment data = longs.data();
-        if (chunk.isDense()) {
-          MemorySegment.copy(data, LONG, (long) start << 3, out, 0, selected);
+        if (chunk.computeAll()) {
+          MemorySegment.copy(data, LONG, (long) start << 3, out, 0, chunk.count());
         } else {
           int[] sel = chunk.selection();
           for (int i = 0; i < selected; i++) {
@@ -43,8 +43,9 @@ final class LongKernels {
         }
       } else if (column instanceof Int32Column ints) {
         MemorySegment data = ints.data();
-        if (chunk.isDense()) {
-          for (int k = 0; k < selected; k++) {
+        if (chunk.computeAll()) {
+          int count = chunk.count();
+          for (int k = 0; k < count; k++) {
             out[k] = data.getAtIndex(INT, start + k);
           }
         } else {
@@ -111,52 +112,72 @@ final class LongKernels {
     protected void compute(Chunk chunk) {
       long[] l = left.evaluate(chunk);
       long[] r = right.evaluate(chunk);
-      long[] out = values;
-      int selected = chunk.selected();
-      long lf = leftFactor;
-      long rf = rightFactor;
-      if (chunk.isDense()) {
-        switch (op) {
-          case ADD -> {
-            for (int k = 0; k < selected; k++) {
-              out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
-            }
-          }
-          case SUB -> {
-            for (int k = 0; k < selected; k++) {
-              out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
-            }
-          }
-          default -> {
-            for (int k = 0; k < selected; k++) {
-              out[k] = Math.multiplyExact(l[k], r[k]);
-            }
-          }
+      if (chunk.computeAll()) {
+        try {
+          computeRange(l, r, chunk.count());
+        } catch (ArithmeticException overflowOnSomeRow) {
+          // Possibly on a filtered-out row: recompute only the selected rows, which throws if one of them overflows.
+          computeSelected(l, r, chunk);
         }
       } else {
-        int[] sel = chunk.selection();
-        switch (op) {
-          case ADD -> {
-            for (int i = 0; i < selected; i++) {
-              int k = sel[i];
-              out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
-            }
+        computeSelected(l, r, chunk);
+      }
+      propagateNulls(this, chunk, left, right);
+    }
+
+    private void computeRange(long[] l, long[] r, int count) {
+      long[] out = values;
+      long lf = leftFactor;
+      long rf = rightFactor;
+      switch (op) {
+        case ADD -> {
+          for (int k = 0; k < count; k++) {
+            out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
           }
-          case SUB -> {
-            for (int i = 0; i < selected; i++) {
-              int k = sel[i];
-              out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
-            }
+        }
+        case SUB -> {
+          for (int k = 0; k < count; k++) {
+            out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
           }
-          default -> {
-            for (int i = 0; i < selected; i++) {
-              int k = sel[i];
-              out[k] = Math.multiplyExact(l[k], r[k]);
-            }
+        }
+        default -> {
+          for (int k = 0; k < count; k++) {
+            out[k] = Math.multiplyExact(l[k], r[k]);
           }
         }
       }
-      propagateNulls(this, chunk, left, right);
+    }
+
+    private void computeSelected(long[] l, long[] r, Chunk chunk) {
+      long[] out = values;
+      long lf = leftFactor;
+      long rf = rightFactor;
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      if (chunk.isDense()) {
+        computeRange(l, r, selected);
+        return;
+      }
+      switch (op) {
+        case ADD -> {
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            out[k] = Math.addExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+          }
+        }
+        case SUB -> {
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            out[k] = Math.subtractExact(Math.multiplyExact(l[k], lf), Math.multiplyExact(r[k], rf));
+          }
+        }
+        default -> {
+          for (int i = 0; i < selected; i++) {
+            int k = sel[i];
+            out[k] = Math.multiplyExact(l[k], r[k]);
+          }
+        }
+      }
     }
   }
 

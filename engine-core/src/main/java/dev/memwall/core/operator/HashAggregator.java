@@ -47,6 +47,8 @@ public final class HashAggregator implements AutoCloseable {
   private final long[][] keyColumns;
   private final int[] positions = new int[Chunk.CAPACITY];
   private final int[] groupIds = new int[Chunk.CAPACITY];
+  private final DirectGroups directGroups;
+  private final LaneSums rowCounts = new LaneSums();
   private int initializedGroups;
 
   /**
@@ -77,9 +79,16 @@ public final class HashAggregator implements AutoCloseable {
     this.keyColumns = new long[keys.size() + 1][Chunk.CAPACITY];
     this.table = new GroupTable(memory, keys.size() + 1);
     this.rows = new OffHeapLongArray(memory, 64);
+    this.directGroups = new DirectGroups();
     this.accumulators = new Accumulator[aggregates.size()];
     for (int i = 0; i < aggregates.size(); i++) {
       accumulators[i] = new Accumulator(aggregates.get(i), binder, memory);
+      for (int j = 0; j < i; j++) {
+        if (accumulators[i].canShare(accumulators[j])) {
+          accumulators[i].shareSumsOf(accumulators[j]);
+          break;
+        }
+      }
     }
   }
 
@@ -89,22 +98,117 @@ public final class HashAggregator implements AutoCloseable {
     if (n == 0) {
       return;
     }
-    long[] nullMask = keyColumns[keySources.length];
-    for (int i = 0; i < n; i++) {
-      nullMask[positions[i]] = 0;
+    if (keySources.length == 0) {
+      if (table.groups() == 0) {
+        table.findOrInsert(new long[table.keyWidth()]);
+        prepareNewGroups();
+      }
+      rows.set(0, rows.get(0) + n);
+      for (Accumulator accumulator : accumulators) {
+        accumulator.updateSingleGroup(chunk, positions, n);
+      }
+      return;
     }
-    for (int j = 0; j < keySources.length; j++) {
-      keySources[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
+    if (!directGroups.assign(chunk, positions, n, groupIds)) {
+      long[] nullMask = keyColumns[keySources.length];
+      for (int i = 0; i < n; i++) {
+        nullMask[positions[i]] = 0;
+      }
+      for (int j = 0; j < keySources.length; j++) {
+        keySources[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
+      }
+      table.findOrInsert(keyColumns, positions, n, groupIds);
     }
-    table.findOrInsert(keyColumns, positions, n, groupIds);
     prepareNewGroups();
-    MemorySegment counts = rows.segment();
-    for (int i = 0; i < n; i++) {
-      int g = groupIds[positions[i]];
-      counts.setAtIndex(LONG, g, counts.getAtIndex(LONG, g) + 1);
-    }
+    rowCounts.add(null, positions, n, groupIds, table.groups(), rows.segment());
     for (Accumulator accumulator : accumulators) {
-      accumulator.update(chunk, positions, n, groupIds);
+      accumulator.update(chunk, positions, n, groupIds, table.groups());
+    }
+  }
+
+  /**
+   * The fast path for grouping on dictionary-encoded strings with a small combined domain (TPC-H
+   * Q1's flags): the row's codes, combined, index a direct array of group ids, so no hashing or key
+   * comparison happens per row. The array is rebuilt whenever the dictionaries change (a new file)
+   * and is only used for chunks without null keys.
+   */
+  private final class DirectGroups {
+    private static final int MAX_DOMAIN = 1 << 16;
+    private final int[] columns;
+    private final FieldVector[] dictionaries;
+    private final int[] cardinalities;
+    private final DictionaryColumn[] current;
+    private int[] groupOfCode;
+    private boolean eligible;
+
+    DirectGroups() {
+      boolean allStrings = keySources.length > 0;
+      for (KeySource source : keySources) {
+        allStrings &= source instanceof StringKey;
+      }
+      columns = allStrings ? new int[keySources.length] : null;
+      for (int j = 0; allStrings && j < keySources.length; j++) {
+        columns[j] = ((StringKey) keySources[j]).columnIndex;
+      }
+      dictionaries = new FieldVector[keySources.length];
+      cardinalities = new int[keySources.length];
+      current = new DictionaryColumn[keySources.length];
+    }
+
+    /** Fills {@code groupIds} for the listed rows and returns true, or returns false when not applicable. */
+    boolean assign(Chunk chunk, int[] positions, int n, int[] groupIds) {
+      if (columns == null || !prepare(chunk)) {
+        return false;
+      }
+      int start = chunk.start();
+      long[] tuple = null;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        int code = 0;
+        for (int j = 0; j < current.length; j++) {
+          code = code * cardinalities[j] + current[j].code(start + k);
+        }
+        int group = groupOfCode[code];
+        if (group < 0) {
+          if (tuple == null) {
+            tuple = new long[table.keyWidth()];
+          }
+          for (int j = 0; j < current.length; j++) {
+            tuple[j] = ((StringKey) keySources[j]).idsOf(current[j].dictionary())[current[j].code(start + k)];
+          }
+          group = table.findOrInsert(tuple);
+          groupOfCode[code] = group;
+        }
+        groupIds[k] = group;
+      }
+      return true;
+    }
+
+    private boolean prepare(Chunk chunk) {
+      boolean changed = false;
+      for (int j = 0; j < columns.length; j++) {
+        if (!(chunk.batch().column(columns[j]) instanceof DictionaryColumn codes) || codes.hasNulls()) {
+          return false;
+        }
+        current[j] = codes;
+        if (codes.dictionary().arrow() != dictionaries[j]) {
+          dictionaries[j] = codes.dictionary().arrow();
+          cardinalities[j] = codes.dictionary().length();
+          changed = true;
+        }
+      }
+      if (changed) {
+        long domain = 1;
+        for (int cardinality : cardinalities) {
+          domain *= Math.max(1, cardinality);
+        }
+        eligible = domain <= MAX_DOMAIN;
+        if (eligible) {
+          groupOfCode = new int[(int) domain];
+          java.util.Arrays.fill(groupOfCode, -1);
+        }
+      }
+      return eligible;
     }
   }
 
@@ -251,7 +355,7 @@ public final class HashAggregator implements AutoCloseable {
       }
     }
 
-    private int[] idsOf(VarCharColumn dictionary) {
+    int[] idsOf(VarCharColumn dictionary) {
       if (dictionary.arrow() != lastDictionary) {
         int[] ids = new int[dictionary.length()];
         for (int code = 0; code < ids.length; code++) {
@@ -304,6 +408,26 @@ public final class HashAggregator implements AutoCloseable {
       return doubles != null;
     }
 
+    /**
+     * Whether this aggregate can read {@code other}'s sums instead of keeping its own: SUM and AVG
+     * of the same argument accumulate the same sum and non-null count (TPC-H Q1 asks for both).
+     */
+    boolean canShare(Accumulator other) {
+      return other.sumSource == other && isAdditive() && other.isAdditive()
+          && aggregate.argument().equals(other.aggregate.argument());
+    }
+
+    private boolean isAdditive() {
+      return aggregate.function() == Aggregate.Function.SUM || aggregate.function() == Aggregate.Function.AVG;
+    }
+
+    void shareSumsOf(Accumulator other) {
+      sumSource = other;
+    }
+
+    /** The accumulator whose sums and null counts this one reports: itself unless shared. */
+    private Accumulator sumSource = this;
+
     void initialize(int from, int to) {
       values.ensureCapacity(to);
       nullRows.ensureCapacity(to);
@@ -317,8 +441,39 @@ public final class HashAggregator implements AutoCloseable {
       }
     }
 
-    void update(Chunk chunk, int[] positions, int n, int[] groupIds) {
-      if (aggregate.argument() == null) {
+    /** {@link #update} for the one group of an aggregation without keys: sums in a register. */
+    void updateSingleGroup(Chunk chunk, int[] positions, int n) {
+      if (sumSource != this) {
+        return;
+      }
+      boolean additive = aggregate.function() == Aggregate.Function.SUM || aggregate.function() == Aggregate.Function.AVG;
+      if (!additive || longs == null || aggregate.argument() == null) {
+        update(chunk, positions, n, singleGroupIds, 1);
+        return;
+      }
+      long[] v = longs.evaluate(chunk);
+      boolean anyNull = longs.anyNull();
+      boolean[] nulls = longs.nulls();
+      long sum = 0;
+      long nullCount = 0;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        if (anyNull && nulls[k]) {
+          nullCount++;
+        } else {
+          sum = Math.addExact(sum, v[k]);
+        }
+      }
+      values.set(0, Math.addExact(values.get(0), sum));
+      nullRows.set(0, nullRows.get(0) + nullCount);
+    }
+
+    private final int[] singleGroupIds = new int[Chunk.CAPACITY];
+
+    private final LaneSums laneSums = new LaneSums();
+
+    void update(Chunk chunk, int[] positions, int n, int[] groupIds, int groups) {
+      if (aggregate.argument() == null || sumSource != this) {
         return; // COUNT(*) reads the shared row counts
       }
       MemorySegment acc = values.segment();
@@ -366,11 +521,7 @@ public final class HashAggregator implements AutoCloseable {
                 }
               }
             } else {
-              for (int i = 0; i < n; i++) {
-                int k = positions[i];
-                int g = groupIds[k];
-                acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
-              }
+              laneSums.add(v, positions, n, groupIds, groups, acc);
             }
           }
           case MIN, MAX -> {
@@ -419,6 +570,9 @@ public final class HashAggregator implements AutoCloseable {
     }
 
     void merge(int g, Accumulator other, int og) {
+      if (sumSource != this) {
+        return;
+      }
       // MIN/MAX start from their identity (±infinity), SUM from 0, so groups without values merge as no-ops.
       nullRows.set(g, nullRows.get(g) + other.nullRows.get(og));
       switch (aggregate.function()) {
@@ -448,7 +602,8 @@ public final class HashAggregator implements AutoCloseable {
     }
 
     void appendResult(TableBuilder builder, int g, long groupRows) {
-      long nonNull = groupRows - nullRows.get(g);
+      OffHeapLongArray values = sumSource.values;
+      long nonNull = groupRows - sumSource.nullRows.get(g);
       switch (aggregate.function()) {
         case COUNT -> builder.appendLong(nonNull);
         case AVG -> {
