@@ -5,6 +5,7 @@ import java.util.Optional;
 import net.jqwik.api.lifecycle.AroundTryHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.ParameterResolutionContext;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.ResolveParameterHook;
 import net.jqwik.api.lifecycle.TryExecutionResult;
 import net.jqwik.api.lifecycle.TryExecutor;
@@ -43,6 +44,11 @@ public final class PropertyLeakCheck implements AroundTryHook, ResolveParameterH
           "off-heap buffers still live after " + context.label() + ": " + before + " before, " + after + " after"));
     }
     return result;
+  }
+
+  @Override
+  public PropagationMode propagateTo() {
+    return PropagationMode.ALL_DESCENDANTS; // annotated on a class, applies to all its properties
   }
 
   @Override
