@@ -46,6 +46,11 @@ import org.apache.arrow.vector.util.DictionaryUtility;
  * <em>zero-copy</em>: {@link #map} memory-maps the file and every vector buffer is a slice of the
  * mapping, so opening a multi-GiB table costs a footer parse, not a copy.
  *
+ * <p>The Arrow file format carries no checksums. {@link #map} cross-checks what it can before
+ * trusting a file: the magic at both ends, the footer length, the schema at the start against the
+ * footer's, that the footer's blocks lie back to back between them, and each block's lengths
+ * against its message's own; all buffer accesses are bounds-checked.
+ *
  * <p>Writes are atomic: data goes to a temporary sibling that is renamed over the target only once
  * complete, so a crash never leaves a half-written file under the final name.
  *
@@ -196,10 +201,11 @@ public final class ArrowFiles {
   }
 
   /**
-   * Checks that the schema at the start of the file equals the footer's, and that the footer's blocks cover the messages between the leading schema message and the
-   * footer back to back, as Arrow writers lay them out (at most an 8-byte end-of-stream marker
-   * before the footer). The format has no checksums; this is what catches a corrupt footer that
-   * still parses, such as one listing fewer batches than the file holds.
+   * Checks that the schema at the start of the file equals the footer's, and that the footer's
+   * blocks cover the messages between the leading schema message and the footer back to back, as
+   * Arrow writers lay them out (at most an 8-byte end-of-stream marker before the footer). The
+   * format has no checksums; this is what catches a corrupt footer that still parses, such as one
+   * listing fewer batches than the file holds.
    */
   private static void checkLayout(Path file, MemorySegment mapping, ArrowFooter footer)
       throws CorruptArrowFileException {
