@@ -61,7 +61,6 @@ public final class MemoryBudget {
         throw new BudgetExceededException(name, bytes, before, limitBytes);
       }
     } while (!reservedBytes.compareAndSet(before, now));
-    peakBytes.accumulateAndGet(now, Math::max);
     if (parent != null) {
       try {
         parent.reserve(bytes);
@@ -70,6 +69,7 @@ public final class MemoryBudget {
         throw e;
       }
     }
+    peakBytes.accumulateAndGet(now, Math::max); // only once granted all the way up
   }
 
   /** Returns {@code bytes} previously {@linkplain #reserve reserved}. */

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.FieldVector;
  * A dictionary-encoded string column: each row holds a 1, 2 or 4 byte signed code into a
  * {@link VarCharColumn} of distinct values. Predicates on such a column are evaluated once per
  * dictionary entry and then applied by code, and grouping uses the codes directly.
+ * Unsigned index types are refused with {@link IllegalArgumentException} rather than misread.
  * See {@link Column} for the contract.
  */
 public final class DictionaryColumn extends Column {
@@ -22,10 +23,10 @@ public final class DictionaryColumn extends Column {
     FieldVector vector = (FieldVector) indices;
     this.codes = ArrowSegments.of(vector.getDataBuffer());
     this.codeBytes = vector.getField().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int i
-        ? i.getBitWidth() / 8 : 0;
+        && i.getIsSigned() ? i.getBitWidth() / 8 : 0;
     if (codeBytes != 1 && codeBytes != 2 && codeBytes != 4) {
       throw new IllegalArgumentException("dictionary column '" + vector.getName()
-          + "' needs 8, 16 or 32 bit codes, not " + vector.getField().getType());
+          + "' needs signed 8, 16 or 32 bit codes, not " + vector.getField().getType());
     }
     this.dictionary = dictionary;
   }
