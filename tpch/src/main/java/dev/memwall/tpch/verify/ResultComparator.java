@@ -2,6 +2,8 @@ package dev.memwall.tpch.verify;
 
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -76,13 +78,35 @@ public final class ResultComparator {
 
   /**
    * Another engine's result (DuckDB's) as the expected result of query {@code query}, compared under
-   * the official rules of that query's columns ({@link ColumnPrecision#forQuery}).
+   * the official rules of that query's columns ({@link ColumnPrecision#forQuery}). Values of SUM,
+   * AVG and ratio columns are rounded half-up to two decimals first, as the validation output
+   * prints them: the rules compare against those printed values (an AVG of 0.0478 is printed, and
+   * checked, as 0.05).
    */
   public static ExpectedResult expectedFrom(int query, dev.memwall.tpch.verify.QueryResult reference) {
+    List<ColumnPrecision> precisions = ColumnPrecision.forQuery(query);
     List<List<String>> rows = reference.rows().stream()
-        .map(row -> row.stream().map(value -> value == null ? "NULL" : ColumnPrecision.text(value)).toList())
+        .map(row -> {
+          List<String> texts = new ArrayList<>(row.size());
+          for (int c = 0; c < row.size(); c++) {
+            texts.add(printed(row.get(c), c < precisions.size() ? precisions.get(c) : ColumnPrecision.STR));
+          }
+          return texts;
+        })
         .toList();
-    return new ExpectedResult(query, reference.columns(), ColumnPrecision.forQuery(query), rows);
+    return new ExpectedResult(query, reference.columns(), precisions, rows);
+  }
+
+  private static String printed(Object value, ColumnPrecision precision) {
+    if (value == null) {
+      return "NULL";
+    }
+    boolean twoDecimals = precision == ColumnPrecision.SUM || precision == ColumnPrecision.AVG
+        || precision == ColumnPrecision.RAT;
+    if (twoDecimals && (value instanceof BigDecimal || value instanceof Double || value instanceof Float)) {
+      return new BigDecimal(value.toString()).setScale(2, RoundingMode.HALF_UP).toPlainString();
+    }
+    return ColumnPrecision.text(value);
   }
 
   /** The rows of {@code table} as Java objects, in order. */
