@@ -48,7 +48,9 @@ public final class HashAggregator implements AutoCloseable {
   private final int[] positions = new int[Chunk.CAPACITY];
   private final int[] groupIds = new int[Chunk.CAPACITY];
   private final DirectGroups directGroups;
-  private final LaneSums rowCounts = new LaneSums();
+  private final LaneSums laneSums = new LaneSums();
+  private final long[][] sumValues;
+  private final MemorySegment[] sumTargets;
   private int initializedGroups;
 
   /**
@@ -80,6 +82,8 @@ public final class HashAggregator implements AutoCloseable {
     this.table = new GroupTable(memory, keys.size() + 1);
     this.rows = new OffHeapLongArray(memory, 64);
     this.directGroups = new DirectGroups();
+    this.sumValues = new long[aggregates.size() + 1][];
+    this.sumTargets = new MemorySegment[aggregates.size() + 1];
     this.accumulators = new Accumulator[aggregates.size()];
     for (int i = 0; i < aggregates.size(); i++) {
       accumulators[i] = new Accumulator(aggregates.get(i), binder, memory);
@@ -120,10 +124,19 @@ public final class HashAggregator implements AutoCloseable {
       table.findOrInsert(keyColumns, positions, n, groupIds);
     }
     prepareNewGroups();
-    rowCounts.add(null, positions, n, groupIds, table.groups(), rows.segment());
+    int sums = 0;
     for (Accumulator accumulator : accumulators) {
-      accumulator.update(chunk, positions, n, groupIds, table.groups());
+      long[] values = accumulator.plainSumValues(chunk);
+      if (values != null) {
+        sumValues[sums] = values;
+        sumTargets[sums++] = accumulator.values.segment();
+      } else {
+        accumulator.update(chunk, positions, n, groupIds);
+      }
     }
+    sumValues[sums] = LaneSums.ONES;
+    sumTargets[sums++] = rows.segment();
+    laneSums.add(sumValues, sumTargets, sums, positions, n, groupIds, table.groups());
   }
 
   /**
@@ -448,7 +461,7 @@ public final class HashAggregator implements AutoCloseable {
       }
       boolean additive = aggregate.function() == Aggregate.Function.SUM || aggregate.function() == Aggregate.Function.AVG;
       if (!additive || longs == null || aggregate.argument() == null) {
-        update(chunk, positions, n, singleGroupIds, 1);
+        update(chunk, positions, n, singleGroupIds);
         return;
       }
       long[] v = longs.evaluate(chunk);
@@ -470,9 +483,20 @@ public final class HashAggregator implements AutoCloseable {
 
     private final int[] singleGroupIds = new int[Chunk.CAPACITY];
 
-    private final LaneSums laneSums = new LaneSums();
+    /**
+     * For an exact SUM or AVG of its own whose argument has no nulls in {@code chunk}: the values,
+     * for the caller to add together with the other sums. Null when this aggregate needs
+     * {@link #update} instead.
+     */
+    long[] plainSumValues(Chunk chunk) {
+      if (sumSource != this || longs == null || !isAdditive()) {
+        return null;
+      }
+      long[] v = longs.evaluate(chunk);
+      return longs.anyNull() ? null : v;
+    }
 
-    void update(Chunk chunk, int[] positions, int n, int[] groupIds, int groups) {
+    void update(Chunk chunk, int[] positions, int n, int[] groupIds) {
       if (aggregate.argument() == null || sumSource != this) {
         return; // COUNT(*) reads the shared row counts
       }
@@ -521,7 +545,11 @@ public final class HashAggregator implements AutoCloseable {
                 }
               }
             } else {
-              laneSums.add(v, positions, n, groupIds, groups, acc);
+              for (int i = 0; i < n; i++) {
+                int k = positions[i];
+                int g = groupIds[k];
+                acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
+              }
             }
           }
           case MIN, MAX -> {

@@ -76,9 +76,9 @@ class MemwallCliTest {
   }
 
   @Test
-  void calibrateAndBenchAreNotBuiltYet() {
+  void calibrateIsNotBuiltYetAndBenchPointsAtTheLauncher() {
     execute(MemwallCli.commandLine(), "calibrate").failedWith(2, "not built yet");
-    execute(MemwallCli.commandLine(), "bench").failedWith(2, "not built yet");
+    execute(MemwallCli.commandLine(), "bench").failedWith(2, "./memwall bench");
   }
 
   @Test
