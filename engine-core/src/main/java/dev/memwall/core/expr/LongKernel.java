@@ -12,13 +12,9 @@ import dev.memwall.core.vector.ColumnType;
  *
  * <p>Thread safety: none; every worker thread binds its own kernels.
  */
-public abstract class LongKernel {
+public abstract non-sealed class LongKernel extends VectorKernel {
   protected final long[] values = new long[Chunk.CAPACITY];
-  protected final boolean[] nulls = new boolean[Chunk.CAPACITY];
-  protected boolean anyNull;
   private final ColumnType type;
-  private Chunk lastChunk;
-  private long lastSerial;
 
   protected LongKernel(ColumnType type) {
     if (!type.isIntegral()) {
@@ -37,24 +33,7 @@ public abstract class LongKernel {
    * array is reused by the next evaluation.
    */
   public final long[] evaluate(Chunk chunk) {
-    if (chunk != lastChunk || chunk.serial() != lastSerial) {
-      compute(chunk);
-      lastChunk = chunk;
-      lastSerial = chunk.serial();
-    }
+    computeOnce(chunk);
     return values;
   }
-
-  /** After {@link #evaluate}: whether any selected value is null. */
-  public final boolean anyNull() {
-    return anyNull;
-  }
-
-  /** After {@link #evaluate}: null flags by position, meaningful only when {@link #anyNull()}. */
-  public final boolean[] nulls() {
-    return nulls;
-  }
-
-  /** Fills {@link #values} (and {@link #nulls}, {@link #anyNull}) at every selected position. */
-  protected abstract void compute(Chunk chunk);
 }

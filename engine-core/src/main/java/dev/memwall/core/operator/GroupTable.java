@@ -23,6 +23,7 @@ final class GroupTable implements AutoCloseable {
   private final int keyWidth;
   private final OffHeapLongArray keys;
   private final long[] hashes = new long[dev.memwall.core.expr.Chunk.CAPACITY];
+  private final long[] tuple;
   private OffHeapBuffer slotBuffer;
   private MemorySegment slots;
   private int mask;
@@ -31,6 +32,7 @@ final class GroupTable implements AutoCloseable {
   GroupTable(EngineMemory memory, int keyWidth) {
     this.memory = memory;
     this.keyWidth = keyWidth;
+    this.tuple = new long[keyWidth];
     this.keys = new OffHeapLongArray(memory, 16L * keyWidth);
     allocateSlots(64);
   }
@@ -65,9 +67,13 @@ final class GroupTable implements AutoCloseable {
       }
       hashes[k] = h;
     }
+    long[] tuple = this.tuple;
     for (int i = 0; i < n; i++) {
       int k = positions[i];
-      groupIds[k] = findOrInsert(columns, k, hashes[k]);
+      for (int c = 0; c < keyWidth; c++) {
+        tuple[c] = columns[c][k];
+      }
+      groupIds[k] = findOrInsert(tuple, hashes[k]);
     }
   }
 
@@ -77,6 +83,10 @@ final class GroupTable implements AutoCloseable {
     for (long component : tuple) {
       h = mix(h ^ component);
     }
+    return findOrInsert(tuple, h);
+  }
+
+  private int findOrInsert(long[] tuple, long h) {
     int slot = (int) h & mask;
     while (true) {
       int entry = slots.getAtIndex(INT, slot);
@@ -92,31 +102,6 @@ final class GroupTable implements AutoCloseable {
       boolean equal = true;
       for (int c = 0; c < keyWidth && equal; c++) {
         equal = keys.get((long) group * keyWidth + c) == tuple[c];
-      }
-      if (equal) {
-        return group;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  private int findOrInsert(long[][] columns, int k, long h) {
-    int slot = (int) h & mask;
-    while (true) {
-      int entry = slots.getAtIndex(INT, slot);
-      if (entry == 0) {
-        int group = newGroup();
-        for (int c = 0; c < keyWidth; c++) {
-          keys.set((long) group * keyWidth + c, columns[c][k]);
-        }
-        claim(slot, group);
-        return group;
-      }
-      int group = entry - 1;
-      long base = (long) group * keyWidth;
-      boolean equal = true;
-      for (int c = 0; c < keyWidth && equal; c++) {
-        equal = keys.get(base + c) == columns[c][k];
       }
       if (equal) {
         return group;

@@ -536,17 +536,10 @@ public final class HashAggregator implements AutoCloseable {
         nulls = longs.nulls();
         switch (aggregate.function()) {
           case SUM, AVG -> {
-            if (anyNull) {
-              for (int i = 0; i < n; i++) {
-                int k = positions[i];
-                if (!nulls[k]) {
-                  int g = groupIds[k];
-                  acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
-                }
-              }
-            } else {
-              for (int i = 0; i < n; i++) {
-                int k = positions[i];
+            // Sums without nulls in the chunk took the row-wise path (plainSumValues).
+            for (int i = 0; i < n; i++) {
+              int k = positions[i];
+              if (!(anyNull && nulls[k])) {
                 int g = groupIds[k];
                 acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
               }

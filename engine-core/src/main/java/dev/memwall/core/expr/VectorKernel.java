@@ -1,0 +1,36 @@
+package dev.memwall.core.expr;
+
+/**
+ * What every value kernel shares: per-position null flags and evaluation at most once per chunk
+ * state ({@link Chunk#serial()}), so a subexpression with several parents costs one pass.
+ *
+ * <p>Thread safety: none; every worker thread binds its own kernels.
+ */
+abstract sealed class VectorKernel permits LongKernel, DoubleKernel {
+  protected final boolean[] nulls = new boolean[Chunk.CAPACITY];
+  protected boolean anyNull;
+  private Chunk lastChunk;
+  private long lastSerial;
+
+  /** Computes for {@code chunk} unless its current state was computed last. */
+  final void computeOnce(Chunk chunk) {
+    if (chunk != lastChunk || chunk.serial() != lastSerial) {
+      compute(chunk);
+      lastChunk = chunk;
+      lastSerial = chunk.serial();
+    }
+  }
+
+  /** After evaluation: whether any selected value is null. */
+  public final boolean anyNull() {
+    return anyNull;
+  }
+
+  /** After evaluation: null flags by position, meaningful only when {@link #anyNull()}. */
+  public final boolean[] nulls() {
+    return nulls;
+  }
+
+  /** Fills the values (and {@link #nulls}, {@link #anyNull}) at every selected position. */
+  protected abstract void compute(Chunk chunk);
+}
