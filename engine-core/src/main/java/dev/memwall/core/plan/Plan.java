@@ -227,11 +227,13 @@ public final class Plan {
   private static final class Collector {
     private final TableBuilder builder;
     private final Object[] kernels;
+    private final Object[] values;
 
     Collector(Binder binder, List<NamedExpr> columns, ExecutionContext context) {
       List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
       this.builder = new TableBuilder(columns.stream().map(NamedExpr::name).toList(), types, context.memory().arrow());
       this.kernels = new Object[columns.size()];
+      this.values = new Object[columns.size()];
       for (int i = 0; i < columns.size(); i++) {
         Expr expr = columns.get(i).expr();
         kernels[i] = switch (types.get(i).kind()) {
@@ -243,7 +245,6 @@ public final class Plan {
     }
 
     void consume(Chunk chunk) {
-      Object[] values = new Object[kernels.length];
       for (int c = 0; c < kernels.length; c++) {
         values[c] = switch (kernels[c]) {
           case LongKernel k -> k.evaluate(chunk);
