@@ -114,6 +114,7 @@ class ArrowFilesFailureTest {
     assertThrows(RuntimeException.class, () -> ((org.apache.arrow.vector.BigIntVector) id.arrow()).get(42));
   }
 
+  @SuppressWarnings("try") // the resource is the point of the test
   @Test
   void mapIsNotConfusedByAnotherTableWithSharedMappingsStillOpen(EngineMemory memory) throws IOException {
     Path a = dir.resolve("a.arrow");

@@ -133,6 +133,7 @@ class ArrowFilesProperties {
     }
   }
 
+  @SuppressWarnings("try") // the resource is the point of the test
   @Property(tries = 60)
   void truncationIsReportedWithTheFileName(@ForAll("tables") Spec spec, @ForAll long seed, EngineMemory memory)
       throws IOException {
