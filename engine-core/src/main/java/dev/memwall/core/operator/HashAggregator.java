@@ -151,6 +151,8 @@ public final class HashAggregator implements AutoCloseable {
     private final FieldVector[] dictionaries;
     private final int[] cardinalities;
     private final DictionaryColumn[] current;
+    private final int[] combinedCodes = new int[Chunk.CAPACITY];
+    private final int[] codes = new int[Chunk.CAPACITY];
     private int[] groupOfCode;
     private boolean eligible;
 
@@ -174,27 +176,34 @@ public final class HashAggregator implements AutoCloseable {
         return false;
       }
       int start = chunk.start();
-      long[] tuple = null;
+      int[] combined = combinedCodes;
+      current[0].readCodes(start, positions, n, combined);
+      for (int j = 1; j < current.length; j++) {
+        current[j].readCodes(start, positions, n, codes);
+        int cardinality = cardinalities[j];
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          combined[k] = combined[k] * cardinality + codes[k];
+        }
+      }
+      int[] groups = groupOfCode;
       for (int i = 0; i < n; i++) {
         int k = positions[i];
-        int code = 0;
-        for (int j = 0; j < current.length; j++) {
-          code = code * cardinalities[j] + current[j].code(start + k);
-        }
-        int group = groupOfCode[code];
-        if (group < 0) {
-          if (tuple == null) {
-            tuple = new long[table.keyWidth()];
-          }
-          for (int j = 0; j < current.length; j++) {
-            tuple[j] = ((StringKey) keySources[j]).idsOf(current[j].dictionary())[current[j].code(start + k)];
-          }
-          group = table.findOrInsert(tuple);
-          groupOfCode[code] = group;
-        }
-        groupIds[k] = group;
+        int group = groups[combined[k]];
+        groupIds[k] = group >= 0 ? group : firstGroupOf(combined[k], start + k);
       }
       return true;
+    }
+
+    /** Creates (or finds, after a dictionary change) the group of a combination seen for the first time. */
+    private int firstGroupOf(int combinedCode, int row) {
+      long[] tuple = new long[table.keyWidth()];
+      for (int j = 0; j < current.length; j++) {
+        tuple[j] = ((StringKey) keySources[j]).idsOf(current[j].dictionary())[current[j].code(row)];
+      }
+      int group = table.findOrInsert(tuple);
+      groupOfCode[combinedCode] = group;
+      return group;
     }
 
     private boolean prepare(Chunk chunk) {

@@ -6,9 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Adds a chunk's values of several sums into per-group accumulators in one pass, the sums of a
- * group side by side (row-wise, as Zukowski et al. recommend when several aggregates share a
- * key): each row's group id is read once for all its sums.
+ * Adds a chunk's values of several sums (and the row count) into per-group accumulators.
  *
  * <p>With few groups, consecutive rows keep hitting the same accumulator and each addition waits
  * for the previous store (a loop-carried dependency through memory). Up to {@link #MAX_GROUPS}
@@ -31,6 +29,7 @@ final class LaneSums {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
 
   private long[] partial = new long[0];
+  private long[] totals = new long[0];
 
   /**
    * For each sum {@code s < sums} and each listed row {@code k}, adds {@code values[s][k]} to
@@ -42,30 +41,40 @@ final class LaneSums {
       addDirect(values, accumulators, sums, positions, n, groupIds);
       return;
     }
-    int size = groups * LANES * sums;
-    if (partial.length < size) {
+    int block = groups * LANES;
+    if (partial.length < block * sums) {
       partial = new long[MAX_GROUPS * LANES * sums];
     }
     long[] p = partial;
-    Arrays.fill(p, 0, size, 0);
+    Arrays.fill(p, 0, block * sums, 0);
     try {
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
-        int base = ((groupIds[k] << 2) | (i & (LANES - 1))) * sums;
-        for (int s = 0; s < sums; s++) {
-          p[base + s] = Math.addExact(p[base + s], values[s][k]);
+      // Sum by sum: each pass is a simple loop the compiler unrolls; all passes reuse the chunk's
+      // group ids, which stay in L1.
+      for (int s = 0; s < sums; s++) {
+        long[] v = values[s];
+        int offset = s * block;
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          int lane = offset + ((groupIds[k] << 2) | (i & (LANES - 1)));
+          p[lane] = Math.addExact(p[lane], v[k]);
         }
       }
-      for (int g = 0; g < groups; g++) {
-        for (int s = 0; s < sums; s++) {
-          long sum = 0;
-          for (int lane = 0; lane < LANES; lane++) {
-            sum = Math.addExact(sum, p[((g << 2) | lane) * sums + s]);
-          }
-          if (sum != 0) {
-            MemorySegment accumulator = accumulators[s];
-            accumulator.setAtIndex(LONG, g, Math.addExact(accumulator.getAtIndex(LONG, g), sum));
-          }
+      // Fold the lanes and compute every new total before writing any, so that an overflow
+      // leaves the accumulators untouched for the exact row-by-row retry.
+      long[] t = totals.length >= block * sums / LANES ? totals : (totals = new long[MAX_GROUPS * sums]);
+      for (int s = 0; s < sums; s++) {
+        MemorySegment accumulator = accumulators[s];
+        int offset = s * block;
+        for (int g = 0; g < groups; g++) {
+          int base = offset + (g << 2);
+          long sum = Math.addExact(Math.addExact(p[base], p[base + 1]), Math.addExact(p[base + 2], p[base + 3]));
+          t[s * groups + g] = Math.addExact(accumulator.getAtIndex(LONG, g), sum);
+        }
+      }
+      for (int s = 0; s < sums; s++) {
+        MemorySegment accumulator = accumulators[s];
+        for (int g = 0; g < groups; g++) {
+          accumulator.setAtIndex(LONG, g, t[s * groups + g]);
         }
       }
     } catch (ArithmeticException partialOverflow) {

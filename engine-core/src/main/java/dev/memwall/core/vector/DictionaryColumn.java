@@ -55,6 +55,34 @@ public final class DictionaryColumn extends Column {
     };
   }
 
+  /**
+   * Reads the codes of rows {@code firstRow + k} for the first {@code n} positions {@code k} of
+   * {@code positions} into {@code into[k]}: one loop per code width, for kernels that need the
+   * codes of a whole chunk.
+   */
+  public void readCodes(int firstRow, int[] positions, int n, int[] into) {
+    switch (codeBytes) {
+      case 1 -> {
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          into[k] = codes.get(ValueLayout.JAVA_BYTE, firstRow + k);
+        }
+      }
+      case 2 -> {
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          into[k] = codes.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, firstRow + k);
+        }
+      }
+      default -> {
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          into[k] = codes.getAtIndex(INT, firstRow + k);
+        }
+      }
+    }
+  }
+
   @Override
   public long getLong(int row) {
     return code(row);
