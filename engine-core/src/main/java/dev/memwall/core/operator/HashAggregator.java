@@ -476,7 +476,7 @@ public final class HashAggregator implements AutoCloseable {
       long[] v = longs.evaluate(chunk);
       boolean anyNull = longs.anyNull();
       boolean[] nulls = longs.nulls();
-      long sum = 0;
+      long sum = values.get(0); // continue the running total: overflow means the total in row order left int64
       long nullCount = 0;
       for (int i = 0; i < n; i++) {
         int k = positions[i];
@@ -486,7 +486,7 @@ public final class HashAggregator implements AutoCloseable {
           sum = Math.addExact(sum, v[k]);
         }
       }
-      values.set(0, Math.addExact(values.get(0), sum));
+      values.set(0, sum);
       nullRows.set(0, nullRows.get(0) + nullCount);
     }
 
