@@ -28,6 +28,24 @@ final class CaseSplit {
     }
   }
 
+  /** One branch of a CASE kernel: evaluates itself on {@code chunk} and copies its values at {@code rows}. */
+  interface Branch {
+    void take(Chunk chunk, int[] rows, int n);
+  }
+
+  /**
+   * Evaluates {@code condition}, runs {@code then} with the chunk narrowed to the rows where it holds
+   * and {@code otherwise} with the rest, then restores the chunk's selection.
+   */
+  void evaluate(Chunk chunk, FilterKernel condition, Branch then, Branch otherwise) {
+    split(chunk, condition);
+    chunk.select(trueRows, trueCount);
+    then.take(chunk, trueRows, trueCount);
+    chunk.select(falseRows, falseCount);
+    otherwise.take(chunk, falseRows, falseCount);
+    restore(chunk);
+  }
+
   void restore(Chunk chunk) {
     chunk.select(original, originalCount);
   }

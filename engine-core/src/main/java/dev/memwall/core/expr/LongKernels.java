@@ -211,32 +211,31 @@ final class LongKernels {
     private final LongKernel then;
     private final LongKernel otherwise;
     private final CaseSplit split = new CaseSplit();
+    private final CaseSplit.Branch takeThen;
+    private final CaseSplit.Branch takeOtherwise;
 
     Case(FilterKernel condition, LongKernel then, LongKernel otherwise, ColumnType type) {
       super(type);
       this.condition = condition;
       this.then = then;
       this.otherwise = otherwise;
+      this.takeThen = (chunk, rows, n) -> take(then, chunk, rows, n);
+      this.takeOtherwise = (chunk, rows, n) -> take(otherwise, chunk, rows, n);
     }
 
     @Override
     protected void compute(Chunk chunk) {
       anyNull = false;
-      split.split(chunk, condition);
-      chunk.select(split.trueRows, split.trueCount);
-      copy(then.evaluate(chunk), then, split.trueRows, split.trueCount);
-      chunk.select(split.falseRows, split.falseCount);
-      copy(otherwise.evaluate(chunk), otherwise, split.falseRows, split.falseCount);
-      split.restore(chunk);
+      split.evaluate(chunk, condition, takeThen, takeOtherwise);
     }
 
-    private void copy(long[] from, LongKernel source, int[] rows, int n) {
+    private void take(LongKernel branch, Chunk chunk, int[] rows, int n) {
+      long[] from = branch.evaluate(chunk);
       for (int i = 0; i < n; i++) {
         int k = rows[i];
         values[k] = from[k];
-        nulls[k] = source.anyNull() && source.nulls()[k];
       }
-      anyNull |= source.anyNull();
+      copyNulls(branch, rows, n);
     }
   }
 

@@ -31,6 +31,15 @@ abstract sealed class VectorKernel permits LongKernel, DoubleKernel {
     return nulls;
   }
 
+  /** Copies {@code source}'s null flags at {@code rows} (a CASE branch's) into this kernel's. */
+  final void copyNulls(VectorKernel source, int[] rows, int n) {
+    for (int i = 0; i < n; i++) {
+      int k = rows[i];
+      nulls[k] = source.anyNull && source.nulls[k];
+    }
+    anyNull |= source.anyNull;
+  }
+
   /** Fills the values (and {@link #nulls}, {@link #anyNull}) at every selected position. */
   protected abstract void compute(Chunk chunk);
 }
