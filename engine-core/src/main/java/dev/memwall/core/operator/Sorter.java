@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * ORDER BY and top-N over a table: sorts row references with a stable merge sort and gathers the
- * first {@code limit} rows into a new table. Strings compare by unsigned UTF-8 bytes (code point
+ * ORDER BY and top-N over a table: sorts row references with a stable merge sort, or for a small
+ * limit keeps the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by unsigned UTF-8 bytes (code point
  * order).
  *
  * <p>Meant for the small tables at the top of a plan (aggregation results, top-N): the row
@@ -59,10 +59,12 @@ public final class Sorter {
       }
       return 0;
     };
-    if (!keys.isEmpty()) {
+    int take = (int) Math.min(limit, refs.length);
+    if (!keys.isEmpty() && (long) take * TOP_N_SHARE < refs.length) {
+      refs = smallest(refs, take, comparator);
+    } else if (!keys.isEmpty()) {
       mergeSort(refs, new long[refs.length], 0, refs.length, comparator);
     }
-    int take = (int) Math.min(limit, refs.length);
     List<String> names = new ArrayList<>();
     List<ColumnType> types = new ArrayList<>();
     input.schema().getFields().forEach(f -> {
@@ -79,6 +81,80 @@ public final class Sorter {
         builder.endRow();
       }
       return builder.build();
+    }
+  }
+
+  /** A limit below 1/this of the rows is served by a bounded heap instead of a full sort. */
+  private static final int TOP_N_SHARE = 4;
+
+  /**
+   * The {@code k} smallest refs in stable order: a max-heap of the best {@code k} seen so far
+   * (O(n log k)), ties broken by input position so the result equals a stable sort's prefix.
+   */
+  private static long[] smallest(long[] refs, int k, RowComparator comparator) {
+    if (k == 0) {
+      return new long[0];
+    }
+    // Heap entries are indexes into refs; compare rows, then positions (later = larger).
+    int[] heap = new int[k];
+    java.util.function.IntBinaryOperator order = (a, b) -> {
+      int cmp = comparator.compare(refs[a], refs[b]);
+      return cmp != 0 ? cmp : Integer.compare(a, b);
+    };
+    int size = 0;
+    for (int i = 0; i < refs.length; i++) {
+      if (size < k) {
+        heap[size] = i;
+        siftUp(heap, size++, order);
+      } else if (order.applyAsInt(i, heap[0]) < 0) {
+        heap[0] = i;
+        siftDown(heap, size, order);
+      }
+    }
+    Integer[] best = new Integer[size];
+    for (int i = 0; i < size; i++) {
+      best[i] = heap[i];
+    }
+    java.util.Arrays.sort(best, (a, b) -> order.applyAsInt(a, b));
+    long[] result = new long[size];
+    for (int i = 0; i < size; i++) {
+      result[i] = refs[best[i]];
+    }
+    return result;
+  }
+
+  private static void siftUp(int[] heap, int at, java.util.function.IntBinaryOperator order) {
+    while (at > 0) {
+      int parent = (at - 1) >>> 1;
+      if (order.applyAsInt(heap[at], heap[parent]) <= 0) {
+        return;
+      }
+      int swap = heap[at];
+      heap[at] = heap[parent];
+      heap[parent] = swap;
+      at = parent;
+    }
+  }
+
+  private static void siftDown(int[] heap, int size, java.util.function.IntBinaryOperator order) {
+    int at = 0;
+    while (true) {
+      int largest = at;
+      int left = 2 * at + 1;
+      int right = left + 1;
+      if (left < size && order.applyAsInt(heap[left], heap[largest]) > 0) {
+        largest = left;
+      }
+      if (right < size && order.applyAsInt(heap[right], heap[largest]) > 0) {
+        largest = right;
+      }
+      if (largest == at) {
+        return;
+      }
+      int swap = heap[at];
+      heap[at] = heap[largest];
+      heap[largest] = swap;
+      at = largest;
     }
   }
 

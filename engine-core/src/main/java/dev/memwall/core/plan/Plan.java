@@ -57,7 +57,7 @@ public final class Plan {
   /** Rows a worker claims at a time. */
   static final int MORSEL_ROWS = 16 * Chunk.CAPACITY;
 
-  private sealed interface Step permits Filter, Project, Aggregation, OrderBy, Limit {}
+  private sealed interface Step permits Filter, Project, Aggregation, OrderBy, Limit, TopN {}
 
   private record Filter(Expr predicate) implements Step {}
 
@@ -68,6 +68,9 @@ public final class Plan {
   private record OrderBy(List<SortKey> keys) implements Step {}
 
   private record Limit(long rows) implements Step {}
+
+  /** ORDER BY directly followed by LIMIT: one bounded top-N instead of a full sort and a copy. */
+  private record TopN(List<SortKey> keys, long rows) implements Step {}
 
   private final Table source;
   private final List<Step> steps;
@@ -113,6 +116,11 @@ public final class Plan {
     if (rows < 0) {
       throw new IllegalArgumentException("limit must be >= 0, got " + rows);
     }
+    if (!steps.isEmpty() && steps.getLast() instanceof OrderBy order) {
+      List<Step> next = new ArrayList<>(steps.subList(0, steps.size() - 1));
+      next.add(new TopN(order.keys(), rows));
+      return new Plan(source, next);
+    }
     return then(new Limit(rows));
   }
 
@@ -145,6 +153,9 @@ public final class Plan {
   }
 
   private static Table runPipeline(Table input, List<Step> pipeline, Step breaker, ExecutionContext context) {
+    if (pipeline.isEmpty() && breaker instanceof TopN topN) {
+      return Sorter.sort(input, topN.keys(), topN.rows(), context.memory());
+    }
     if (pipeline.isEmpty() && breaker instanceof OrderBy order) {
       return Sorter.sort(input, order.keys(), Long.MAX_VALUE, context.memory());
     }
@@ -180,7 +191,7 @@ public final class Plan {
           context);
       case null, default -> collect(input, filters, outputs, context);
     };
-    if (breaker instanceof OrderBy || breaker instanceof Limit) {
+    if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
       try (Table collected = result) {
         return runPipeline(collected, List.of(), breaker, context);
       }
