@@ -43,7 +43,8 @@ public final class HashAggregator implements AutoCloseable {
   private final Accumulator[] accumulators;
   private final GroupTable table;
   private final StringIds strings;
-  private final OffHeapLongArray rows;
+  private final GroupColumns groupColumns;
+  private final GroupColumns.Column rows;
   private final long[][] keyColumns;
   private final int[] positions = new int[Chunk.CAPACITY];
   private final int[] groupIds = new int[Chunk.CAPACITY];
@@ -80,13 +81,14 @@ public final class HashAggregator implements AutoCloseable {
     }
     this.keyColumns = new long[keys.size() + 1][Chunk.CAPACITY];
     this.table = new GroupTable(memory, keys.size() + 1);
-    this.rows = new OffHeapLongArray(memory, 64);
+    this.groupColumns = new GroupColumns(memory, 1 + 2 * aggregates.size(), 64);
+    this.rows = groupColumns.claim();
     this.directGroups = new DirectGroups();
     this.sumValues = new long[aggregates.size() + 1][];
     this.sumTargets = new MemorySegment[aggregates.size() + 1];
     this.accumulators = new Accumulator[aggregates.size()];
     for (int i = 0; i < aggregates.size(); i++) {
-      accumulators[i] = new Accumulator(aggregates.get(i), binder, memory);
+      accumulators[i] = new Accumulator(aggregates.get(i), binder, groupColumns);
       for (int j = 0; j < i; j++) {
         if (accumulators[i].canShare(accumulators[j])) {
           accumulators[i].shareSumsOf(accumulators[j]);
@@ -304,10 +306,7 @@ public final class HashAggregator implements AutoCloseable {
   @Override
   public void close() {
     table.close();
-    rows.close();
-    for (Accumulator accumulator : accumulators) {
-      accumulator.close();
-    }
+    groupColumns.close();
   }
 
   private static Expr.ColumnRef requireColumn(Expr expr) {
@@ -391,16 +390,16 @@ public final class HashAggregator implements AutoCloseable {
   }
 
   /** One aggregate's accumulators, a column indexed by group id. */
-  private static final class Accumulator implements AutoCloseable {
+  private static final class Accumulator {
     final Aggregate aggregate;
     final ColumnType resultType;
     private final LongKernel longs;
     private final DoubleKernel doubles;
     private final double unit;
-    private final OffHeapLongArray values;
-    private final OffHeapLongArray nullRows;
+    private final GroupColumns.Column values;
+    private final GroupColumns.Column nullRows;
 
-    Accumulator(Aggregate aggregate, Binder binder, EngineMemory memory) {
+    Accumulator(Aggregate aggregate, Binder binder, GroupColumns columns) {
       this.aggregate = aggregate;
       Expr argument = aggregate.argument();
       ColumnType argumentType = argument == null ? null : binder.typeOf(argument);
@@ -422,8 +421,8 @@ public final class HashAggregator implements AutoCloseable {
         case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
         case MIN, MAX -> argumentType;
       };
-      this.values = new OffHeapLongArray(memory, 64);
-      this.nullRows = new OffHeapLongArray(memory, 64);
+      this.values = columns.claim();
+      this.nullRows = columns.claim();
     }
 
     private boolean isDouble() {
@@ -632,7 +631,7 @@ public final class HashAggregator implements AutoCloseable {
     }
 
     void appendResult(TableBuilder builder, int g, long groupRows) {
-      OffHeapLongArray values = sumSource.values;
+      GroupColumns.Column values = sumSource.values;
       long nonNull = groupRows - sumSource.nullRows.get(g);
       switch (aggregate.function()) {
         case COUNT -> builder.appendLong(nonNull);
@@ -654,12 +653,6 @@ public final class HashAggregator implements AutoCloseable {
           }
         }
       }
-    }
-
-    @Override
-    public void close() {
-      values.close();
-      nullRows.close();
     }
   }
 }

@@ -46,7 +46,8 @@ final class TpchCommand implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed runs per query (default ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--warmup", defaultValue = "1", paramLabel = "N", description = "Untimed warm-up runs per query (default ${DEFAULT-VALUE}).")
+  @Option(names = "--warmup", defaultValue = "3", paramLabel = "N",
+      description = "Untimed warm-up runs per query, which let the JIT compile the kernels (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--threads", paramLabel = "N", description = "Threads for memwall and DuckDB (default: all cores).")
