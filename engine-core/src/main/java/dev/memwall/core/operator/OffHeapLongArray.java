@@ -6,14 +6,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A growable off-heap array of 8-byte slots (longs, or doubles by their bits), zero-initialized
- * and charged to an {@link EngineMemory}'s budget. Growing doubles the capacity and copies.
+ * A growable off-heap array of longs, zero-initialized and charged to an {@link EngineMemory}'s
+ * budget. Growing doubles the capacity and copies.
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
 final class OffHeapLongArray implements AutoCloseable {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-  private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
 
   private final EngineMemory memory;
   private OffHeapBuffer buffer;
@@ -45,24 +44,12 @@ final class OffHeapLongArray implements AutoCloseable {
     slots = grown.segment();
   }
 
-  MemorySegment segment() {
-    return slots;
-  }
-
   long get(long index) {
     return slots.getAtIndex(LONG, index);
   }
 
   void set(long index, long value) {
     slots.setAtIndex(LONG, index, value);
-  }
-
-  double getDouble(long index) {
-    return slots.getAtIndex(DOUBLE, index);
-  }
-
-  void setDouble(long index, double value) {
-    slots.setAtIndex(DOUBLE, index, value);
   }
 
   @Override

@@ -58,15 +58,6 @@ public final class Table implements AutoCloseable {
     return new Table(schema, roots, dictionaries, owned);
   }
 
-  /** Like {@link #own}, plus {@code resource} closed after the batches (a file mapping, say). */
-  public static Table own(Schema schema, List<VectorSchemaRoot> roots, Map<Long, Dictionary> dictionaries,
-      AutoCloseable resource) {
-    List<AutoCloseable> owned = new ArrayList<>(roots);
-    dictionaries.values().forEach(d -> owned.add(d.getVector()));
-    owned.add(resource);
-    return new Table(schema, roots, dictionaries, owned);
-  }
-
   /** A table over batches owned elsewhere; closing it frees nothing. */
   public static Table borrow(Schema schema, List<VectorSchemaRoot> roots, DictionaryProvider dictionaries) {
     Map<Long, Dictionary> map = new HashMap<>();
