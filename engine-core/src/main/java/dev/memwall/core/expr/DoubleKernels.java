@@ -103,15 +103,7 @@ final class DoubleKernels {
           case DIV -> l[k] / r[k];
         };
       }
-      boolean leftNull = left.anyNull();
-      boolean rightNull = right.anyNull();
-      anyNull = leftNull || rightNull;
-      if (anyNull) {
-        for (int i = 0; i < selected; i++) {
-          int k = chunk.position(i);
-          nulls[k] = (leftNull && left.nulls()[k]) || (rightNull && right.nulls()[k]);
-        }
-      }
+      unionNulls(chunk, left, right);
     }
   }
 

@@ -122,7 +122,7 @@ final class LongKernels {
       } else {
         computeSelected(l, r, chunk);
       }
-      propagateNulls(this, chunk, left, right);
+      unionNulls(chunk, left, right);
     }
 
     private void computeRange(long[] l, long[] r, int count) {
@@ -197,7 +197,7 @@ final class LongKernels {
         int k = chunk.position(i);
         out(k, LocalDate.ofEpochDay(days[k]).getYear());
       }
-      propagateNulls(this, chunk, date, null);
+      unionNulls(chunk, date, null);
     }
 
     private void out(int k, long year) {
@@ -236,19 +236,6 @@ final class LongKernels {
         values[k] = from[k];
       }
       copyNulls(branch, rows, n);
-    }
-  }
-
-  /** Marks {@code target}'s nulls as the union of its operands' nulls at the selected rows. */
-  static void propagateNulls(LongKernel target, Chunk chunk, LongKernel left, LongKernel right) {
-    boolean leftNull = left.anyNull();
-    boolean rightNull = right != null && right.anyNull();
-    target.anyNull = leftNull || rightNull;
-    if (target.anyNull) {
-      for (int i = 0; i < chunk.selected(); i++) {
-        int k = chunk.position(i);
-        target.nulls[k] = (leftNull && left.nulls()[k]) || (rightNull && right.nulls()[k]);
-      }
     }
   }
 }

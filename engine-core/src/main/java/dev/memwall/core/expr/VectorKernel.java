@@ -31,6 +31,19 @@ abstract sealed class VectorKernel permits LongKernel, DoubleKernel {
     return nulls;
   }
 
+  /** Marks as null the selected rows where {@code left} or {@code right} (may be null) is null. */
+  final void unionNulls(Chunk chunk, VectorKernel left, VectorKernel right) {
+    boolean leftNull = left.anyNull;
+    boolean rightNull = right != null && right.anyNull;
+    anyNull = leftNull || rightNull;
+    if (anyNull) {
+      for (int i = 0; i < chunk.selected(); i++) {
+        int k = chunk.position(i);
+        nulls[k] = (leftNull && left.nulls[k]) || (rightNull && right.nulls[k]);
+      }
+    }
+  }
+
   /** Copies {@code source}'s null flags at {@code rows} (a CASE branch's) into this kernel's. */
   final void copyNulls(VectorKernel source, int[] rows, int n) {
     for (int i = 0; i < n; i++) {
