@@ -41,35 +41,37 @@ final class FilterKernels {
     }
 
     @Override
-    public void filter(Chunk chunk) {
+    protected void select(Chunk chunk, boolean wanted) {
       Column column = chunk.batch().column(columnIndex);
       int start = chunk.start();
       int[] sel = chunk.selection();
       int selected = chunk.selected();
       long lo = low;
       long width = high - low;
+      int flip = wanted ? 0 : 1;
       int n = 0;
       if (low > high) {
-        n = 0;
+        // An empty range: no row is in it, every non-null row is outside it.
+        n = wanted ? 0 : chunk.copySelection(sel);
       } else if (column instanceof Int32Column ints) {
         MemorySegment data = ints.data();
         if (chunk.isDense()) {
           for (int k = 0; k < selected; k++) {
             sel[n] = k;
-            n += inRange(data.getAtIndex(INT, start + k) - lo, width);
+            n += inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip;
           }
         } else if (selected * SEQUENTIAL_SHARE >= chunk.count()) {
           byte[] pass = mask;
           int count = chunk.count();
           for (int k = 0; k < count; k++) {
-            pass[k] = (byte) inRange(data.getAtIndex(INT, start + k) - lo, width);
+            pass[k] = (byte) (inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip);
           }
           n = keepPassing(sel, selected, pass);
         } else {
           for (int i = 0; i < selected; i++) {
             int k = sel[i];
             sel[n] = k;
-            n += inRange(data.getAtIndex(INT, start + k) - lo, width);
+            n += inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip;
           }
         }
       } else {
@@ -77,20 +79,20 @@ final class FilterKernels {
         if (chunk.isDense()) {
           for (int k = 0; k < selected; k++) {
             sel[n] = k;
-            n += inRange(data.getAtIndex(LONG, start + k) - lo, width);
+            n += inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip;
           }
         } else if (selected * SEQUENTIAL_SHARE >= chunk.count()) {
           byte[] pass = mask;
           int count = chunk.count();
           for (int k = 0; k < count; k++) {
-            pass[k] = (byte) inRange(data.getAtIndex(LONG, start + k) - lo, width);
+            pass[k] = (byte) (inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip);
           }
           n = keepPassing(sel, selected, pass);
         } else {
           for (int i = 0; i < selected; i++) {
             int k = sel[i];
             sel[n] = k;
-            n += inRange(data.getAtIndex(LONG, start + k) - lo, width);
+            n += inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip;
           }
         }
       }
@@ -116,7 +118,7 @@ final class FilterKernels {
     }
 
     @Override
-    public void filter(Chunk chunk) {
+    protected void select(Chunk chunk, boolean wanted) {
       long[] l = left.evaluate(chunk);
       long[] r = right.evaluate(chunk);
       boolean nullable = left.anyNull() || right.anyNull();
@@ -126,7 +128,7 @@ final class FilterKernels {
       for (int i = 0; i < selected; i++) {
         int k = chunk.position(i);
         int cmp = Long.compare(Math.multiplyExact(l[k], leftFactor), Math.multiplyExact(r[k], rightFactor));
-        boolean keep = accepts(op, cmp) && !(nullable && isNull(left, right, k));
+        boolean keep = accepts(op, cmp) == wanted && !(nullable && isNull(left, right, k));
         sel[n] = k;
         n += keep ? 1 : 0;
       }
@@ -151,7 +153,7 @@ final class FilterKernels {
     }
 
     @Override
-    public void filter(Chunk chunk) {
+    protected void select(Chunk chunk, boolean wanted) {
       double[] l = left.evaluate(chunk);
       double[] r = right.evaluate(chunk);
       int[] sel = chunk.selection();
@@ -161,7 +163,7 @@ final class FilterKernels {
         int k = chunk.position(i);
         boolean isNull = (left.anyNull() && left.nulls()[k]) || (right.anyNull() && right.nulls()[k]);
         // SQL comparison, not Double.compare: NaN compares false, -0.0 equals 0.0.
-        boolean keep = switch (op) {
+        boolean holds = switch (op) {
           case EQ -> l[k] == r[k];
           case NE -> l[k] != r[k];
           case LT -> l[k] < r[k];
@@ -170,7 +172,7 @@ final class FilterKernels {
           case GE -> l[k] >= r[k];
         };
         sel[n] = k;
-        n += keep && !isNull ? 1 : 0;
+        n += holds == wanted && !isNull ? 1 : 0;
       }
       chunk.select(sel, n);
     }
@@ -192,7 +194,7 @@ final class FilterKernels {
     }
 
     @Override
-    public void filter(Chunk chunk) {
+    protected void select(Chunk chunk, boolean wanted) {
       Column column = chunk.batch().column(columnIndex);
       int start = chunk.start();
       int[] sel = chunk.selection();
@@ -203,7 +205,7 @@ final class FilterKernels {
         for (int i = 0; i < selected; i++) {
           int k = chunk.position(i);
           sel[n] = k;
-          n += matches[dictionary.code(start + k)] ? 1 : 0;
+          n += matches[dictionary.code(start + k)] == wanted ? 1 : 0;
         }
       } else {
         VarCharColumn strings = (VarCharColumn) column;
@@ -212,7 +214,7 @@ final class FilterKernels {
           int k = chunk.position(i);
           int row = start + k;
           sel[n] = k;
-          n += predicate.test(bytes, strings.offset(row), strings.byteLength(row)) ? 1 : 0;
+          n += predicate.test(bytes, strings.offset(row), strings.byteLength(row)) == wanted ? 1 : 0;
         }
       }
       chunk.select(sel, n);
@@ -244,38 +246,81 @@ final class FilterKernels {
     return n;
   }
 
-  /** Conjunction: each operand narrows what the previous left. */
+  /**
+   * Conjunction. TRUE rows: each operand narrows what the previous left. FALSE rows: those where
+   * some operand is FALSE (De Morgan), since FALSE AND NULL is FALSE.
+   */
   static final class All extends FilterKernel {
     private final FilterKernel[] operands;
+    private final Union union = new Union();
 
     All(List<FilterKernel> operands) {
       this.operands = operands.toArray(FilterKernel[]::new);
     }
 
     @Override
-    public void filter(Chunk chunk) {
-      for (FilterKernel operand : operands) {
-        if (chunk.selected() == 0) {
-          return;
-        }
-        operand.filter(chunk);
+    protected void select(Chunk chunk, boolean wanted) {
+      if (wanted) {
+        narrow(chunk, operands, true);
+      } else {
+        union.select(chunk, operands, false);
       }
     }
   }
 
-  /** Disjunction: each operand is tried on the rows no earlier operand accepted. */
+  /**
+   * Disjunction. TRUE rows: those where some operand is TRUE. FALSE rows: each operand's FALSE
+   * rows narrow what the previous left, since TRUE OR NULL is TRUE and FALSE OR NULL is NULL.
+   */
   static final class Any extends FilterKernel {
     private final FilterKernel[] operands;
-    private final int[] original = new int[Chunk.CAPACITY];
-    private final int[] remaining = new int[Chunk.CAPACITY];
-    private final boolean[] accepted = new boolean[Chunk.CAPACITY];
+    private final Union union = new Union();
 
     Any(List<FilterKernel> operands) {
       this.operands = operands.toArray(FilterKernel[]::new);
     }
 
     @Override
-    public void filter(Chunk chunk) {
+    protected void select(Chunk chunk, boolean wanted) {
+      if (wanted) {
+        union.select(chunk, operands, true);
+      } else {
+        narrow(chunk, operands, false);
+      }
+    }
+  }
+
+  /** Negation: NOT p is TRUE where p is FALSE and FALSE where p is TRUE; NULL stays NULL. */
+  static final class Negation extends FilterKernel {
+    private final FilterKernel operand;
+
+    Negation(FilterKernel operand) {
+      this.operand = operand;
+    }
+
+    @Override
+    protected void select(Chunk chunk, boolean wanted) {
+      operand.select(chunk, !wanted);
+    }
+  }
+
+  /** Keeps the rows where every operand has the value {@code wanted}. */
+  private static void narrow(Chunk chunk, FilterKernel[] operands, boolean wanted) {
+    for (FilterKernel operand : operands) {
+      if (chunk.selected() == 0) {
+        return;
+      }
+      operand.select(chunk, wanted);
+    }
+  }
+
+  /** Keeps the rows where some operand has a value: each operand is tried on the rows no earlier one took. */
+  private static final class Union {
+    private final int[] original = new int[Chunk.CAPACITY];
+    private final int[] remaining = new int[Chunk.CAPACITY];
+    private final boolean[] accepted = new boolean[Chunk.CAPACITY];
+
+    void select(Chunk chunk, FilterKernel[] operands, boolean wanted) {
       int originalCount = chunk.copySelection(original);
       System.arraycopy(original, 0, remaining, 0, originalCount);
       int remainingCount = originalCount;
@@ -287,7 +332,7 @@ final class FilterKernels {
           break;
         }
         chunk.select(remaining, remainingCount);
-        operand.filter(chunk);
+        operand.select(chunk, wanted);
         int[] passed = chunk.selection();
         for (int i = 0; i < chunk.selected(); i++) {
           accepted[passed[i]] = true;
@@ -307,26 +352,6 @@ final class FilterKernels {
         n += accepted[k] ? 1 : 0;
       }
       chunk.select(original, n);
-    }
-  }
-
-  /**
-   * Negation: keeps the rows where the operand is false. Rows where the operand is null are
-   * treated as false here, so NOT keeps them (exact three-valued logic would drop them); memwall's
-   * comparisons already exclude null inputs, which covers the common cases.
-   */
-  static final class Negation extends FilterKernel {
-    private final FilterKernel operand;
-    private final CaseSplit split = new CaseSplit();
-
-    Negation(FilterKernel operand) {
-      this.operand = operand;
-    }
-
-    @Override
-    public void filter(Chunk chunk) {
-      split.split(chunk, operand);
-      chunk.select(split.falseRows, split.falseCount);
     }
   }
 

@@ -91,10 +91,11 @@ class PlanProperties {
       for (Row row : rows) {
         boolean green = row.name() != null && row.name().contains("green");
         boolean flagged = row.flag() != null && (row.flag().equals("A") || row.flag().equals("R"));
-        boolean iv = row.name() != null && row.name().codePointCount(0, row.name().length()) >= 2
-            && row.name().substring(row.name().offsetByCodePoints(0, 1)).startsWith("v");
-        // NOT(name LIKE '_v%') keeps null names (documented two-valued NOT).
-        if (green || (flagged && !iv)) {
+        // SQL three-valued logic: LIKE on a null name is NULL, and so is NOT of it; the row is then
+        // kept only if the other disjunct is TRUE.
+        boolean notIv = row.name() != null && !(row.name().codePointCount(0, row.name().length()) >= 2
+            && row.name().substring(row.name().offsetByCodePoints(0, 1)).startsWith("v"));
+        if (green || (flagged && notIv)) {
           Object aPrice = "A".equals(row.flag()) ? (row.price() == null ? null : BigDecimal.valueOf(row.price(), 2))
               : BigDecimal.valueOf(0, 2);
           expected.add(java.util.Arrays.asList(row.name(), aPrice, BigDecimal.valueOf(row.discount(), 2)));
