@@ -17,7 +17,8 @@ import java.util.List;
  *
  * <p>Types follow SQL: integers, dates and decimals (scaled int64) compute exactly, decimal
  * scales align for addition and comparison and add up for multiplication; division and anything
- * involving a double yields a double. A null input makes arithmetic null and a comparison false.
+ * involving a double yields a double. A null input makes arithmetic null and a comparison NULL
+ * (unknown); predicates follow SQL's three-valued logic, and a filter keeps only TRUE rows.
  */
 public sealed interface Expr {
 
@@ -33,7 +34,7 @@ public sealed interface Expr {
   /** {@code left op right}. */
   record Arithmetic(ArithmeticOp op, Expr left, Expr right) implements Expr {}
 
-  /** {@code left op right}, true or false (false when either side is null). */
+  /** {@code left op right}: TRUE, FALSE, or NULL when either side is null. */
   record Comparison(ComparisonOp op, Expr left, Expr right) implements Expr {}
 
   /** True when every operand is. */
