@@ -1,0 +1,289 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.DoubleKernel;
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.LongKernel;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.TableBuilder;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One aggregate of a {@link HashAggregator}: its argument's kernel and its per-group state (the
+ * sum, minimum or maximum, and the count of null arguments) in two {@link GroupColumns} columns.
+ * SUM and AVG of the same argument share one accumulator's state.
+ *
+ * <p>Thread safety: none; one per aggregation worker.
+ */
+final class Accumulator {
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+  private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
+
+  final Aggregate aggregate;
+  final ColumnType resultType;
+  private final LongKernel longs;
+  private final DoubleKernel doubles;
+  private final double unit;
+  /** The sums, minima or maxima by group: read by the aggregator's row-wise sum pass. */
+  final GroupColumns.Column values;
+  private final GroupColumns.Column nullRows;
+
+  Accumulator(Aggregate aggregate, Binder binder, GroupColumns columns) {
+    this.aggregate = aggregate;
+    Expr argument = aggregate.argument();
+    ColumnType argumentType = argument == null ? null : binder.typeOf(argument);
+    if (argumentType != null && argumentType.kind() == ColumnType.Kind.STRING
+        && aggregate.function() != Aggregate.Function.COUNT) {
+      throw new IllegalArgumentException(aggregate.function() + " of a string is not supported: " + argument);
+    }
+    if (aggregate.function() == Aggregate.Function.SUM && argumentType.kind() == ColumnType.Kind.DATE) {
+      throw new IllegalArgumentException("cannot SUM dates: " + argument);
+    }
+    boolean integral = argumentType != null && argumentType.isIntegral();
+    this.longs = integral ? binder.bindLong(argument) : null;
+    this.doubles = argumentType != null && argumentType.kind() == ColumnType.Kind.FLOAT64
+        ? binder.bindDouble(argument) : null;
+    this.unit = integral ? Math.pow(10, -argumentType.scale()) : 1;
+    this.resultType = switch (aggregate.function()) {
+      case COUNT -> ColumnType.INT64;
+      case AVG -> ColumnType.FLOAT64;
+      case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
+      case MIN, MAX -> argumentType;
+    };
+    this.values = columns.claim();
+    this.nullRows = columns.claim();
+  }
+
+  private boolean isDouble() {
+    return doubles != null;
+  }
+
+  /**
+   * Whether this aggregate can read {@code other}'s sums instead of keeping its own: SUM and AVG
+   * of the same argument accumulate the same sum and non-null count (TPC-H Q1 asks for both).
+   */
+  boolean canShare(Accumulator other) {
+    return other.sumSource == other && isAdditive() && other.isAdditive()
+        && aggregate.argument().equals(other.aggregate.argument());
+  }
+
+  private boolean isAdditive() {
+    return aggregate.function() == Aggregate.Function.SUM || aggregate.function() == Aggregate.Function.AVG;
+  }
+
+  void shareSumsOf(Accumulator other) {
+    sumSource = other;
+  }
+
+  /** The accumulator whose sums and null counts this one reports: itself unless shared. */
+  private Accumulator sumSource = this;
+
+  void initialize(int from, int to) {
+    values.ensureCapacity(to);
+    nullRows.ensureCapacity(to);
+    long initial = switch (aggregate.function()) {
+      case MIN -> isDouble() ? Double.doubleToRawLongBits(Double.POSITIVE_INFINITY) : Long.MAX_VALUE;
+      case MAX -> isDouble() ? Double.doubleToRawLongBits(Double.NEGATIVE_INFINITY) : Long.MIN_VALUE;
+      default -> 0;
+    };
+    for (int g = from; g < to; g++) {
+      values.set(g, initial);
+    }
+  }
+
+  /** {@link #update} for the one group of an aggregation without keys: sums in a register. */
+  void updateSingleGroup(Chunk chunk, int[] positions, int n) {
+    if (sumSource != this) {
+      return;
+    }
+    boolean additive = aggregate.function() == Aggregate.Function.SUM || aggregate.function() == Aggregate.Function.AVG;
+    if (!additive || longs == null || aggregate.argument() == null) {
+      update(chunk, positions, n, singleGroupIds);
+      return;
+    }
+    long[] v = longs.evaluate(chunk);
+    boolean anyNull = longs.anyNull();
+    boolean[] nulls = longs.nulls();
+    long sum = values.get(0); // continue the running total: overflow means the total in row order left int64
+    long nullCount = 0;
+    for (int i = 0; i < n; i++) {
+      int k = positions[i];
+      if (anyNull && nulls[k]) {
+        nullCount++;
+      } else {
+        sum = Math.addExact(sum, v[k]);
+      }
+    }
+    values.set(0, sum);
+    nullRows.set(0, nullRows.get(0) + nullCount);
+  }
+
+  private final int[] singleGroupIds = new int[Chunk.CAPACITY];
+
+  /**
+   * For an exact SUM or AVG of its own whose argument has no nulls in {@code chunk}: the values,
+   * for the caller to add together with the other sums. Null when this aggregate needs
+   * {@link #update} instead.
+   */
+  long[] plainSumValues(Chunk chunk) {
+    if (sumSource != this || longs == null || !isAdditive()) {
+      return null;
+    }
+    long[] v = longs.evaluate(chunk);
+    return longs.anyNull() ? null : v;
+  }
+
+  void update(Chunk chunk, int[] positions, int n, int[] groupIds) {
+    if (aggregate.argument() == null || sumSource != this) {
+      return; // COUNT(*) reads the shared row counts
+    }
+    MemorySegment acc = values.segment();
+    boolean anyNull;
+    boolean[] nulls;
+    if (isDouble()) {
+      double[] v = doubles.evaluate(chunk);
+      anyNull = doubles.anyNull();
+      nulls = doubles.nulls();
+      switch (aggregate.function()) {
+        case SUM, AVG -> {
+          for (int i = 0; i < n; i++) {
+            int k = positions[i];
+            if (!(anyNull && nulls[k])) {
+              int g = groupIds[k];
+              acc.setAtIndex(DOUBLE, g, acc.getAtIndex(DOUBLE, g) + v[k]);
+            }
+          }
+        }
+        case MIN, MAX -> {
+          boolean min = aggregate.function() == Aggregate.Function.MIN;
+          for (int i = 0; i < n; i++) {
+            int k = positions[i];
+            if (!(anyNull && nulls[k])) {
+              int g = groupIds[k];
+              double current = acc.getAtIndex(DOUBLE, g);
+              acc.setAtIndex(DOUBLE, g, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
+            }
+          }
+        }
+        case COUNT -> { }
+      }
+    } else if (longs != null) {
+      long[] v = longs.evaluate(chunk);
+      anyNull = longs.anyNull();
+      nulls = longs.nulls();
+      switch (aggregate.function()) {
+        case SUM, AVG -> {
+          // Sums without nulls in the chunk took the row-wise path (plainSumValues).
+          for (int i = 0; i < n; i++) {
+            int k = positions[i];
+            if (!(anyNull && nulls[k])) {
+              int g = groupIds[k];
+              acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
+            }
+          }
+        }
+        case MIN, MAX -> {
+          boolean min = aggregate.function() == Aggregate.Function.MIN;
+          for (int i = 0; i < n; i++) {
+            int k = positions[i];
+            if (!(anyNull && nulls[k])) {
+              int g = groupIds[k];
+              long current = acc.getAtIndex(LONG, g);
+              acc.setAtIndex(LONG, g, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
+            }
+          }
+        }
+        case COUNT -> { }
+      }
+    } else {
+      anyNull = false;
+      nulls = null;
+      countStringNulls(chunk, positions, n, groupIds);
+    }
+    if (anyNull) {
+      MemorySegment nullCounts = nullRows.segment();
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        if (nulls[k]) {
+          int g = groupIds[k];
+          nullCounts.setAtIndex(LONG, g, nullCounts.getAtIndex(LONG, g) + 1);
+        }
+      }
+    }
+  }
+
+  /** COUNT of a string column: only its nulls matter. */
+  private void countStringNulls(Chunk chunk, int[] positions, int n, int[] groupIds) {
+    Column column = chunk.batch().column(((Expr.ColumnRef) aggregate.argument()).name());
+    if (!column.hasNulls()) {
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      int k = positions[i];
+      if (column.isNull(chunk.start() + k)) {
+        int g = groupIds[k];
+        nullRows.set(g, nullRows.get(g) + 1);
+      }
+    }
+  }
+
+  void merge(int g, Accumulator other, int og) {
+    if (sumSource != this) {
+      return;
+    }
+    // MIN/MAX start from their identity (±infinity), SUM from 0, so groups without values merge as no-ops.
+    nullRows.set(g, nullRows.get(g) + other.nullRows.get(og));
+    switch (aggregate.function()) {
+      case SUM, AVG -> {
+        if (isDouble()) {
+          values.setDouble(g, values.getDouble(g) + other.values.getDouble(og));
+        } else {
+          values.set(g, Math.addExact(values.get(g), other.values.get(og)));
+        }
+      }
+      case MIN -> {
+        if (isDouble()) {
+          values.setDouble(g, Math.min(values.getDouble(g), other.values.getDouble(og)));
+        } else {
+          values.set(g, Math.min(values.get(g), other.values.get(og)));
+        }
+      }
+      case MAX -> {
+        if (isDouble()) {
+          values.setDouble(g, Math.max(values.getDouble(g), other.values.getDouble(og)));
+        } else {
+          values.set(g, Math.max(values.get(g), other.values.get(og)));
+        }
+      }
+      case COUNT -> { }
+    }
+  }
+
+  void appendResult(TableBuilder builder, int g, long groupRows) {
+    GroupColumns.Column values = sumSource.values;
+    long nonNull = groupRows - sumSource.nullRows.get(g);
+    switch (aggregate.function()) {
+      case COUNT -> builder.appendLong(nonNull);
+      case AVG -> {
+        if (nonNull == 0) {
+          builder.appendNull();
+        } else {
+          double sum = isDouble() ? values.getDouble(g) : values.get(g) * unit;
+          builder.appendDouble(sum / nonNull);
+        }
+      }
+      default -> {
+        if (nonNull == 0) {
+          builder.appendNull();
+        } else if (isDouble()) {
+          builder.appendDouble(values.getDouble(g));
+        } else {
+          builder.appendLong(values.get(g));
+        }
+      }
+    }
+  }
+}
