@@ -14,8 +14,11 @@ import java.util.List;
 
 /**
  * Grouped aggregation, one chunk at a time: a {@link GroupTable} maps each row's key tuple to a
- * group id, then each aggregate updates its column of accumulators (DSM) by group id in a tight
- * loop. Without keys there is a single group and the result has exactly one row, as in SQL.
+ * group id (or, for small dictionary-encoded key domains, {@link DictionaryGroups} maps the codes
+ * directly), then each aggregate updates its column of accumulators (DSM, all in one
+ * {@link GroupColumns} buffer) by group id in a tight loop; sums over few groups go through
+ * {@link LaneSums}. Without keys there is a single group and the result has exactly one row, as
+ * in SQL.
  *
  * <p>Keys are integral expressions (grouped by value, with decimals at their own scale) or string
  * columns (grouped by interned id). Null keys form one group, as in SQL. Parallel workers each
@@ -28,9 +31,8 @@ public final class HashAggregator implements AutoCloseable {
 
   private final EngineMemory memory;
   private final List<NamedExpr> keys;
-  private final List<Aggregate> aggregates;
   private final List<ColumnType> keyTypes = new ArrayList<>();
-  private final GroupKey[] keySources;
+  private final GroupKey[] groupKeys;
   private final Accumulator[] accumulators;
   private final GroupTable table;
   private final StringIds strings;
@@ -39,7 +41,7 @@ public final class HashAggregator implements AutoCloseable {
   private final long[][] keyColumns;
   private final int[] positions = new int[Chunk.CAPACITY];
   private final int[] groupIds = new int[Chunk.CAPACITY];
-  private final DictionaryGroups directGroups;
+  private final DictionaryGroups dictionaryGroups;
   private final LaneSums laneSums = new LaneSums();
   private final long[][] sumValues;
   private final MemorySegment[] sumTargets;
@@ -54,17 +56,16 @@ public final class HashAggregator implements AutoCloseable {
       StringIds strings) {
     this.memory = memory;
     this.keys = List.copyOf(keys);
-    this.aggregates = List.copyOf(aggregates);
     this.strings = strings;
     if (keys.size() > 63) {
       throw new IllegalArgumentException("at most 63 grouping keys, got " + keys.size());
     }
-    this.keySources = new GroupKey[keys.size()];
+    this.groupKeys = new GroupKey[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       Expr expr = keys.get(i).expr();
       ColumnType type = binder.typeOf(expr);
       keyTypes.add(type);
-      keySources[i] = switch (type.kind()) {
+      groupKeys[i] = switch (type.kind()) {
         case STRING -> new GroupKey.Strings(binder.columnIndex(requireColumn(expr)), this.strings);
         case FLOAT64 -> throw new IllegalArgumentException("cannot group by the double " + expr);
         default -> new GroupKey.Integral(binder.bindLong(expr));
@@ -74,7 +75,7 @@ public final class HashAggregator implements AutoCloseable {
     this.table = new GroupTable(memory, keys.size() + 1);
     this.groupColumns = new GroupColumns(memory, 1 + 2 * aggregates.size(), 64);
     this.rows = groupColumns.claim();
-    this.directGroups = new DictionaryGroups(keySources, table);
+    this.dictionaryGroups = new DictionaryGroups(groupKeys, table);
     this.sumValues = new long[aggregates.size() + 1][];
     this.sumTargets = new MemorySegment[aggregates.size() + 1];
     this.accumulators = new Accumulator[aggregates.size()];
@@ -95,7 +96,7 @@ public final class HashAggregator implements AutoCloseable {
     if (n == 0) {
       return;
     }
-    if (keySources.length == 0) {
+    if (groupKeys.length == 0) {
       if (table.groups() == 0) {
         table.findOrInsert(new long[table.keyWidth()]);
         prepareNewGroups();
@@ -106,13 +107,13 @@ public final class HashAggregator implements AutoCloseable {
       }
       return;
     }
-    if (!directGroups.assign(chunk, positions, n, groupIds)) {
-      long[] nullMask = keyColumns[keySources.length];
+    if (!dictionaryGroups.assign(chunk, positions, n, groupIds)) {
+      long[] nullMask = keyColumns[groupKeys.length];
       for (int i = 0; i < n; i++) {
         nullMask[positions[i]] = 0;
       }
-      for (int j = 0; j < keySources.length; j++) {
-        keySources[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
+      for (int j = 0; j < groupKeys.length; j++) {
+        groupKeys[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
       }
       table.findOrInsert(keyColumns, positions, n, groupIds);
     }
