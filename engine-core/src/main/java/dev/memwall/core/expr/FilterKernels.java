@@ -74,6 +74,13 @@ final class FilterKernels {
             n += inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip;
           }
         }
+      } else if (!(column instanceof Int64Column)) {
+        // Any other integral column (a caller's Decimal128, say): the generic accessor.
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          sel[n] = k;
+          n += inRange(column.getLong(start + k) - lo, width) ^ flip;
+        }
       } else {
         MemorySegment data = ((Int64Column) column).data();
         if (chunk.isDense()) {

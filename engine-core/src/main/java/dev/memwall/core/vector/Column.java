@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -65,7 +66,8 @@ public abstract class Column {
       case INT32 -> new Int32Column((IntVector) vector);
       case DATE -> new DateColumn((DateDayVector) vector);
       case INT64 -> new Int64Column((BigIntVector) vector, type);
-      case DECIMAL -> new DecimalColumn((BigIntVector) vector, type);
+      case DECIMAL -> vector instanceof DecimalVector wide ? new Decimal128Column(wide, type)
+          : new DecimalColumn((BigIntVector) vector, type);
       case FLOAT64 -> new Float64Column((Float8Vector) vector);
       case STRING -> new VarCharColumn((VarCharVector) vector);
     };

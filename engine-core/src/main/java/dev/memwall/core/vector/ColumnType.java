@@ -18,7 +18,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *   <li>{@code DATE}: Arrow Date(DAY), days since 1970-01-01.
  *   <li>{@code DECIMAL}: a scaled int64 (value = unscaled / 10^scale) stored as Arrow Int(64) with
  *       the field metadata {@value #SCALE_METADATA_KEY}; 8 bytes a value instead of Arrow
- *       Decimal128's 16, which halves the bandwidth a scan needs.
+ *       Decimal128's 16, which halves the bandwidth a scan needs. Arrow Decimal128 columns of
+ *       precision up to 18 (a caller's own batches) are read as DECIMAL too.
  *   <li>{@code STRING}: Arrow Utf8, or Utf8 dictionary-encoded with 1, 2 or 4 byte codes for
  *       low-cardinality columns.
  * </ul>
@@ -27,6 +28,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * @param scale digits after the decimal point for {@code DECIMAL}, 0 otherwise
  */
 public record ColumnType(Kind kind, int scale) {
+  /** The largest precision of an Arrow Decimal128 column memwall reads: every such value fits an int64. */
+  public static final int MAX_DECIMAL128_PRECISION = 18;
+
   /** Field metadata key carrying a DECIMAL column's scale. */
   public static final String SCALE_METADATA_KEY = "memwall.decimal.scale";
 
@@ -88,6 +92,11 @@ public record ColumnType(Kind kind, int scale) {
         String scale = field.getMetadata().get(SCALE_METADATA_KEY);
         yield scale == null ? INT64 : decimal(Integer.parseInt(scale));
       }
+      case ArrowType.Decimal d when d.getBitWidth() == 128 && d.getPrecision() <= MAX_DECIMAL128_PRECISION
+          && d.getScale() >= 0 -> decimal(d.getScale());
+      case ArrowType.Decimal d -> throw new IllegalArgumentException("column '" + field.getName() + "' is " + type
+          + "; memwall reads 128-bit decimals of precision up to " + MAX_DECIMAL128_PRECISION
+          + " and scale >= 0 (they must fit a scaled int64)");
       case ArrowType.FloatingPoint f when f.getPrecision() == FloatingPointPrecision.DOUBLE -> FLOAT64;
       case ArrowType.Date d when d.getUnit() == DateUnit.DAY -> DATE;
       case ArrowType.Utf8 u -> STRING;

@@ -42,7 +42,8 @@ class ColumnTypeTest {
         new ArrowType.Int(32, false), new ArrowType.Int(64, false),
         new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), new ArrowType.Date(DateUnit.MILLISECOND),
         ArrowType.Bool.INSTANCE, ArrowType.LargeUtf8.INSTANCE, ArrowType.Binary.INSTANCE,
-        new ArrowType.Decimal(15, 2, 128), new ArrowType.Timestamp(TimeUnit.MICROSECOND, null));
+        new ArrowType.Decimal(38, 2, 128), new ArrowType.Decimal(10, 2, 256),
+        new ArrowType.Timestamp(TimeUnit.MICROSECOND, null));
     for (ArrowType type : unsupported) {
       Field field = new Field("l_odd_column", FieldType.nullable(type), null);
       var e = assertThrows(IllegalArgumentException.class, () -> ColumnType.of(field), type.toString());
