@@ -33,11 +33,13 @@ public final class HugePages {
   private static final MethodHandle MMAP;
   private static final MethodHandle MADVISE;
   private static final MethodHandle MUNMAP;
+  private static final MethodHandle GETPAGESIZE;
 
   static {
     MethodHandle mmap = null;
     MethodHandle madvise = null;
     MethodHandle munmap = null;
+    MethodHandle getpagesize = null;
     if (System.getProperty("os.name", "").toLowerCase().contains("linux")) {
       try {
         Linker linker = Linker.nativeLinker();
@@ -50,6 +52,8 @@ public final class HugePages {
                 ValueLayout.JAVA_INT));
         munmap = linker.downcallHandle(libc.find("munmap").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        getpagesize = linker.downcallHandle(libc.find("getpagesize").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT));
       } catch (RuntimeException | LinkageError e) {
         mmap = null;
       }
@@ -57,6 +61,19 @@ public final class HugePages {
     MMAP = mmap;
     MADVISE = madvise;
     MUNMAP = munmap;
+    GETPAGESIZE = getpagesize;
+  }
+
+  /** The base page size the kernel uses (getpagesize()); 4096 where it cannot be asked. */
+  public static long basePageBytes() {
+    if (GETPAGESIZE != null) {
+      try {
+        return (int) GETPAGESIZE.invokeExact();
+      } catch (Throwable e) {
+        // fall back below
+      }
+    }
+    return 4096;
   }
 
   private HugePages() {}

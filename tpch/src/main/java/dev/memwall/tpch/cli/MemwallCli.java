@@ -57,9 +57,7 @@ public final class MemwallCli implements Runnable {
   public static CommandLine commandLine(IntFunction<TpchQuery> queries, Supplier<List<Integer>> implemented) {
     CommandLine line = new CommandLine(new MemwallCli());
     line.addSubcommand("tpch", new TpchCommand(queries, implemented));
-    line.addSubcommand("calibrate", new NotBuiltYet("calibrate", "not built yet (arrives with a later issue)"));
-    line.getSubcommands().get("calibrate").getCommandSpec().usageMessage()
-        .description("Measure this machine's cache, TLB and memory parameters (not built yet).");
+    line.addSubcommand("calibrate", new CalibrateCommand());
     line.addSubcommand("bench", new NotBuiltYet("bench",
         "the ./memwall launcher runs it: './memwall bench [JMH options]' starts JMH on the benchmark class path"));
     line.getSubcommands().get("bench").getCommandSpec().usageMessage()

@@ -76,9 +76,27 @@ class MemwallCliTest {
   }
 
   @Test
-  void calibrateIsNotBuiltYetAndBenchPointsAtTheLauncher() {
-    execute(MemwallCli.commandLine(), "calibrate").failedWith(2, "not built yet");
+  void benchPointsAtTheLauncher() {
     execute(MemwallCli.commandLine(), "bench").failedWith(2, "./memwall bench");
+  }
+
+  @Test
+  void calibrateMeasuresOnceThenReusesAndRemeasuresACorruptProfile() throws Exception {
+    Run first = execute(MemwallCli.commandLine(), "calibrate", "--quick", "--data", cache.toString());
+    assertEquals(0, first.exitCode(), first.err() + first.out());
+    assertTrue(first.out().contains("measured and saved") && first.out().contains("T1"), first.out());
+    Path profile = cache.resolve(dev.memwall.core.machine.MachineProfile.FILE_NAME);
+    assertTrue(java.nio.file.Files.isRegularFile(profile));
+
+    Run second = execute(MemwallCli.commandLine(), "calibrate", "--data", cache.toString());
+    assertEquals(0, second.exitCode(), second.err());
+    assertTrue(second.out().startsWith("machine profile: "), second.out());
+    assertTrue(second.err().isEmpty(), "a stored profile is not measured again: " + second.err());
+
+    java.nio.file.Files.writeString(profile, "format.version=1\ncaches=banana\n");
+    Run third = execute(MemwallCli.commandLine(), "calibrate", "--quick", "--data", cache.toString());
+    assertEquals(0, third.exitCode(), third.err());
+    assertTrue(third.out().contains("measured and saved"), "a corrupt profile is measured anew: " + third.out());
   }
 
   @Test

@@ -1,0 +1,285 @@
+package dev.memwall.core.machine;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Measures this machine in the spirit of Manegold's calibrator (seed 000, section 2) and Chen's
+ * T1/Tnext (seed 002, section 2.4.1): a dependent pointer chase over random cycles through working
+ * sets from 4 KiB up gives the latency curve, the caches' hit latencies (cross-checked against the
+ * sizes sysfs reports) and T1; interleaved independent chases give Tnext and the memory-level
+ * parallelism; sequential kernels give read, write and copy bandwidth on one and all cores.
+ *
+ * <p>All memory comes from the given {@link EngineMemory} and is freed before returning. Every
+ * figure is the minimum over repeated runs, the usual defence against a noisy machine. TLB reach,
+ * huge pages and the stride experiment are not measured yet.
+ *
+ * <p>Thread safety: one measurement at a time per caller; it starts its own threads for the
+ * all-core bandwidth.
+ */
+public final class Calibrator {
+  private static final int LINE_STRIDE = 64;
+  private static final long SMALLEST_WORKING_SET = 4L << 10;
+
+  /**
+   * How much to measure.
+   *
+   * @param largestWorkingSetBytes the last point of the latency curve; T1 is read there, so it
+   *     should be well beyond the last-level cache
+   * @param bandwidthBytes bytes streamed by each bandwidth kernel
+   * @param repeats runs per figure, of which the minimum counts
+   * @param accessesPerPoint dependent loads timed per working set and run
+   */
+  public record Settings(long largestWorkingSetBytes, long bandwidthBytes, int repeats, long accessesPerPoint) {
+    /** The full calibration: 256 MiB working sets, a few seconds. */
+    public static Settings full() {
+      return new Settings(256L << 20, 256L << 20, 3, 1L << 21);
+    }
+
+    /** A quick one for smoke runs and tests: 32 MiB, well under a second of measuring. */
+    public static Settings quick() {
+      return new Settings(32L << 20, 32L << 20, 2, 1L << 17);
+    }
+  }
+
+  private Calibrator() {}
+
+  /** Measures this machine; {@code progress} receives one line per phase. */
+  public static MachineProfile measure(EngineMemory memory, Settings settings, Consumer<String> progress) {
+    List<CacheLevel> caches = SysfsTopology.dataCaches(SysfsTopology.DEFAULT_ROOT);
+    progress.accept("warming up the kernels (JIT compilation)");
+    warmUp(memory);
+    List<MachineProfile.LatencyPoint> curve = new ArrayList<>();
+    double missLatency;
+    double roundNanos;
+    try (OffHeapBuffer buffer = memory.allocate(settings.largestWorkingSetBytes())) {
+      MemorySegment ring = buffer.segment();
+      progress.accept("latency versus working set, 4 KiB to " + (settings.largestWorkingSetBytes() >> 20) + " MiB");
+      long[] starts = null;
+      for (long workingSet = SMALLEST_WORKING_SET; workingSet <= settings.largestWorkingSetBytes(); workingSet *= 2) {
+        long[] chainStarts = MemoryProbe.buildRing(ring, workingSet, LINE_STRIDE, workingSet);
+        long accesses = settings.accessesPerPoint();
+        MemoryProbe.chase(ring, 0, workingSet / LINE_STRIDE); // warm the set into the caches
+        double nanos = minimumNanos(settings.repeats(), () -> MemoryProbe.chase(ring, 0, accesses)) / accesses;
+        curve.add(new MachineProfile.LatencyPoint(workingSet, nanos));
+        starts = chainStarts;
+      }
+      missLatency = curve.getLast().nanosPerAccess();
+      progress.accept("pipelined misses: " + MemoryProbe.CHAINS + " interleaved chases");
+      long[] chains = starts;
+      long rounds = settings.accessesPerPoint() / MemoryProbe.CHAINS;
+      roundNanos = minimumNanos(settings.repeats(), () -> MemoryProbe.chaseParallel(ring, chains, rounds)) / rounds;
+    }
+    // One round is CHAINS overlapped misses: about T1 + (CHAINS - 1) * Tnext.
+    double pipelined = roundNanos > missLatency
+        ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS;
+    List<MachineProfile.MeasuredCache> measured = matchLevels(caches, plateaus(curve));
+    progress.accept("sequential bandwidth, 1 and " + Runtime.getRuntime().availableProcessors() + " cores");
+    MachineProfile.Bandwidth bandwidth = bandwidth(memory, settings);
+    return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
+        pipelined, missLatency / pipelined, curve, bandwidth, pageSize());
+  }
+
+  /** Runs every kernel long enough on 1 MiB that the JIT compiles it before anything is timed. */
+  private static void warmUp(EngineMemory memory) {
+    try (OffHeapBuffer buffer = memory.allocate(1L << 20)) {
+      MemorySegment ring = buffer.segment().asSlice(0, 1L << 19);
+      MemorySegment stream = buffer.segment().asSlice(1L << 19);
+      long[] starts = MemoryProbe.buildRing(ring, ring.byteSize(), LINE_STRIDE, 1);
+      for (int round = 0; round < 30; round++) {
+        SINK = SINK ^ MemoryProbe.chase(ring, 0, 1 << 15) ^ MemoryProbe.chaseParallel(ring, starts, 1 << 12);
+        SINK = SINK ^ MemoryProbe.read(stream);
+        MemoryProbe.copy(stream);
+        MemoryProbe.write(stream, round);
+      }
+    }
+  }
+
+  /** A run of the latency curve at one level of the hierarchy: its largest working set and typical latency. */
+  record Plateau(long largestWorkingSetBytes, double nanos) {}
+
+  /**
+   * Splits the latency curve at its knees: a point is a knee when it and the next point both take
+   * at least {@code 2x} the typical (median) latency of the plateau so far, so one noisy point is
+   * not a knee and a gradual rise within a level (a set that half fits) is not either. The last
+   * plateau is memory.
+   */
+  static List<Plateau> plateaus(List<MachineProfile.LatencyPoint> curve) {
+    List<Plateau> plateaus = new ArrayList<>();
+    List<Double> current = new ArrayList<>();
+    for (int j = 0; j < curve.size(); j++) {
+      double latency = curve.get(j).nanosPerAccess();
+      if (!current.isEmpty()) {
+        double typical = median(current);
+        boolean next = j + 1 == curve.size() || curve.get(j + 1).nanosPerAccess() >= KNEE * typical;
+        if (latency >= KNEE * typical && next) {
+          plateaus.add(new Plateau(curve.get(j - 1).workingSetBytes(), typical));
+          current.clear();
+        }
+      }
+      current.add(latency);
+    }
+    if (!current.isEmpty()) {
+      plateaus.add(new Plateau(curve.getLast().workingSetBytes(), median(current)));
+    }
+    return plateaus;
+  }
+
+  private static final double KNEE = 2.0;
+
+  /**
+   * Pairs the caches sysfs reports with the curve's plateaus, in order, when there is one plateau
+   * per cache plus memory; otherwise each cache gets the latency at half its reported size and no
+   * effective size, since the curve cannot be trusted to separate the levels.
+   */
+  static List<MachineProfile.MeasuredCache> matchLevels(List<CacheLevel> caches, List<Plateau> plateaus) {
+    List<MachineProfile.MeasuredCache> measured = new ArrayList<>();
+    boolean matched = plateaus.size() == caches.size() + 1;
+    for (int i = 0; i < caches.size(); i++) {
+      CacheLevel cache = caches.get(i);
+      if (matched) {
+        measured.add(new MachineProfile.MeasuredCache(cache, plateaus.get(i).largestWorkingSetBytes(),
+            plateaus.get(i).nanos()));
+      } else {
+        measured.add(new MachineProfile.MeasuredCache(cache, 0, latencyAt(plateaus, cache.sizeBytes() / 2)));
+      }
+    }
+    return measured;
+  }
+
+  private static double latencyAt(List<Plateau> plateaus, long workingSetBytes) {
+    for (Plateau plateau : plateaus) {
+      if (workingSetBytes <= plateau.largestWorkingSetBytes()) {
+        return plateau.nanos();
+      }
+    }
+    return Double.NaN;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int mid = sorted.size() / 2;
+    return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
+  }
+
+  /** Bytes each bandwidth figure streams at least, so thread start-up and timer resolution vanish in it. */
+  private static final long BANDWIDTH_VOLUME = 1L << 30;
+
+  private static MachineProfile.Bandwidth bandwidth(EngineMemory memory, Settings settings) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    long bytes = settings.bandwidthBytes();
+    int passes = (int) Math.max(1, BANDWIDTH_VOLUME / bytes);
+    try (OffHeapBuffer buffer = memory.allocate(bytes)) {
+      MemorySegment all = buffer.segment();
+      MemoryProbe.write(all, 1); // touch every page before timing
+      List<MemorySegment> slices = new ArrayList<>();
+      long slice = (bytes / cores) & -Long.BYTES;
+      for (int c = 0; c < cores; c++) {
+        slices.add(all.asSlice(c * slice, slice));
+      }
+      java.util.function.ToLongFunction<MemorySegment> read = s -> {
+        long sum = 0;
+        for (int p = 0; p < passes; p++) {
+          sum += MemoryProbe.read(s);
+        }
+        return sum;
+      };
+      java.util.function.ToLongFunction<MemorySegment> write = s -> {
+        for (int p = 0; p < passes; p++) {
+          MemoryProbe.write(s, p);
+        }
+        return 0;
+      };
+      java.util.function.ToLongFunction<MemorySegment> copy = s -> {
+        for (int p = 0; p < passes; p++) {
+          MemoryProbe.copy(s);
+        }
+        return 0;
+      };
+      int repeats = settings.repeats();
+      long oneCore = bytes * passes;
+      long allCores = slice * cores * passes;
+      return new MachineProfile.Bandwidth(
+          gigabytesPerSecond(oneCore, minimumNanos(repeats, () -> read.applyAsLong(all))),
+          gigabytesPerSecond(oneCore, minimumNanos(repeats, () -> write.applyAsLong(all))),
+          gigabytesPerSecond(oneCore, minimumNanos(repeats, () -> copy.applyAsLong(all))),
+          gigabytesPerSecond(allCores, minimumNanos(repeats, () -> onAllCores(slices, read))),
+          gigabytesPerSecond(allCores, minimumNanos(repeats, () -> onAllCores(slices, write))),
+          gigabytesPerSecond(allCores, minimumNanos(repeats, () -> onAllCores(slices, copy))));
+    }
+  }
+
+  /** Runs {@code kernel} on every slice at once, one thread each; returns a checksum. */
+  private static long onAllCores(List<MemorySegment> slices, java.util.function.ToLongFunction<MemorySegment> kernel) {
+    CountDownLatch start = new CountDownLatch(1);
+    long[] sums = new long[slices.size()];
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < slices.size(); i++) {
+      int index = i;
+      threads.add(Thread.ofPlatform().daemon().start(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        sums[index] = kernel.applyAsLong(slices.get(index));
+      }));
+    }
+    start.countDown();
+    long checksum = 0;
+    for (int i = 0; i < threads.size(); i++) {
+      try {
+        threads.get(i).join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while measuring bandwidth", e);
+      }
+      checksum += sums[i];
+    }
+    return checksum;
+  }
+
+  /** The least wall time of {@code repeats} runs, in nanoseconds; the result feeds a sink so it is not optimized away. */
+  private static double minimumNanos(int repeats, LongSupplier run) {
+    long best = Long.MAX_VALUE;
+    for (int r = 0; r < Math.max(1, repeats); r++) {
+      long t0 = System.nanoTime();
+      SINK = SINK ^ run.getAsLong();
+      best = Math.min(best, System.nanoTime() - t0);
+    }
+    return Math.max(1, best);
+  }
+
+  private static volatile long SINK;
+
+  private static double gigabytesPerSecond(long bytes, double nanos) {
+    return bytes / nanos;
+  }
+
+  private static String cpuName() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).strip();
+        }
+      }
+    } catch (IOException | RuntimeException unavailable) {
+      // fall through to the JVM's view
+    }
+    return System.getProperty("os.arch", "unknown");
+  }
+
+  private static long pageSize() {
+    return dev.memwall.core.memory.HugePages.basePageBytes();
+  }
+}

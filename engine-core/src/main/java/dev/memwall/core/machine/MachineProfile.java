@@ -1,0 +1,133 @@
+package dev.memwall.core.machine;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * What the calibrator measured on this machine: the constants every cost model reads instead of
+ * hard-coding them.
+ *
+ * @param cpu the CPU model as the OS names it
+ * @param cores available processors
+ * @param caches the data caches (sizes and lines from sysfs) with their measured hit latencies
+ * @param missLatencyNanos T1: a full miss to memory, dependent pointer chase, minimum of runs
+ * @param pipelinedMissNanos Tnext: the extra time of one more miss overlapped with others
+ * @param memoryLevelParallelism misses the core overlaps: T1 / Tnext
+ * @param curve latency versus working set, the measurement behind the numbers above
+ * @param bandwidth sequential read, write and copy bandwidth, one and all cores
+ * @param pageBytes the base page size
+ */
+public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
+    double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
+    long pageBytes) {
+
+  /** Version of the file format; a file of another version is measured anew, not trusted. */
+  public static final int FORMAT_VERSION = 1;
+  /** The profile's file name in the cache directory. */
+  public static final String FILE_NAME = "machine-profile.properties";
+
+  public MachineProfile {
+    caches = List.copyOf(caches);
+    curve = List.copyOf(curve);
+  }
+
+  /**
+   * A cache level as sysfs describes it, with what the latency curve says about it.
+   *
+   * @param effectiveBytes the largest working set measured at this level's latency: on a shared or
+   *     virtualized machine it can be well below the size sysfs reports (0 when unknown)
+   * @param hitLatencyNanos the latency of a dependent access that hits this level (NaN when unknown)
+   */
+  public record MeasuredCache(CacheLevel cache, long effectiveBytes, double hitLatencyNanos) {}
+
+  /** Nanoseconds per dependent access with a working set of {@code workingSetBytes}. */
+  public record LatencyPoint(long workingSetBytes, double nanosPerAccess) {}
+
+  /** Sequential bandwidths in GB/s (10^9 bytes per second); copy counts the bytes read plus those written. */
+  public record Bandwidth(double readOneCore, double writeOneCore, double copyOneCore, double readAllCores,
+      double writeAllCores, double copyAllCores) {}
+
+  /** Writes the profile to {@code dir}/{@value #FILE_NAME} atomically. */
+  public void save(Path dir) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("format.version", Integer.toString(FORMAT_VERSION));
+    p.setProperty("cpu", cpu);
+    p.setProperty("cores", Integer.toString(cores));
+    p.setProperty("page.bytes", Long.toString(pageBytes));
+    p.setProperty("t1.nanos", Double.toString(missLatencyNanos));
+    p.setProperty("tnext.nanos", Double.toString(pipelinedMissNanos));
+    p.setProperty("mlp", Double.toString(memoryLevelParallelism));
+    p.setProperty("caches", Integer.toString(caches.size()));
+    for (int i = 0; i < caches.size(); i++) {
+      CacheLevel c = caches.get(i).cache();
+      p.setProperty("cache." + i, c.level() + "," + c.type() + "," + c.sizeBytes() + "," + c.lineBytes() + ","
+          + c.ways() + "," + caches.get(i).effectiveBytes() + "," + caches.get(i).hitLatencyNanos());
+    }
+    p.setProperty("curve", Integer.toString(curve.size()));
+    for (int i = 0; i < curve.size(); i++) {
+      p.setProperty("curve." + i, curve.get(i).workingSetBytes() + "," + curve.get(i).nanosPerAccess());
+    }
+    p.setProperty("bandwidth", bandwidth.readOneCore() + "," + bandwidth.writeOneCore() + "," + bandwidth.copyOneCore()
+        + "," + bandwidth.readAllCores() + "," + bandwidth.writeAllCores() + "," + bandwidth.copyAllCores());
+    Files.createDirectories(dir);
+    Path temporary = dir.resolve(FILE_NAME + ".tmp");
+    try (Writer out = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+      p.store(out, "memwall machine profile: ./memwall calibrate --refresh measures it again");
+    }
+    Files.move(temporary, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * The profile saved in {@code dir}, if there is a readable one of this format version. A
+   * missing, corrupt or old-version file gives empty: the caller measures again.
+   */
+  public static Optional<MachineProfile> load(Path dir) {
+    Path file = dir.resolve(FILE_NAME);
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(in);
+      if (!Integer.toString(FORMAT_VERSION).equals(p.getProperty("format.version"))) {
+        return Optional.empty();
+      }
+      List<MeasuredCache> caches = new ArrayList<>();
+      for (int i = 0; i < Integer.parseInt(required(p, "caches")); i++) {
+        String[] f = required(p, "cache." + i).split(",");
+        caches.add(new MeasuredCache(new CacheLevel(Integer.parseInt(f[0]), f[1], Long.parseLong(f[2]),
+            Integer.parseInt(f[3]), Integer.parseInt(f[4])), Long.parseLong(f[5]), Double.parseDouble(f[6])));
+      }
+      List<LatencyPoint> curve = new ArrayList<>();
+      for (int i = 0; i < Integer.parseInt(required(p, "curve")); i++) {
+        String[] f = required(p, "curve." + i).split(",");
+        curve.add(new LatencyPoint(Long.parseLong(f[0]), Double.parseDouble(f[1])));
+      }
+      String[] b = required(p, "bandwidth").split(",");
+      Bandwidth bandwidth = new Bandwidth(Double.parseDouble(b[0]), Double.parseDouble(b[1]), Double.parseDouble(b[2]),
+          Double.parseDouble(b[3]), Double.parseDouble(b[4]), Double.parseDouble(b[5]));
+      return Optional.of(new MachineProfile(required(p, "cpu"), Integer.parseInt(required(p, "cores")), caches,
+          Double.parseDouble(required(p, "t1.nanos")), Double.parseDouble(required(p, "tnext.nanos")),
+          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes"))));
+    } catch (IOException | RuntimeException corrupt) {
+      return Optional.empty();
+    }
+  }
+
+  private static String required(Properties p, String key) {
+    String value = p.getProperty(key);
+    if (value == null) {
+      throw new IllegalArgumentException("missing " + key);
+    }
+    return value;
+  }
+}

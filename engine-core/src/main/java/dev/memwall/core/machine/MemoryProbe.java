@@ -1,0 +1,123 @@
+package dev.memwall.core.machine;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.SplittableRandom;
+
+/**
+ * The measurement kernels of the calibrator, on off-heap memory the caller owns.
+ *
+ * <ul>
+ *   <li>{@link #buildRing}: one random cycle through the cache lines of a working set (Sattolo's
+ *       shuffle), each line holding the offset of the next: following it defeats every prefetcher.
+ *   <li>{@link #chase}: a dependent pointer chase, one load waiting for the previous: its time per
+ *       step is the latency of the level the working set fits in (T1 once it exceeds the caches).
+ *   <li>{@link #chaseParallel}: {@value #CHAINS} independent chases interleaved, so their misses
+ *       overlap: the time per round gives Tnext and the memory-level parallelism.
+ *   <li>{@link #read}, {@link #write}, {@link #copy}: sequential bandwidth kernels.
+ * </ul>
+ *
+ * <p>Thread safety: stateless; concurrent calls on disjoint memory are independent.
+ */
+public final class MemoryProbe {
+  /** Independent chains in {@link #chaseParallel}. */
+  public static final int CHAINS = 8;
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+
+  private MemoryProbe() {}
+
+  /**
+   * Links {@code workingSetBytes / strideBytes} nodes, {@code strideBytes} apart, into one random
+   * cycle starting at offset 0.
+   *
+   * @return the starting offsets of {@link #CHAINS} chains spread evenly along the cycle
+   */
+  public static long[] buildRing(MemorySegment memory, long workingSetBytes, int strideBytes, long seed) {
+    int nodes = Math.toIntExact(workingSetBytes / strideBytes);
+    if (nodes < 2 || strideBytes < Long.BYTES || workingSetBytes > memory.byteSize()) {
+      throw new IllegalArgumentException("a ring needs at least 2 nodes of >= 8 bytes inside the memory: "
+          + workingSetBytes + " bytes at stride " + strideBytes + " in " + memory.byteSize());
+    }
+    int[] order = new int[nodes];
+    for (int i = 0; i < nodes; i++) {
+      order[i] = i;
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = nodes - 1; i > 0; i--) { // Sattolo: a single cycle through all nodes
+      int j = random.nextInt(i);
+      int swap = order[i];
+      order[i] = order[j];
+      order[j] = swap;
+    }
+    // order is a cyclic permutation: node i's successor is order[i].
+    for (int i = 0; i < nodes; i++) {
+      memory.set(LONG, (long) i * strideBytes, (long) order[i] * strideBytes);
+    }
+    long[] starts = new long[CHAINS];
+    long at = 0;
+    int spacing = Math.max(1, nodes / CHAINS);
+    for (int chain = 0; chain < CHAINS; chain++) {
+      starts[chain] = at;
+      for (int s = 0; s < spacing; s++) {
+        at = memory.get(LONG, at);
+      }
+    }
+    return starts;
+  }
+
+  /** Follows the ring {@code steps} times from {@code start}; returns where it ended. */
+  public static long chase(MemorySegment ring, long start, long steps) {
+    long at = start;
+    for (long s = 0; s < steps; s++) {
+      at = ring.get(LONG, at);
+    }
+    return at;
+  }
+
+  /** Advances {@link #CHAINS} chases {@code rounds} times each, interleaved; returns a checksum. */
+  public static long chaseParallel(MemorySegment ring, long[] starts, long rounds) {
+    long a = starts[0];
+    long b = starts[1];
+    long c = starts[2];
+    long d = starts[3];
+    long e = starts[4];
+    long f = starts[5];
+    long g = starts[6];
+    long h = starts[7];
+    for (long r = 0; r < rounds; r++) {
+      a = ring.get(LONG, a);
+      b = ring.get(LONG, b);
+      c = ring.get(LONG, c);
+      d = ring.get(LONG, d);
+      e = ring.get(LONG, e);
+      f = ring.get(LONG, f);
+      g = ring.get(LONG, g);
+      h = ring.get(LONG, h);
+    }
+    return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h;
+  }
+
+  /** Sums {@code memory} as longs (a sequential read). */
+  public static long read(MemorySegment memory) {
+    long sum = 0;
+    long count = memory.byteSize() / Long.BYTES;
+    for (long i = 0; i < count; i++) {
+      sum += memory.getAtIndex(LONG, i);
+    }
+    return sum;
+  }
+
+  /** Writes {@code value} to every long of {@code memory} (a sequential write). */
+  public static void write(MemorySegment memory, long value) {
+    long count = memory.byteSize() / Long.BYTES;
+    for (long i = 0; i < count; i++) {
+      memory.setAtIndex(LONG, i, value);
+    }
+  }
+
+  /** Copies the first half of {@code memory} over the second. */
+  public static void copy(MemorySegment memory) {
+    long half = memory.byteSize() / 2;
+    MemorySegment.copy(memory, 0, memory, half, half);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.memwall.core.machine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(LeakCheck.class)
+class CalibratorTest {
+  @TempDir Path dir;
+
+  /** A curve measured on the development VM: L1, L2, a small effective L3, memory; one noisy point at 16 KiB. */
+  static final double[] MEASURED = {1.5, 1.3, 2.3, 1.8, 4.0, 3.9, 3.9, 4.5, 8.8, 14.1, 138.2, 145.4, 151.0, 163.8};
+
+  @Test
+  void kneesSplitTheCurveIntoLevelsAndIgnoreOneNoisyPoint() {
+    List<Calibrator.Plateau> plateaus = Calibrator.plateaus(curve(MEASURED));
+    assertEquals(List.of(32L << 10, 512L << 10, 2L << 20, 32L << 20),
+        plateaus.stream().map(Calibrator.Plateau::largestWorkingSetBytes).toList());
+    assertEquals(3.95, plateaus.get(1).nanos(), 1e-9); // median of 4.0, 3.9, 3.9, 4.5
+    assertEquals(151.0 - 2.8, plateaus.get(3).nanos(), 1e-9); // median of 138.2, 145.4, 151.0, 163.8
+  }
+
+  @Test
+  void sysfsLevelsPairWithPlateausOrFallBackToHalfTheirSize() {
+    List<CacheLevel> caches = List.of(new CacheLevel(1, "Data", 48 << 10, 64, 12),
+        new CacheLevel(2, "Unified", 1 << 20, 64, 16), new CacheLevel(3, "Unified", 32 << 20, 64, 16));
+    List<MachineProfile.MeasuredCache> matched = Calibrator.matchLevels(caches, Calibrator.plateaus(curve(MEASURED)));
+    assertEquals(2L << 20, matched.get(2).effectiveBytes(), "the VM's effective L3 is far below sysfs' 32 MiB");
+    assertEquals(11.45, matched.get(2).hitLatencyNanos(), 1e-9);
+
+    List<MachineProfile.MeasuredCache> fallback = Calibrator.matchLevels(caches.subList(0, 2),
+        Calibrator.plateaus(curve(MEASURED)));
+    assertEquals(0, fallback.get(0).effectiveBytes());
+    assertEquals(1.65, fallback.get(0).hitLatencyNanos(), 1e-9, "24 KiB lies on the first plateau");
+  }
+
+  @Test
+  void quickCalibrationIsSaneAndRoundTrips(EngineMemory memory) throws IOException {
+    Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15);
+    List<String> phases = new ArrayList<>();
+    MachineProfile profile = Calibrator.measure(memory, tiny, phases::add);
+    assertEquals(4, phases.size());
+    List<MachineProfile.LatencyPoint> points = profile.curve();
+    assertEquals(4L << 10, points.getFirst().workingSetBytes());
+    assertEquals(16L << 20, points.getLast().workingSetBytes());
+    assertTrue(points.getLast().nanosPerAccess() > points.getFirst().nanosPerAccess(),
+        "a 16 MiB random chase cannot be as fast as a 4 KiB one: " + points);
+    assertTrue(profile.pipelinedMissNanos() > 0 && profile.memoryLevelParallelism() > 0.5, profile.toString());
+    assertTrue(profile.bandwidth().readOneCore() > 0.1 && profile.bandwidth().copyAllCores() > 0.1);
+    assertTrue(profile.pageBytes() >= 4096);
+
+    profile.save(dir);
+    assertEquals(profile, MachineProfile.load(dir).orElseThrow());
+  }
+
+  @Test
+  void corruptOrOldProfilesAreNotTrusted() throws IOException {
+    Path file = dir.resolve(MachineProfile.FILE_NAME);
+    assertTrue(MachineProfile.load(dir).isEmpty());
+    Files.writeString(file, "format.version=0\ncpu=x\n");
+    assertTrue(MachineProfile.load(dir).isEmpty(), "another format version is measured anew");
+    Files.writeString(file, "format.version=1\ncpu=x\ncaches=2\n");
+    assertTrue(MachineProfile.load(dir).isEmpty(), "a truncated profile is measured anew");
+    Files.write(file, new byte[] {(byte) 0xff, 0, 1, 2});
+    assertTrue(MachineProfile.load(dir).isEmpty(), "garbage is measured anew");
+  }
+
+  private static List<MachineProfile.LatencyPoint> curve(double[] nanos) {
+    List<MachineProfile.LatencyPoint> points = new ArrayList<>();
+    for (int i = 0; i < nanos.length; i++) {
+      points.add(new MachineProfile.LatencyPoint(4L << 10 << i, nanos[i]));
+    }
+    return points;
+  }
+}

@@ -1,0 +1,91 @@
+package dev.memwall.tpch.cli;
+
+import dev.memwall.core.machine.Calibrator;
+import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.tpch.data.TpchDataGenerator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code memwall calibrate}: measures this machine's caches, miss latencies and bandwidth once
+ * and keeps the {@link MachineProfile} in the cache directory; later runs print the stored profile
+ * until {@code --refresh}. A missing, corrupt or old-version profile is measured anew.
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+    description = "Measure this machine's cache latencies, T1/Tnext and bandwidth (kept until --refresh).")
+final class CalibrateCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--refresh", description = "Measure again even if a profile is stored.")
+  boolean refresh;
+
+  @Option(names = "--quick", description = "A short measurement (32 MiB working sets) for smoke runs.")
+  boolean quick;
+
+  @Option(names = "--data", paramLabel = "DIR",
+      description = "Cache directory holding the profile (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
+  Path data;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = data != null ? data : TpchDataGenerator.defaultCacheDirectory();
+    Optional<MachineProfile> stored = refresh ? Optional.empty() : MachineProfile.load(dir);
+    MachineProfile profile;
+    if (stored.isPresent()) {
+      profile = stored.get();
+      out.println("machine profile: " + dir.resolve(MachineProfile.FILE_NAME) + " (--refresh measures again)");
+    } else {
+      try (EngineMemory memory = EngineMemory.create("calibrate")) {
+        profile = Calibrator.measure(memory, quick ? Calibrator.Settings.quick() : Calibrator.Settings.full(),
+            line -> {
+              spec.commandLine().getErr().println("calibrating: " + line);
+              spec.commandLine().getErr().flush();
+            });
+      }
+      profile.save(dir);
+      out.println("machine profile measured and saved to " + dir.resolve(MachineProfile.FILE_NAME));
+    }
+    print(profile, out);
+    out.flush();
+    return 0;
+  }
+
+  static void print(MachineProfile p, PrintWriter out) {
+    out.printf(Locale.ROOT, "%s, %d cores, %d-byte pages%n", p.cpu(), p.cores(), p.pageBytes());
+    out.printf(Locale.ROOT, "%-6s %11s %14s %6s %12s%n", "cache", "sysfs size", "measured size", "line", "hit latency");
+    for (MachineProfile.MeasuredCache c : p.caches()) {
+      out.printf(Locale.ROOT, "L%-5d %11s %14s %5dB %9.1f ns%n", c.cache().level(), size(c.cache().sizeBytes()),
+          c.effectiveBytes() > 0 ? ">= " + size(c.effectiveBytes()) : "?", c.cache().lineBytes(), c.hitLatencyNanos());
+    }
+    out.printf(Locale.ROOT, "T1, a miss to memory (dependent chase)   %7.1f ns%n", p.missLatencyNanos());
+    out.printf(Locale.ROOT, "Tnext, one more pipelined miss           %7.1f ns%n", p.pipelinedMissNanos());
+    out.printf(Locale.ROOT, "memory-level parallelism (T1 / Tnext)    %7.1f%n", p.memoryLevelParallelism());
+    MachineProfile.Bandwidth b = p.bandwidth();
+    out.printf(Locale.ROOT, "bandwidth GB/s     read   write    copy%n");
+    out.printf(Locale.ROOT, "  1 core        %7.1f %7.1f %7.1f%n", b.readOneCore(), b.writeOneCore(), b.copyOneCore());
+    out.printf(Locale.ROOT, "  %d cores       %7.1f %7.1f %7.1f%n", p.cores(), b.readAllCores(), b.writeAllCores(),
+        b.copyAllCores());
+    out.println("latency curve (working set: ns per dependent access)");
+    StringBuilder line = new StringBuilder();
+    for (MachineProfile.LatencyPoint point : p.curve()) {
+      line.append(String.format(Locale.ROOT, "  %s: %.1f", size(point.workingSetBytes()), point.nanosPerAccess()));
+    }
+    out.println(line.toString().strip());
+  }
+
+  private static String size(long bytes) {
+    if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) {
+      return (bytes >> 20) + " MiB";
+    }
+    return bytes % 1024 == 0 ? (bytes >> 10) + " KiB" : bytes + " B";
+  }
+}
