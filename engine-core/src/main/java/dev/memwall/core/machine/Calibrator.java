@@ -38,16 +38,18 @@ public final class Calibrator {
    * @param bandwidthBytes bytes streamed by each bandwidth kernel
    * @param repeats runs per figure, of which the minimum counts
    * @param accessesPerPoint dependent loads timed per working set and run
+   * @param tlbPages the most pages the TLB sweep touches (16,384 x 4 KiB = 64 MiB of address space)
    */
-  public record Settings(long largestWorkingSetBytes, long bandwidthBytes, int repeats, long accessesPerPoint) {
-    /** The full calibration: 256 MiB working sets, a few seconds. */
+  public record Settings(long largestWorkingSetBytes, long bandwidthBytes, int repeats, long accessesPerPoint,
+      int tlbPages) {
+    /** The full calibration: 256 MiB working sets, TLB up to 16,384 pages; about half a minute. */
     public static Settings full() {
-      return new Settings(256L << 20, 256L << 20, 3, 1L << 21);
+      return new Settings(256L << 20, 256L << 20, 3, 1L << 21, 1 << 14);
     }
 
-    /** A quick one for smoke runs and tests: 32 MiB, well under a second of measuring. */
+    /** A quick one for smoke runs and tests: 32 MiB, 2,048 pages, a few seconds. */
     public static Settings quick() {
-      return new Settings(32L << 20, 32L << 20, 2, 1L << 17);
+      return new Settings(32L << 20, 32L << 20, 2, 1L << 17, 1 << 11);
     }
   }
 
@@ -83,10 +85,62 @@ public final class Calibrator {
     double pipelined = roundNanos > missLatency
         ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS;
     List<MachineProfile.MeasuredCache> measured = matchLevels(caches, plateaus(curve));
+    progress.accept("TLB: one line per page, 4 KiB pages and huge pages, up to " + settings.tlbPages() + " pages");
+    MachineProfile.Tlb tlb = tlb(memory, settings);
     progress.accept("sequential bandwidth, 1 and " + Runtime.getRuntime().availableProcessors() + " cores");
     MachineProfile.Bandwidth bandwidth = bandwidth(memory, settings);
     return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
-        pipelined, missLatency / pipelined, curve, bandwidth, pageSize());
+        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb);
+  }
+
+  /**
+   * The TLB sweep: for 16, 32, ... pages, a chase with one line per 4 KiB page, the same layout on
+   * huge pages, and a chase over as many contiguous lines. The TLB's cost is the 4 KiB layout minus
+   * the same layout on huge pages (minus the contiguous lines where huge pages are unavailable);
+   * its reach is the most pages at which that cost stays under a quarter of its final value (and
+   * under 1 ns).
+   */
+  private static MachineProfile.Tlb tlb(EngineMemory memory, Settings settings) {
+    long page = pageSize();
+    long bytes = settings.tlbPages() * page;
+    long accesses = Math.min(settings.accessesPerPoint(), 1L << 19);
+    List<MachineProfile.TlbPoint> curve = new ArrayList<>();
+    try (OffHeapBuffer small = memory.allocate(bytes);
+        OffHeapBuffer huge = memory.allocate(bytes, dev.memwall.core.memory.Placement.HUGE_PAGES)) {
+      for (int pages = 16; pages <= settings.tlbPages(); pages *= 2) {
+        double onPages = chaseNanos(small.segment(), MemoryProbe.buildPageRing(small.segment(), pages, page, pages),
+            accesses, settings.repeats());
+        double onHugePages = huge.hugePages()
+            ? chaseNanos(huge.segment(), MemoryProbe.buildPageRing(huge.segment(), pages, page, pages), accesses,
+                settings.repeats())
+            : Double.NaN;
+        double contiguous = chaseNanos(small.segment(), MemoryProbe.buildRing(small.segment(), pages * 64L, 64, pages),
+            accesses, settings.repeats());
+        curve.add(new MachineProfile.TlbPoint(pages, onPages, onHugePages, contiguous));
+      }
+    }
+    // Without TLB misses: the same layout on huge pages where there are some (it differs only in
+    // page size), else contiguous lines (which also differ in how the lines share cache sets).
+    java.util.function.ToDoubleFunction<MachineProfile.TlbPoint> baseline =
+        point -> Double.isNaN(point.hugePageNanos()) ? point.contiguousNanos() : point.hugePageNanos();
+    MachineProfile.TlbPoint last = curve.getLast();
+    double missNanos = Math.max(0, last.pageNanos() - baseline.applyAsDouble(last));
+    double hugeMissNanos = Math.max(0, last.hugePageNanos() - last.contiguousNanos());
+    long entries = 0;
+    for (MachineProfile.TlbPoint point : curve) {
+      if (point.pageNanos() - baseline.applyAsDouble(point) < Math.min(1.0, missNanos / 4)) {
+        entries = point.pages();
+      } else {
+        break;
+      }
+    }
+    return new MachineProfile.Tlb(entries, missNanos, hugeMissNanos, curve);
+  }
+
+  /** The least time per step of a chase over a ring starting at {@code starts[0]}, warmed first. */
+  private static double chaseNanos(MemorySegment ring, long[] starts, long accesses, int repeats) {
+    MemoryProbe.chase(ring, starts[0], accesses / 4);
+    return minimumNanos(repeats, () -> MemoryProbe.chase(ring, starts[0], accesses)) / accesses;
   }
 
   /** Runs every kernel long enough on 1 MiB that the JIT compiles it before anything is timed. */

@@ -25,13 +25,14 @@ import java.util.Properties;
  * @param curve latency versus working set, the measurement behind the numbers above
  * @param bandwidth sequential read, write and copy bandwidth, one and all cores
  * @param pageBytes the base page size
+ * @param tlb what one access per page costs once the pages outnumber the TLB
  */
 public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
     double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
-    long pageBytes) {
+    long pageBytes, Tlb tlb) {
 
   /** Version of the file format; a file of another version is measured anew, not trusted. */
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
   /** The profile's file name in the cache directory. */
   public static final String FILE_NAME = "machine-profile.properties";
 
@@ -51,6 +52,29 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
 
   /** Nanoseconds per dependent access with a working set of {@code workingSetBytes}. */
   public record LatencyPoint(long workingSetBytes, double nanosPerAccess) {}
+
+  /**
+   * The TLB as a chase with one line per page sees it.
+   *
+   * @param entries the most pages (of {@code pageBytes}) touched round-robin at no extra cost; with a
+   *     second-level TLB, first-level misses that hit it cost next to nothing, so on such machines
+   *     this is the second level's reach
+   * @param missNanos the extra latency per access when every access misses the TLB with 4 KiB
+   *     pages: the one-line-per-page chase minus the same chase on huge pages (minus contiguous
+   *     lines where huge pages are unavailable, which then also counts cache-set effects)
+   * @param hugePageMissNanos what the one-line-per-page layout still costs on huge pages over
+   *     contiguous lines: cache-set effects of the layout, not the TLB (NaN without huge pages)
+   * @param curve the measurement: latency with one line per page, on huge pages, and of as many
+   *     contiguous lines (the baseline without TLB misses)
+   */
+  public record Tlb(long entries, double missNanos, double hugePageMissNanos, List<TlbPoint> curve) {
+    public Tlb {
+      curve = List.copyOf(curve);
+    }
+  }
+
+  /** Nanoseconds per dependent access touching {@code pages} pages, one line each. */
+  public record TlbPoint(int pages, double pageNanos, double hugePageNanos, double contiguousNanos) {}
 
   /** Sequential bandwidths in GB/s (10^9 bytes per second); copy counts the bytes read plus those written. */
   public record Bandwidth(double readOneCore, double writeOneCore, double copyOneCore, double readAllCores,
@@ -75,6 +99,12 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     p.setProperty("curve", Integer.toString(curve.size()));
     for (int i = 0; i < curve.size(); i++) {
       p.setProperty("curve." + i, curve.get(i).workingSetBytes() + "," + curve.get(i).nanosPerAccess());
+    }
+    p.setProperty("tlb", tlb.entries() + "," + tlb.missNanos() + "," + tlb.hugePageMissNanos());
+    p.setProperty("tlb.curve", Integer.toString(tlb.curve().size()));
+    for (int i = 0; i < tlb.curve().size(); i++) {
+      TlbPoint t = tlb.curve().get(i);
+      p.setProperty("tlb.curve." + i, t.pages() + "," + t.pageNanos() + "," + t.hugePageNanos() + "," + t.contiguousNanos());
     }
     p.setProperty("bandwidth", bandwidth.readOneCore() + "," + bandwidth.writeOneCore() + "," + bandwidth.copyOneCore()
         + "," + bandwidth.readAllCores() + "," + bandwidth.writeAllCores() + "," + bandwidth.copyAllCores());
@@ -112,12 +142,20 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
         String[] f = required(p, "curve." + i).split(",");
         curve.add(new LatencyPoint(Long.parseLong(f[0]), Double.parseDouble(f[1])));
       }
+      String[] t = required(p, "tlb").split(",");
+      List<TlbPoint> tlbCurve = new ArrayList<>();
+      for (int i = 0; i < Integer.parseInt(required(p, "tlb.curve")); i++) {
+        String[] f = required(p, "tlb.curve." + i).split(",");
+        tlbCurve.add(new TlbPoint(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+            Double.parseDouble(f[3])));
+      }
+      Tlb tlb = new Tlb(Long.parseLong(t[0]), Double.parseDouble(t[1]), Double.parseDouble(t[2]), tlbCurve);
       String[] b = required(p, "bandwidth").split(",");
       Bandwidth bandwidth = new Bandwidth(Double.parseDouble(b[0]), Double.parseDouble(b[1]), Double.parseDouble(b[2]),
           Double.parseDouble(b[3]), Double.parseDouble(b[4]), Double.parseDouble(b[5]));
       return Optional.of(new MachineProfile(required(p, "cpu"), Integer.parseInt(required(p, "cores")), caches,
           Double.parseDouble(required(p, "t1.nanos")), Double.parseDouble(required(p, "tnext.nanos")),
-          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes"))));
+          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb));
     } catch (IOException | RuntimeException corrupt) {
       return Optional.empty();
     }

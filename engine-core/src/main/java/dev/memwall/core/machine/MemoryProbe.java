@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>{@link #buildRing}: one random cycle through the cache lines of a working set (Sattolo's
  *       shuffle), each line holding the offset of the next: following it defeats every prefetcher.
+ *       {@link #buildPageRing} does the same with one line per page, to measure the TLB.
  *   <li>{@link #chase}: a dependent pointer chase, one load waiting for the previous: its time per
  *       step is the latency of the level the working set fits in (T1 once it exceeds the caches).
  *   <li>{@link #chaseParallel}: {@value #CHAINS} independent chases interleaved, so their misses
@@ -38,6 +39,26 @@ public final class MemoryProbe {
       throw new IllegalArgumentException("a ring needs at least 2 nodes of >= 8 bytes inside the memory: "
           + workingSetBytes + " bytes at stride " + strideBytes + " in " + memory.byteSize());
     }
+    return link(memory, nodes, node -> (long) node * strideBytes, seed);
+  }
+
+  /**
+   * Links one cache line in each of {@code pages} consecutive pages of {@code pageBytes} into one
+   * random cycle: every access touches another page, so once the pages outnumber the TLB's
+   * entries every access also misses the TLB. The line's offset within its page rotates through
+   * 64 positions so the lines spread over the cache's sets instead of fighting over one.
+   *
+   * @return the starting offsets of {@link #CHAINS} chains spread evenly along the cycle
+   */
+  public static long[] buildPageRing(MemorySegment memory, int pages, long pageBytes, long seed) {
+    if (pages < 2 || pages * pageBytes > memory.byteSize() || pageBytes < 64 * 64) {
+      throw new IllegalArgumentException("a page ring needs at least 2 pages of >= 4 KiB inside the memory: "
+          + pages + " pages of " + pageBytes + " bytes in " + memory.byteSize());
+    }
+    return link(memory, pages, page -> page * pageBytes + (page % 64) * 64L, seed);
+  }
+
+  private static long[] link(MemorySegment memory, int nodes, java.util.function.IntToLongFunction offsetOf, long seed) {
     int[] order = new int[nodes];
     for (int i = 0; i < nodes; i++) {
       order[i] = i;
@@ -51,10 +72,10 @@ public final class MemoryProbe {
     }
     // order is a cyclic permutation: node i's successor is order[i].
     for (int i = 0; i < nodes; i++) {
-      memory.set(LONG, (long) i * strideBytes, (long) order[i] * strideBytes);
+      memory.set(LONG, offsetOf.applyAsLong(i), offsetOf.applyAsLong(order[i]));
     }
     long[] starts = new long[CHAINS];
-    long at = 0;
+    long at = offsetOf.applyAsLong(0);
     int spacing = Math.max(1, nodes / CHAINS);
     for (int chain = 0; chain < CHAINS; chain++) {
       starts[chain] = at;

@@ -46,10 +46,10 @@ class CalibratorTest {
 
   @Test
   void quickCalibrationIsSaneAndRoundTrips(EngineMemory memory) throws IOException {
-    Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15);
+    Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15, 256);
     List<String> phases = new ArrayList<>();
     MachineProfile profile = Calibrator.measure(memory, tiny, phases::add);
-    assertEquals(4, phases.size());
+    assertEquals(5, phases.size());
     List<MachineProfile.LatencyPoint> points = profile.curve();
     assertEquals(4L << 10, points.getFirst().workingSetBytes());
     assertEquals(16L << 20, points.getLast().workingSetBytes());
@@ -58,6 +58,8 @@ class CalibratorTest {
     assertTrue(profile.pipelinedMissNanos() > 0 && profile.memoryLevelParallelism() > 0.5, profile.toString());
     assertTrue(profile.bandwidth().readOneCore() > 0.1 && profile.bandwidth().copyAllCores() > 0.1);
     assertTrue(profile.pageBytes() >= 4096);
+    assertEquals(List.of(16, 32, 64, 128, 256), profile.tlb().curve().stream().map(MachineProfile.TlbPoint::pages).toList());
+    assertTrue(profile.tlb().missNanos() >= 0 && profile.tlb().entries() <= 256, profile.tlb().toString());
 
     profile.save(dir);
     assertEquals(profile, MachineProfile.load(dir).orElseThrow());
@@ -67,7 +69,7 @@ class CalibratorTest {
   void corruptOrOldProfilesAreNotTrusted() throws IOException {
     Path file = dir.resolve(MachineProfile.FILE_NAME);
     assertTrue(MachineProfile.load(dir).isEmpty());
-    Files.writeString(file, "format.version=0\ncpu=x\n");
+    Files.writeString(file, "format.version=1\ncpu=x\n");
     assertTrue(MachineProfile.load(dir).isEmpty(), "another format version is measured anew");
     Files.writeString(file, "format.version=1\ncpu=x\ncaches=2\n");
     assertTrue(MachineProfile.load(dir).isEmpty(), "a truncated profile is measured anew");

@@ -69,6 +69,16 @@ final class CalibrateCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "T1, a miss to memory (dependent chase)   %7.1f ns%n", p.missLatencyNanos());
     out.printf(Locale.ROOT, "Tnext, one more pipelined miss           %7.1f ns%n", p.pipelinedMissNanos());
     out.printf(Locale.ROOT, "memory-level parallelism (T1 / Tnext)    %7.1f%n", p.memoryLevelParallelism());
+    MachineProfile.Tlb tlb = p.tlb();
+    out.printf(Locale.ROOT, "TLB: %d pages (%s) at no cost; beyond, a TLB miss adds %.1f ns per access%s%n",
+        tlb.entries(), size(tlb.entries() * p.pageBytes()), tlb.missNanos(),
+        Double.isNaN(tlb.hugePageMissNanos()) ? " (no huge pages to compare with)" : " (measured against huge pages)");
+    StringBuilder pages = new StringBuilder("  pages: ns with 4 KiB pages / huge pages / contiguous lines:");
+    for (MachineProfile.TlbPoint point : tlb.curve()) {
+      pages.append(String.format(Locale.ROOT, "  %d: %.1f/%.1f/%.1f", point.pages(), point.pageNanos(),
+          point.hugePageNanos(), point.contiguousNanos()));
+    }
+    out.println(pages);
     MachineProfile.Bandwidth b = p.bandwidth();
     out.printf(Locale.ROOT, "bandwidth GB/s     read   write    copy%n");
     out.printf(Locale.ROOT, "  1 core        %7.1f %7.1f %7.1f%n", b.readOneCore(), b.writeOneCore(), b.copyOneCore());
