@@ -1,7 +1,9 @@
 package dev.memwall.core.machine;
 
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.HugePages;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -68,12 +70,9 @@ public final class Calibrator {
       progress.accept("latency versus working set, 4 KiB to " + (settings.largestWorkingSetBytes() >> 20) + " MiB");
       long[] starts = null;
       for (long workingSet = SMALLEST_WORKING_SET; workingSet <= settings.largestWorkingSetBytes(); workingSet *= 2) {
-        long[] chainStarts = MemoryProbe.buildRing(ring, workingSet, LINE_STRIDE, workingSet);
-        long accesses = settings.accessesPerPoint();
-        MemoryProbe.chase(ring, 0, workingSet / LINE_STRIDE); // warm the set into the caches
-        double nanos = minimumNanos(settings.repeats(), () -> MemoryProbe.chase(ring, 0, accesses)) / accesses;
-        curve.add(new MachineProfile.LatencyPoint(workingSet, nanos));
-        starts = chainStarts;
+        starts = MemoryProbe.buildRing(ring, workingSet, LINE_STRIDE, workingSet);
+        curve.add(new MachineProfile.LatencyPoint(workingSet,
+            chaseNanos(ring, starts, settings.accessesPerPoint(), settings.repeats())));
       }
       missLatency = curve.getLast().nanosPerAccess();
       progress.accept("pipelined misses: " + MemoryProbe.CHAINS + " interleaved chases");
@@ -106,7 +105,7 @@ public final class Calibrator {
     long accesses = Math.min(settings.accessesPerPoint(), 1L << 19);
     List<MachineProfile.TlbPoint> curve = new ArrayList<>();
     try (OffHeapBuffer small = memory.allocate(bytes);
-        OffHeapBuffer huge = memory.allocate(bytes, dev.memwall.core.memory.Placement.HUGE_PAGES)) {
+        OffHeapBuffer huge = memory.allocate(bytes, Placement.HUGE_PAGES)) {
       for (int pages = 16; pages <= settings.tlbPages(); pages *= 2) {
         double onPages = chaseNanos(small.segment(), MemoryProbe.buildPageRing(small.segment(), pages, page, pages),
             accesses, settings.repeats());
@@ -137,7 +136,7 @@ public final class Calibrator {
     return new MachineProfile.Tlb(entries, missNanos, hugeMissNanos, curve);
   }
 
-  /** The least time per step of a chase over a ring starting at {@code starts[0]}, warmed first. */
+  /** The least time per step of a chase from {@code starts[0]}, after a quarter as many steps to warm the caches. */
   private static double chaseNanos(MemorySegment ring, long[] starts, long accesses, int repeats) {
     MemoryProbe.chase(ring, starts[0], accesses / 4);
     return minimumNanos(repeats, () -> MemoryProbe.chase(ring, starts[0], accesses)) / accesses;
@@ -334,6 +333,6 @@ public final class Calibrator {
   }
 
   private static long pageSize() {
-    return dev.memwall.core.memory.HugePages.basePageBytes();
+    return HugePages.basePageBytes();
   }
 }
