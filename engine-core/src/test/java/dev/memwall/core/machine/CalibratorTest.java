@@ -55,11 +55,12 @@ class CalibratorTest {
     assertEquals(16L << 20, points.getLast().workingSetBytes());
     assertTrue(points.getLast().nanosPerAccess() > points.getFirst().nanosPerAccess(),
         "a 16 MiB random chase cannot be as fast as a 4 KiB one: " + points);
-    assertTrue(profile.pipelinedMissNanos() > 0 && profile.memoryLevelParallelism() > 0.5, profile.toString());
+    assertTrue(profile.pipelinedMissNanos() > 0 && profile.memoryLevelParallelism() > 0.25, profile.toString());
     assertTrue(profile.bandwidth().readOneCore() > 0.1 && profile.bandwidth().copyAllCores() > 0.1);
     assertTrue(profile.pageBytes() >= 4096);
     assertEquals(List.of(16, 32, 64, 128, 256), profile.tlb().curve().stream().map(MachineProfile.TlbPoint::pages).toList());
-    assertTrue(profile.tlb().missNanos() >= 0 && profile.tlb().entries() <= 256, profile.tlb().toString());
+    assertTrue(profile.tlb().curve().stream().allMatch(t -> t.pageNanos() > 0 && t.contiguousNanos() > 0),
+        profile.tlb().toString());
 
     profile.save(dir);
     assertEquals(profile, MachineProfile.load(dir).orElseThrow());
