@@ -1,5 +1,6 @@
 package dev.memwall.tpch.cli;
 
+import dev.memwall.core.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
@@ -61,6 +62,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
   static void print(MachineProfile p, PrintWriter out) {
     out.printf(Locale.ROOT, "%s, %d cores, %d-byte pages%n", p.cpu(), p.cores(), p.pageBytes());
+    out.println(HardwareCounters.availability().describe());
     out.printf(Locale.ROOT, "%-6s %11s %14s %6s %12s%n", "cache", "sysfs size", "measured size", "line", "hit latency");
     for (MachineProfile.MeasuredCache c : p.caches()) {
       out.printf(Locale.ROOT, "L%-5d %11s %14s %5dB %9.1f ns%n", c.cache().level(), size(c.cache().sizeBytes()),
