@@ -27,7 +27,7 @@ final class Accumulator {
   private final LongKernel longs;
   private final DoubleKernel doubles;
   private final double unit;
-  /** The sums, minima or maxima by group: read by the aggregator's row-wise sum pass. */
+  /** The sums, minima or maxima by group; the aggregator adds plain sums into it through {@link LaneSums}. */
   final GroupColumns.Column values;
   private final GroupColumns.Column nullRows;
 
@@ -176,7 +176,7 @@ final class Accumulator {
       nulls = longs.nulls();
       switch (aggregate.function()) {
         case SUM, AVG -> {
-          // Sums without nulls in the chunk took the row-wise path (plainSumValues).
+          // Sums without nulls in the chunk went through LaneSums instead (see plainSumValues).
           for (int i = 0; i < n; i++) {
             int k = positions[i];
             if (!(anyNull && nulls[k])) {

@@ -97,10 +97,7 @@ public final class HashAggregator implements AutoCloseable {
       return;
     }
     if (groupKeys.length == 0) {
-      if (table.groups() == 0) {
-        table.findOrInsert(new long[table.keyWidth()]);
-        prepareNewGroups();
-      }
+      ensureGlobalGroup();
       rows.set(0, rows.get(0) + n);
       for (Accumulator accumulator : accumulators) {
         accumulator.updateSingleGroup(chunk, positions, n);
@@ -146,6 +143,14 @@ public final class HashAggregator implements AutoCloseable {
     initializedGroups = groups;
   }
 
+  /** Creates group 0, the only group of an aggregation without keys, if it does not exist yet. */
+  private void ensureGlobalGroup() {
+    if (table.groups() == 0) {
+      table.findOrInsert(new long[table.keyWidth()]);
+      prepareNewGroups();
+    }
+  }
+
   /** Folds {@code other}'s groups into this aggregator; {@code other} is left unchanged. */
   public void mergeFrom(HashAggregator other) {
     long[] tuple = new long[table.keyWidth()];
@@ -164,10 +169,8 @@ public final class HashAggregator implements AutoCloseable {
 
   /** The groups as a table: key columns, then aggregate columns, in group creation order. */
   public Table toTable() {
-    boolean global = keys.isEmpty();
-    if (global && table.groups() == 0) {
-      table.findOrInsert(new long[table.keyWidth()]);
-      prepareNewGroups();
+    if (keys.isEmpty()) {
+      ensureGlobalGroup(); // SQL: an aggregation without keys returns one row, even over no rows
     }
     List<String> names = new ArrayList<>();
     List<ColumnType> types = new ArrayList<>();
