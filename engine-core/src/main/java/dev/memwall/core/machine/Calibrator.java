@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -19,11 +20,14 @@ import java.util.function.LongSupplier;
  * T1/Tnext (seed 002, section 2.4.1): a dependent pointer chase over random cycles through working
  * sets from 4 KiB up gives the latency curve, the caches' hit latencies (cross-checked against the
  * sizes sysfs reports) and T1; interleaved independent chases give Tnext and the memory-level
- * parallelism; sequential kernels give read, write and copy bandwidth on one and all cores.
+ * parallelism; a chase with one line per page, on 4 KiB and on huge pages, gives the TLB's reach and
+ * miss cost; pairs of dependent loads a growing distance apart give each level's line size; the
+ * simple scan of seed 000 (one byte every {@code stride} bytes) gives the curve its three cost
+ * models explain ({@link ScanCostModels}); sequential kernels give read, write and copy bandwidth
+ * on one and all cores.
  *
  * <p>All memory comes from the given {@link EngineMemory} and is freed before returning. Every
- * figure is the minimum over repeated runs, the usual defence against a noisy machine. TLB reach,
- * huge pages and the stride experiment are not measured yet.
+ * figure is the minimum over repeated runs, the usual defence against a noisy machine.
  *
  * <p>Thread safety: one measurement at a time per caller; it starts its own threads for the
  * all-core bandwidth.
@@ -84,12 +88,118 @@ public final class Calibrator {
     double pipelined = roundNanos > missLatency
         ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS;
     List<MachineProfile.MeasuredCache> measured = matchLevels(caches, plateaus(curve));
+    progress.accept("line sizes: pairs of dependent loads 8 to " + LARGEST_PAIR_DISTANCE + " bytes apart");
+    measured = withLineSizes(memory, measured, settings);
+    progress.accept("the scan of seed 000: one byte every 1 to " + STRIDES[STRIDES.length - 1] + " bytes");
+    List<MachineProfile.StridePoint> strideScan = strideScan(memory, settings, caches);
     progress.accept("TLB: one line per page, 4 KiB pages and huge pages, up to " + settings.tlbPages() + " pages");
     MachineProfile.Tlb tlb = tlb(memory, settings);
     progress.accept("sequential bandwidth, 1 and " + Runtime.getRuntime().availableProcessors() + " cores");
     MachineProfile.Bandwidth bandwidth = bandwidth(memory, settings);
     return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
-        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb);
+        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb, strideScan);
+  }
+
+  private static final int PAIR_BLOCK_BYTES = 512;
+  private static final int LARGEST_PAIR_DISTANCE = 256;
+  /** The least step (slowest over fastest distances) that counts as crossing into the next line. */
+  private static final double LINE_STEP = 1.2;
+
+  /**
+   * Each level's line size from the latency-versus-stride curve: a chase through random blocks
+   * whose footprint is twice the level (so the first load of a block misses it), with a second,
+   * dependent load {@code d} bytes before the first. While {@code d} stays within the line the
+   * second load hits; from the line size on it misses too. A level keeps 0 when its footprint would
+   * not fit the largest working set or the step stays under {@value #LINE_STEP}x.
+   */
+  private static List<MachineProfile.MeasuredCache> withLineSizes(EngineMemory memory,
+      List<MachineProfile.MeasuredCache> caches, Settings settings) {
+    List<MachineProfile.MeasuredCache> result = new ArrayList<>();
+    long largestSpan = settings.largestWorkingSetBytes();
+    try (OffHeapBuffer buffer = memory.allocate(largestSpan)) {
+      MemorySegment ring = buffer.segment();
+      for (MachineProfile.MeasuredCache level : caches) {
+        // Twice the level, or twice what the latency curve found of it where sysfs's size needs too much memory.
+        long footprint = 2 * level.cache().sizeBytes();
+        if (footprint / level.cache().lineBytes() * PAIR_BLOCK_BYTES > largestSpan && level.effectiveBytes() > 0) {
+          footprint = 2 * level.effectiveBytes();
+        }
+        long blocks = footprint / level.cache().lineBytes();
+        if (blocks * PAIR_BLOCK_BYTES > largestSpan) {
+          result.add(level);
+          continue;
+        }
+        // Two sweeps over the distances, keeping the faster time of each: one disturbed run is not a step.
+        double[] pairNanos = new double[Integer.numberOfTrailingZeros(LARGEST_PAIR_DISTANCE / Long.BYTES) + 1];
+        Arrays.fill(pairNanos, Double.MAX_VALUE);
+        for (int sweep = 0; sweep < 2; sweep++) {
+          for (int i = 0; i < pairNanos.length; i++) {
+            int distance = Long.BYTES << i;
+            long[] starts = MemoryProbe.buildPairRing(ring, (int) blocks, PAIR_BLOCK_BYTES, distance, distance);
+            pairNanos[i] = Math.min(pairNanos[i],
+                2 * chaseNanos(ring, starts, Math.min(settings.accessesPerPoint(), 1L << 20), settings.repeats()));
+          }
+        }
+        result.add(level.withMeasuredLineBytes(lineStep(pairNanos, Long.BYTES, LINE_STEP)));
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The distance at which a pair of loads turns from one line into two: {@code pairNanos} holds the
+   * times at distances {@code first, 2 first, 4 first, ...}; the answer is the distance that splits
+   * them into a faster and a slower group with the widest gap (the slowest of the faster group to
+   * the fastest of the slower), if that gap reaches {@code leastStep}; else 0.
+   */
+  static int lineStep(double[] pairNanos, int first, double leastStep) {
+    int best = 0;
+    double widest = leastStep;
+    for (int split = 1; split < pairNanos.length; split++) {
+      double faster = Arrays.stream(pairNanos, 0, split).max().orElseThrow();
+      double slower = Arrays.stream(pairNanos, split, pairNanos.length).min().orElseThrow();
+      if (slower / faster >= widest) {
+        widest = slower / faster;
+        best = first << split;
+      }
+    }
+    return best;
+  }
+
+  /** The strides of the scan experiment, in bytes. */
+  private static final int[] STRIDES = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+  /** Iterations per run of the scan, as in the seed. */
+  private static final int SCAN_ITERATIONS = 200_000;
+
+  /**
+   * The simple scan of seed 000: for each stride, the time per byte read from memory that starts out
+   * in no cache (a read of a buffer four times the last-level cache evicts it before each run), and
+   * of the same loop wrapped inside 16 KiB, which stays in L1 and gives T_CPU.
+   */
+  private static List<MachineProfile.StridePoint> strideScan(EngineMemory memory, Settings settings,
+      List<CacheLevel> caches) {
+    long lastLevel = caches.isEmpty() ? 32L << 20 : caches.getLast().sizeBytes();
+    long scanBytes = (long) SCAN_ITERATIONS * STRIDES[STRIDES.length - 1];
+    List<MachineProfile.StridePoint> points = new ArrayList<>();
+    try (OffHeapBuffer scan = memory.allocate(scanBytes);
+        OffHeapBuffer evict = memory.allocate(Math.max(4 * lastLevel, settings.largestWorkingSetBytes()))) {
+      MemoryProbe.write(scan.segment(), 1); // touch the pages before timing
+      MemoryProbe.write(evict.segment(), 2);
+      long l1Mask = (16L << 10) - 1;
+      for (int stride : STRIDES) {
+        double cold = leastOfTimedRuns(settings.repeats() + 2, () -> {
+          SINK = SINK ^ MemoryProbe.read(evict.segment());
+          long t0 = System.nanoTime();
+          SINK = SINK ^ MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, -1);
+          return System.nanoTime() - t0;
+        });
+        MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, l1Mask);
+        double inL1 = minimumNanos(settings.repeats() + 2,
+            () -> MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, l1Mask));
+        points.add(new MachineProfile.StridePoint(stride, cold / SCAN_ITERATIONS, inL1 / SCAN_ITERATIONS));
+      }
+    }
+    return points;
   }
 
   /**
@@ -151,6 +261,7 @@ public final class Calibrator {
       for (int round = 0; round < 30; round++) {
         SINK = SINK ^ MemoryProbe.chase(ring, 0, 1 << 15) ^ MemoryProbe.chaseParallel(ring, starts, 1 << 12);
         SINK = SINK ^ MemoryProbe.read(stream);
+        SINK = SINK ^ MemoryProbe.strideScan(stream, 1 + round % 64, 1 << 12, (1L << 18) - 1);
         MemoryProbe.copy(stream);
         MemoryProbe.write(stream, round);
       }
@@ -309,6 +420,15 @@ public final class Calibrator {
       long t0 = System.nanoTime();
       SINK = SINK ^ run.getAsLong();
       best = Math.min(best, System.nanoTime() - t0);
+    }
+    return Math.max(1, best);
+  }
+
+  /** The least of {@code repeats} results of {@code timedRun}, which times itself to leave its set-up out. */
+  private static double leastOfTimedRuns(int repeats, LongSupplier timedRun) {
+    long best = Long.MAX_VALUE;
+    for (int r = 0; r < Math.max(1, repeats); r++) {
+      best = Math.min(best, timedRun.getAsLong());
     }
     return Math.max(1, best);
   }

@@ -26,19 +26,30 @@ import java.util.Properties;
  * @param bandwidth sequential read, write and copy bandwidth, one and all cores
  * @param pageBytes the base page size
  * @param tlb what one access per page costs once the pages outnumber the TLB
+ * @param strideScan the simple scan of seed 000 (time per iteration versus stride), which
+ *     {@link ScanCostModels} explains with the seed's three cost models; empty when not measured
  */
 public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
     double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
-    long pageBytes, Tlb tlb) {
+    long pageBytes, Tlb tlb, List<StridePoint> strideScan) {
 
   /** Version of the file format; a file of another version is measured anew, not trusted. */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
   /** The profile's file name in the cache directory. */
   public static final String FILE_NAME = "machine-profile.properties";
 
   public MachineProfile {
     caches = List.copyOf(caches);
     curve = List.copyOf(curve);
+    strideScan = List.copyOf(strideScan);
+  }
+
+  /** A profile without the stride experiment (which only {@link ScanCostModels} reads). */
+  public MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
+      double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
+      long pageBytes, Tlb tlb) {
+    this(cpu, cores, caches, missLatencyNanos, pipelinedMissNanos, memoryLevelParallelism, curve, bandwidth, pageBytes,
+        tlb, List.of());
   }
 
   /**
@@ -47,8 +58,29 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
    * @param effectiveBytes the largest working set measured at this level's latency: on a shared or
    *     virtualized machine it can be well below the size sysfs reports (0 when unknown)
    * @param hitLatencyNanos the latency of a dependent access that hits this level (NaN when unknown)
+   * @param measuredLineBytes the line size the latency-versus-stride curve shows for this level,
+   *     to cross-check the one sysfs reports; 0 where the curve shows no clear step (prefetchers
+   *     that fetch neighbouring lines hide it, typically for the last level)
    */
-  public record MeasuredCache(CacheLevel cache, long effectiveBytes, double hitLatencyNanos) {}
+  public record MeasuredCache(CacheLevel cache, long effectiveBytes, double hitLatencyNanos, int measuredLineBytes) {
+    /** A level whose line size was not measured. */
+    public MeasuredCache(CacheLevel cache, long effectiveBytes, double hitLatencyNanos) {
+      this(cache, effectiveBytes, hitLatencyNanos, 0);
+    }
+
+    MeasuredCache withMeasuredLineBytes(int lineBytes) {
+      return new MeasuredCache(cache, effectiveBytes, hitLatencyNanos, lineBytes);
+    }
+  }
+
+  /**
+   * One stride of the scan experiment.
+   *
+   * @param strideBytes the distance between two bytes read
+   * @param nanosPerIteration per byte read, scanning memory that starts out in no cache
+   * @param cpuNanosPerIteration the same loop over a working set that stays in L1: T_CPU
+   */
+  public record StridePoint(int strideBytes, double nanosPerIteration, double cpuNanosPerIteration) {}
 
   /** Nanoseconds per dependent access with a working set of {@code workingSetBytes}. */
   public record LatencyPoint(long workingSetBytes, double nanosPerAccess) {}
@@ -94,7 +126,8 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     for (int i = 0; i < caches.size(); i++) {
       CacheLevel c = caches.get(i).cache();
       p.setProperty("cache." + i, c.level() + "," + c.type() + "," + c.sizeBytes() + "," + c.lineBytes() + ","
-          + c.ways() + "," + caches.get(i).effectiveBytes() + "," + caches.get(i).hitLatencyNanos());
+          + c.ways() + "," + caches.get(i).effectiveBytes() + "," + caches.get(i).hitLatencyNanos() + ","
+          + caches.get(i).measuredLineBytes());
     }
     p.setProperty("curve", Integer.toString(curve.size()));
     for (int i = 0; i < curve.size(); i++) {
@@ -105,6 +138,12 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     for (int i = 0; i < tlb.curve().size(); i++) {
       TlbPoint t = tlb.curve().get(i);
       p.setProperty("tlb.curve." + i, t.pages() + "," + t.pageNanos() + "," + t.hugePageNanos() + "," + t.contiguousNanos());
+    }
+    p.setProperty("stride", Integer.toString(strideScan.size()));
+    for (int i = 0; i < strideScan.size(); i++) {
+      StridePoint point = strideScan.get(i);
+      p.setProperty("stride." + i, point.strideBytes() + "," + point.nanosPerIteration() + ","
+          + point.cpuNanosPerIteration());
     }
     p.setProperty("bandwidth", bandwidth.readOneCore() + "," + bandwidth.writeOneCore() + "," + bandwidth.copyOneCore()
         + "," + bandwidth.readAllCores() + "," + bandwidth.writeAllCores() + "," + bandwidth.copyAllCores());
@@ -135,7 +174,8 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
       for (int i = 0; i < Integer.parseInt(required(p, "caches")); i++) {
         String[] f = required(p, "cache." + i).split(",");
         caches.add(new MeasuredCache(new CacheLevel(Integer.parseInt(f[0]), f[1], Long.parseLong(f[2]),
-            Integer.parseInt(f[3]), Integer.parseInt(f[4])), Long.parseLong(f[5]), Double.parseDouble(f[6])));
+            Integer.parseInt(f[3]), Integer.parseInt(f[4])), Long.parseLong(f[5]), Double.parseDouble(f[6]),
+            Integer.parseInt(f[7])));
       }
       List<LatencyPoint> curve = new ArrayList<>();
       for (int i = 0; i < Integer.parseInt(required(p, "curve")); i++) {
@@ -150,12 +190,18 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
             Double.parseDouble(f[3])));
       }
       Tlb tlb = new Tlb(Long.parseLong(t[0]), Double.parseDouble(t[1]), Double.parseDouble(t[2]), tlbCurve);
+      List<StridePoint> strideScan = new ArrayList<>();
+      for (int i = 0; i < Integer.parseInt(required(p, "stride")); i++) {
+        String[] f = required(p, "stride." + i).split(",");
+        strideScan.add(new StridePoint(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+      }
       String[] b = required(p, "bandwidth").split(",");
       Bandwidth bandwidth = new Bandwidth(Double.parseDouble(b[0]), Double.parseDouble(b[1]), Double.parseDouble(b[2]),
           Double.parseDouble(b[3]), Double.parseDouble(b[4]), Double.parseDouble(b[5]));
       return Optional.of(new MachineProfile(required(p, "cpu"), Integer.parseInt(required(p, "cores")), caches,
           Double.parseDouble(required(p, "t1.nanos")), Double.parseDouble(required(p, "tnext.nanos")),
-          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb));
+          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb,
+          strideScan));
     } catch (IOException | RuntimeException corrupt) {
       return Optional.empty();
     }

@@ -16,6 +16,8 @@ import java.util.SplittableRandom;
  *   <li>{@link #chaseParallel}: {@value #CHAINS} independent chases interleaved, so their misses
  *       overlap: the time per round gives Tnext and the memory-level parallelism.
  *   <li>{@link #read}, {@link #write}, {@link #copy}: sequential bandwidth kernels.
+ *   <li>{@link #strideScan}: the simple scan of seed 000 (section 2.1): one byte read every
+ *       {@code stride} bytes, the accesses independent of each other.
  * </ul>
  *
  * <p>Thread safety: stateless; concurrent calls on disjoint memory are independent.
@@ -56,6 +58,30 @@ public final class MemoryProbe {
           + pages + " pages of " + pageBytes + " bytes in " + memory.byteSize());
     }
     return link(memory, pages, page -> page * pageBytes + (page % 64) * 64L, seed);
+  }
+
+  /**
+   * Links blocks of {@code blockBytes} into one random cycle with two stops per block: its last
+   * long, then the long {@code distance} bytes before it, which points at the next block. The second
+   * load depends on the first, so it costs a hit while {@code distance} stays inside the line the
+   * first load brought in, and another miss once it crosses into the previous line: the
+   * latency-versus-stride curve that measures a cache's line size. (Backwards, as Manegold's
+   * calibrator walks, so that next-line prefetchers do not fetch the second line early.)
+   *
+   * @return the starting offsets of {@link #CHAINS} chains; each block is two steps of {@link #chase}
+   */
+  public static long[] buildPairRing(MemorySegment memory, int blocks, int blockBytes, int distance, long seed) {
+    int first = blockBytes - Long.BYTES;
+    if (distance < Long.BYTES || distance > first || (long) blocks * blockBytes > memory.byteSize()) {
+      throw new IllegalArgumentException("a pair ring needs the second stop inside its block and the blocks inside the"
+          + " memory: distance " + distance + ", " + blocks + " blocks of " + blockBytes + " in " + memory.byteSize());
+    }
+    long[] starts = link(memory, blocks, node -> (long) node * blockBytes + first, seed);
+    for (long block = 0; block < (long) blocks * blockBytes; block += blockBytes) {
+      memory.set(LONG, block + first - distance, memory.get(LONG, block + first));
+      memory.set(LONG, block + first, block + first - distance);
+    }
+    return starts;
   }
 
   private static long[] link(MemorySegment memory, int nodes, java.util.function.IntToLongFunction offsetOf, long seed) {
@@ -134,6 +160,23 @@ public final class MemoryProbe {
     for (long i = 0; i < count; i++) {
       memory.setAtIndex(LONG, i, value);
     }
+  }
+
+  /**
+   * Reads one byte at offsets {@code 0, stride, 2 * stride, ...} ({@code iterations} of them), each
+   * offset ANDed with {@code wrapMask}: {@code -1} scans forward, a power of two minus one keeps the
+   * scan inside that many bytes (the same instructions over a working set that stays in L1).
+   *
+   * @return the sum of the bytes read, so the loads are not optimized away
+   */
+  public static long strideScan(MemorySegment memory, int stride, int iterations, long wrapMask) {
+    long sum = 0;
+    long offset = 0;
+    for (int i = 0; i < iterations; i++) {
+      sum += memory.get(ValueLayout.JAVA_BYTE, offset & wrapMask);
+      offset += stride;
+    }
+    return sum;
   }
 
   /** Copies the first half of {@code memory} over the second. */

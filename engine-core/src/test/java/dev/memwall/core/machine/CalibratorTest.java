@@ -49,7 +49,7 @@ class CalibratorTest {
     Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15, 256);
     List<String> phases = new ArrayList<>();
     MachineProfile profile = Calibrator.measure(memory, tiny, phases::add);
-    assertEquals(5, phases.size());
+    assertEquals(7, phases.size());
     List<MachineProfile.LatencyPoint> points = profile.curve();
     assertEquals(4L << 10, points.getFirst().workingSetBytes());
     assertEquals(16L << 20, points.getLast().workingSetBytes());
@@ -62,8 +62,30 @@ class CalibratorTest {
     assertTrue(profile.tlb().curve().stream().allMatch(t -> t.pageNanos() > 0 && t.contiguousNanos() > 0),
         profile.tlb().toString());
 
+    for (MachineProfile.MeasuredCache cache : profile.caches()) {
+      int line = cache.measuredLineBytes();
+      assertTrue(line == 0 || (Integer.bitCount(line) == 1 && line >= 16 && line <= 256), cache.toString());
+    }
+    List<MachineProfile.StridePoint> scan = profile.strideScan();
+    assertEquals(1, scan.getFirst().strideBytes());
+    assertEquals(256, scan.getLast().strideBytes());
+    assertTrue(scan.getLast().nanosPerIteration() > scan.getFirst().nanosPerIteration(),
+        "a line per byte read from memory cannot be as cheap as a byte of a line: " + scan);
+    assertTrue(scan.stream().allMatch(p -> p.cpuNanosPerIteration() > 0), scan.toString());
+
     profile.save(dir);
     assertEquals(profile, MachineProfile.load(dir).orElseThrow());
+  }
+
+  @Test
+  void lineSizeIsTheWidestStepBetweenDistances() {
+    // Pairs of loads 8..256 bytes apart, recorded on this machine's L1 (data in L2): the step is at 64.
+    assertEquals(64, Calibrator.lineStep(new double[] {8.4, 9.4, 9.6, 13.9, 12.3, 16.7}, 8, 1.2));
+    assertEquals(128, Calibrator.lineStep(new double[] {5, 5.2, 5.1, 5.3, 9.8, 10.1}, 8, 1.2));
+    assertEquals(0, Calibrator.lineStep(new double[] {310, 313, 332, 315, 344, 315}, 8, 1.2),
+        "prefetched neighbours leave no step to read");
+    assertEquals(0, Calibrator.lineStep(new double[] {16.3, 8.5, 8.1, 11.6, 11.3, 11.6}, 8, 1.2),
+        "a slow first point hides the step rather than inventing one");
   }
 
   @Test

@@ -41,4 +41,26 @@ class MemoryProbeProperties {
       assertEquals(MemoryProbe.CHAINS, starts.length);
     }
   }
+
+  @Property(tries = 100)
+  void pairRingVisitsEveryBlockTwiceDistanceApart(@ForAll @IntRange(min = 2, max = 3000) int blocks,
+      @ForAll @IntRange(min = 0, max = 5) int distanceShift, @ForAll long seed, EngineMemory memory) {
+    int blockBytes = 512;
+    int distance = Long.BYTES << distanceShift;
+    try (OffHeapBuffer buffer = memory.allocate((long) blocks * blockBytes)) {
+      MemorySegment ring = buffer.segment();
+      long first = MemoryProbe.buildPairRing(ring, blocks, blockBytes, distance, seed)[0];
+      Set<Long> seen = new HashSet<>();
+      long at = first;
+      for (int i = 0; i < blocks; i++) {
+        assertEquals(blockBytes - Long.BYTES, at % blockBytes, "each block is entered at its last long");
+        assertTrue(seen.add(at / blockBytes), "block visited twice before the cycle closed");
+        long second = ring.get(ValueLayout.JAVA_LONG, at);
+        assertEquals(at - distance, second, "the second stop lies distance bytes before the first");
+        at = ring.get(ValueLayout.JAVA_LONG, second);
+      }
+      assertEquals(first, at, "the cycle closes after exactly every block");
+      assertEquals(first, MemoryProbe.chase(ring, first, 2L * blocks));
+    }
+  }
 }

@@ -3,6 +3,7 @@ package dev.memwall.tpch.cli;
 import dev.memwall.core.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.machine.ScanCostModels;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import java.io.IOException;
@@ -35,6 +36,10 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "Cache directory holding the profile (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
   Path data;
 
+  @Option(names = "--charts", paramLabel = "DIR",
+      description = "Where to draw the latency, TLB and scan charts as PNG (default: <cache directory>/calibration).")
+  Path charts;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
@@ -56,6 +61,15 @@ final class CalibrateCommand implements Callable<Integer> {
       out.println("machine profile measured and saved to " + dir.resolve(MachineProfile.FILE_NAME));
     }
     print(profile, out);
+    Path chartDir = charts != null ? charts : dir.resolve("calibration");
+    try {
+      out.println("charts: " + CalibrationCharts.write(profile, chartDir).stream().map(Path::toString)
+          .collect(java.util.stream.Collectors.joining(", ")));
+    } catch (IOException | RuntimeException e) {
+      out.flush();
+      spec.commandLine().getErr().println("memwall calibrate: cannot draw the charts into " + chartDir + ": " + e);
+      return 1;
+    }
     out.flush();
     return 0;
   }
@@ -63,10 +77,12 @@ final class CalibrateCommand implements Callable<Integer> {
   static void print(MachineProfile p, PrintWriter out) {
     out.printf(Locale.ROOT, "%s, %d cores, %d-byte pages%n", p.cpu(), p.cores(), p.pageBytes());
     out.println(HardwareCounters.availability().describe());
-    out.printf(Locale.ROOT, "%-6s %11s %14s %6s %12s%n", "cache", "sysfs size", "measured size", "line", "hit latency");
+    out.printf(Locale.ROOT, "%-6s %11s %14s %6s %9s %12s%n", "cache", "sysfs size", "measured size", "line",
+        "measured", "hit latency");
     for (MachineProfile.MeasuredCache c : p.caches()) {
-      out.printf(Locale.ROOT, "L%-5d %11s %14s %5dB %9.1f ns%n", c.cache().level(), size(c.cache().sizeBytes()),
-          c.effectiveBytes() > 0 ? ">= " + size(c.effectiveBytes()) : "?", c.cache().lineBytes(), c.hitLatencyNanos());
+      out.printf(Locale.ROOT, "L%-5d %11s %14s %5dB %9s %9.1f ns%n", c.cache().level(), size(c.cache().sizeBytes()),
+          c.effectiveBytes() > 0 ? ">= " + size(c.effectiveBytes()) : "?", c.cache().lineBytes(),
+          c.measuredLineBytes() > 0 ? c.measuredLineBytes() + "B" : "?", c.hitLatencyNanos());
     }
     out.printf(Locale.ROOT, "T1, a miss to memory (dependent chase)   %7.1f ns%n", p.missLatencyNanos());
     out.printf(Locale.ROOT, "Tnext, one more pipelined miss           %7.1f ns%n", p.pipelinedMissNanos());
@@ -92,6 +108,27 @@ final class CalibrateCommand implements Callable<Integer> {
       line.append(String.format(Locale.ROOT, "  %s: %.1f", size(point.workingSetBytes()), point.nanosPerAccess()));
     }
     out.println(line.toString().strip());
+    if (!p.strideScan().isEmpty()) {
+      printScan(p, out);
+    }
+  }
+
+  /** The scan of seed 000 beside the seed's models, fitted. */
+  private static void printScan(MachineProfile p, PrintWriter out) {
+    ScanCostModels models = ScanCostModels.fit(p);
+    out.println("scan of seed 000, ns per byte read (stride: measured, T_CPU in L1 / model 1 / 2 / 3 / ideal)");
+    for (MachineProfile.StridePoint point : p.strideScan()) {
+      out.printf(Locale.ROOT, "  %3d B: %6.2f, %4.2f / %7.2f / %6.2f / %6.2f / %6.2f%n", point.strideBytes(),
+          point.nanosPerIteration(), point.cpuNanosPerIteration(),
+          models.predict(ScanCostModels.Model.MODEL_1, point.strideBytes()),
+          models.predict(ScanCostModels.Model.MODEL_2, point.strideBytes()),
+          models.predict(ScanCostModels.Model.MODEL_3, point.strideBytes()),
+          models.predict(ScanCostModels.Model.IDEAL, point.strideBytes()));
+    }
+    for (ScanCostModels.Fit fit : models.fits()) {
+      out.printf(Locale.ROOT, "  %-7s q = %4.1f, l_min = %.2f ns: typically off by a factor %.2f%n",
+          fit.model().label(), fit.concurrency(), fit.lineTransferNanos(), fit.errorFactor());
+    }
   }
 
   private static String size(long bytes) {

@@ -87,6 +87,11 @@ class MemwallCliTest {
     assertTrue(first.out().contains("measured and saved") && first.out().contains("T1"), first.out());
     Path profile = cache.resolve(dev.memwall.core.machine.MachineProfile.FILE_NAME);
     assertTrue(java.nio.file.Files.isRegularFile(profile));
+    assertTrue(first.out().contains("model 1") && first.out().contains("ideal"), "the scan models are printed");
+    for (String chart : List.of(CalibrationCharts.LATENCY, CalibrationCharts.TLB, CalibrationCharts.SCAN)) {
+      java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(cache.resolve("calibration").resolve(chart).toFile());
+      assertTrue(image != null && image.getWidth() == 900 && image.getHeight() == 560, chart + " is a 900x560 PNG");
+    }
 
     Run second = execute(MemwallCli.commandLine(), "calibrate", "--data", cache.toString());
     assertEquals(0, second.exitCode(), second.err());
@@ -97,6 +102,16 @@ class MemwallCliTest {
     Run third = execute(MemwallCli.commandLine(), "calibrate", "--quick", "--data", cache.toString());
     assertEquals(0, third.exitCode(), third.err());
     assertTrue(third.out().contains("measured and saved"), "a corrupt profile is measured anew: " + third.out());
+  }
+
+  @Test
+  void calibrateNamesAnUnwritableChartDirectory() throws Exception {
+    execute(MemwallCli.commandLine(), "calibrate", "--quick", "--data", cache.toString()); // measures once
+    Path blocked = cache.resolve("blocked");
+    Files.writeString(blocked, "a file, not a directory");
+    Run run = execute(MemwallCli.commandLine(), "calibrate", "--data", cache.toString(), "--charts",
+        blocked.resolve("charts").toString());
+    run.failedWith(1, "cannot draw the charts into " + blocked.resolve("charts"));
   }
 
   @Test
