@@ -5,6 +5,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.verify.DuckDbOracle;
@@ -93,7 +94,7 @@ public class TpchQueryBenchmark {
     public void setUp() throws IOException, SQLException {
       open();
       duckdb = DuckDbOracle.of(database, threads, memory);
-      sql = DuckDbOracle.tpchSql(query);
+      sql = DuckDbOracle.tpchSql(TpchParameters.validation(query, scaleFactor));
     }
 
     @TearDown(Level.Trial)

@@ -87,7 +87,11 @@ public sealed interface Expr {
 
   /** An exact decimal constant such as {@code "0.06"}; its scale is the digits written. */
   static Literal decimal(String value) {
-    BigDecimal exact = new BigDecimal(value);
+    return decimal(new BigDecimal(value));
+  }
+
+  /** An exact decimal constant; its scale is the value's (at least 0). */
+  static Literal decimal(BigDecimal exact) {
     int scale = Math.max(0, exact.scale());
     return new Literal(exact.setScale(scale).unscaledValue().longValueExact(), ColumnType.decimal(scale));
   }

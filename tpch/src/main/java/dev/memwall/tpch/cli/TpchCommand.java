@@ -5,9 +5,9 @@ import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchQuery;
-import dev.memwall.tpch.run.TpchRunner;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import dev.memwall.tpch.run.TpchRunner.Verification;
+import dev.memwall.tpch.run.TpchRunner;
 import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.OfficialAnswers;
 import java.io.PrintWriter;
@@ -16,12 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code memwall tpch}: generates (once) or maps the TPC-H data of a scale factor, runs the chosen
@@ -62,6 +63,11 @@ final class TpchCommand implements Callable<Integer> {
           + "(default: answers at SF 1 when the answers directory exists, else duckdb).")
   String verify;
 
+  @Option(names = "--seed", paramLabel = "N",
+      description = "Substitute random query parameters drawn from seed N by the specification's rules "
+          + "(default: the validation parameters); results are then verified against DuckDB.")
+  Long seed;
+
   @Option(names = "--compare", paramLabel = "duckdb", description = "Also time DuckDB on the same data and threads.")
   String compare;
 
@@ -86,8 +92,9 @@ final class TpchCommand implements Callable<Integer> {
     int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     boolean compareDuckDb = parseCompare(compare);
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
-    Verification verification = verification(verify, scaleFactor, answersDir);
-    TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification, compareDuckDb);
+    Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
+    TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification, compareDuckDb,
+        seed == null ? OptionalLong.empty() : OptionalLong.of(seed));
     List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
     if (numbers.isEmpty()) {
       throw new IllegalArgumentException("no TPC-H query is implemented yet; nothing to run");
@@ -110,14 +117,22 @@ final class TpchCommand implements Callable<Integer> {
         reports = runner.runAll(selected);
       }
     }
-    print(reports, compareDuckDb, verification, threadCount, TpchDataGenerator.dataDirectory(cache, scaleFactor));
+    print(reports, options, TpchDataGenerator.dataDirectory(cache, scaleFactor));
     return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
   }
 
-  private void print(List<QueryReport> reports, boolean compareDuckDb, Verification verification, int threadCount,
-      Path dataDirectory) {
+  private void print(List<QueryReport> reports, TpchRunner.Options options, Path dataDirectory) {
     PrintWriter out = spec.commandLine().getOut();
+    boolean compareDuckDb = options.compareDuckDb();
+    Verification verification = options.verification();
+    int threadCount = options.threads();
     out.println("data: " + dataDirectory);
+    if (options.seed().isPresent()) {
+      out.println("parameters from seed " + options.seed().getAsLong() + ":");
+      for (QueryReport report : reports) {
+        out.println("  " + options.parameters(report.query(), scaleFactor));
+      }
+    }
     out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%n",
         dev.memwall.tpch.data.TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
         warmup, runs, switch (verification) {
@@ -176,9 +191,9 @@ final class TpchCommand implements Callable<Integer> {
     return true;
   }
 
-  static Verification verification(String verify, double scaleFactor, Optional<Path> answersDir) {
+  static Verification verification(String verify, double scaleFactor, Optional<Path> answersDir, boolean seeded) {
     if (verify == null) {
-      return scaleFactor == 1 && answersDir.isPresent() ? Verification.ANSWERS : Verification.DUCKDB;
+      return scaleFactor == 1 && answersDir.isPresent() && !seeded ? Verification.ANSWERS : Verification.DUCKDB;
     }
     Verification chosen = switch (verify.toLowerCase(Locale.ROOT)) {
       case "answers" -> Verification.ANSWERS;
@@ -186,6 +201,9 @@ final class TpchCommand implements Callable<Integer> {
       case "none" -> Verification.NONE;
       default -> throw new IllegalArgumentException("--verify takes answers, duckdb or none, not '" + verify + "'");
     };
+    if (chosen == Verification.ANSWERS && seeded) {
+      throw new IllegalArgumentException("the official answers hold only for the validation parameters; use --verify duckdb with --seed");
+    }
     if (chosen == Verification.ANSWERS && scaleFactor != 1) {
       throw new IllegalArgumentException("the official answers are for SF 1 only; use --verify duckdb at SF " + scaleFactor);
     }

@@ -27,18 +27,17 @@ import java.util.List;
  * </pre>
  */
 public final class Q1 implements TpchQuery {
-  private static final int DELTA_DAYS = 90;
-
   @Override
   public int number() {
     return 1;
   }
 
   @Override
-  public Table run(TpchDatabase db, ExecutionContext context) {
+  public Table run(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
+    LocalDate lastShipped = LocalDate.of(1998, 12, 1).minusDays(parameters.integer("DELTA"));
     Expr discountedPrice = col("l_extendedprice").mul(lit(1).sub(col("l_discount")));
     return Plan.scan(db.table("lineitem"))
-        .filter(col("l_shipdate").le(date(LocalDate.of(1998, 12, 1).minusDays(DELTA_DAYS))))
+        .filter(col("l_shipdate").le(date(lastShipped)))
         .aggregate(List.of(col("l_returnflag").as("l_returnflag"), col("l_linestatus").as("l_linestatus")),
             Aggregate.sum(col("l_quantity"), "sum_qty"),
             Aggregate.sum(col("l_extendedprice"), "sum_base_price"),

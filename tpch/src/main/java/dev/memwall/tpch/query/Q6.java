@@ -11,11 +11,13 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDatabase;
+import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 
 /**
  * TPC-H Q6, the forecasting revenue change: a selective scan of lineitem (~2% of rows) summing
- * one product. Validation parameters: DATE = 1994-01-01, DISCOUNT = 0.06, QUANTITY = 24.
+ * one product. Parameters DATE, DISCOUNT, QUANTITY (validation: 1994-01-01, 0.06, 24).
  *
  * <pre>
  * select sum(l_extendedprice * l_discount) as revenue from lineitem
@@ -30,13 +32,16 @@ public final class Q6 implements TpchQuery {
   }
 
   @Override
-  public Table run(TpchDatabase db, ExecutionContext context) {
+  public Table run(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
+    LocalDate from = parameters.date("DATE");
+    BigDecimal discount = parameters.decimal("DISCOUNT");
+    BigDecimal cent = new BigDecimal("0.01");
     return Plan.scan(db.table("lineitem"))
         .filter(and(
-            col("l_shipdate").ge(date("1994-01-01")),
-            col("l_shipdate").lt(date("1995-01-01")),
-            col("l_discount").between(decimal("0.05"), decimal("0.07")),
-            col("l_quantity").lt(lit(24))))
+            col("l_shipdate").ge(date(from)),
+            col("l_shipdate").lt(date(from.plusYears(1))),
+            col("l_discount").between(decimal(discount.subtract(cent)), decimal(discount.add(cent))),
+            col("l_quantity").lt(lit(parameters.integer("QUANTITY")))))
         .aggregate(List.of(), Aggregate.sum(col("l_extendedprice").mul(col("l_discount")), "revenue"))
         .execute(context);
   }

@@ -5,8 +5,9 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDatabase;
 
 /**
- * One TPC-H query as a memwall physical plan, with the specification's validation parameters
- * (the same as the SQL text {@code dev/memwall/tpch/sql/qN.sql} DuckDB runs).
+ * One TPC-H query as a memwall physical plan over its substitution parameters
+ * ({@link TpchParameters}: the validation values or random ones; DuckDB runs the same parameters
+ * substituted into the SQL template {@code dev/memwall/tpch/sql/qN.sql}).
  *
  * <p>Contract: {@link #run} reads the database's tables (it never modifies or closes them), allocates
  * its result from {@code context.memory()} and hands it to the caller, who closes it; every other
@@ -22,9 +23,16 @@ public interface TpchQuery {
   int number();
 
   /**
-   * Runs the query.
+   * Runs the query with {@code parameters}.
    *
+   * @param parameters this query's parameters (a plan reads them by name; a name the parameters lack
+   *     throws {@link IllegalArgumentException})
    * @throws dev.memwall.core.memory.BudgetExceededException when the context's budget is too small
    */
-  Table run(TpchDatabase database, ExecutionContext context);
+  Table run(TpchDatabase database, QueryParameters parameters, ExecutionContext context);
+
+  /** Runs the query with the specification's validation parameters at the database's scale factor. */
+  default Table run(TpchDatabase database, ExecutionContext context) {
+    return run(database, TpchParameters.validation(number(), database.scaleFactor()), context);
+  }
 }

@@ -4,6 +4,8 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.QueryParameters;
+import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.OfficialAnswers;
@@ -13,6 +15,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Runs TPC-H queries on memwall: warm-up runs, timed runs, verification of the result against the
@@ -41,8 +44,16 @@ public final class TpchRunner {
    * @param threads threads memwall and DuckDB may use, at least 1
    * @param verification what results are checked against
    * @param compareDuckDb whether DuckDB's time is measured as well
+   * @param seed random substitution parameters from this seed ({@link TpchParameters#random}); empty
+   *     for the specification's validation parameters
    */
-  public record Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb) {
+  public record Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb,
+      OptionalLong seed) {
+    /** Options with the validation parameters. */
+    public Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb) {
+      this(warmup, runs, threads, verification, compareDuckDb, OptionalLong.empty());
+    }
+
     public Options {
       if (warmup < 0) {
         throw new IllegalArgumentException("warm-up runs must be 0 or more, got " + warmup);
@@ -53,6 +64,15 @@ public final class TpchRunner {
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be at least 1, got " + threads);
       }
+      if (seed.isPresent() && verification == Verification.ANSWERS) {
+        throw new IllegalArgumentException("the official answers hold only for the validation parameters, not for --seed");
+      }
+    }
+
+    /** The parameters of {@code query} at {@code scaleFactor}: random from the seed, else the validation values. */
+    public QueryParameters parameters(int query, double scaleFactor) {
+      return seed.isPresent() ? TpchParameters.random(query, scaleFactor, seed.getAsLong())
+          : TpchParameters.validation(query, scaleFactor);
     }
 
     boolean needsDuckDb() {
@@ -106,15 +126,16 @@ public final class TpchRunner {
   /** Runs, times and verifies {@code query}. */
   public QueryReport run(TpchQuery query) throws SQLException {
     ExecutionContext context = new ExecutionContext(memory, options.threads());
+    QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
     for (int i = 0; i < options.warmup(); i++) {
-      query.run(database, context).close();
+      query.run(database, parameters, context).close();
     }
     long[] times = new long[options.runs()];
     Table kept = null;
     try {
       for (int i = 0; i < options.runs(); i++) {
         long start = System.nanoTime();
-        Table result = query.run(database, context);
+        Table result = query.run(database, parameters, context);
         times[i] = System.nanoTime() - start;
         if (kept == null) {
           kept = result;
@@ -127,7 +148,7 @@ public final class TpchRunner {
       String reason = "not verified";
       QueryResult duck = null;
       if (options.needsDuckDb()) {
-        duck = oracle.runSql(DuckDbOracle.tpchSql(query.number()));
+        duck = oracle.runSql(DuckDbOracle.tpchSql(parameters));
       }
       switch (options.verification()) {
         case ANSWERS -> {
@@ -145,7 +166,7 @@ public final class TpchRunner {
       long duckBest = -1;
       long duckMedian = -1;
       if (options.compareDuckDb()) {
-        String sql = DuckDbOracle.tpchSql(query.number());
+        String sql = DuckDbOracle.tpchSql(parameters);
         for (int i = 0; i < options.warmup(); i++) {
           oracle.runSql(sql);
         }

@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.QueryParameters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -162,19 +163,16 @@ public final class DuckDbOracle implements AutoCloseable {
   }
 
   /**
-   * The TPC-H SQL text of query {@code query} (1..22) with the validation parameters, DuckDB dialect,
-   * from the resources {@code dev/memwall/tpch/sql/qN.sql}.
+   * The TPC-H SQL text of query {@code query} (1..22) with {@code parameters} substituted, DuckDB
+   * dialect, from the template resources {@code dev/memwall/tpch/sql/qN.sql}.
    */
-  public static String tpchSql(int query) {
-    if (query < 1 || query > 22) {
-      throw new IllegalArgumentException("TPC-H queries are numbered 1 to 22, not " + query);
-    }
-    String resource = "/dev/memwall/tpch/sql/q" + query + ".sql";
+  public static String tpchSql(QueryParameters parameters) {
+    String resource = "/dev/memwall/tpch/sql/q" + parameters.query() + ".sql";
     try (InputStream in = DuckDbOracle.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + resource);
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return parameters.substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

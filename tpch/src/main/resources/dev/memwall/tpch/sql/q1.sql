@@ -1,4 +1,4 @@
--- TPC-H Q1 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q1 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   l_returnflag,
   l_linestatus,
@@ -13,7 +13,7 @@ SELECT
 FROM
   lineitem
 WHERE
-  l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY
+  l_shipdate <= DATE '1998-12-01' - INTERVAL '{DELTA}' DAY
 GROUP BY
 l_returnflag,
 l_linestatus

@@ -1,4 +1,4 @@
--- TPC-H Q10 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q10 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   c_custkey,
   c_name,
@@ -16,8 +16,8 @@ FROM
 WHERE
   c_custkey = o_custkey
   AND l_orderkey = o_orderkey
-  AND o_orderdate >= DATE '1993-10-01'
-  AND o_orderdate < DATE '1993-10-01' + INTERVAL '3' MONTH
+  AND o_orderdate >= DATE '{DATE}'
+  AND o_orderdate < DATE '{DATE}' + INTERVAL '3' MONTH
   AND l_returnflag = 'R'
   AND c_nationkey = n_nationkey
 GROUP BY

@@ -1,4 +1,4 @@
--- TPC-H Q11 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q11 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   ps_partkey,
   sum(ps_supplycost * ps_availqty) AS value
@@ -9,12 +9,12 @@ FROM
 WHERE
   ps_suppkey = s_suppkey
   AND s_nationkey = n_nationkey
-  AND n_name = 'GERMANY'
+  AND n_name = '{NATION}'
 GROUP BY
   ps_partkey
 HAVING
   sum(ps_supplycost * ps_availqty) > (
-    SELECT sum(ps_supplycost * ps_availqty) * 0.0001
+    SELECT sum(ps_supplycost * ps_availqty) * {FRACTION}
     FROM
       partsupp,
       supplier,
@@ -22,7 +22,7 @@ HAVING
     WHERE
       ps_suppkey = s_suppkey
       AND s_nationkey = n_nationkey
-      AND n_name = 'GERMANY'
+      AND n_name = '{NATION}'
   )
 ORDER BY
   value DESC

@@ -1,4 +1,4 @@
--- TPC-H Q12 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q12 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   l_shipmode,
   sum(CASE
@@ -18,11 +18,11 @@ FROM
   lineitem
 WHERE
   o_orderkey = l_orderkey
-  AND l_shipmode IN ('MAIL', 'SHIP')
+  AND l_shipmode IN ('{SHIPMODE1}', '{SHIPMODE2}')
   AND l_commitdate < l_receiptdate
   AND l_shipdate < l_commitdate
-  AND l_receiptdate >= DATE '1994-01-01'
-  AND l_receiptdate < DATE '1994-01-01' + INTERVAL '1' YEAR
+  AND l_receiptdate >= DATE '{DATE}'
+  AND l_receiptdate < DATE '{DATE}' + INTERVAL '1' YEAR
 GROUP BY
   l_shipmode
 ORDER BY

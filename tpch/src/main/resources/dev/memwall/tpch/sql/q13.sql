@@ -1,4 +1,4 @@
--- TPC-H Q13 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q13 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   c_count,
   count(*) AS custdist
@@ -10,7 +10,7 @@ FROM (
          customer
          LEFT OUTER JOIN orders ON
                                   c_custkey = o_custkey
-                                  AND o_comment NOT LIKE '%special%requests%'
+                                  AND o_comment NOT LIKE '%{WORD1}%{WORD2}%'
        GROUP BY
          c_custkey
      ) AS c_orders (c_custkey, c_count)

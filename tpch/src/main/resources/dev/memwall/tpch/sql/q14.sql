@@ -1,4 +1,4 @@
--- TPC-H Q14 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q14 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT 100.00 * sum(CASE
                     WHEN p_type LIKE 'PROMO%'
                       THEN l_extendedprice * (1 - l_discount)
@@ -9,5 +9,5 @@ FROM
   part
 WHERE
   l_partkey = p_partkey
-  AND l_shipdate >= DATE '1995-09-01'
-  AND l_shipdate < DATE '1995-09-01' + INTERVAL '1' MONTH
+  AND l_shipdate >= DATE '{DATE}'
+  AND l_shipdate < DATE '{DATE}' + INTERVAL '1' MONTH

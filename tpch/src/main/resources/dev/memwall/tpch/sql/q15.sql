@@ -1,4 +1,4 @@
--- TPC-H Q15 with the specification's validation parameters (DuckDB dialect; the view of the
+-- TPC-H Q15 as a template, the specification's substitution parameters in braces (DuckDB dialect; the view of the
 -- specification written as a common table expression; text from io.trino.tpch 1.4)
 WITH revenue AS (
   SELECT
@@ -7,8 +7,8 @@ WITH revenue AS (
   FROM
     lineitem
   WHERE
-    l_shipdate >= DATE '1996-01-01'
-    AND l_shipdate < DATE '1996-01-01' + INTERVAL '3' MONTH
+    l_shipdate >= DATE '{DATE}'
+    AND l_shipdate < DATE '{DATE}' + INTERVAL '3' MONTH
   GROUP BY
     l_suppkey
 )

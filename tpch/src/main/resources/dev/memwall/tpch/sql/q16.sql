@@ -1,4 +1,4 @@
--- TPC-H Q16 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q16 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   p_brand,
   p_type,
@@ -9,9 +9,9 @@ FROM
   part
 WHERE
   p_partkey = ps_partkey
-  AND p_brand <> 'Brand#45'
-  AND p_type NOT LIKE 'MEDIUM POLISHED%'
-  AND p_size IN (49, 14, 23, 45, 19, 3, 36, 9)
+  AND p_brand <> '{BRAND}'
+  AND p_type NOT LIKE '{TYPE}%'
+  AND p_size IN ({SIZES})
   AND ps_suppkey NOT IN (
     SELECT s_suppkey
     FROM

@@ -1,4 +1,4 @@
--- TPC-H Q18 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q18 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   c_name,
   c_custkey,
@@ -18,7 +18,7 @@ WHERE
     GROUP BY
       l_orderkey
     HAVING
-      sum(l_quantity) > 300
+      sum(l_quantity) > {QUANTITY}
   )
   AND c_custkey = o_custkey
   AND o_orderkey = l_orderkey

@@ -1,4 +1,4 @@
--- TPC-H Q2 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q2 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   s_acctbal,
   s_name,
@@ -17,11 +17,11 @@ FROM
 WHERE
   p_partkey = ps_partkey
   AND s_suppkey = ps_suppkey
-  AND p_size = 15
-  AND p_type LIKE '%BRASS'
+  AND p_size = {SIZE}
+  AND p_type LIKE '%{TYPE}'
   AND s_nationkey = n_nationkey
   AND n_regionkey = r_regionkey
-  AND r_name = 'EUROPE'
+  AND r_name = '{REGION}'
   AND ps_supplycost = (
     SELECT min(ps_supplycost)
     FROM
@@ -32,7 +32,7 @@ WHERE
       AND s_suppkey = ps_suppkey
       AND s_nationkey = n_nationkey
       AND n_regionkey = r_regionkey
-      AND r_name = 'EUROPE'
+      AND r_name = '{REGION}'
   )
 ORDER BY
   s_acctbal DESC,

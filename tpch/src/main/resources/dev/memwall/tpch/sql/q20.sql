@@ -1,4 +1,4 @@
--- TPC-H Q20 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q20 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   s_name,
   s_address
@@ -15,7 +15,7 @@ WHERE
         FROM
           part
         WHERE
-          p_name LIKE 'forest%'
+          p_name LIKE '{COLOR}%'
       )
       AND ps_availqty > (
         SELECT 0.5 * sum(l_quantity)
@@ -24,10 +24,10 @@ WHERE
         WHERE
           l_partkey = ps_partkey
           AND l_suppkey = ps_suppkey
-          AND l_shipdate >= DATE '1994-01-01'
-          AND l_shipdate < DATE '1994-01-01' + interval '1' YEAR
+          AND l_shipdate >= DATE '{DATE}'
+          AND l_shipdate < DATE '{DATE}' + interval '1' YEAR
 )
 )
 AND s_nationkey = n_nationkey
-AND n_name = 'CANADA'
+AND n_name = '{NATION}'
 ORDER BY s_name

@@ -1,4 +1,4 @@
--- TPC-H Q21 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q21 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   s_name,
   count(*) AS numwait
@@ -30,7 +30,7 @@ WHERE
       AND l3.l_receiptdate > l3.l_commitdate
   )
   AND s_nationkey = n_nationkey
-  AND n_name = 'SAUDI ARABIA'
+  AND n_name = '{NATION}'
 GROUP BY
   s_name
 ORDER BY

@@ -1,4 +1,4 @@
--- TPC-H Q22 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q22 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   cntrycode,
   count(*)       AS numcust,
@@ -11,7 +11,7 @@ FROM (
          customer
        WHERE
          substr(c_phone, 1, 2) IN
-         ('13', '31', '23', '29', '30', '18', '17')
+         ({CODES})
          AND c_acctbal > (
            SELECT avg(c_acctbal)
            FROM
@@ -19,7 +19,7 @@ FROM (
            WHERE
              c_acctbal > 0.00
              AND substr(c_phone, 1, 2) IN
-                 ('13', '31', '23', '29', '30', '18', '17')
+                 ({CODES})
          )
          AND NOT exists(
            SELECT *

@@ -1,4 +1,4 @@
--- TPC-H Q3 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q3 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   l_orderkey,
   sum(l_extendedprice * (1 - l_discount)) AS revenue,
@@ -9,11 +9,11 @@ FROM
   orders,
   lineitem
 WHERE
-  c_mktsegment = 'BUILDING'
+  c_mktsegment = '{SEGMENT}'
   AND c_custkey = o_custkey
   AND l_orderkey = o_orderkey
-  AND o_orderdate < DATE '1995-03-15'
-  AND l_shipdate > DATE '1995-03-15'
+  AND o_orderdate < DATE '{DATE}'
+  AND l_shipdate > DATE '{DATE}'
 GROUP BY
   l_orderkey,
   o_orderdate,

@@ -1,11 +1,11 @@
--- TPC-H Q4 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q4 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   o_orderpriority,
   count(*) AS order_count
 FROM orders
 WHERE
-  o_orderdate >= DATE '1993-07-01'
-  AND o_orderdate < DATE '1993-07-01' + INTERVAL '3' MONTH
+  o_orderdate >= DATE '{DATE}'
+  AND o_orderdate < DATE '{DATE}' + INTERVAL '3' MONTH
 AND EXISTS (
 SELECT *
 FROM lineitem

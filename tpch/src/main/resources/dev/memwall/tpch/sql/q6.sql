@@ -1,9 +1,9 @@
--- TPC-H Q6 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q6 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT sum(l_extendedprice * l_discount) AS revenue
 FROM
   lineitem
 WHERE
-  l_shipdate >= DATE '1994-01-01'
-  AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
-AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
-AND l_quantity < 24
+  l_shipdate >= DATE '{DATE}'
+  AND l_shipdate < DATE '{DATE}' + INTERVAL '1' YEAR
+AND l_discount BETWEEN {DISCOUNT} - 0.01 AND {DISCOUNT} + 0.01
+AND l_quantity < {QUANTITY}

@@ -1,4 +1,4 @@
--- TPC-H Q7 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q7 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   supp_nation,
   cust_nation,
@@ -24,8 +24,8 @@ FROM (
          AND s_nationkey = n1.n_nationkey
          AND c_nationkey = n2.n_nationkey
          AND (
-           (n1.n_name = 'FRANCE' AND n2.n_name = 'GERMANY')
-           OR (n1.n_name = 'GERMANY' AND n2.n_name = 'FRANCE')
+           (n1.n_name = '{NATION1}' AND n2.n_name = '{NATION2}')
+           OR (n1.n_name = '{NATION2}' AND n2.n_name = '{NATION1}')
          )
          AND l_shipdate BETWEEN DATE '1995-01-01' AND DATE '1996-12-31'
      ) AS shipping

@@ -1,8 +1,8 @@
--- TPC-H Q8 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q8 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   o_year,
   sum(CASE
-      WHEN nation = 'BRAZIL'
+      WHEN nation = '{NATION}'
         THEN volume
       ELSE 0
       END) / sum(volume) AS mkt_share
@@ -27,10 +27,10 @@ FROM (
          AND o_custkey = c_custkey
          AND c_nationkey = n1.n_nationkey
          AND n1.n_regionkey = r_regionkey
-         AND r_name = 'AMERICA'
+         AND r_name = '{REGION}'
          AND s_nationkey = n2.n_nationkey
          AND o_orderdate BETWEEN DATE '1995-01-01' AND DATE '1996-12-31'
-         AND p_type = 'ECONOMY ANODIZED STEEL'
+         AND p_type = '{TYPE}'
      ) AS all_nations
 GROUP BY
   o_year

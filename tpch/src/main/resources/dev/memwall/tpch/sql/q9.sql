@@ -1,4 +1,4 @@
--- TPC-H Q9 with the specification's validation parameters (DuckDB dialect; text from io.trino.tpch 1.4)
+-- TPC-H Q9 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   nation,
   o_year,
@@ -22,7 +22,7 @@ FROM (
          AND p_partkey = l_partkey
          AND o_orderkey = l_orderkey
          AND s_nationkey = n_nationkey
-         AND p_name LIKE '%green%'
+         AND p_name LIKE '%{COLOR}%'
      ) AS profit
 GROUP BY
   nation,

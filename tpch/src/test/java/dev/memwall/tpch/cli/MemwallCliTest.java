@@ -129,6 +129,15 @@ class MemwallCliTest {
   }
 
   @Test
+  void seededParametersArePrintedAndVerifiedAgainstDuckDb() {
+    Run run = run(0, tpch("--seed", "11"));
+    assertEquals(0, run.exitCode(), run.err() + run.out());
+    assertTrue(run.out().contains("parameters from seed 11:"), run.out());
+    assertTrue(run.out().contains("  " + dev.memwall.tpch.query.TpchParameters.random(6, 0.01, 11)), run.out());
+    assertTrue(run.out().contains("verified against DuckDB"), run.out());
+  }
+
+  @Test
   void wrongResultFailsVerification() {
     Run run = run(10_001, tpch("--verify", "duckdb"));
     assertEquals(MemwallCli.EXIT_VERIFICATION_FAILED, run.exitCode(), run.err() + run.out());
@@ -148,16 +157,20 @@ class MemwallCliTest {
     run(0, tpch("--verify", "maybe")).failedWith(2, "--verify");
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
+    run(0, tpch("--seed", "x1")).failedWith(2, "x1");
+    run(0, tpch("--sf", "1", "--seed", "3", "--verify", "answers")).failedWith(2, "only for the validation parameters");
     run(0, tpch("--no-such-option")).failedWith(2, "--no-such-option");
   }
 
   @Test
   void verificationDefaultsToAnswersOnlyAtSf1WithAnswers() {
     Path answers = Path.of("answers");
-    assertEquals(TpchRunner.Verification.ANSWERS, TpchCommand.verification(null, 1, Optional.of(answers)));
-    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 1, Optional.empty()));
-    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 0.1, Optional.of(answers)));
-    assertEquals(TpchRunner.Verification.NONE, TpchCommand.verification("none", 1, Optional.of(answers)));
+    assertEquals(TpchRunner.Verification.ANSWERS, TpchCommand.verification(null, 1, Optional.of(answers), false));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 1, Optional.empty(), false));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 0.1, Optional.of(answers), false));
+    assertEquals(TpchRunner.Verification.NONE, TpchCommand.verification("none", 1, Optional.of(answers), false));
+    assertEquals(TpchRunner.Verification.DUCKDB, TpchCommand.verification(null, 1, Optional.of(answers), true),
+        "random parameters are checked against DuckDB, never the official answers");
     assertEquals(512L << 20, TpchCommand.parseSize("512m"));
     assertEquals(4L << 30, TpchCommand.parseSize("4G"));
   }

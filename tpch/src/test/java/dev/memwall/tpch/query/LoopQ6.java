@@ -16,8 +16,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Test-only TPC-H Q6 as a plain loop over column accessors (no operators): revenue =
- * sum(l_extendedprice * l_discount) over 1994 shipments with discount 0.05..0.07 and quantity < 24,
- * as an exact DECIMAL(scale 4). {@code skew} adds that many cents to the result, to test that wrong
+ * sum(l_extendedprice * l_discount) over a year of shipments from DATE with discount DISCOUNT +- 0.01
+ * and quantity below QUANTITY, as an exact DECIMAL(scale 4). {@code skew} adds that many cents to the result, to test that wrong
  * results are caught.
  */
 public record LoopQ6(int number, long skewCents) implements TpchQuery {
@@ -26,9 +26,12 @@ public record LoopQ6(int number, long skewCents) implements TpchQuery {
   }
 
   @Override
-  public Table run(TpchDatabase database, ExecutionContext context) {
-    int from = (int) LocalDate.of(1994, 1, 1).toEpochDay();
-    int to = (int) LocalDate.of(1995, 1, 1).toEpochDay();
+  public Table run(TpchDatabase database, QueryParameters parameters, ExecutionContext context) {
+    LocalDate date = parameters.date("DATE");
+    int from = (int) date.toEpochDay();
+    int to = (int) date.plusYears(1).toEpochDay();
+    long discountCents = parameters.decimal("DISCOUNT").movePointRight(2).longValueExact();
+    long quantityCents = parameters.integer("QUANTITY") * 100L;
     long revenue = 0; // scale 2 * scale 2 = scale 4
     for (Batch batch : database.table("lineitem").batches()) {
       DateColumn shipdate = (DateColumn) batch.column("l_shipdate");
@@ -38,7 +41,7 @@ public record LoopQ6(int number, long skewCents) implements TpchQuery {
       for (int row = 0; row < batch.rowCount(); row++) {
         int day = shipdate.get(row);
         long d = discount.get(row);
-        if (day >= from && day < to && d >= 5 && d <= 7 && quantity.get(row) < 2400) {
+        if (day >= from && day < to && d >= discountCents - 1 && d <= discountCents + 1 && quantity.get(row) < quantityCents) {
           revenue += price.get(row) * d;
         }
       }

@@ -12,6 +12,7 @@ import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.ResultComparator;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,12 +33,16 @@ class QueriesAgainstDuckDbTest {
     try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(2, true), memory);
         DuckDbOracle oracle = DuckDbOracle.of(db, 1, memory)) {
       for (int number : TpchQueries.implemented()) {
-        var expected = ResultComparator.expectedFrom(number, oracle.runSql(DuckDbOracle.tpchSql(number)));
-        for (int threads = 1; threads <= 2; threads++) {
-          try (Table actual = TpchQueries.require(number).run(db, new ExecutionContext(memory, threads))) {
-            var outcome = ResultComparator.compare(actual, expected);
-            assertTrue(outcome.matches(), "Q" + number + " at SF " + scaleFactor + " on " + threads
-                + " threads: " + outcome.message());
+        List<QueryParameters> parameterSets = List.of(TpchParameters.validation(number, scaleFactor),
+            TpchParameters.random(number, scaleFactor, 1), TpchParameters.random(number, scaleFactor, 2));
+        for (QueryParameters parameters : parameterSets) {
+          var expected = ResultComparator.expectedFrom(number, oracle.runSql(DuckDbOracle.tpchSql(parameters)));
+          for (int threads = 1; threads <= 2; threads++) {
+            try (Table actual = TpchQueries.require(number).run(db, parameters, new ExecutionContext(memory, threads))) {
+              var outcome = ResultComparator.compare(actual, expected);
+              assertTrue(outcome.matches(), parameters + " at SF " + scaleFactor + " on " + threads
+                  + " threads: " + outcome.message());
+            }
           }
         }
       }

@@ -8,12 +8,13 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.LoopQ6;
+import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.run.TpchRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * SF 1 check of the whole verification chain: memwall's generated data, loaded into DuckDB, with
@@ -34,7 +35,7 @@ class DuckDbOfficialAnswersSf1Test {
       assertEquals(6_001_215L, db.table("lineitem").rowCount());
       List<String> failures = new ArrayList<>();
       for (int query = 1; query <= 22; query++) {
-        QueryResult result = oracle.runSql(DuckDbOracle.tpchSql(query));
+        QueryResult result = oracle.runSql(DuckDbOracle.tpchSql(TpchParameters.validation(query, 1)));
         var outcome = ResultComparator.compare(result.rows(), answers.expected(query));
         System.out.printf("Q%d: %d rows, %.1f ms, %s%n", query, result.rows().size(), result.nanos() / 1e6,
             outcome.message());

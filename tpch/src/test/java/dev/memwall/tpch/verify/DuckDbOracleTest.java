@@ -13,6 +13,8 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.LoopQ6;
+import dev.memwall.tpch.query.QueryParameters;
+import dev.memwall.tpch.query.TpchParameters;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,7 +59,7 @@ class DuckDbOracleTest {
               ColumnPrecision.text(first.rows().getFirst().get(2)), first.rows().getFirst().get(3),
               first.rows().getFirst().get(4)));
 
-      QueryResult duckQ6 = oracle.runSql(DuckDbOracle.tpchSql(6));
+      QueryResult duckQ6 = oracle.runSql(DuckDbOracle.tpchSql(TpchParameters.validation(6, SF)));
       ExpectedResult expected = ResultComparator.expectedFrom(6, duckQ6);
       try (Table memwall = new LoopQ6().run(db, ExecutionContext.singleThreaded(memory))) {
         var outcome = ResultComparator.compare(memwall, expected);
@@ -79,9 +81,14 @@ class DuckDbOracleTest {
     try (TpchDatabase db = TpchDatabase.load(cache, SF, new TpchDataGenerator(2, true), memory);
         DuckDbOracle oracle = DuckDbOracle.of(db, 2, memory)) {
       for (int query = 1; query <= 22; query++) {
-        QueryResult result = oracle.runSql(DuckDbOracle.tpchSql(query));
+        QueryResult result = oracle.runSql(DuckDbOracle.tpchSql(TpchParameters.validation(query, SF)));
         assertEquals(ColumnPrecision.forQuery(query).size(), result.columns().size(), "Q" + query + " columns");
         assertFalse(result.rows().isEmpty(), "Q" + query + " returned no rows");
+        for (long seed = 1; seed <= 2; seed++) {
+          QueryParameters random = TpchParameters.random(query, SF, seed);
+          assertEquals(ColumnPrecision.forQuery(query).size(), oracle.runSql(DuckDbOracle.tpchSql(random)).columns().size(),
+              random.toString());
+        }
       }
     }
   }
