@@ -120,6 +120,7 @@ public final class TpchDataGenerator {
   /** Generates the data set of {@code scaleFactor} into {@code dir} from scratch. */
   public TpchManifest generate(Path dir, double scaleFactor, EngineMemory memory) throws IOException {
     checkScaleFactor(scaleFactor);
+    checkCapacity(dir, scaleFactor, totalMemoryBytes());
     prepare(dir);
     record Task(String table, int part, int parts) {}
     List<Task> tasks = new ArrayList<>();
@@ -237,6 +238,58 @@ public final class TpchDataGenerator {
   }
 
   /** Creates {@code dir} and removes what an earlier, incomplete run left there. */
+  /** Arrow bytes per unit of scale factor, measured at SF 1 (875 MiB) and rounded up. */
+  static final long BYTES_PER_SCALE_FACTOR = 920L << 20;
+
+  /**
+   * Refuses, before anything is written, a scale factor whose data would not fit the free disk
+   * space under {@code dir}, or would exceed the machine's memory (the queries map the files and
+   * would page against the disk, which measures the disk, not memwall).
+   *
+   * @throws DataDirectoryException naming the sizes
+   */
+  static void checkCapacity(Path dir, double scaleFactor, long memoryBytes) throws IOException {
+    long needed = (long) Math.ceil(scaleFactor * BYTES_PER_SCALE_FACTOR);
+    Path existing = dir.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing != null) {
+      long usable = Files.getFileStore(existing).getUsableSpace() + bytesOfDataFiles(dir);
+      if (needed > usable) {
+        throw new DataDirectoryException(dir, String.format(java.util.Locale.ROOT,
+            "SF %s needs about %.1f GiB of disk, only %.1f GiB are free there", scaleFactor, needed / GIB, usable / GIB),
+            null);
+      }
+    }
+    if (needed > memoryBytes) {
+      throw new DataDirectoryException(dir, String.format(java.util.Locale.ROOT,
+          "SF %s is about %.1f GiB of data, more than this machine's %.1f GiB of memory", scaleFactor, needed / GIB,
+          memoryBytes / GIB), null);
+    }
+  }
+
+  private static final double GIB = 1L << 30;
+
+  /** The bytes of data files already in {@code dir}, which generation replaces. */
+  private static long bytesOfDataFiles(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    long bytes = 0;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.arrow")) {
+      for (Path file : files) {
+        bytes += Files.size(file);
+      }
+    }
+    return bytes;
+  }
+
+  private static long totalMemoryBytes() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize();
+  }
+
   private static void prepare(Path dir) throws IOException {
     try {
       Files.createDirectories(dir);

@@ -1,5 +1,6 @@
 package dev.memwall.tpch.data;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -118,6 +119,20 @@ class TpchDataGeneratorTest {
     Files.write(orders, java.util.Arrays.copyOf(bytes, bytes.length / 3));
     var e = assertThrows(CorruptArrowFileException.class, () -> TpchDatabase.open(dir, SF, memory));
     assertTrue(e.getMessage().contains("orders-1.arrow"), e.getMessage());
+  }
+
+  @Test
+  void scaleFactorsBeyondDiskOrMemoryAreRefusedBeforeAnythingIsWritten(EngineMemory memory) {
+    Path dir = TpchDataGenerator.dataDirectory(cache, 1_000_000);
+    var disk = assertThrows(DataDirectoryException.class,
+        () -> new TpchDataGenerator(1, true).ensure(dir, 1_000_000, memory));
+    assertTrue(disk.getMessage().contains("SF 1000000.0 needs about") && disk.getMessage().contains("GiB of disk"),
+        disk.getMessage());
+    assertFalse(Files.exists(dir), "nothing is created for a refused scale factor");
+    var ram = assertThrows(DataDirectoryException.class,
+        () -> TpchDataGenerator.checkCapacity(dir, 10, 8L << 30));
+    assertTrue(ram.getMessage().contains("more than this machine's 8.0 GiB of memory"), ram.getMessage());
+    assertDoesNotThrow(() -> TpchDataGenerator.checkCapacity(dir, 10, 24L << 30));
   }
 
   @Test
