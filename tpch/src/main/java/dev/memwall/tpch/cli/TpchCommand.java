@@ -4,12 +4,15 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.report.TpchReport;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import dev.memwall.tpch.run.TpchRunner.Verification;
 import dev.memwall.tpch.run.TpchRunner;
 import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.OfficialAnswers;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,6 +81,10 @@ final class TpchCommand implements Callable<Integer> {
   @Option(names = "--budget", paramLabel = "SIZE", description = "Off-heap memory budget, e.g. 512m or 4g (default: unbounded).")
   String budget;
 
+  @Option(names = "--report", paramLabel = "DIR", defaultValue = "tpch-report",
+      description = "Where to write the table as Markdown and CSV and the chart of median times (default: ${DEFAULT-VALUE}).")
+  Path reportDirectory;
+
   @Option(names = {"-q", "--quiet"}, description = "No progress bar while generating data.")
   boolean quiet;
 
@@ -117,11 +124,21 @@ final class TpchCommand implements Callable<Integer> {
         reports = runner.runAll(selected);
       }
     }
-    print(reports, options, TpchDataGenerator.dataDirectory(cache, scaleFactor));
+    String title = print(reports, options, TpchDataGenerator.dataDirectory(cache, scaleFactor));
+    String scaleFactorName = TpchManifest.directoryName(scaleFactor).substring(2);
+    List<Path> written;
+    try {
+      written = new TpchReport(title, scaleFactorName, threadCount, reports).write(reportDirectory);
+    } catch (IOException e) {
+      throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
+    }
+    spec.commandLine().getOut().println("report: " + String.join(", ", written.stream().map(Path::toString).toList()));
+    spec.commandLine().getOut().flush();
     return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
   }
 
-  private void print(List<QueryReport> reports, TpchRunner.Options options, Path dataDirectory) {
+  /** Prints the table; returns its title line. */
+  private String print(List<QueryReport> reports, TpchRunner.Options options, Path dataDirectory) {
     PrintWriter out = spec.commandLine().getOut();
     boolean compareDuckDb = options.compareDuckDb();
     Verification verification = options.verification();
@@ -133,13 +150,14 @@ final class TpchCommand implements Callable<Integer> {
         out.println("  " + options.parameters(report.query(), scaleFactor));
       }
     }
-    out.printf(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%n",
-        dev.memwall.tpch.data.TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
+    String title = String.format(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%s",
+        TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
         warmup, runs, switch (verification) {
           case ANSWERS -> "verified against the official answers";
           case DUCKDB -> "verified against DuckDB";
           case NONE -> "not verified";
-        });
+        }, options.seed().isPresent() ? ", parameters from seed " + options.seed().getAsLong() : "");
+    out.println(title);
     String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms", "verified");
     if (compareDuckDb) {
       header += String.format(Locale.ROOT, " %12s %14s %7s", "duckdb best", "duckdb median", "ratio");
@@ -179,6 +197,7 @@ final class TpchCommand implements Callable<Integer> {
     }
     failures.forEach(out::println);
     out.flush();
+    return title;
   }
 
   static boolean parseCompare(String compare) {

@@ -7,6 +7,8 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.LoopQ6;
 import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.report.CalibrationCharts;
+import dev.memwall.tpch.run.TpchRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -14,7 +16,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import dev.memwall.tpch.run.TpchRunner;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,7 +57,7 @@ class MemwallCliTest {
 
   String[] tpch(String... more) {
     List<String> args = new java.util.ArrayList<>(List.of("tpch", "--sf", "0.01", "--data", cache.toString(),
-        "--runs", "2", "--warmup", "1", "--threads", "2", "--quiet"));
+        "--runs", "2", "--warmup", "1", "--threads", "2", "--quiet", "--report", cache.resolve("report").toString()));
     args.addAll(Arrays.asList(more));
     return args.toArray(String[]::new);
   }
@@ -105,17 +106,25 @@ class MemwallCliTest {
   }
 
   @Test
+  void unwritableReportDirectoryIsNamed() throws Exception {
+    Path blocked = cache.resolve("blocked");
+    Files.writeString(blocked, "a file, not a directory");
+    run(0, tpch("--report", blocked.resolve("r").toString())).failedWith(MemwallCli.EXIT_RESOURCE,
+        "cannot write the report into " + blocked.resolve("r"));
+  }
+
+  @Test
   void calibrateNamesAnUnwritableChartDirectory() throws Exception {
     execute(MemwallCli.commandLine(), "calibrate", "--quick", "--data", cache.toString()); // measures once
     Path blocked = cache.resolve("blocked");
     Files.writeString(blocked, "a file, not a directory");
     Run run = execute(MemwallCli.commandLine(), "calibrate", "--data", cache.toString(), "--charts",
         blocked.resolve("charts").toString());
-    run.failedWith(1, "cannot draw the charts into " + blocked.resolve("charts"));
+    run.failedWith(MemwallCli.EXIT_RESOURCE, "cannot draw the charts into " + blocked.resolve("charts"));
   }
 
   @Test
-  void runsAndVerifiesAgainstDuckDbAndComparesTimes() {
+  void runsAndVerifiesAgainstDuckDbAndComparesTimes() throws Exception {
     Run run = run(0, tpch("--queries", "6", "--verify", "duckdb", "--compare", "duckdb"));
     assertEquals(0, run.exitCode(), run.err() + run.out());
     assertTrue(run.err().isEmpty(), run.err());
@@ -126,6 +135,19 @@ class MemwallCliTest {
     assertEquals(8, cells.size(), q6);
     assertTrue(run.out().contains("duckdb median"), run.out());
     assertTrue(run.out().lines().anyMatch(l -> l.startsWith("total")), run.out());
+
+    Path report = cache.resolve("report");
+    String markdown = Files.readString(report.resolve("tpch-sf0.01-2t.md"));
+    assertTrue(markdown.startsWith("# TPC-H SF 0.01, 2 threads"), markdown);
+    assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("DuckDB median ms"),
+        markdown);
+    List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
+    assertEquals(2, csv.size(), csv.toString());
+    String[] row = csv.get(1).split(",");
+    assertEquals(List.of("6", "1", "yes"), List.of(row[0], row[1], row[4]));
+    assertTrue(Double.parseDouble(row[7]) > 0, "a ratio to DuckDB: " + csv.get(1));
+    java.awt.image.BufferedImage chart = javax.imageio.ImageIO.read(report.resolve("tpch-sf0.01-2t.png").toFile());
+    assertTrue(chart != null && chart.getWidth() == 900, "a 900-pixel wide PNG chart");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.tpch.report;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.machine.ScanCostModels;
@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -19,13 +18,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <p>Stateless; the caller owns the output directory, which is created if missing.
  */
-final class CalibrationCharts {
-  static final String LATENCY = "latency.png";
-  static final String TLB = "tlb.png";
-  static final String SCAN = "scan-stride.png";
-
-  private static final int WIDTH = 900;
-  private static final int HEIGHT = 560;
+public final class CalibrationCharts {
+  public static final String LATENCY = "latency.png";
+  public static final String TLB = "tlb.png";
+  public static final String SCAN = "scan-stride.png";
 
   private CalibrationCharts() {}
 
@@ -35,13 +31,17 @@ final class CalibrationCharts {
    * @return the files written
    * @throws IOException if {@code dir} cannot be created or written
    */
-  static List<Path> write(MachineProfile profile, Path dir) throws IOException {
-    Files.createDirectories(dir);
+  public static List<Path> write(MachineProfile profile, Path dir) throws IOException {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new IOException("cannot draw the charts into " + dir + ": " + e, e);
+    }
     List<Path> written = new ArrayList<>();
-    written.add(save(latency(profile), dir.resolve(LATENCY)));
-    written.add(save(tlb(profile), dir.resolve(TLB)));
+    written.add(Charts.savePng(latency(profile), dir.resolve(LATENCY)));
+    written.add(Charts.savePng(tlb(profile), dir.resolve(TLB)));
     if (!profile.strideScan().isEmpty()) {
-      written.add(save(scan(profile), dir.resolve(SCAN)));
+      written.add(Charts.savePng(scan(profile), dir.resolve(SCAN)));
     }
     return written;
   }
@@ -101,7 +101,7 @@ final class CalibrationCharts {
   }
 
   private static XYChart chart(String title, String xTitle, String yTitle) {
-    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+    XYChart chart = new XYChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT).title(title).xAxisTitle(xTitle)
         .yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
     return chart;
@@ -112,10 +112,5 @@ final class CalibrationCharts {
     if (!markers) {
       series.setMarker(SeriesMarkers.NONE);
     }
-  }
-
-  private static Path save(XYChart chart, Path file) throws IOException {
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-    return file;
   }
 }
