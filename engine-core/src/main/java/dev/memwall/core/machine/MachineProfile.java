@@ -1,5 +1,7 @@
 package dev.memwall.core.machine;
 
+import dev.memwall.core.CacheDirectory;
+import dev.memwall.core.memory.EngineMemory;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -111,6 +113,37 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
   /** Sequential bandwidths in GB/s (10^9 bytes per second); copy counts the bytes read plus those written. */
   public record Bandwidth(double readOneCore, double writeOneCore, double copyOneCore, double readAllCores,
       double writeAllCores, double copyAllCores) {}
+
+  /**
+   * This machine's profile for cost models that were given none: the one stored in
+   * {@link CacheDirectory#root()}, or, when there is none (or it is corrupt or of another version),
+   * a quick calibration (a few seconds, {@link Calibrator.Settings#quick()}) that is stored there for
+   * next time when the directory is writable; {@code ./memwall calibrate --refresh} replaces it with a
+   * full one. Loaded or measured once per process and shared.
+   */
+  public static MachineProfile current() {
+    return Current.PROFILE;
+  }
+
+  /** Holder: the first call to {@link #current()} loads or measures, once, thread-safely. */
+  private static final class Current {
+    static final MachineProfile PROFILE = loadOrMeasure(CacheDirectory.root());
+
+    private static MachineProfile loadOrMeasure(Path dir) {
+      return load(dir).orElseGet(() -> {
+        MachineProfile measured;
+        try (EngineMemory memory = EngineMemory.create("machine profile")) {
+          measured = Calibrator.measure(memory, Calibrator.Settings.quick(), phase -> { });
+        }
+        try {
+          measured.save(dir);
+        } catch (IOException unwritable) {
+          // Measured again by the next process; this one uses what it measured.
+        }
+        return measured;
+      });
+    }
+  }
 
   /** Writes the profile to {@code dir}/{@value #FILE_NAME} atomically. */
   public void save(Path dir) throws IOException {

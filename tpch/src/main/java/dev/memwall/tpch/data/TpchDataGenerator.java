@@ -1,5 +1,6 @@
 package dev.memwall.tpch.data;
 
+import dev.memwall.core.CacheDirectory;
 import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
@@ -82,11 +83,9 @@ public final class TpchDataGenerator {
     this.rowsPerPart = rowsPerPart;
   }
 
-  /** The default cache root: {@code $XDG_CACHE_HOME/memwall}, else {@code ~/.cache/memwall}. */
+  /** The default cache root, {@link CacheDirectory#root()}. */
   public static Path defaultCacheDirectory() {
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return base.resolve("memwall");
+    return CacheDirectory.root();
   }
 
   /** The data directory of {@code scaleFactor} under {@code cacheRoot}. */
