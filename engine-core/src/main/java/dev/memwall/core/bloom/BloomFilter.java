@@ -66,17 +66,19 @@ public final class BloomFilter implements AutoCloseable {
     }
   }
 
-  /** Whether the key with {@code hash} may have been added: false means certainly not. */
+  /**
+   * Whether the key with {@code hash} may have been added: false means certainly not. The {@code k}
+   * loads are independent and tested without branches, so their misses overlap.
+   */
   public boolean mightContain(long hash) {
     int h1 = (int) hash;
     int h2 = (int) (hash >>> 32) | 1;
+    long present = 1;
     for (int i = 0; i < hashes; i++) {
       long bit = position(h1 + i * h2, bits);
-      if ((words.get(WORD, (bit >>> 6) * Long.BYTES) & (1L << bit)) == 0) {
-        return false;
-      }
+      present &= words.get(WORD, (bit >>> 6) * Long.BYTES) >>> bit;
     }
-    return true;
+    return present != 0;
   }
 
   /** The number of bits, a multiple of 64. */
