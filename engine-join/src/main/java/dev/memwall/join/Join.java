@@ -68,6 +68,7 @@ public final class Join {
   private int probeGroup = OpenAddressingHashJoin.DEFAULT_GROUP;
   private int chunkPairs = JoinOutput.DEFAULT_CHUNK_PAIRS;
   private MachineProfile profile;
+  private int threads = 1;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -127,6 +128,20 @@ public final class Join {
       throw new IllegalArgumentException("chunks need at least one pair, got " + pairs);
     }
     this.chunkPairs = pairs;
+    return this;
+  }
+
+  /**
+   * Threads for the radix algorithms ({@link JoinAlgorithm#PHASH}, {@link JoinAlgorithm#PHASH_PLUS},
+   * {@link JoinAlgorithm#RADIX_JOIN}): parallel partitioning and a parallel join phase over cluster
+   * pairs; a streaming consumer is then called from these threads, one chunk at a time. The other
+   * algorithms run on the calling thread whatever this says. Default 1.
+   */
+  public Join threads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+    }
+    this.threads = threads;
     return this;
   }
 
@@ -229,7 +244,8 @@ public final class Join {
     if (plan.algorithm() == JoinAlgorithm.OPEN_ADDRESSING && (probeGroup < 1 || probeGroup > 1024)) {
       throw new IllegalArgumentException("probe group must be in 1..1024, got " + probeGroup);
     }
-    long required = requiredBytes(plan, keys[0], keys[1]) + (materializes ? JoinOutput.bytesFor(chunkPairs) : 0);
+    long perOutput = materializes ? JoinOutput.bytesFor(chunkPairs) : 0;
+    long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (plan.algorithm().clusters() ? threads : 1);
     try {
       memory.budget().reserve(required);
       memory.budget().release(required);
@@ -273,9 +289,9 @@ public final class Join {
       case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
       case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0);
       case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
-      case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH);
-      case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS);
-      case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS);
+      case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH, threads);
+      case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
+      case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, threads);
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     };
   }
@@ -287,9 +303,11 @@ public final class Join {
       case SIMPLE_HASH -> SimpleHashJoin.run(input, out);
       case OPEN_ADDRESSING -> OpenAddressingHashJoin.run(input, out, probeGroup);
       case SORT_MERGE -> SortMergeJoin.run(input, out, plan.radix(), writeCombining);
-      case PHASH -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH, writeCombining);
-      case PHASH_PLUS -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, writeCombining);
-      case RADIX_JOIN -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, writeCombining);
+      case PHASH -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH, writeCombining, threads);
+      case PHASH_PLUS -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, writeCombining,
+          threads);
+      case RADIX_JOIN -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, writeCombining,
+          threads);
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     }
   }

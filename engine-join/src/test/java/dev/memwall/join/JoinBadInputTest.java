@@ -95,12 +95,15 @@ class JoinBadInputTest {
     var side = JoinTestData.generate(random, List.of(KeyType.INT64), 5_000, Distribution.RANDOM, 100, 0.1);
     try (Table left = JoinTestData.table(memory, side, "l"); Table right = JoinTestData.table(memory, side, "r")) {
       long before = memory.allocatedBytes();
-      for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
-        assertThrows(IllegalStateException.class, () -> Join.of(memory, left, right).on("k0").algorithm(algorithm)
-            .profile(TestProfiles.vm()).chunkPairs(100).stream(c -> {
-              throw new IllegalStateException("consumer gave up");
-            }));
-        assertEquals(before, memory.allocatedBytes(), algorithm + " leaked working memory");
+      for (int threads = 1; threads <= 2; threads++) {
+        for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
+          int t = threads;
+          assertThrows(IllegalStateException.class, () -> Join.of(memory, left, right).on("k0").algorithm(algorithm)
+              .profile(TestProfiles.vm()).chunkPairs(100).threads(t).stream(c -> {
+                throw new IllegalStateException("consumer gave up");
+              }));
+          assertEquals(before, memory.allocatedBytes(), algorithm + " with " + t + " threads leaked working memory");
+        }
       }
     }
   }

@@ -25,14 +25,14 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * One property suite run against every algorithm: each must produce exactly the nested-loop
  * reference's pairs for every join type, on random, duplicate-heavy, Zipf-skewed (0.5 to 1.5),
  * empty, single-row and type-limit keys, with nulls, over int32, int64, two-int32 and wide
- * composite keys split into several batches.
+ * composite keys split into several batches; the radix algorithms also with 2 and 3 threads.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class JoinProperties {
 
   /** One generated case. */
   record Case(Side left, Side right, JoinType type, RadixPlan radix, boolean writeCombining, int probeGroup,
-      int chunkPairs) {}
+      int chunkPairs, int threads) {}
 
   @Provide
   Arbitrary<JoinAlgorithm> algorithms() {
@@ -55,8 +55,9 @@ class JoinProperties {
           Side left = JoinTestData.generate(random, shape, ln, ld, domain, nullFraction);
           Side right = JoinTestData.generate(random, shape, rn, rd, domain, nullFraction);
           return Combinators.combine(Arbitraries.of(JoinType.values()), radix, Arbitraries.of(true, false),
-              Arbitraries.of(1, 4, 16), Arbitraries.of(1, 7, 4096))
-              .as((type, plan, wc, group, chunk) -> new Case(left, right, type, plan, wc, group, chunk));
+              Arbitraries.of(1, 4, 16), Arbitraries.of(1, 7, 4096), Arbitraries.of(1, 1, 2, 3))
+              .as((type, plan, wc, group, chunk, threads) -> new Case(left, right, type, plan, wc, group, chunk,
+                  threads));
         });
   }
 
@@ -119,6 +120,6 @@ class JoinProperties {
     }
     return Join.of(memory, left, right).on(keys, keys).type(c.type()).algorithm(algorithm)
         .profile(TestProfiles.tiny()).writeCombining(c.writeCombining()).probeGroup(c.probeGroup())
-        .chunkPairs(c.chunkPairs());
+        .chunkPairs(c.chunkPairs()).threads(c.threads());
   }
 }

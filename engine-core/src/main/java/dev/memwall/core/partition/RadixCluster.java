@@ -59,10 +59,29 @@ public final class RadixCluster {
       throw new IllegalArgumentException("cluster boundaries for " + plan + " need " + needed + " bytes");
     }
     int n = (int) count;
-    int passes = plan.passes();
-    if (passes == 0) {
+    if (plan.passes() == 0) {
       offsets.setAtIndex(OFFSET, 0, 0);
       offsets.setAtIndex(OFFSET, 1, n);
+      return input;
+    }
+    Tuples result = clusterRange(input, scratch, 0, n, plan, writeCombining, offsets, 0, levelScratch);
+    offsets.setAtIndex(OFFSET, plan.clusters(), n);
+    return result;
+  }
+
+  /**
+   * Clusters tuples {@code [from, to)} of {@code input} (indices into both buffers) by {@code plan}
+   * and writes the start of each of its {@code 2^B} clusters to {@code offsets[offsetBase + c]} (the
+   * end of the last one, {@code to}, is the caller's to record). Ranges that do not overlap may be
+   * clustered concurrently when each call has its own {@code levelScratch}.
+   *
+   * @return the buffer holding the clustered range: {@code input} when the passes are even, else {@code scratch}
+   */
+  public static Tuples clusterRange(Tuples input, Tuples scratch, int from, int to, RadixPlan plan,
+      boolean writeCombining, MemorySegment offsets, long offsetBase, MemorySegment levelScratch) {
+    int passes = plan.passes();
+    if (passes == 0) {
+      offsets.setAtIndex(OFFSET, offsetBase, from);
       return input;
     }
     int maxFanout = 0;
@@ -73,21 +92,25 @@ public final class RadixCluster {
     Tuples src = input;
     Tuples dst = scratch;
     MemorySegment previous = null;
+    long previousBase = 0;
     int clustersBefore = 1;
     int shift = plan.bits();
     for (int p = 0; p < passes; p++) {
       int passBits = plan.bitsOfPass(p);
       shift -= passBits;
       // the last pass writes `offsets`; earlier ones alternate so no pass reads what it writes
-      MemorySegment out = ((passes - 1 - p) & 1) == 0 ? offsets : levelScratch;
+      boolean last = ((passes - 1 - p) & 1) == 0;
+      MemorySegment out = last ? offsets : levelScratch;
+      long outBase = last ? offsetBase : 0;
       for (int c = 0; c < clustersBefore; c++) {
-        int from = previous == null ? 0 : previous.getAtIndex(OFFSET, c);
-        int to = previous == null ? n : previous.getAtIndex(OFFSET, c + 1);
-        scatter.pass(src, dst, from, to, shift, passBits, out, c << passBits);
+        int start = previous == null ? from : previous.getAtIndex(OFFSET, previousBase + c);
+        int end = previous == null ? to
+            : c + 1 < clustersBefore ? previous.getAtIndex(OFFSET, previousBase + c + 1) : to;
+        scatter.pass(src, dst, start, end, shift, passBits, out, outBase + ((long) c << passBits));
       }
       clustersBefore <<= passBits;
-      out.setAtIndex(OFFSET, clustersBefore, n);
       previous = out;
+      previousBase = outBase;
       Tuples t = src;
       src = dst;
       dst = t;
@@ -114,7 +137,7 @@ public final class RadixCluster {
     }
 
     /** Splits {@code [from, to)} of {@code src} on bits {@code [shift, shift + bits)} into {@code dst}. */
-    void pass(Tuples src, Tuples dst, int from, int to, int shift, int bits, MemorySegment out, int outBase) {
+    void pass(Tuples src, Tuples dst, int from, int to, int shift, int bits, MemorySegment out, long outBase) {
       int fanout = 1 << bits;
       int mask = fanout - 1;
       MemorySegment srcHashes = src.hashes();

@@ -3,6 +3,8 @@ package dev.memwall.join.algorithm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
+import dev.memwall.core.partition.ParallelRadixCluster;
+import dev.memwall.core.partition.PartitionWriter;
 import dev.memwall.core.partition.RadixCluster;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
@@ -73,11 +75,24 @@ public final class ExtractedSide implements AutoCloseable {
 
   /** Radix-clusters the tuples by {@code plan}; afterwards {@link #tuples()} and {@link #clusterStart} apply. */
   public void cluster(RadixPlan plan, boolean writeCombining) {
+    cluster(plan, writeCombining, 1);
+  }
+
+  /**
+   * Radix-clusters with {@code threads} threads: the first pass with Cieslewicz and Ross's
+   * count-then-move writer, later passes cluster by cluster in parallel.
+   */
+  public void cluster(RadixPlan plan, boolean writeCombining, int threads) {
     if (scratch != null) {
       throw new IllegalStateException("already clustered");
     }
     scratch = Tuples.allocate(memory, Math.max(1, count), Placement.HUGE_PAGES);
     offsets = memory.allocate(RadixCluster.offsetsBytes(plan));
+    if (threads > 1) {
+      clustered = ParallelRadixCluster.cluster(primary, scratch, count, plan, threads, PartitionWriter.COUNT_THEN_MOVE,
+          writeCombining, offsets.segment());
+      return;
+    }
     levelOffsets = memory.allocate(plan.passes() > 1 ? RadixCluster.offsetsBytes(plan) : Integer.BYTES);
     clustered = RadixCluster.cluster(primary, scratch, count, plan, writeCombining, offsets.segment(),
         levelOffsets.segment());

@@ -23,6 +23,8 @@ public final class JoinOutput implements AutoCloseable {
   private static final ValueLayout.OfInt ROW = ValueLayout.JAVA_INT;
 
   private final boolean countOnly;
+  private final EngineMemory memory;
+  private final Object consumerLock;
   private final Consumer<PairChunk> consumer;
   private final OffHeapBuffer buffer;
   private final MemorySegment lefts;
@@ -31,8 +33,10 @@ public final class JoinOutput implements AutoCloseable {
   private int fill;
   private long emitted;
 
-  private JoinOutput(EngineMemory memory, int capacity, Consumer<PairChunk> consumer) {
+  private JoinOutput(EngineMemory memory, int capacity, Consumer<PairChunk> consumer, Object consumerLock) {
     this.countOnly = consumer == null;
+    this.memory = memory;
+    this.consumerLock = consumerLock;
     this.consumer = consumer;
     this.capacity = capacity;
     if (countOnly) {
@@ -48,7 +52,7 @@ public final class JoinOutput implements AutoCloseable {
 
   /** An output that only counts pairs. */
   public static JoinOutput counting() {
-    return new JoinOutput(null, 0, null);
+    return new JoinOutput(null, 0, null, new Object());
   }
 
   /** An output that hands chunks of up to {@code chunkPairs} pairs to {@code consumer}. */
@@ -56,7 +60,7 @@ public final class JoinOutput implements AutoCloseable {
     if (chunkPairs < 1) {
       throw new IllegalArgumentException("chunks need at least one pair, got " + chunkPairs);
     }
-    return new JoinOutput(memory, chunkPairs, consumer);
+    return new JoinOutput(memory, chunkPairs, consumer, new Object());
   }
 
   /** Bytes a streaming output of {@code chunkPairs} pairs holds. */
@@ -77,13 +81,28 @@ public final class JoinOutput implements AutoCloseable {
     }
   }
 
+  /**
+   * A sibling output for another worker thread: it counts on its own and hands its chunks to the
+   * same consumer, one chunk at a time (calls of the consumer by siblings never overlap).
+   */
+  public JoinOutput fork() {
+    return new JoinOutput(memory, capacity, consumer, consumerLock);
+  }
+
   /** Hands the pairs not yet delivered to the consumer. */
   public void flush() {
     if (fill > 0) {
       int n = fill;
       fill = 0;
-      consumer.accept(new PairChunk(lefts, rights, n));
+      synchronized (consumerLock) {
+        consumer.accept(new PairChunk(lefts, rights, n));
+      }
     }
+  }
+
+  /** Adds what a {@link #fork()}ed sibling emitted (after it was flushed) to this output's count. */
+  public void absorb(JoinOutput sibling) {
+    emitted += sibling.emitted;
   }
 
   /** Pairs emitted so far. */
