@@ -1,9 +1,11 @@
 /**
- * Cache-conscious equi-joins over Arrow columns (seeds 000 and 002): radix-cluster partitioned
- * hash join and radix-join, GRACE and hybrid hash joins, group and software-pipelined
- * prefetching, inspector joins.
+ * Cache-conscious equi-joins over Arrow tables (seed 000, sections 3-4; seed 001, Cieslewicz and
+ * Ross): non-partitioned hash joins (bucket-chained and open addressing with batched probes),
+ * sort-merge on radix-clustered inputs, radix-cluster partitioned hash joins (phash, phash+) and
+ * radix-join, single- or multi-threaded, chosen by a cost-model planner.
  *
- * <p>The algorithms arrive with the "Joins I" and "Joins II" issues; until then this module holds
- * no types.
+ * <p>Entry point: {@link dev.memwall.join.Join}. Inputs are borrowed {@link dev.memwall.core.vector.Table}s;
+ * outputs (a {@link dev.memwall.join.JoinIndex} of row-id pairs, or a materialized
+ * {@link dev.memwall.core.vector.Table}) belong to the caller, who closes them.
  */
 package dev.memwall.join;

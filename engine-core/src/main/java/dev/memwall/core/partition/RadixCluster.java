@@ -1,0 +1,218 @@
+package dev.memwall.core.partition;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Radix-cluster (seed 000, section 3.3): reorders {@link Tuples} so that tuples with equal low
+ * {@code B} hash bits are adjacent, ordered by those bits, in {@code P} passes of
+ * histogram-then-scatter. Each pass splits every cluster of the previous pass on the next most
+ * significant bits, so one pass writes to at most 2^{B_p} places at a time.
+ *
+ * <p>Scatter: either direct (each tuple stored at its cluster's cursor) or through software
+ * write-combining buffers: one cache line of hashes (8 tuples) and the matching row ids per
+ * cluster, gathered in a small buffer that stays in the L1/L2 cache and copied out when full, so the
+ * scattered writes touch a destination page once per 8 tuples instead of once per tuple (fewer TLB
+ * misses, no read-for-ownership of half-written lines from far away).
+ *
+ * <p>Memory: the caller supplies the input, an equally large scratch buffer (the passes ping-pong
+ * between them, so the input is overwritten when there are two or more passes) and the int arrays
+ * for the cluster boundaries; the only other memory is per-call scratch on the Java heap: a
+ * histogram and the write-combining buffers, {@code 2^{B_p} x 100} bytes at most.
+ *
+ * <p>Thread safety: stateless; concurrent calls must not share buffers.
+ */
+public final class RadixCluster {
+  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfInt ROW = Tuples.ROW;
+  private static final ValueLayout.OfInt OFFSET = ValueLayout.JAVA_INT;
+  /** Tuples a write-combining buffer holds: one 64-byte line of hashes. */
+  static final int LINE_TUPLES = 8;
+
+  private RadixCluster() {}
+
+  /** Bytes of the boundary arrays {@link #cluster} needs (each of {@code offsets} and {@code levelScratch}). */
+  public static long offsetsBytes(RadixPlan plan) {
+    return ((long) plan.clusters() + 1) * Integer.BYTES;
+  }
+
+  /**
+   * Clusters the first {@code count} tuples of {@code input} on the low {@code plan.bits()} bits of
+   * their hash.
+   *
+   * @param scratch at least {@code count} tuples; overwritten
+   * @param offsets receives {@code 2^B + 1} ints: cluster {@code c} occupies
+   *     {@code [offsets[c], offsets[c + 1])} of the returned buffer
+   * @param levelScratch as large as {@code offsets}; holds the boundaries of the earlier passes
+   * @param writeCombining whether to scatter through software write-combining buffers
+   * @return the buffer holding the clustered tuples: {@code input} or {@code scratch}
+   */
+  public static Tuples cluster(Tuples input, Tuples scratch, long count, RadixPlan plan, boolean writeCombining,
+      MemorySegment offsets, MemorySegment levelScratch) {
+    if (count < 0 || count > input.capacity() || count > scratch.capacity() || count > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("cannot cluster " + count + " tuples with buffers of "
+          + input.capacity() + " and " + scratch.capacity());
+    }
+    long needed = offsetsBytes(plan);
+    if (offsets.byteSize() < needed || (plan.passes() > 1 && levelScratch.byteSize() < needed)) {
+      throw new IllegalArgumentException("cluster boundaries for " + plan + " need " + needed + " bytes");
+    }
+    int n = (int) count;
+    if (plan.passes() == 0) {
+      offsets.setAtIndex(OFFSET, 0, 0);
+      offsets.setAtIndex(OFFSET, 1, n);
+      return input;
+    }
+    Tuples result = clusterRange(input, scratch, 0, n, plan, writeCombining, offsets, 0, levelScratch);
+    offsets.setAtIndex(OFFSET, plan.clusters(), n);
+    return result;
+  }
+
+  /**
+   * Clusters tuples {@code [from, to)} of {@code input} (indices into both buffers) by {@code plan}
+   * and writes the start of each of its {@code 2^B} clusters to {@code offsets[offsetBase + c]} (the
+   * end of the last one, {@code to}, is the caller's to record). Ranges that do not overlap may be
+   * clustered concurrently when each call has its own {@code levelScratch}.
+   *
+   * @return the buffer holding the clustered range: {@code input} when the passes are even, else {@code scratch}
+   */
+  public static Tuples clusterRange(Tuples input, Tuples scratch, int from, int to, RadixPlan plan,
+      boolean writeCombining, MemorySegment offsets, long offsetBase, MemorySegment levelScratch) {
+    int passes = plan.passes();
+    if (passes == 0) {
+      offsets.setAtIndex(OFFSET, offsetBase, from);
+      return input;
+    }
+    int maxFanout = 0;
+    for (int p = 0; p < passes; p++) {
+      maxFanout = Math.max(maxFanout, 1 << plan.bitsOfPass(p));
+    }
+    Scatter scatter = new Scatter(maxFanout, writeCombining);
+    Tuples src = input;
+    Tuples dst = scratch;
+    MemorySegment previous = null;
+    long previousBase = 0;
+    int clustersBefore = 1;
+    int shift = plan.bits();
+    for (int p = 0; p < passes; p++) {
+      int passBits = plan.bitsOfPass(p);
+      shift -= passBits;
+      // the last pass writes `offsets`; earlier ones alternate so no pass reads what it writes
+      boolean last = ((passes - 1 - p) & 1) == 0;
+      MemorySegment out = last ? offsets : levelScratch;
+      long outBase = last ? offsetBase : 0;
+      for (int c = 0; c < clustersBefore; c++) {
+        int start = previous == null ? from : previous.getAtIndex(OFFSET, previousBase + c);
+        int end = previous == null ? to
+            : c + 1 < clustersBefore ? previous.getAtIndex(OFFSET, previousBase + c + 1) : to;
+        scatter.pass(src, dst, start, end, shift, passBits, out, outBase + ((long) c << passBits));
+      }
+      clustersBefore <<= passBits;
+      previous = out;
+      previousBase = outBase;
+      Tuples t = src;
+      src = dst;
+      dst = t;
+    }
+    return src;
+  }
+
+  /** One pass's scatter state, reused for every cluster of every pass. */
+  private static final class Scatter {
+    private final int[] histogram;
+    private final int[] cursor;
+    private final boolean writeCombining;
+    private final long[] lineHashes;
+    private final int[] lineRows;
+    private final int[] lineFill;
+
+    Scatter(int maxFanout, boolean writeCombining) {
+      this.histogram = new int[maxFanout];
+      this.cursor = new int[maxFanout];
+      this.writeCombining = writeCombining;
+      this.lineHashes = writeCombining ? new long[maxFanout * LINE_TUPLES] : null;
+      this.lineRows = writeCombining ? new int[maxFanout * LINE_TUPLES] : null;
+      this.lineFill = writeCombining ? new int[maxFanout] : null;
+    }
+
+    /** Splits {@code [from, to)} of {@code src} on bits {@code [shift, shift + bits)} into {@code dst}. */
+    void pass(Tuples src, Tuples dst, int from, int to, int shift, int bits, MemorySegment out, long outBase) {
+      int fanout = 1 << bits;
+      int mask = fanout - 1;
+      MemorySegment srcHashes = src.hashes();
+      int[] hist = histogram;
+      Arrays.fill(hist, 0, fanout, 0);
+      for (int i = from; i < to; i++) {
+        hist[(int) (srcHashes.getAtIndex(HASH, i) >>> shift) & mask]++;
+      }
+      int position = from;
+      int[] cur = cursor;
+      for (int d = 0; d < fanout; d++) {
+        out.setAtIndex(OFFSET, outBase + d, position);
+        cur[d] = position;
+        position += hist[d];
+      }
+      if (writeCombining && to - from >= fanout * LINE_TUPLES) {
+        scatterCombining(src, dst, from, to, shift, mask);
+      } else {
+        scatterDirect(src, dst, from, to, shift, mask);
+      }
+    }
+
+    private void scatterDirect(Tuples src, Tuples dst, int from, int to, int shift, int mask) {
+      MemorySegment srcHashes = src.hashes();
+      MemorySegment srcRows = src.rows();
+      MemorySegment dstHashes = dst.hashes();
+      MemorySegment dstRows = dst.rows();
+      int[] cur = cursor;
+      for (int i = from; i < to; i++) {
+        long h = srcHashes.getAtIndex(HASH, i);
+        int d = (int) (h >>> shift) & mask;
+        int j = cur[d]++;
+        dstHashes.setAtIndex(HASH, j, h);
+        dstRows.setAtIndex(ROW, j, srcRows.getAtIndex(ROW, i));
+      }
+    }
+
+    private void scatterCombining(Tuples src, Tuples dst, int from, int to, int shift, int mask) {
+      MemorySegment srcHashes = src.hashes();
+      MemorySegment srcRows = src.rows();
+      MemorySegment dstHashes = dst.hashes();
+      MemorySegment dstRows = dst.rows();
+      int[] cur = cursor;
+      long[] bufHashes = lineHashes;
+      int[] bufRows = lineRows;
+      int[] fill = lineFill;
+      Arrays.fill(fill, 0, mask + 1, 0);
+      for (int i = from; i < to; i++) {
+        long h = srcHashes.getAtIndex(HASH, i);
+        int d = (int) (h >>> shift) & mask;
+        int k = fill[d];
+        int slot = (d << 3) + k;
+        bufHashes[slot] = h;
+        bufRows[slot] = srcRows.getAtIndex(ROW, i);
+        if (k == LINE_TUPLES - 1) {
+          int j = cur[d];
+          int base = d << 3;
+          for (int t = 0; t < LINE_TUPLES; t++) {
+            dstHashes.setAtIndex(HASH, j + t, bufHashes[base + t]);
+            dstRows.setAtIndex(ROW, j + t, bufRows[base + t]);
+          }
+          cur[d] = j + LINE_TUPLES;
+          fill[d] = 0;
+        } else {
+          fill[d] = k + 1;
+        }
+      }
+      for (int d = 0; d <= mask; d++) {
+        int j = cur[d];
+        int base = d << 3;
+        for (int t = 0, k = fill[d]; t < k; t++) {
+          dstHashes.setAtIndex(HASH, j + t, bufHashes[base + t]);
+          dstRows.setAtIndex(ROW, j + t, bufRows[base + t]);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,403 @@
+package dev.memwall.join;
+
+import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.join.algorithm.ClusterJoin;
+import dev.memwall.join.algorithm.JoinInput;
+import dev.memwall.join.algorithm.JoinOutput;
+import dev.memwall.join.algorithm.OpenAddressingHashJoin;
+import dev.memwall.join.algorithm.PartitionedJoin;
+import dev.memwall.join.algorithm.SimpleHashJoin;
+import dev.memwall.join.algorithm.SortMergeJoin;
+import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.planner.JoinPlan;
+import dev.memwall.join.planner.Planner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * An equi-join of two Arrow tables, configured fluently and run by one of the terminal methods:
+ *
+ * <pre>{@code
+ * long matches = Join.of(memory, orders, customers).on("custkey").count();
+ * try (JoinIndex index = Join.of(memory, left, right).on(List.of("a", "b"), List.of("x", "y"))
+ *     .type(JoinType.LEFT_OUTER).algorithm(JoinAlgorithm.PHASH_PLUS).index()) { ... }
+ * try (Table rows = Join.of(memory, left, right).on("k").materialize(List.of("k", "v"), List.of("w"))) { ... }
+ * }</pre>
+ *
+ * <p>The left input is the probe side, preserved by {@link JoinType#LEFT_OUTER}, {@link JoinType#SEMI}
+ * and {@link JoinType#ANTI}; hash tables and inner clusters are built on the right input. Keys are
+ * one or more int32, date or int64 columns, paired by position and of equal types on both sides.
+ *
+ * <p>Before any work each terminal method validates the keys ({@link JoinKeyException} naming the
+ * columns), plans the algorithm ({@link JoinAlgorithm#AUTO} by default: the planner's choice from
+ * the machine profile) and checks that the budget of {@code memory} can hold the algorithm's
+ * working memory ({@link JoinMemoryException}); a failure later (a budget shared with other work
+ * running out, a consumer throwing) propagates after every buffer is freed, and no partial result is
+ * returned as if complete.
+ *
+ * <p>Ownership: the input tables are borrowed and must stay open during a terminal call; results
+ * ({@link JoinIndex}, materialized {@link Table}) belong to the caller. All working memory is charged
+ * to {@code memory}'s budget and freed before the terminal method returns.
+ *
+ * <p>Thread safety: a {@code Join} is a mutable builder for one thread; the inputs may be shared by
+ * concurrent joins, which only read them.
+ */
+public final class Join {
+  private final EngineMemory memory;
+  private final Table left;
+  private final Table right;
+  private List<String> leftKeys = List.of();
+  private List<String> rightKeys = List.of();
+  private JoinType type = JoinType.INNER;
+  private JoinAlgorithm algorithm = JoinAlgorithm.AUTO;
+  private RadixPlan radix;
+  private boolean writeCombining = true;
+  private int probeGroup = OpenAddressingHashJoin.DEFAULT_GROUP;
+  private int chunkPairs = JoinOutput.DEFAULT_CHUNK_PAIRS;
+  private MachineProfile profile;
+  private int threads = 1;
+
+  private Join(EngineMemory memory, Table left, Table right) {
+    this.memory = Objects.requireNonNull(memory, "memory");
+    this.left = Objects.requireNonNull(left, "left");
+    this.right = Objects.requireNonNull(right, "right");
+  }
+
+  /** A join of {@code left} (probe side) with {@code right} (build side), charging {@code memory}. */
+  public static Join of(EngineMemory memory, Table left, Table right) {
+    return new Join(memory, left, right);
+  }
+
+  /** Joins on key columns of the same names on both sides. */
+  public Join on(String... keys) {
+    return on(List.of(keys), List.of(keys));
+  }
+
+  /** Joins {@code leftKeys[i]} with {@code rightKeys[i]} for every i. */
+  public Join on(List<String> leftKeys, List<String> rightKeys) {
+    this.leftKeys = List.copyOf(leftKeys);
+    this.rightKeys = List.copyOf(rightKeys);
+    return this;
+  }
+
+  public Join type(JoinType type) {
+    this.type = Objects.requireNonNull(type, "type");
+    return this;
+  }
+
+  /** The algorithm to run; {@link JoinAlgorithm#AUTO} (the default) lets the planner choose. */
+  public Join algorithm(JoinAlgorithm algorithm) {
+    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+    return this;
+  }
+
+  /** Fixes the radix bits and passes of the clustering algorithms instead of letting the cost model choose. */
+  public Join radix(RadixPlan plan) {
+    this.radix = plan;
+    return this;
+  }
+
+  /** Whether radix-clustering scatters through software write-combining buffers (default true). */
+  public Join writeCombining(boolean enabled) {
+    this.writeCombining = enabled;
+    return this;
+  }
+
+  /** Keys per probe group of {@link JoinAlgorithm#OPEN_ADDRESSING}; 1 is the plain, one-at-a-time loop. */
+  public Join probeGroup(int group) {
+    this.probeGroup = group;
+    return this;
+  }
+
+  /** Pairs per streamed chunk (default {@value JoinOutput#DEFAULT_CHUNK_PAIRS}). */
+  public Join chunkPairs(int pairs) {
+    if (pairs < 1) {
+      throw new IllegalArgumentException("chunks need at least one pair, got " + pairs);
+    }
+    this.chunkPairs = pairs;
+    return this;
+  }
+
+  /**
+   * Threads for the radix algorithms ({@link JoinAlgorithm#PHASH}, {@link JoinAlgorithm#PHASH_PLUS},
+   * {@link JoinAlgorithm#RADIX_JOIN}): parallel partitioning and a parallel join phase over cluster
+   * pairs; a streaming consumer is then called from these threads, one chunk at a time. The other
+   * algorithms run on the calling thread whatever this says. Default 1.
+   */
+  public Join threads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+    }
+    this.threads = threads;
+    return this;
+  }
+
+  /**
+   * The machine profile the planner reads; without one, the profile saved by {@code ./memwall
+   * calibrate} in the cache directory is used.
+   */
+  public Join profile(MachineProfile profile) {
+    this.profile = profile;
+    return this;
+  }
+
+  /** Number of result pairs (rows of the result), without materializing any. */
+  public long count() {
+    Prepared prepared = prepare(false);
+    try (JoinOutput out = JoinOutput.counting()) {
+      run(prepared, out);
+      return out.emitted();
+    }
+  }
+
+  /**
+   * Streams the result in chunks of row-id pairs; each chunk is valid only during its call. Memory
+   * stays bounded by one chunk however large the result.
+   */
+  public void stream(Consumer<PairChunk> consumer) {
+    Objects.requireNonNull(consumer, "consumer");
+    Prepared prepared = prepare(true);
+    try (JoinOutput out = JoinOutput.streaming(memory, chunkPairs, consumer)) {
+      run(prepared, out);
+      out.flush();
+    }
+  }
+
+  /** The complete join index, owned by the caller. */
+  public JoinIndex index() {
+    JoinIndex index = new JoinIndex();
+    try {
+      stream(index.collector(memory));
+      return index;
+    } catch (RuntimeException | Error e) {
+      index.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The result rows with the named columns of the left input, then of the right input, gathered
+   * after the join from its row-id pairs (late materialization). Right columns are null where a left
+   * row has no partner (left outer) and for semi and anti joins.
+   *
+   * @throws IllegalArgumentException naming a column that is missing or appears twice in the output
+   */
+  public Table materialize(List<String> leftColumns, List<String> rightColumns) {
+    Set<String> names = new HashSet<>();
+    for (String name : leftColumns) {
+      left.columnIndex(name);
+      if (!names.add(name)) {
+        throw new IllegalArgumentException("output column '" + name + "' appears twice");
+      }
+    }
+    for (String name : rightColumns) {
+      right.columnIndex(name);
+      if (!names.add(name)) {
+        throw new IllegalArgumentException("output column '" + name + "' appears twice; "
+            + "left and right output columns need distinct names");
+      }
+    }
+    Gather gather = new Gather(left, leftColumns, right, rightColumns);
+    try (TableBuilder builder = new TableBuilder(gather.names(), gather.types(), memory.arrow())) {
+      stream(chunk -> gather.append(chunk, builder));
+      return builder.build();
+    }
+  }
+
+  /** The plan the terminal methods would run, with the cost model's predictions. */
+  public JoinPlan plan() {
+    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
+    return plan(keys[0], keys[1]);
+  }
+
+  /**
+   * Plans, runs the join counting its result, and describes the choice with the predicted and the
+   * measured time.
+   */
+  public String explain() {
+    JoinPlan plan = plan();
+    long start = System.nanoTime();
+    long pairs = count();
+    double measured = (System.nanoTime() - start) / 1e6;
+    return String.format(Locale.ROOT, "%s%n  measured %.2f ms for %d result rows (count only)", plan.describe(),
+        measured, pairs);
+  }
+
+  private record Prepared(JoinInput input, JoinPlan plan) {}
+
+  private Prepared prepare(boolean materializes) {
+    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
+    JoinPlan plan = plan(keys[0], keys[1]);
+    if (plan.algorithm() == JoinAlgorithm.OPEN_ADDRESSING && (probeGroup < 1 || probeGroup > 1024)) {
+      throw new IllegalArgumentException("probe group must be in 1..1024, got " + probeGroup);
+    }
+    long perOutput = materializes ? JoinOutput.bytesFor(chunkPairs) : 0;
+    long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (plan.algorithm().clusters() ? threads : 1);
+    try {
+      memory.budget().reserve(required);
+      memory.budget().release(required);
+    } catch (BudgetExceededException e) {
+      throw new JoinMemoryException(String.format(Locale.ROOT,
+          "%s join of %d x %d rows needs about %d bytes of working memory; %s", plan.algorithm(),
+          keys[0].rowCount(), keys[1].rowCount(), required, e.getMessage()), required, e);
+    }
+    return new Prepared(new JoinInput(keys[0], keys[1], type, memory), plan);
+  }
+
+  private JoinPlan plan(KeyColumns l, KeyColumns r) {
+    if (!algorithm.clusters() && algorithm != JoinAlgorithm.AUTO) {
+      return new JoinPlan(algorithm, null, null, List.of());
+    }
+    if (algorithm != JoinAlgorithm.AUTO && radix != null) {
+      return new JoinPlan(algorithm, radix, null, List.of());
+    }
+    return new Planner(profile()).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining);
+  }
+
+  private MachineProfile profile() {
+    if (profile != null) {
+      return profile;
+    }
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+    Path dir = base.resolve("memwall");
+    profile = MachineProfile.load(dir).orElseThrow(() -> new IllegalStateException(
+        "the join planner needs a machine profile and there is none in " + dir
+            + ": run './memwall calibrate', pass Join.profile(...), or name a non-partitioned algorithm "
+            + "(or a radix plan) explicitly"));
+    return profile;
+  }
+
+  private long requiredBytes(JoinPlan plan, KeyColumns l, KeyColumns r) {
+    long lr = l.rowCount();
+    long rr = r.rowCount();
+    long nulls = type.reportsUnmatched() ? l.nullBound() : 0;
+    return switch (plan.algorithm()) {
+      case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
+      case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0);
+      case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
+      case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH, threads);
+      case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
+      case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, threads);
+      case AUTO -> throw new IllegalStateException("AUTO must be planned");
+    };
+  }
+
+  private void run(Prepared prepared, JoinOutput out) {
+    JoinInput input = prepared.input();
+    JoinPlan plan = prepared.plan();
+    switch (plan.algorithm()) {
+      case SIMPLE_HASH -> SimpleHashJoin.run(input, out);
+      case OPEN_ADDRESSING -> OpenAddressingHashJoin.run(input, out, probeGroup);
+      case SORT_MERGE -> SortMergeJoin.run(input, out, plan.radix(), writeCombining);
+      case PHASH -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH, writeCombining, threads);
+      case PHASH_PLUS -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, writeCombining,
+          threads);
+      case RADIX_JOIN -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, writeCombining,
+          threads);
+      case AUTO -> throw new IllegalStateException("AUTO must be planned");
+    }
+  }
+
+  /** Late materialization: gathers the output columns of each chunk's rows. */
+  private static final class Gather {
+    private final List<String> names = new ArrayList<>();
+    private final List<ColumnType> types = new ArrayList<>();
+    private final Table left;
+    private final Table right;
+    private final List<String> leftColumns;
+    private final List<String> rightColumns;
+    private final int[] leftStarts;
+    private final int[] rightStarts;
+
+    Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns) {
+      this.left = left;
+      this.right = right;
+      this.leftColumns = List.copyOf(leftColumns);
+      this.rightColumns = List.copyOf(rightColumns);
+      for (String name : leftColumns) {
+        names.add(name);
+        types.add(ColumnType.of(left.schema().findField(name)));
+      }
+      for (String name : rightColumns) {
+        names.add(name);
+        types.add(ColumnType.of(right.schema().findField(name)));
+      }
+      this.leftStarts = starts(left);
+      this.rightStarts = starts(right);
+    }
+
+    private static int[] starts(Table table) {
+      int[] starts = new int[table.batches().size() + 1];
+      for (int b = 0; b < table.batches().size(); b++) {
+        starts[b + 1] = starts[b] + table.batches().get(b).rowCount();
+      }
+      return starts;
+    }
+
+    List<String> names() {
+      return names;
+    }
+
+    List<ColumnType> types() {
+      return types;
+    }
+
+    void append(PairChunk chunk, TableBuilder builder) {
+      for (int i = 0; i < chunk.size(); i++) {
+        appendRow(builder, left, leftStarts, leftColumns, chunk.left(i));
+        appendRow(builder, right, rightStarts, rightColumns, chunk.right(i));
+        builder.endRow();
+      }
+    }
+
+    private static void appendRow(TableBuilder builder, Table table, int[] starts, List<String> columns, int row) {
+      if (columns.isEmpty()) {
+        return;
+      }
+      if (row == JoinIndex.NO_ROW) {
+        for (int k = 0; k < columns.size(); k++) {
+          builder.appendNull();
+        }
+        return;
+      }
+      int b = batchOf(starts, row);
+      var batch = table.batches().get(b);
+      int local = row - starts[b];
+      for (String name : columns) {
+        Column column = batch.column(name);
+        builder.appendFrom(column, local);
+      }
+    }
+
+    private static int batchOf(int[] starts, int row) {
+      int lo = 0;
+      int hi = starts.length - 2;
+      while (lo < hi) { // last batch whose start <= row and which holds it
+        int mid = (lo + hi + 1) >>> 1;
+        if (starts[mid] <= row) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      while (starts[lo + 1] <= row) {
+        lo++;
+      }
+      return lo;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.memwall.join;
+
+/** The join algorithms a {@link Join} can be asked for by name, or {@link #AUTO} for the planner's choice. */
+public enum JoinAlgorithm {
+  /** The cost-model planner chooses the algorithm and its radix bits and passes. */
+  AUTO,
+  /** Non-partitioned bucket-chained hash join (seed 000's "simple hash join"). */
+  SIMPLE_HASH,
+  /** Non-partitioned open-addressing hash join with batched (grouped) probes. */
+  OPEN_ADDRESSING,
+  /** Sort-merge join on radix-sorted inputs. */
+  SORT_MERGE,
+  /** Radix-cluster partitioned hash join, about 4 tuples per bucket, at least 256 buckets. */
+  PHASH,
+  /** Improved partitioned hash join: about 1 tuple per bucket, tiny minimum table. */
+  PHASH_PLUS,
+  /** Radix-join: radix-cluster to about 8 tuples per cluster, nested loops per cluster pair. */
+  RADIX_JOIN;
+
+  /** Whether the algorithm radix-clusters its inputs (and so takes radix bits and passes). */
+  public boolean clusters() {
+    return this == SORT_MERGE || this == PHASH || this == PHASH_PLUS || this == RADIX_JOIN;
+  }
+}

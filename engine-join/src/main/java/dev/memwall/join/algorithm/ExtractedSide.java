@@ -1,0 +1,160 @@
+package dev.memwall.join.algorithm;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
+import dev.memwall.core.partition.ParallelRadixCluster;
+import dev.memwall.core.partition.PartitionWriter;
+import dev.memwall.core.partition.RadixCluster;
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.core.partition.Tuples;
+import dev.memwall.join.keys.KeyColumns;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One input's (hash, row id) tuples, extracted into off-heap memory (huge pages where available),
+ * optionally radix-clustered, with the row ids of its null keys on the side.
+ *
+ * <p>Ownership: closes every buffer it allocated. Thread safety: none.
+ */
+public final class ExtractedSide implements AutoCloseable {
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+  private final EngineMemory memory;
+  private final Tuples primary;
+  private final OffHeapBuffer nullRows;
+  private final int count;
+  private final int nullCount;
+  private Tuples scratch;
+  private OffHeapBuffer offsets;
+  private OffHeapBuffer levelOffsets;
+  private Tuples clustered;
+
+  private ExtractedSide(EngineMemory memory, Tuples primary, OffHeapBuffer nullRows, int count, int nullCount) {
+    this.memory = memory;
+    this.primary = primary;
+    this.nullRows = nullRows;
+    this.count = count;
+    this.nullCount = nullCount;
+    this.clustered = primary;
+  }
+
+  /** Bytes {@link #extract} and {@link #cluster} allocate for a side of {@code rows} rows. */
+  public static long bytesFor(long rows, long nullBound, RadixPlan plan) {
+    long bytes = Tuples.bytesFor(rows) + Math.max(1, nullBound) * Integer.BYTES;
+    if (plan != null && plan.passes() > 0) {
+      bytes += Tuples.bytesFor(rows) + 2 * RadixCluster.offsetsBytes(plan);
+    }
+    return bytes;
+  }
+
+  /** Extracts every keyed row of {@code side}; null-key rows are kept only when {@code keepNulls}. */
+  public static ExtractedSide extract(EngineMemory memory, KeyColumns side, boolean keepNulls) {
+    Tuples tuples = Tuples.allocate(memory, side.rowCount(), Placement.HUGE_PAGES);
+    OffHeapBuffer nulls = null;
+    try {
+      nulls = keepNulls && side.nullBound() > 0 ? memory.allocate(side.nullBound() * Integer.BYTES) : null;
+      long keyed = 0;
+      long nullCount = 0;
+      MemorySegment nullSegment = nulls == null ? null : nulls.segment();
+      for (int b = 0; b < side.batches(); b++) {
+        long packed = side.extract(b, 0, side.batchRows(b), tuples.hashes(), tuples.rows(), keyed, nullSegment, nullCount);
+        keyed += (int) packed;
+        nullCount += packed >>> 32;
+      }
+      return new ExtractedSide(memory, tuples, nulls, (int) keyed, (int) nullCount);
+    } catch (RuntimeException | Error e) {
+      tuples.close();
+      if (nulls != null) {
+        nulls.close();
+      }
+      throw e;
+    }
+  }
+
+  /** Radix-clusters the tuples by {@code plan}; afterwards {@link #tuples()} and {@link #clusterStart} apply. */
+  public void cluster(RadixPlan plan, boolean writeCombining) {
+    cluster(plan, writeCombining, 1);
+  }
+
+  /**
+   * Radix-clusters with {@code threads} threads: the first pass with Cieslewicz and Ross's
+   * count-then-move writer, later passes cluster by cluster in parallel.
+   */
+  public void cluster(RadixPlan plan, boolean writeCombining, int threads) {
+    if (scratch != null) {
+      throw new IllegalStateException("already clustered");
+    }
+    scratch = Tuples.allocate(memory, Math.max(1, count), Placement.HUGE_PAGES);
+    offsets = memory.allocate(RadixCluster.offsetsBytes(plan));
+    if (threads > 1) {
+      clustered = ParallelRadixCluster.cluster(primary, scratch, count, plan, threads, PartitionWriter.COUNT_THEN_MOVE,
+          writeCombining, offsets.segment());
+      return;
+    }
+    levelOffsets = memory.allocate(plan.passes() > 1 ? RadixCluster.offsetsBytes(plan) : Integer.BYTES);
+    clustered = RadixCluster.cluster(primary, scratch, count, plan, writeCombining, offsets.segment(),
+        levelOffsets.segment());
+  }
+
+  /** The tuples: clustered once {@link #cluster} ran. */
+  public Tuples tuples() {
+    return clustered;
+  }
+
+  /** Number of keyed tuples. */
+  public int count() {
+    return count;
+  }
+
+  /** First tuple index of cluster {@code c}; {@code clusterStart(clusters)} is {@link #count()}. */
+  public int clusterStart(int c) {
+    return offsets.segment().getAtIndex(INT, c);
+  }
+
+  /** The largest cluster's size. */
+  public int largestCluster(int clusters) {
+    int largest = 0;
+    MemorySegment o = offsets.segment();
+    for (int c = 0; c < clusters; c++) {
+      largest = Math.max(largest, o.getAtIndex(INT, c + 1) - o.getAtIndex(INT, c));
+    }
+    return largest;
+  }
+
+  /** Rows with a null key (kept only when asked for). */
+  public int nullCount() {
+    return nullCount;
+  }
+
+  public int nullRow(int i) {
+    return nullRows.segment().getAtIndex(INT, i);
+  }
+
+  /** Emits every kept null-key row as unmatched, if the join type reports those. */
+  public void emitNullRows(JoinInput input, JoinOutput out) {
+    if (input.type().reportsUnmatched()) {
+      for (int i = 0; i < nullCount; i++) {
+        out.emit(nullRow(i), dev.memwall.join.JoinIndex.NO_ROW);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    primary.close();
+    if (nullRows != null) {
+      nullRows.close();
+    }
+    if (scratch != null) {
+      scratch.close();
+    }
+    if (offsets != null) {
+      offsets.close();
+    }
+    if (levelOffsets != null) {
+      levelOffsets.close();
+    }
+  }
+}

@@ -1,0 +1,270 @@
+package dev.memwall.join.keys;
+
+import dev.memwall.core.hash.Hashing;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Int32Column;
+import dev.memwall.core.vector.Int64Column;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.JoinKeyException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The key columns of one join input, validated, with a fast extraction of (hash, row id) tuples.
+ *
+ * <p>Row ids are global: the row's position in the table, counting through its batches in order.
+ * A table may hold at most {@link Integer#MAX_VALUE} rows.
+ *
+ * <p>Ownership: borrows the table, which must stay open while this is used. Thread safety:
+ * immutable; concurrent extraction of different row ranges is safe.
+ */
+public final class KeyColumns {
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  private static final ValueLayout.OfLong HASH = ValueLayout.JAVA_LONG;
+  private static final ValueLayout.OfInt ROW = ValueLayout.JAVA_INT;
+
+  private final List<String> names;
+  private final KeyShape shape;
+  private final Column[][] columns;
+  private final MemorySegment[][] data;
+  private final int[] batchStart;
+  private final int rowCount;
+  private final long nullBound;
+
+  private KeyColumns(Table table, List<String> names, KeyShape shape) {
+    this.names = List.copyOf(names);
+    this.shape = shape;
+    List<Batch> batches = table.batches();
+    this.columns = new Column[batches.size()][];
+    this.data = new MemorySegment[batches.size()][];
+    this.batchStart = new int[batches.size() + 1];
+    long rows = 0;
+    long nulls = 0;
+    for (int b = 0; b < batches.size(); b++) {
+      Batch batch = batches.get(b);
+      columns[b] = new Column[names.size()];
+      data[b] = new MemorySegment[names.size()];
+      for (int k = 0; k < names.size(); k++) {
+        Column column = batch.column(names.get(k));
+        columns[b][k] = column;
+        data[b][k] = column instanceof Int32Column ints ? ints.data() : ((Int64Column) column).data();
+        nulls += column.arrow().getNullCount();
+      }
+      batchStart[b] = (int) rows;
+      rows += batch.rowCount();
+      if (rows > Integer.MAX_VALUE) {
+        throw new JoinKeyException("join input with key " + names + " has more than " + Integer.MAX_VALUE
+            + " rows; row ids are 32-bit");
+      }
+    }
+    batchStart[batches.size()] = (int) rows;
+    this.rowCount = (int) rows;
+    this.nullBound = Math.min(rows, nulls);
+  }
+
+  /**
+   * Validates the key columns of both inputs and returns them as {@code [left, right]}.
+   *
+   * @throws JoinKeyException naming the columns when a column is missing, has an unsupported type,
+   *     the sides have different numbers of keys, or paired keys differ in type
+   */
+  public static KeyColumns[] pair(Table left, List<String> leftKeys, Table right, List<String> rightKeys) {
+    if (leftKeys.isEmpty()) {
+      throw new JoinKeyException("a join needs at least one key column");
+    }
+    if (leftKeys.size() != rightKeys.size()) {
+      throw new JoinKeyException("left keys " + leftKeys + " and right keys " + rightKeys
+          + " differ in number");
+    }
+    List<ColumnType> leftTypes = types(left, leftKeys, "left");
+    List<ColumnType> rightTypes = types(right, rightKeys, "right");
+    for (int k = 0; k < leftKeys.size(); k++) {
+      if (!leftTypes.get(k).equals(rightTypes.get(k))) {
+        throw new JoinKeyException("key types differ: left '" + leftKeys.get(k) + "' is " + leftTypes.get(k)
+            + ", right '" + rightKeys.get(k) + "' is " + rightTypes.get(k)
+            + "; cast one side so both keys have the same type");
+      }
+    }
+    KeyShape shape = shapeOf(leftTypes);
+    return new KeyColumns[] {new KeyColumns(left, leftKeys, shape), new KeyColumns(right, rightKeys, shape)};
+  }
+
+  private static List<ColumnType> types(Table table, List<String> keys, String side) {
+    List<ColumnType> types = new ArrayList<>();
+    for (String key : keys) {
+      int index;
+      try {
+        index = table.columnIndex(key);
+      } catch (IllegalArgumentException e) {
+        throw new JoinKeyException("no " + side + " key column '" + key + "': " + e.getMessage());
+      }
+      ColumnType type;
+      try {
+        type = ColumnType.of(table.schema().getFields().get(index));
+      } catch (IllegalArgumentException e) {
+        throw new JoinKeyException(side + " key column '" + key + "' has an unsupported type: " + e.getMessage());
+      }
+      if (type.kind() != ColumnType.Kind.INT32 && type.kind() != ColumnType.Kind.INT64
+          && type.kind() != ColumnType.Kind.DATE) {
+        throw new JoinKeyException(side + " key column '" + key + "' is " + type
+            + "; joins support int32, date and int64 keys");
+      }
+      types.add(type);
+    }
+    return types;
+  }
+
+  private static KeyShape shapeOf(List<ColumnType> types) {
+    boolean allNarrow = types.stream().allMatch(t -> t.kind() != ColumnType.Kind.INT64);
+    if (types.size() == 1) {
+      return allNarrow ? KeyShape.INT32 : KeyShape.INT64;
+    }
+    return types.size() == 2 && allNarrow ? KeyShape.TWO_INT32 : KeyShape.WIDE;
+  }
+
+  public List<String> names() {
+    return names;
+  }
+
+  public KeyShape shape() {
+    return shape;
+  }
+
+  /** Rows in the input, null keys included. */
+  public int rowCount() {
+    return rowCount;
+  }
+
+  /** At least as many as the rows with a null key. */
+  public long nullBound() {
+    return nullBound;
+  }
+
+  public int batches() {
+    return columns.length;
+  }
+
+  /** Global row id of the first row of {@code batch}. */
+  public int batchStart(int batch) {
+    return batchStart[batch];
+  }
+
+  public int batchRows(int batch) {
+    return batchStart[batch + 1] - batchStart[batch];
+  }
+
+  /**
+   * Writes (hash, global row id) for the rows {@code [from, to)} of {@code batch} whose key has no
+   * null at {@code hashes[at...]} and {@code rows[at...]}, and the global row ids of the rows with a
+   * null key at {@code nullRows[nullAt...]} (dropped when {@code nullRows} is null).
+   *
+   * @return {@code (nullKeys << 32) | keyed}: how many tuples and null rows were written
+   */
+  public long extract(int batch, int from, int to, MemorySegment hashes, MemorySegment rows, long at,
+      MemorySegment nullRows, long nullAt) {
+    Column[] cols = columns[batch];
+    MemorySegment[] segs = data[batch];
+    int base = batchStart[batch];
+    boolean anyNull = false;
+    for (Column c : cols) {
+      anyNull |= c.hasNulls();
+    }
+    if (!anyNull && shape != KeyShape.WIDE) {
+      MemorySegment first = segs[0];
+      long k = at;
+      switch (shape) {
+        case INT32 -> {
+          for (int i = from; i < to; i++, k++) {
+            hashes.setAtIndex(HASH, k, Hashing.mix64(first.getAtIndex(INT, i)));
+            rows.setAtIndex(ROW, k, base + i);
+          }
+        }
+        case INT64 -> {
+          for (int i = from; i < to; i++, k++) {
+            hashes.setAtIndex(HASH, k, Hashing.mix64(first.getAtIndex(LONG, i)));
+            rows.setAtIndex(ROW, k, base + i);
+          }
+        }
+        default -> {
+          MemorySegment second = segs[1];
+          for (int i = from; i < to; i++, k++) {
+            long packed = ((long) first.getAtIndex(INT, i) << 32) | (second.getAtIndex(INT, i) & 0xFFFF_FFFFL);
+            hashes.setAtIndex(HASH, k, Hashing.mix64(packed));
+            rows.setAtIndex(ROW, k, base + i);
+          }
+        }
+      }
+      return to - from;
+    }
+    long keyed = 0;
+    long nulls = 0;
+    for (int i = from; i < to; i++) {
+      boolean isNull = false;
+      for (Column c : cols) {
+        isNull |= c.isNull(i);
+      }
+      if (isNull) {
+        if (nullRows != null) {
+          nullRows.setAtIndex(ROW, nullAt + nulls, base + i);
+        }
+        nulls++;
+      } else {
+        hashes.setAtIndex(HASH, at + keyed, hash(cols, segs, i));
+        rows.setAtIndex(ROW, at + keyed, base + i);
+        keyed++;
+      }
+    }
+    return (nulls << 32) | keyed;
+  }
+
+  private long hash(Column[] cols, MemorySegment[] segs, int i) {
+    return switch (shape) {
+      case INT32 -> Hashing.mix64(segs[0].getAtIndex(INT, i));
+      case INT64 -> Hashing.mix64(segs[0].getAtIndex(LONG, i));
+      case TWO_INT32 -> Hashing.mix64(((long) segs[0].getAtIndex(INT, i) << 32)
+          | (segs[1].getAtIndex(INT, i) & 0xFFFF_FFFFL));
+      case WIDE -> {
+        long h = 0x2545F4914F6CDD1DL;
+        for (Column c : cols) {
+          h = Hashing.combine(h, c.getLong(i));
+        }
+        yield h;
+      }
+    };
+  }
+
+  /** Whether the key of global row {@code row} here equals that of {@code otherRow} in {@code other}. */
+  public boolean sameKey(int row, KeyColumns other, int otherRow) {
+    int b = batchOf(row);
+    int ob = other.batchOf(otherRow);
+    Column[] mine = columns[b];
+    Column[] theirs = other.columns[ob];
+    int local = row - batchStart[b];
+    int otherLocal = otherRow - other.batchStart[ob];
+    for (int k = 0; k < mine.length; k++) {
+      if (mine[k].isNull(local) || theirs[k].isNull(otherLocal)
+          || mine[k].getLong(local) != theirs[k].getLong(otherLocal)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The batch holding global row {@code row}. */
+  public int batchOf(int row) {
+    int b = Arrays.binarySearch(batchStart, 0, columns.length, row);
+    if (b < 0) {
+      return -b - 2;
+    }
+    while (b + 1 < columns.length && batchStart[b + 1] == row) {
+      b++; // skip empty batches starting at the same row
+    }
+    return b;
+  }
+}

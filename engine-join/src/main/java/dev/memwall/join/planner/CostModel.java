@@ -1,0 +1,255 @@
+package dev.memwall.join.planner;
+
+import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.algorithm.ClusterJoin;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Seed 000's cost model (section 4), brought to a machine with three cache levels, hardware
+ * prefetching and memory-level parallelism. Every machine constant comes from a
+ * {@link MachineProfile}:
+ *
+ * <ul>
+ *   <li>Cache levels: capacities ({@code effectiveBytes} where measured, the sysfs size otherwise)
+ *       and hit latencies. A random access into a footprint of F bytes is served by level i with
+ *       probability {@code min(1, |Li| / F)} minus what the smaller levels serve; what no cache
+ *       holds goes to memory.
+ *   <li>Memory: independent random misses (the iterations of a partitioning or probing loop) cost
+ *       Tnext, the pipelined miss; dependent ones (following a chain) cost T1. Sequential streams
+ *       cost their bytes over the measured one-core read bandwidth: the seed's {@code 2 |Re|}
+ *       compulsory misses, which prefetchers now hide behind bandwidth.
+ *   <li>TLB: {@code entries} pages of {@code pageBytes} are free; beyond, a page access misses with
+ *       probability {@code 1 - entries / pages} (the seed's {@code C (1 - |TLB| / H_p)}) at
+ *       {@code tlb.missNanos}.
+ * </ul>
+ *
+ * <p>CPU work per tuple (the seed's w_c, w_h, w'_h, w_r, w'_r) is expressed in units of one L1 hit
+ * (the profile's L1 latency, a few cycles) and estimated from the kernels' inner loops; those
+ * weights are properties of the code, not of the machine, and {@code explain} reports how far the
+ * prediction is from a measured run.
+ *
+ * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique uniform
+ * keys, one result per left tuple (hit rate 1), the seed's assumptions.
+ *
+ * <p>Thread safety: immutable.
+ */
+public final class CostModel {
+  /** Bytes of one extracted tuple. */
+  static final double TUPLE_BYTES = 12;
+  /** CPU per tuple and radix pass (histogram and scatter), in L1 hits. */
+  static final double W_CLUSTER = 1.2;
+  /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */
+  static final double W_EXTRACT = 0.8;
+  /** CPU per tuple to insert into or probe a hash table, in L1 hits. */
+  static final double W_HASH = 2.0;
+  /** CPU per cluster to set up a table, in L1 hits (the seed's w'_h). */
+  static final double W_CLUSTER_SETUP = 12;
+  /** CPU per bucket cleared, in L1 hits. */
+  static final double W_BUCKET = 0.3;
+  /** CPU per nested-loop comparison (the seed's w_r), in L1 hits. */
+  static final double W_COMPARE = 0.35;
+  /** CPU per result pair (the seed's w'_r), in L1 hits. */
+  static final double W_RESULT = 0.5;
+  /** CPU per tuple and comparison level of the per-cluster sort, in L1 hits. */
+  static final double W_SORT = 1.0;
+
+  private final long[] levelBytes;
+  private final double[] levelNanos;
+  private final double independentMissNanos;
+  private final double dependentMissNanos;
+  private final double bytesPerNano;
+  private final long pageBytes;
+  private final long tlbEntries;
+  private final double tlbMissNanos;
+  private final double unit;
+  private final int maxBitsPerPass;
+
+  public CostModel(MachineProfile profile) {
+    List<MachineProfile.MeasuredCache> caches = profile.caches().stream()
+        .filter(c -> c.cache().holdsData()).sorted(Comparator.comparingInt(c -> c.cache().level())).toList();
+    if (caches.isEmpty()) {
+      throw new IllegalArgumentException("machine profile without data caches: " + profile.cpu());
+    }
+    levelBytes = new long[caches.size()];
+    levelNanos = new double[caches.size()];
+    for (int i = 0; i < caches.size(); i++) {
+      MachineProfile.MeasuredCache c = caches.get(i);
+      levelBytes[i] = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
+      levelNanos[i] = Double.isFinite(c.hitLatencyNanos()) && c.hitLatencyNanos() > 0 ? c.hitLatencyNanos()
+          : (i == 0 ? 1.0 : levelNanos[i - 1] * 3);
+    }
+    unit = levelNanos[0];
+    independentMissNanos = profile.pipelinedMissNanos();
+    dependentMissNanos = profile.missLatencyNanos();
+    bytesPerNano = profile.bandwidth().readOneCore();
+    pageBytes = profile.pageBytes();
+    tlbEntries = Math.max(1, profile.tlb().entries());
+    tlbMissNanos = Double.isFinite(profile.tlb().missNanos()) ? Math.max(0, profile.tlb().missNanos()) : 0;
+    // a cluster being written keeps two pages open (its hash region and its row region)
+    maxBitsPerPass = Math.max(1, 63 - Long.numberOfLeadingZeros(tlbEntries) - 1);
+  }
+
+  /**
+   * The most bits one radix pass should use: the seed's rule, no more clusters than TLB entries,
+   * halved because each open cluster spans two pages here (hashes and row ids are separate arrays).
+   */
+  public int maxBitsPerPass() {
+    return Math.min(maxBitsPerPass, RadixPlan.MAX_BITS_PER_PASS);
+  }
+
+  /** Expected latency beyond an L1 hit of one random access into {@code footprint} bytes. */
+  double randomAccess(double footprint, boolean dependent) {
+    double served = 0;
+    double nanos = 0;
+    for (int i = 0; i < levelBytes.length; i++) {
+      double upTo = Math.min(1, levelBytes[i] / Math.max(1, footprint));
+      nanos += (upTo - served) * (levelNanos[i] - unit);
+      served = Math.max(served, upTo);
+    }
+    double memory = dependent ? dependentMissNanos : independentMissNanos;
+    nanos += (1 - served) * Math.max(0, memory - unit);
+    return nanos + tlbMiss(footprint / pageBytes) * tlbMissNanos;
+  }
+
+  private double tlbMiss(double pages) {
+    return pages <= tlbEntries ? 0 : 1 - tlbEntries / pages;
+  }
+
+  private double stream(double bytes) {
+    return bytes / bytesPerNano;
+  }
+
+  /** Radix-clustering {@code tuples} tuples by {@code plan} (the seed's T_c). */
+  public double cluster(double tuples, RadixPlan plan, boolean writeCombining) {
+    double nanos = tuples * (W_EXTRACT * unit + stream(TUPLE_BYTES + 4));
+    for (int p = 0; p < plan.passes(); p++) {
+      double fanout = 1 << plan.bitsOfPass(p);
+      nanos += tuples * (W_CLUSTER * unit + stream(8 + 2 * TUPLE_BYTES));
+      // each tuple writes into one of `fanout` open lines: 96-byte buffers, or a line of hashes and one of rows
+      double active = fanout * (writeCombining ? 96 : 128);
+      nanos += tuples * randomAccessNoTlb(active);
+      double pageTouches = writeCombining ? tuples / 4 : tuples * 2;
+      nanos += pageTouches * tlbMiss(2 * fanout) * tlbMissNanos;
+    }
+    return nanos;
+  }
+
+  private double randomAccessNoTlb(double footprint) {
+    double served = 0;
+    double nanos = 0;
+    for (int i = 0; i < levelBytes.length; i++) {
+      double upTo = Math.min(1, levelBytes[i] / Math.max(1, footprint));
+      nanos += (upTo - served) * (levelNanos[i] - unit);
+      served = Math.max(served, upTo);
+    }
+    return nanos + (1 - served) * Math.max(0, independentMissNanos - unit);
+  }
+
+  /** The join phase over 2^B cluster pairs (the seed's T_h and T_r). */
+  public double clusterJoin(double left, double right, int bits, ClusterJoin.Kind kind) {
+    double clusters = Math.pow(2, bits);
+    double rightPerCluster = Math.max(1, right / clusters);
+    double leftPerCluster = left / clusters;
+    double nanos = stream((left + right) * TUPLE_BYTES) + left * W_RESULT * unit;
+    boolean nested = kind == ClusterJoin.Kind.NESTED_LOOPS && rightPerCluster <= ClusterJoin.NESTED_LOOP_LIMIT;
+    if (nested) {
+      double footprint = rightPerCluster * TUPLE_BYTES;
+      return nanos + left * rightPerCluster * W_COMPARE * unit + clusters * W_CLUSTER_SETUP * unit / 4
+          + left * randomAccess(footprint, false) / 8;
+    }
+    ClusterJoin.Kind hashKind = kind == ClusterJoin.Kind.NESTED_LOOPS ? ClusterJoin.Kind.PHASH_PLUS : kind;
+    int buckets = hashKind.buckets((long) Math.ceil(rightPerCluster));
+    double footprint = rightPerCluster * (TUPLE_BYTES + 4) + buckets * 4.0;
+    double chain = Math.max(1, rightPerCluster / buckets);
+    nanos += clusters * (W_CLUSTER_SETUP + buckets * W_BUCKET) * unit;
+    nanos += right * (W_HASH * unit + randomAccess(footprint, false));
+    nanos += leftPerCluster * clusters * (W_HASH * unit + randomAccess(footprint, false)
+        + chain * (W_COMPARE * unit + randomAccess(footprint, true)));
+    return nanos;
+  }
+
+  /** The whole non-partitioned bucket-chained join (extraction included). */
+  public JoinPlan.Cost simpleHash(double left, double right) {
+    double buckets = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 2 - 1));
+    double footprint = buckets * 4 + right * (TUPLE_BYTES + 4);
+    double build = right * (W_EXTRACT * unit + stream(2 * TUPLE_BYTES) + W_HASH * unit + randomAccess(buckets * 4, false));
+    double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + randomAccess(buckets * 4, false)
+        + 1.5 * randomAccess(footprint, true));
+    return new JoinPlan.Cost(build, probe);
+  }
+
+  /** The whole non-partitioned open-addressing join with grouped probes. */
+  public JoinPlan.Cost openAddressing(double left, double right) {
+    double slots = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1));
+    double footprint = slots * 16;
+    double build = right * (W_EXTRACT * unit + W_HASH * unit + randomAccess(footprint, false));
+    double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + randomAccess(footprint, false));
+    return new JoinPlan.Cost(build, probe);
+  }
+
+  /** Sort-merge on inputs radix-clustered by {@code plan}. */
+  public JoinPlan.Cost sortMerge(double left, double right, RadixPlan plan, boolean writeCombining) {
+    double cluster = cluster(left, plan, writeCombining) + cluster(right, plan, writeCombining);
+    double perCluster = Math.max(2, Math.max(left, right) / plan.clusters());
+    double sort = (left + right) * Math.log(perCluster) / Math.log(2) * W_SORT * unit;
+    double merge = stream((left + right) * TUPLE_BYTES) + (left + right) * W_COMPARE * unit + left * W_RESULT * unit;
+    return new JoinPlan.Cost(cluster, sort + merge);
+  }
+
+  /** A radix algorithm with {@code plan}: clustering both inputs, then the join phase. */
+  public JoinPlan.Cost partitioned(double left, double right, RadixPlan plan, ClusterJoin.Kind kind,
+      boolean writeCombining) {
+    return new JoinPlan.Cost(cluster(left, plan, writeCombining) + cluster(right, plan, writeCombining),
+        clusterJoin(left, right, plan.bits(), kind));
+  }
+
+  /** The cost of {@code algorithm} with {@code plan} (null for the non-partitioned ones). */
+  public JoinPlan.Cost cost(JoinAlgorithm algorithm, double left, double right, RadixPlan plan, boolean writeCombining) {
+    return switch (algorithm) {
+      case SIMPLE_HASH -> simpleHash(left, right);
+      case OPEN_ADDRESSING -> openAddressing(left, right);
+      case SORT_MERGE -> sortMerge(left, right, plan, writeCombining);
+      case PHASH -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH, writeCombining);
+      case PHASH_PLUS -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH_PLUS, writeCombining);
+      case RADIX_JOIN -> partitioned(left, right, plan, ClusterJoin.Kind.NESTED_LOOPS, writeCombining);
+      case AUTO -> throw new IllegalArgumentException("AUTO is not an algorithm to cost");
+    };
+  }
+
+  /** The radix plans worth considering for inputs of these sizes: every B, with 1..4 even passes. */
+  public List<RadixPlan> radixPlans(double left, double right) {
+    double larger = Math.max(2, Math.max(left, right));
+    // at least ~2 tuples per cluster on the larger side, so boundary arrays stay below the tuples
+    int maxBits = (int) Math.min(RadixPlan.MAX_BITS, Math.max(0, Math.floor(Math.log(larger / 2) / Math.log(2))));
+    List<RadixPlan> plans = new ArrayList<>();
+    for (int bits = 0; bits <= maxBits; bits++) {
+      int minPasses = bits == 0 ? 0 : (bits + RadixPlan.MAX_BITS_PER_PASS - 1) / RadixPlan.MAX_BITS_PER_PASS;
+      for (int passes = Math.max(minPasses, bits == 0 ? 0 : 1); passes <= Math.min(4, Math.max(bits, minPasses)); passes++) {
+        plans.add(RadixPlan.even(bits, passes));
+        if (bits == 0) {
+          break;
+        }
+      }
+    }
+    return plans;
+  }
+
+  /** The cheapest radix plan for {@code algorithm}. */
+  public JoinPlan.Candidate best(JoinAlgorithm algorithm, double left, double right, boolean writeCombining) {
+    if (!algorithm.clusters()) {
+      return new JoinPlan.Candidate(algorithm, null, cost(algorithm, left, right, null, writeCombining));
+    }
+    JoinPlan.Candidate best = null;
+    for (RadixPlan plan : radixPlans(left, right)) {
+      JoinPlan.Cost cost = cost(algorithm, left, right, plan, writeCombining);
+      if (best == null || cost.totalNanos() < best.cost().totalNanos()) {
+        best = new JoinPlan.Candidate(algorithm, plan, cost);
+      }
+    }
+    return best;
+  }
+}

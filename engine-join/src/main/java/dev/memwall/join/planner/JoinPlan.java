@@ -1,0 +1,61 @@
+package dev.memwall.join.planner;
+
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.join.JoinAlgorithm;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A chosen way to run a join: the algorithm, its radix plan (for the clustering algorithms), and
+ * what the cost model predicts for it and for the alternatives it considered.
+ *
+ * @param algorithm never {@link JoinAlgorithm#AUTO}
+ * @param radix the radix bits and passes, or null for the non-partitioned algorithms
+ * @param predicted the cost model's estimate for this choice (null when no model was consulted)
+ * @param alternatives every algorithm's best configuration as the model saw it, cheapest first
+ *     (empty when the algorithm was asked for by name without a profile)
+ */
+public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted, List<Candidate> alternatives) {
+  public JoinPlan {
+    alternatives = List.copyOf(alternatives);
+  }
+
+  /** One algorithm with its best radix plan and predicted cost. */
+  public record Candidate(JoinAlgorithm algorithm, RadixPlan radix, Cost cost) {}
+
+  /**
+   * A predicted cost, split as the seed splits it.
+   *
+   * @param clusterNanos radix-clustering (or extracting) the inputs
+   * @param joinNanos building and probing, or merging
+   */
+  public record Cost(double clusterNanos, double joinNanos) {
+    public double totalNanos() {
+      return clusterNanos + joinNanos;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%.2f ms (cluster %.2f + join %.2f)", totalNanos() / 1e6,
+          clusterNanos / 1e6, joinNanos / 1e6);
+    }
+  }
+
+  /** A few lines: the choice, then the alternatives with their predicted costs. */
+  public String describe() {
+    StringBuilder s = new StringBuilder();
+    s.append(algorithm);
+    if (radix != null) {
+      s.append(' ').append(radix);
+    }
+    if (predicted != null) {
+      s.append(", predicted ").append(predicted);
+    }
+    for (Candidate c : alternatives) {
+      s.append(System.lineSeparator()).append("  ").append(String.format(Locale.ROOT, "%-16s", c.algorithm()))
+          .append(c.radix() == null ? String.format(Locale.ROOT, "%-22s", "") : String.format(Locale.ROOT, "%-22s", c.radix()))
+          .append(c.cost());
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,63 @@
+package dev.memwall.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.join.algorithm.ClusterJoin;
+import dev.memwall.join.planner.CostModel;
+import dev.memwall.join.planner.JoinPlan;
+import dev.memwall.join.planner.Planner;
+import org.junit.jupiter.api.Test;
+
+class PlannerTest {
+  private static final double C = 8_000_000;
+
+  @Test
+  void bitsPerPassFollowTheTlb() {
+    assertEquals(5, new CostModel(TestProfiles.tiny()).maxBitsPerPass());
+    assertEquals(11, new CostModel(TestProfiles.vm()).maxBitsPerPass());
+  }
+
+  @Test
+  void onASeedLikeMachineTwoPassesBeatOneBeyondTheTlb() {
+    CostModel model = new CostModel(TestProfiles.tiny());
+    // Fig. 11: while the open clusters' pages fit the TLB one pass is best, beyond it two passes are
+    assertTrue(model.cluster(C, RadixPlan.even(5, 1), true) < model.cluster(C, RadixPlan.even(5, 2), true));
+    assertTrue(model.cluster(C, RadixPlan.even(12, 2), true) < model.cluster(C, RadixPlan.even(12, 1), true));
+  }
+
+  @Test
+  void onTheVmElevenBitsStillFitOnePass() {
+    CostModel model = new CostModel(TestProfiles.vm());
+    assertTrue(model.cluster(C, RadixPlan.even(11, 1), true) < model.cluster(C, RadixPlan.even(11, 2), true));
+  }
+
+  @Test
+  void partitioningPaysForLargeInputsOnASeedLikeMachine() {
+    Planner planner = new Planner(TestProfiles.tiny());
+    JoinPlan simple = planner.plan(JoinAlgorithm.SIMPLE_HASH, 8_000_000, 8_000_000, null, true);
+    JoinPlan plus = planner.plan(JoinAlgorithm.PHASH_PLUS, 8_000_000, 8_000_000, null, true);
+    double ratio = simple.predicted().totalNanos() / plus.predicted().totalNanos();
+    assertTrue(ratio > 2, "simple / phash+ predicted " + ratio);
+    assertTrue(plus.radix().bits() > 6, plus.describe());
+    for (int p = 0; p < plus.radix().passes(); p++) {
+      assertTrue(plus.radix().bitsOfPass(p) <= 7, plus.describe());
+    }
+  }
+
+  @Test
+  void phashPlusJoinPhaseIsCheaperThanPhashForLargeClusters() {
+    CostModel model = new CostModel(TestProfiles.tiny());
+    assertTrue(model.clusterJoin(C, C, 8, ClusterJoin.Kind.PHASH_PLUS) < model.clusterJoin(C, C, 8, ClusterJoin.Kind.PHASH));
+  }
+
+  @Test
+  void autoPicksTheCheapestCandidate() {
+    JoinPlan plan = new Planner(TestProfiles.vm()).plan(JoinAlgorithm.AUTO, 1_000_000, 1_000_000, null, true);
+    assertEquals(plan.alternatives().getFirst().algorithm(), plan.algorithm());
+    for (JoinPlan.Candidate c : plan.alternatives()) {
+      assertTrue(plan.predicted().totalNanos() <= c.cost().totalNanos());
+    }
+  }
+}

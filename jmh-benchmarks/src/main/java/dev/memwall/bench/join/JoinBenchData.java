@@ -1,0 +1,99 @@
+package dev.memwall.bench.join;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.Table;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Join benchmark inputs: one Arrow batch with an int32 key "k" and an int32 payload "p" (the
+ * seeds' 8-byte tuples: 4-byte key, 4-byte payload).
+ */
+final class JoinBenchData {
+  private static final Schema SCHEMA = new Schema(List.of(
+      new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null),
+      new Field("p", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+
+  private JoinBenchData() {}
+
+  /** Keys 1..n, each once, in random order (the seed's unique uniform keys; Balkesen's build side). */
+  static Table uniqueShuffled(EngineMemory memory, int n, long seed) {
+    int[] keys = new int[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = i + 1;
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = n - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = keys[i];
+      keys[i] = keys[j];
+      keys[j] = t;
+    }
+    return table(memory, keys);
+  }
+
+  /**
+   * {@code n} foreign keys into 1..domain: uniform when {@code zipf == 0}, else Zipf-distributed
+   * with exponent {@code zipf} over ranks that are scattered across the domain.
+   */
+  static Table foreignKeys(EngineMemory memory, int n, int domain, double zipf, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int[] keys = new int[n];
+    if (zipf == 0) {
+      for (int i = 0; i < n; i++) {
+        keys[i] = 1 + random.nextInt(domain);
+      }
+    } else {
+      double[] cdf = new double[domain];
+      double sum = 0;
+      for (int i = 0; i < domain; i++) {
+        sum += 1 / Math.pow(i + 1, zipf);
+        cdf[i] = sum;
+      }
+      for (int i = 0; i < n; i++) {
+        double u = random.nextDouble() * sum;
+        int lo = 0;
+        int hi = domain - 1;
+        while (lo < hi) {
+          int mid = (lo + hi) >>> 1;
+          if (cdf[mid] < u) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        // rank r becomes key (r * odd) mod domain + 1: heavy hitters are not the smallest keys
+        keys[i] = (int) ((lo * 2_654_435_761L) % domain) + 1;
+      }
+    }
+    return table(memory, keys);
+  }
+
+  private static Table table(EngineMemory memory, int[] keys) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, memory.arrow());
+    try {
+      IntVector k = (IntVector) root.getVector(0);
+      IntVector p = (IntVector) root.getVector(1);
+      k.allocateNew(keys.length);
+      p.allocateNew(keys.length);
+      for (int i = 0; i < keys.length; i++) {
+        k.set(i, keys[i]);
+        p.set(i, i);
+      }
+      k.setValueCount(keys.length);
+      p.setValueCount(keys.length);
+      root.setRowCount(keys.length);
+      return Table.own(SCHEMA, List.of(root), Map.of());
+    } catch (RuntimeException | Error e) {
+      root.close();
+      throw e;
+    }
+  }
+}

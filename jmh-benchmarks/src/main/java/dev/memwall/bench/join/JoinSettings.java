@@ -1,0 +1,50 @@
+package dev.memwall.bench.join;
+
+import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.join.Join;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.planner.CostModel;
+import java.nio.file.Path;
+
+/**
+ * The named algorithm settings of seed 000's Table 2, computed from this machine's profile:
+ * "phash TLB" clusters so that one inner cluster with its table spans at most the TLB's reach,
+ * "radix 8" clusters to about 8 tuples per cluster, passes as the TLB allows.
+ */
+public enum JoinSettings {
+  SIMPLE_HASH, SORT_MERGE, PHASH_TLB, RADIX_8, PHASH_PLUS_TLB, OPEN_ADDRESSING, OPEN_ADDRESSING_PLAIN, PLANNER;
+
+  /** Bytes an inner tuple occupies in a cluster with its hash table: 12 of tuple, 4 of chain, about 4 of bucket. */
+  static final int CLUSTER_BYTES_PER_TUPLE = 20;
+
+  static MachineProfile profile() {
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+    return MachineProfile.load(base.resolve("memwall")).orElseThrow(
+        () -> new IllegalStateException("no machine profile: run ./memwall calibrate first"));
+  }
+
+  /** Configures {@code join} for this setting with {@code tuples} per side. */
+  Join apply(Join join, MachineProfile profile, long tuples) {
+    CostModel model = new CostModel(profile);
+    long tlbReach = profile.tlb().entries() * profile.pageBytes();
+    return switch (this) {
+      case SIMPLE_HASH -> join.algorithm(JoinAlgorithm.SIMPLE_HASH);
+      case SORT_MERGE -> join.algorithm(JoinAlgorithm.SORT_MERGE);
+      case OPEN_ADDRESSING -> join.algorithm(JoinAlgorithm.OPEN_ADDRESSING);
+      case OPEN_ADDRESSING_PLAIN -> join.algorithm(JoinAlgorithm.OPEN_ADDRESSING).probeGroup(1);
+      case PHASH_TLB -> join.algorithm(JoinAlgorithm.PHASH)
+          .radix(RadixPlan.bounded(bitsFor((double) tuples * CLUSTER_BYTES_PER_TUPLE / tlbReach), model.maxBitsPerPass()));
+      case PHASH_PLUS_TLB -> join.algorithm(JoinAlgorithm.PHASH_PLUS)
+          .radix(RadixPlan.bounded(bitsFor((double) tuples * CLUSTER_BYTES_PER_TUPLE / tlbReach), model.maxBitsPerPass()));
+      case RADIX_8 -> join.algorithm(JoinAlgorithm.RADIX_JOIN)
+          .radix(RadixPlan.bounded(bitsFor(tuples / 8.0), model.maxBitsPerPass()));
+      case PLANNER -> join.algorithm(JoinAlgorithm.AUTO);
+    };
+  }
+
+  private static int bitsFor(double clusters) {
+    return (int) Math.min(RadixPlan.MAX_BITS, Math.max(0, Math.ceil(Math.log(clusters) / Math.log(2))));
+  }
+}
