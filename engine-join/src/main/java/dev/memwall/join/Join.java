@@ -18,7 +18,6 @@ import dev.memwall.join.algorithm.SortMergeJoin;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -146,8 +145,8 @@ public final class Join {
   }
 
   /**
-   * The machine profile the planner reads; without one, the profile saved by {@code ./memwall
-   * calibrate} in the cache directory is used.
+   * The machine profile the planner reads; without one, {@link MachineProfile#current()}: the one
+   * {@code ./memwall calibrate} stored, or a quick calibration on first use.
    */
   public Join profile(MachineProfile profile) {
     this.profile = profile;
@@ -268,16 +267,9 @@ public final class Join {
   }
 
   private MachineProfile profile() {
-    if (profile != null) {
-      return profile;
+    if (profile == null) {
+      profile = MachineProfile.current();
     }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    Path dir = base.resolve("memwall");
-    profile = MachineProfile.load(dir).orElseThrow(() -> new IllegalStateException(
-        "the join planner needs a machine profile and there is none in " + dir
-            + ": run './memwall calibrate', pass Join.profile(...), or name a non-partitioned algorithm "
-            + "(or a radix plan) explicitly"));
     return profile;
   }
 
