@@ -6,10 +6,13 @@ import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -19,7 +22,9 @@ import java.util.function.LongSupplier;
  * T1/Tnext (seed 002, section 2.4.1): a dependent pointer chase over random cycles through working
  * sets from 4 KiB up gives the latency curve, the caches' hit latencies (cross-checked against the
  * sizes sysfs reports) and T1; interleaved independent chases give Tnext and the memory-level
- * parallelism; sequential kernels give read, write and copy bandwidth on one and all cores.
+ * parallelism; sequential kernels give read, write and copy bandwidth on one and all cores; a
+ * filter's data-dependent branch over random against sorted values gives the cost of a
+ * mispredicted branch (the penalty seed 003's stall breakdown charges per branch miss).
  *
  * <p>All memory comes from the given {@link EngineMemory} and is freed before returning. Every
  * figure is the minimum over repeated runs, the usual defence against a noisy machine. TLB reach,
@@ -88,8 +93,48 @@ public final class Calibrator {
     MachineProfile.Tlb tlb = tlb(memory, settings);
     progress.accept("sequential bandwidth, 1 and " + Runtime.getRuntime().availableProcessors() + " cores");
     MachineProfile.Bandwidth bandwidth = bandwidth(memory, settings);
+    progress.accept("branch misprediction: a data-dependent branch over random and sorted values");
+    double branchMiss = branchMissNanos(memory, settings);
     return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
-        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb);
+        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb, branchMiss);
+  }
+
+  /**
+   * The cost of one mispredicted branch: {@link MemoryProbe#filterBelow} at the median over
+   * random values (the predictor misses about half the outcomes, {@code min(kept, n - kept)} at
+   * best) minus the same values sorted (one misprediction), divided by those mispredictions. Both
+   * runs read, compare and store the same values, so only the mispredictions differ. NaN when the
+   * random run is not slower (the branch was compiled away: nothing to measure).
+   */
+  static double branchMissNanos(EngineMemory memory, Settings settings) {
+    int values = (int) Math.clamp(settings.accessesPerPoint(), 1L << 16, 1L << 20);
+    long bytes = (long) values * Integer.BYTES;
+    try (OffHeapBuffer random = memory.allocate(bytes);
+        OffHeapBuffer sorted = memory.allocate(bytes);
+        OffHeapBuffer out = memory.allocate(bytes)) {
+      SplittableRandom generator = new SplittableRandom(values);
+      int[] data = new int[values];
+      for (int i = 0; i < values; i++) {
+        data[i] = generator.nextInt(Integer.MAX_VALUE);
+      }
+      MemorySegment.copy(data, 0, random.segment(), ValueLayout.JAVA_INT, 0, values);
+      Arrays.sort(data);
+      MemorySegment.copy(data, 0, sorted.segment(), ValueLayout.JAVA_INT, 0, values);
+      int threshold = data[values / 2];
+      for (int round = 0; round < 20; round++) { // let the JIT compile the kernel first
+        SINK = SINK ^ MemoryProbe.filterBelow(random.segment().asSlice(0, 1L << 16), threshold, out.segment())
+            ^ MemoryProbe.filterBelow(sorted.segment().asSlice(0, 1L << 16), threshold, out.segment());
+      }
+      int repeats = Math.max(3, settings.repeats());
+      double randomNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(random.segment(), threshold,
+          out.segment()));
+      double sortedNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(sorted.segment(), threshold,
+          out.segment()));
+      int kept = MemoryProbe.filterBelow(random.segment(), threshold, out.segment());
+      long mispredictions = Math.min(kept, values - kept);
+      return randomNanos > sortedNanos && mispredictions > 0
+          ? (randomNanos - sortedNanos) / mispredictions : Double.NaN;
+    }
   }
 
   /**

@@ -26,19 +26,29 @@ import java.util.Properties;
  * @param bandwidth sequential read, write and copy bandwidth, one and all cores
  * @param pageBytes the base page size
  * @param tlb what one access per page costs once the pages outnumber the TLB
+ * @param branchMissNanos what one mispredicted branch costs: a filter's data-dependent branch over
+ *     random data minus the same over sorted data, per expected misprediction (NaN when unmeasured)
  */
 public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
     double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
-    long pageBytes, Tlb tlb) {
+    long pageBytes, Tlb tlb, double branchMissNanos) {
 
   /** Version of the file format; a file of another version is measured anew, not trusted. */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
   /** The profile's file name in the cache directory. */
   public static final String FILE_NAME = "machine-profile.properties";
 
   public MachineProfile {
     caches = List.copyOf(caches);
     curve = List.copyOf(curve);
+  }
+
+  /** A profile without a measured branch-misprediction penalty ({@link #branchMissNanos()} NaN). */
+  public MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
+      double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
+      long pageBytes, Tlb tlb) {
+    this(cpu, cores, caches, missLatencyNanos, pipelinedMissNanos, memoryLevelParallelism, curve, bandwidth,
+        pageBytes, tlb, Double.NaN);
   }
 
   /**
@@ -90,6 +100,7 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     p.setProperty("t1.nanos", Double.toString(missLatencyNanos));
     p.setProperty("tnext.nanos", Double.toString(pipelinedMissNanos));
     p.setProperty("mlp", Double.toString(memoryLevelParallelism));
+    p.setProperty("branch.miss.nanos", Double.toString(branchMissNanos));
     p.setProperty("caches", Integer.toString(caches.size()));
     for (int i = 0; i < caches.size(); i++) {
       CacheLevel c = caches.get(i).cache();
@@ -155,7 +166,8 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
           Double.parseDouble(b[3]), Double.parseDouble(b[4]), Double.parseDouble(b[5]));
       return Optional.of(new MachineProfile(required(p, "cpu"), Integer.parseInt(required(p, "cores")), caches,
           Double.parseDouble(required(p, "t1.nanos")), Double.parseDouble(required(p, "tnext.nanos")),
-          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb));
+          Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb,
+          Double.parseDouble(required(p, "branch.miss.nanos"))));
     } catch (IOException | RuntimeException corrupt) {
       return Optional.empty();
     }

@@ -16,6 +16,8 @@ import java.util.SplittableRandom;
  *   <li>{@link #chaseParallel}: {@value #CHAINS} independent chases interleaved, so their misses
  *       overlap: the time per round gives Tnext and the memory-level parallelism.
  *   <li>{@link #read}, {@link #write}, {@link #copy}: sequential bandwidth kernels.
+ *   <li>{@link #filterBelow}: a filter with a data-dependent branch, whose time over random
+ *       against sorted values gives the cost of a mispredicted branch.
  * </ul>
  *
  * <p>Thread safety: stateless; concurrent calls on disjoint memory are independent.
@@ -24,6 +26,7 @@ public final class MemoryProbe {
   /** Independent chains in {@link #chaseParallel}. */
   public static final int CHAINS = 8;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   private MemoryProbe() {}
 
@@ -140,5 +143,29 @@ public final class MemoryProbe {
   public static void copy(MemorySegment memory) {
     long half = memory.byteSize() / 2;
     MemorySegment.copy(memory, 0, memory, half, half);
+  }
+
+  /**
+   * Copies the ints of {@code values} below {@code threshold} to the front of {@code out} and
+   * returns how many there were. The conditional store keeps the branch a branch (the JIT cannot
+   * turn it into a conditional move), so over random values about half its outcomes are
+   * mispredicted and over sorted values almost none.
+   *
+   * @throws IndexOutOfBoundsException when {@code out} is smaller than {@code values}
+   */
+  public static int filterBelow(MemorySegment values, int threshold, MemorySegment out) {
+    long count = values.byteSize() / Integer.BYTES;
+    if (out.byteSize() < count * Integer.BYTES) {
+      throw new IndexOutOfBoundsException("out holds " + out.byteSize() + " bytes, fewer than the " + count
+          + " ints of values");
+    }
+    int kept = 0;
+    for (long i = 0; i < count; i++) {
+      int value = values.getAtIndex(INT, i);
+      if (value < threshold) {
+        out.setAtIndex(INT, kept++, value);
+      }
+    }
+    return kept;
   }
 }

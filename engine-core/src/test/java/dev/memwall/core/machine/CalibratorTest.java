@@ -49,7 +49,7 @@ class CalibratorTest {
     Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15, 256);
     List<String> phases = new ArrayList<>();
     MachineProfile profile = Calibrator.measure(memory, tiny, phases::add);
-    assertEquals(5, phases.size());
+    assertEquals(6, phases.size());
     List<MachineProfile.LatencyPoint> points = profile.curve();
     assertEquals(4L << 10, points.getFirst().workingSetBytes());
     assertEquals(16L << 20, points.getLast().workingSetBytes());
