@@ -107,11 +107,11 @@ public final class Calibrator {
    * random run is not slower (the branch was compiled away: nothing to measure).
    */
   static double branchMissNanos(EngineMemory memory, Settings settings) {
-    int values = (int) Math.clamp(settings.accessesPerPoint(), 1L << 16, 1L << 20);
+    int values = BRANCH_VALUES;
     long bytes = (long) values * Integer.BYTES;
     try (OffHeapBuffer random = memory.allocate(bytes);
         OffHeapBuffer sorted = memory.allocate(bytes);
-        OffHeapBuffer out = memory.allocate(bytes)) {
+        OffHeapBuffer scratch = memory.allocate(4L << 10)) {
       SplittableRandom generator = new SplittableRandom(values);
       int[] data = new int[values];
       for (int i = 0; i < values; i++) {
@@ -121,21 +121,28 @@ public final class Calibrator {
       Arrays.sort(data);
       MemorySegment.copy(data, 0, sorted.segment(), ValueLayout.JAVA_INT, 0, values);
       int threshold = data[values / 2];
-      for (int round = 0; round < 20; round++) { // let the JIT compile the kernel first
-        SINK = SINK ^ MemoryProbe.filterBelow(random.segment().asSlice(0, 1L << 16), threshold, out.segment())
-            ^ MemoryProbe.filterBelow(sorted.segment().asSlice(0, 1L << 16), threshold, out.segment());
+      MemorySegment out = scratch.segment();
+      for (int round = 0; round < 50; round++) { // let the JIT compile the kernel first (C2, not OSR)
+        SINK = SINK ^ MemoryProbe.filterBelow(random.segment(), threshold, out)
+            ^ MemoryProbe.filterBelow(sorted.segment(), threshold, out);
       }
-      int repeats = Math.max(3, settings.repeats());
-      double randomNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(random.segment(), threshold,
-          out.segment()));
-      double sortedNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(sorted.segment(), threshold,
-          out.segment()));
-      int kept = MemoryProbe.filterBelow(random.segment(), threshold, out.segment());
-      long mispredictions = Math.min(kept, values - kept);
+      // one pass (about half a millisecond) per run and the minimum of many runs: on a shared machine
+      // longer runs are more often interrupted, which inflated the penalty up to 3x when tried
+      int repeats = Math.max(15, 5 * settings.repeats());
+      double randomNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(random.segment(), threshold, out));
+      double sortedNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(sorted.segment(), threshold, out));
+      int kept = MemoryProbe.filterBelow(random.segment(), threshold, out);
+      double mispredictions = Math.min(kept, values - kept);
       return randomNanos > sortedNanos && mispredictions > 0
           ? (randomNanos - sortedNanos) / mispredictions : Double.NaN;
     }
   }
+
+  /**
+   * Values of the branch measurement: 512 KiB of ints, in L2 on current CPUs so memory does not blur
+   * it, and 131,072 random outcomes, far more than a branch predictor can learn.
+   */
+  private static final int BRANCH_VALUES = 1 << 17;
 
   /**
    * The TLB sweep: for 16, 32, ... pages, a chase with one line per 4 KiB page, the same layout on

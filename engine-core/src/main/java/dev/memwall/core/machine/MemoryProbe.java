@@ -146,24 +146,27 @@ public final class MemoryProbe {
   }
 
   /**
-   * Copies the ints of {@code values} below {@code threshold} to the front of {@code out} and
-   * returns how many there were. The conditional store keeps the branch a branch (the JIT cannot
-   * turn it into a conditional move), so over random values about half its outcomes are
-   * mispredicted and over sorted values almost none.
+   * Counts the ints of {@code values} below {@code threshold}, storing each one found into
+   * {@code scratch} (cyclically: the {@code k}-th at index {@code k mod} its size, so the scratch
+   * stays in L1). The conditional store keeps the branch a branch (the JIT cannot turn it into a
+   * conditional move), so over random values about half its outcomes are mispredicted and over
+   * sorted values almost none.
    *
-   * @throws IndexOutOfBoundsException when {@code out} is smaller than {@code values}
+   * @throws IllegalArgumentException unless {@code scratch} holds a power of two of ints
    */
-  public static int filterBelow(MemorySegment values, int threshold, MemorySegment out) {
-    long count = values.byteSize() / Integer.BYTES;
-    if (out.byteSize() < count * Integer.BYTES) {
-      throw new IndexOutOfBoundsException("out holds " + out.byteSize() + " bytes, fewer than the " + count
-          + " ints of values");
+  public static int filterBelow(MemorySegment values, int threshold, MemorySegment scratch) {
+    long scratchInts = scratch.byteSize() / Integer.BYTES;
+    if (Long.bitCount(scratchInts) != 1 || scratchInts > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("the scratch must hold a power of two of ints, not " + scratch.byteSize()
+          + " bytes");
     }
+    int mask = (int) scratchInts - 1;
+    long count = values.byteSize() / Integer.BYTES;
     int kept = 0;
     for (long i = 0; i < count; i++) {
       int value = values.getAtIndex(INT, i);
       if (value < threshold) {
-        out.setAtIndex(INT, kept++, value);
+        scratch.setAtIndex(INT, kept++ & mask, value);
       }
     }
     return kept;
