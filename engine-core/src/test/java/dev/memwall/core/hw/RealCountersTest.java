@@ -80,9 +80,10 @@ class RealCountersTest {
         }
         long r = random.count(event).getAsLong();
         long s = linear.count(event).getAsLong();
-        // 2M random lines of 256 MiB nearly all miss every level; 2M sequential longs are 256K lines, prefetched
+        // 2M random lines of 256 MiB nearly all miss every level and the TLB; 2M sequential longs are
+        // 256K lines (8x fewer even if every line missed and prefetches counted) on 4K pages
         assertTrue(r >= accesses / 4, event.perfName() + ": random " + random.describe());
-        assertTrue(r >= 8 * s, event.perfName() + ": random " + r + " vs sequential " + s);
+        assertTrue(r >= 4 * s, event.perfName() + ": random " + r + " vs sequential " + s);
         compared++;
       }
       assertTrue(compared >= 2, "at least two miss events counted: " + random.describe());
