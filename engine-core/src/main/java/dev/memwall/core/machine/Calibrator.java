@@ -6,11 +6,13 @@ import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -24,7 +26,8 @@ import java.util.function.LongSupplier;
  * miss cost; pairs of dependent loads a growing distance apart give each level's line size; the
  * simple scan of seed 000 (one byte every {@code stride} bytes) gives the curve its three cost
  * models explain ({@link ScanCostModels}); sequential kernels give read, write and copy bandwidth
- * on one and all cores.
+ * on one and all cores; a filter's data-dependent branch over random against sorted values gives
+ * the cost of a mispredicted branch (the penalty seed 003's stall breakdown charges per branch miss).
  *
  * <p>All memory comes from the given {@link EngineMemory} and is freed before returning. Every
  * figure is the minimum over repeated runs, the usual defence against a noisy machine.
@@ -85,8 +88,10 @@ public final class Calibrator {
       roundNanos = minimumNanos(settings.repeats(), () -> MemoryProbe.chaseParallel(ring, chains, rounds)) / rounds;
     }
     // One round is CHAINS overlapped misses: about T1 + (CHAINS - 1) * Tnext.
-    double pipelined = roundNanos > missLatency
-        ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS;
+    // An overlapped miss cannot cost more than a full one: a larger figure is a disturbed run (seen under
+    // load from other processes), so Tnext is capped at T1 and the memory-level parallelism at least 1.
+    double pipelined = Math.min(missLatency, roundNanos > missLatency
+        ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS);
     List<MachineProfile.MeasuredCache> measured = matchLevels(caches, plateaus(curve));
     progress.accept("line sizes: pairs of dependent loads 8 to " + LARGEST_PAIR_DISTANCE + " bytes apart");
     measured = withLineSizes(memory, measured, settings);
@@ -96,8 +101,10 @@ public final class Calibrator {
     MachineProfile.Tlb tlb = tlb(memory, settings);
     progress.accept("sequential bandwidth, 1 and " + Runtime.getRuntime().availableProcessors() + " cores");
     MachineProfile.Bandwidth bandwidth = bandwidth(memory, settings);
+    progress.accept("branch misprediction: a data-dependent branch over random and sorted values");
+    double branchMiss = branchMissNanos(memory, settings);
     return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
-        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb, strideScan);
+        pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb, branchMiss, strideScan);
   }
 
   private static final int PAIR_BLOCK_BYTES = 512;
@@ -201,6 +208,51 @@ public final class Calibrator {
     }
     return points;
   }
+
+  /**
+   * The cost of one mispredicted branch: {@link MemoryProbe#filterBelow} at the median over
+   * random values (the predictor misses about half the outcomes, {@code min(kept, n - kept)} at
+   * best) minus the same values sorted (one misprediction), divided by those mispredictions. Both
+   * runs read, compare and store the same values, so only the mispredictions differ. NaN when the
+   * random run is not slower (the branch was compiled away: nothing to measure).
+   */
+  static double branchMissNanos(EngineMemory memory, Settings settings) {
+    int values = BRANCH_VALUES;
+    long bytes = (long) values * Integer.BYTES;
+    try (OffHeapBuffer random = memory.allocate(bytes);
+        OffHeapBuffer sorted = memory.allocate(bytes);
+        OffHeapBuffer scratch = memory.allocate(4L << 10)) {
+      SplittableRandom generator = new SplittableRandom(values);
+      int[] data = new int[values];
+      for (int i = 0; i < values; i++) {
+        data[i] = generator.nextInt(Integer.MAX_VALUE);
+      }
+      MemorySegment.copy(data, 0, random.segment(), ValueLayout.JAVA_INT, 0, values);
+      Arrays.sort(data);
+      MemorySegment.copy(data, 0, sorted.segment(), ValueLayout.JAVA_INT, 0, values);
+      int threshold = data[values / 2];
+      MemorySegment out = scratch.segment();
+      for (int round = 0; round < 50; round++) { // let the JIT compile the kernel first (C2, not OSR)
+        SINK = SINK ^ MemoryProbe.filterBelow(random.segment(), threshold, out)
+            ^ MemoryProbe.filterBelow(sorted.segment(), threshold, out);
+      }
+      // one pass (about half a millisecond) per run and the minimum of many runs: on a shared machine
+      // longer runs are more often interrupted, which inflated the penalty up to 3x when tried
+      int repeats = Math.max(15, 5 * settings.repeats());
+      double randomNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(random.segment(), threshold, out));
+      double sortedNanos = minimumNanos(repeats, () -> MemoryProbe.filterBelow(sorted.segment(), threshold, out));
+      int kept = MemoryProbe.filterBelow(random.segment(), threshold, out);
+      double mispredictions = Math.min(kept, values - kept);
+      return randomNanos > sortedNanos && mispredictions > 0
+          ? (randomNanos - sortedNanos) / mispredictions : Double.NaN;
+    }
+  }
+
+  /**
+   * Values of the branch measurement: 512 KiB of ints, in L2 on current CPUs so memory does not blur
+   * it, and 131,072 random outcomes, far more than a branch predictor can learn.
+   */
+  private static final int BRANCH_VALUES = 1 << 17;
 
   /**
    * The TLB sweep: for 16, 32, ... pages, a chase with one line per 4 KiB page, the same layout on

@@ -28,15 +28,17 @@ import java.util.Properties;
  * @param bandwidth sequential read, write and copy bandwidth, one and all cores
  * @param pageBytes the base page size
  * @param tlb what one access per page costs once the pages outnumber the TLB
+ * @param branchMissNanos what one mispredicted branch costs: a filter's data-dependent branch over
+ *     random data minus the same over sorted data, per expected misprediction (NaN when unmeasured)
  * @param strideScan the simple scan of seed 000 (time per iteration versus stride), which
  *     {@link ScanCostModels} explains with the seed's three cost models; empty when not measured
  */
 public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
     double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
-    long pageBytes, Tlb tlb, List<StridePoint> strideScan) {
+    long pageBytes, Tlb tlb, double branchMissNanos, List<StridePoint> strideScan) {
 
   /** Version of the file format; a file of another version is measured anew, not trusted. */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
   /** The profile's file name in the cache directory. */
   public static final String FILE_NAME = "machine-profile.properties";
 
@@ -46,12 +48,16 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     strideScan = List.copyOf(strideScan);
   }
 
-  /** A profile without the stride experiment (which only {@link ScanCostModels} reads). */
+  /**
+   * A profile without a measured branch-misprediction penalty ({@link #branchMissNanos()} NaN) or
+   * the stride experiment (which only {@link ScanCostModels} reads): what synthetic profiles in
+   * tests and cost-model studies need.
+   */
   public MachineProfile(String cpu, int cores, List<MeasuredCache> caches, double missLatencyNanos,
       double pipelinedMissNanos, double memoryLevelParallelism, List<LatencyPoint> curve, Bandwidth bandwidth,
       long pageBytes, Tlb tlb) {
-    this(cpu, cores, caches, missLatencyNanos, pipelinedMissNanos, memoryLevelParallelism, curve, bandwidth, pageBytes,
-        tlb, List.of());
+    this(cpu, cores, caches, missLatencyNanos, pipelinedMissNanos, memoryLevelParallelism, curve, bandwidth,
+        pageBytes, tlb, Double.NaN, List.of());
   }
 
   /**
@@ -155,6 +161,7 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     p.setProperty("t1.nanos", Double.toString(missLatencyNanos));
     p.setProperty("tnext.nanos", Double.toString(pipelinedMissNanos));
     p.setProperty("mlp", Double.toString(memoryLevelParallelism));
+    p.setProperty("branch.miss.nanos", Double.toString(branchMissNanos));
     p.setProperty("caches", Integer.toString(caches.size()));
     for (int i = 0; i < caches.size(); i++) {
       CacheLevel c = caches.get(i).cache();
@@ -234,7 +241,7 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
       return Optional.of(new MachineProfile(required(p, "cpu"), Integer.parseInt(required(p, "cores")), caches,
           Double.parseDouble(required(p, "t1.nanos")), Double.parseDouble(required(p, "tnext.nanos")),
           Double.parseDouble(required(p, "mlp")), curve, bandwidth, Long.parseLong(required(p, "page.bytes")), tlb,
-          strideScan));
+          Double.parseDouble(required(p, "branch.miss.nanos")), strideScan));
     } catch (IOException | RuntimeException corrupt) {
       return Optional.empty();
     }

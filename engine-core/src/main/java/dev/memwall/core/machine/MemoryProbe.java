@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
  *   <li>{@link #read}, {@link #write}, {@link #copy}: sequential bandwidth kernels.
  *   <li>{@link #strideScan}: the simple scan of seed 000 (section 2.1): one byte read every
  *       {@code stride} bytes, the accesses independent of each other.
+ *   <li>{@link #filterBelow}: a filter with a data-dependent branch, whose time over random
+ *       against sorted values gives the cost of a mispredicted branch.
  * </ul>
  *
  * <p>Thread safety: stateless; concurrent calls on disjoint memory are independent.
@@ -26,6 +28,7 @@ public final class MemoryProbe {
   /** Independent chains in {@link #chaseParallel}. */
   public static final int CHAINS = 8;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   private MemoryProbe() {}
 
@@ -183,5 +186,32 @@ public final class MemoryProbe {
   public static void copy(MemorySegment memory) {
     long half = memory.byteSize() / 2;
     MemorySegment.copy(memory, 0, memory, half, half);
+  }
+
+  /**
+   * Counts the ints of {@code values} below {@code threshold}, storing each one found into
+   * {@code scratch} (cyclically: the {@code k}-th at index {@code k mod} its size, so the scratch
+   * stays in L1). The conditional store keeps the branch a branch (the JIT cannot turn it into a
+   * conditional move), so over random values about half its outcomes are mispredicted and over
+   * sorted values almost none.
+   *
+   * @throws IllegalArgumentException unless {@code scratch} holds a power of two of ints
+   */
+  public static int filterBelow(MemorySegment values, int threshold, MemorySegment scratch) {
+    long scratchInts = scratch.byteSize() / Integer.BYTES;
+    if (Long.bitCount(scratchInts) != 1 || scratchInts > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("the scratch must hold a power of two of ints, not " + scratch.byteSize()
+          + " bytes");
+    }
+    int mask = (int) scratchInts - 1;
+    long count = values.byteSize() / Integer.BYTES;
+    int kept = 0;
+    for (long i = 0; i < count; i++) {
+      int value = values.getAtIndex(INT, i);
+      if (value < threshold) {
+        scratch.setAtIndex(INT, kept++ & mask, value);
+      }
+    }
+    return kept;
   }
 }

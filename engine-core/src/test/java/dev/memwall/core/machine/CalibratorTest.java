@@ -49,7 +49,7 @@ class CalibratorTest {
     Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15, 256);
     List<String> phases = new ArrayList<>();
     MachineProfile profile = Calibrator.measure(memory, tiny, phases::add);
-    assertEquals(7, phases.size());
+    assertEquals(8, phases.size());
     List<MachineProfile.LatencyPoint> points = profile.curve();
     assertEquals(4L << 10, points.getFirst().workingSetBytes());
     assertEquals(16L << 20, points.getLast().workingSetBytes());
@@ -72,6 +72,9 @@ class CalibratorTest {
     assertTrue(scan.getLast().nanosPerIteration() > scan.getFirst().nanosPerIteration(),
         "a line per byte read from memory cannot be as cheap as a byte of a line: " + scan);
     assertTrue(scan.stream().allMatch(p -> p.cpuNanosPerIteration() > 0), scan.toString());
+    // a mispredicted branch costs 10-30 cycles: between about 2 and 15 ns on any current CPU, VMs included
+    assertTrue(profile.branchMissNanos() > 0.5 && profile.branchMissNanos() < 50, "branch miss "
+        + profile.branchMissNanos() + " ns");
 
     profile.save(dir);
     assertEquals(profile, MachineProfile.load(dir).orElseThrow());
@@ -94,10 +97,34 @@ class CalibratorTest {
     assertTrue(MachineProfile.load(dir).isEmpty());
     Files.writeString(file, "format.version=1\ncpu=x\n");
     assertTrue(MachineProfile.load(dir).isEmpty(), "another format version is measured anew");
+    profile(Double.NaN).save(dir);
+    assertTrue(MachineProfile.load(dir).isPresent());
+    Files.writeString(file, Files.readString(file).replace("format.version=" + MachineProfile.FORMAT_VERSION,
+        "format.version=2").replaceAll("branch.miss.nanos=.*\n", ""));
+    assertTrue(MachineProfile.load(dir).isEmpty(), "a version-2 profile (no branch-miss penalty) is measured anew");
     Files.writeString(file, "format.version=1\ncpu=x\ncaches=2\n");
     assertTrue(MachineProfile.load(dir).isEmpty(), "a truncated profile is measured anew");
     Files.write(file, new byte[] {(byte) 0xff, 0, 1, 2});
     assertTrue(MachineProfile.load(dir).isEmpty(), "garbage is measured anew");
+  }
+
+  @Test
+  void theBranchPenaltyRoundTripsAndOldConstructorsLeaveItUnmeasured() throws IOException {
+    for (double branch : new double[] {6.25, Double.NaN}) {
+      profile(branch).save(dir);
+      assertEquals(profile(branch), MachineProfile.load(dir).orElseThrow());
+    }
+    MachineProfile p = profile(1);
+    assertTrue(Double.isNaN(new MachineProfile(p.cpu(), p.cores(), p.caches(), p.missLatencyNanos(),
+        p.pipelinedMissNanos(), p.memoryLevelParallelism(), p.curve(), p.bandwidth(), p.pageBytes(), p.tlb())
+        .branchMissNanos()));
+  }
+
+  private static MachineProfile profile(double branchMissNanos) {
+    return new MachineProfile("AMD EPYC", 2, List.of(new MachineProfile.MeasuredCache(
+        new CacheLevel(1, "Data", 32 << 10, 64, 8), 32 << 10, 1.3)), 200, 24, 8.3, curve(MEASURED),
+        new MachineProfile.Bandwidth(25, 20, 30, 40, 30, 45), 4096,
+        new MachineProfile.Tlb(4096, 10, Double.NaN, List.of()), branchMissNanos, List.of());
   }
 
   private static List<MachineProfile.LatencyPoint> curve(double[] nanos) {

@@ -83,6 +83,7 @@ final class CalibrateCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "T1, a miss to memory (dependent chase)   %7.1f ns%n", p.missLatencyNanos());
     out.printf(Locale.ROOT, "Tnext, one more pipelined miss           %7.1f ns%n", p.pipelinedMissNanos());
     out.printf(Locale.ROOT, "memory-level parallelism (T1 / Tnext)    %7.1f%n", p.memoryLevelParallelism());
+    out.printf(Locale.ROOT, "a mispredicted branch (random vs sorted) %7.1f ns%n", p.branchMissNanos());
     MachineProfile.Tlb tlb = p.tlb();
     out.printf(Locale.ROOT, "TLB: %d pages (%s) at no cost; beyond, a TLB miss adds %.1f ns per access%s%n",
         tlb.entries(), size(tlb.entries() * p.pageBytes()), tlb.missNanos(),
