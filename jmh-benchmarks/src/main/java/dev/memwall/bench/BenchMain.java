@@ -71,7 +71,7 @@ public final class BenchMain {
   String profile;
 
   @Option(names = "--report", arity = "0..*", paramLabel = "FILE", description = "Write the report for these JMH "
-      + "JSON result files (default: bench-results/*.json) instead of running benchmarks.")
+      + "JSON result files (default: bench-results/*.json but not quick-*.json) instead of running benchmarks.")
   List<Path> report;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default: bench-report).")
@@ -170,15 +170,21 @@ public final class BenchMain {
           + "run benchmarks first or name JMH JSON files after --report");
     }
     try (Stream<Path> files = Files.list(RESULTS)) {
-      List<Path> json = files.filter(f -> f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
+      List<Path> json = files.filter(f -> isStoredResult(f.getFileName().toString()) && Files.isRegularFile(f))
           .sorted().toList();
       if (json.isEmpty()) {
-        throw new ReportException("no result files given and no *.json in " + RESULTS + "/");
+        throw new ReportException("no result files given and no *.json in " + RESULTS + "/ (quick-*.json smoke runs "
+            + "are left out unless named)");
       }
       return json;
     } catch (IOException e) {
       throw new ReportException("cannot list " + RESULTS + "/: " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the default report includes this file of bench-results/: JSON, but not a --quick smoke run. */
+  static boolean isStoredResult(String fileName) {
+    return fileName.endsWith(".json") && !fileName.startsWith(JmhRun.QUICK_PREFIX);
   }
 
   private int benchmark() {

@@ -80,6 +80,14 @@ class BenchMainTest {
   }
 
   @Test
+  void theDefaultReportLeavesOutQuickSmokeRuns() {
+    assertTrue(BenchMain.isStoredResult("scan-bandwidth.json"));
+    assertTrue(BenchMain.isStoredResult("ScanBandwidth-20261122-065012.json"));
+    assertEquals(false, BenchMain.isStoredResult("quick-ScanBandwidth-20261122-065012.json"));
+    assertEquals(false, BenchMain.isStoredResult("notes.txt"));
+  }
+
+  @Test
   void theReportOfStoredResultsIsWritten(@TempDir Path dir) throws Exception {
     assertEquals(0, run("--report", sample("scan-bandwidth.json").toString(), sample("tpch-q1-q6.json").toString(),
         "--out", dir.toString()), err());

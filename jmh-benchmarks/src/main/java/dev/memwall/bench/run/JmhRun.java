@@ -26,6 +26,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * <p>Stateless and thread-safe.
  */
 public final class JmhRun {
+  /** The start of the name of a default result file of a {@code --quick} run. */
+  public static final String QUICK_PREFIX = "quick-";
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
   /**
@@ -83,7 +85,7 @@ public final class JmhRun {
     if (what.length() > 60) {
       what = what.substring(0, 60);
     }
-    return (quick ? "quick-" : "") + what + "-" + STAMP.format(now) + ".json";
+    return (quick ? QUICK_PREFIX : "") + what + "-" + STAMP.format(now) + ".json";
   }
 
   private static ResultFormatType formatOf(String file) {

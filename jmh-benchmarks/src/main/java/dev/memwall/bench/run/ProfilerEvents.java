@@ -61,8 +61,8 @@ public final class ProfilerEvents {
     if (counters.available()) {
       return new Plan(requested, event, Optional.empty());
     }
-    return new Plan(requested, FALLBACK, Optional.of("--profile " + event + " needs hardware counters, and this machine "
-        + "has none (" + counters.describe() + "); sampling CPU time instead (event=" + FALLBACK
+    return new Plan(requested, FALLBACK, Optional.of("--profile " + event + " needs hardware counters, which this "
+        + "machine lacks (" + counters.detail() + "); sampling CPU time instead (event=" + FALLBACK
         + "): the flame graphs show where time goes, not " + event));
   }
 
