@@ -61,7 +61,7 @@ public final class BenchMain {
   /** Where the report goes unless {@code --out} says otherwise. */
   public static final Path REPORT = Path.of("bench-report");
 
-  @Option(names = "--quick", description = "Smoke run: ${sys:memwall.bench.quick} (JMH options given win).")
+  @Option(names = "--quick", description = "Smoke run: " + RunDefaults.QUICK_OPTIONS + " (JMH options given win).")
   boolean quick;
 
   @Option(names = "--profile", paramLabel = "EVENT", description = "Profile with async-profiler and keep flame graphs "
@@ -114,7 +114,6 @@ public final class BenchMain {
 
   /** Runs the command line; returns the exit status (0, 1 or 2, see the class documentation). */
   int run(String... args) {
-    System.setProperty("memwall.bench.quick", RunDefaults.QUICK.describe());
     CommandLine commandLine = new CommandLine(this);
     commandLine.setUnmatchedArgumentsAllowed(true);
     commandLine.setPosixClusteredShortOptionsAllowed(false);

@@ -29,7 +29,10 @@ public record RunDefaults(int forks, int warmupIterations, TimeValue warmupTime,
   /** The full run: {@code -f 1 -wi 3 -w 1s -i 5 -r 1s}, about 8 s of iterations per benchmark and parameter set. */
   public static final RunDefaults FULL = new RunDefaults(1, 3, TimeValue.seconds(1), 5, TimeValue.seconds(1));
 
-  /** {@code --quick}, a smoke run: {@code -f 1 -wi 1 -w 200ms -i 2 -r 200ms}. */
+  /** {@link #QUICK} as JMH options, for help texts; {@code QUICK.describe()} equals it. */
+  public static final String QUICK_OPTIONS = "-f 1 -wi 1 -w 200ms -i 2 -r 200ms";
+
+  /** {@code --quick}, a smoke run: {@value #QUICK_OPTIONS}. */
   public static final RunDefaults QUICK = new RunDefaults(1, 1, new TimeValue(200, TimeUnit.MILLISECONDS), 2,
       new TimeValue(200, TimeUnit.MILLISECONDS));
 

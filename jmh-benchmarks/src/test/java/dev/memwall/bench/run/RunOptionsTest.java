@@ -46,6 +46,7 @@ class RunOptionsTest {
     assertEquals(new TimeValue(200, TimeUnit.MILLISECONDS), quick.getMeasurementTime().get());
     assertEquals("-f 1 -wi 3 -w 1s -i 5 -r 1s", RunDefaults.FULL.describe());
     assertEquals("-f 1 -wi 1 -w 200ms -i 2 -r 200ms", RunDefaults.QUICK.describe());
+    assertEquals(RunDefaults.QUICK_OPTIONS, RunDefaults.QUICK.describe());
   }
 
   @Test
