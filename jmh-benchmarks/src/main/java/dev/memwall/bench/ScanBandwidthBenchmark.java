@@ -1,5 +1,6 @@
 package dev.memwall.bench;
 
+import dev.memwall.bench.report.ReportLayout;
 import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Column;
@@ -39,8 +40,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * heap arrays need a large heap, hence {@code -Xmx3g} on the forks, which otherwise inherit the
  * launching JVM's arguments (the memwall JVM flags).
  *
- * <p>One operation is one full scan; results are returned so JMH consumes them.
+ * <p>One operation is one full scan; results are returned so JMH consumes them. The report compares
+ * each kernel's paths with the same kernel over a heap array.
  */
+@ReportLayout(baseline = "*HeapArray")
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx3g")

@@ -1,5 +1,6 @@
 package dev.memwall.bench;
 
+import dev.memwall.bench.report.ReportLayout;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
@@ -32,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * same thread count. Compare the two as a ratio within one run.
  *
  * <p>Data comes from the launcher's cache ({@code ~/.cache/memwall/sf<N>}), generated on first use.
+ * The report charts both engines against the thread count, with DuckDB as the baseline.
  */
+@ReportLayout(baseline = "duckdb", xAxis = "threads")
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
