@@ -1,6 +1,7 @@
 package dev.memwall.core;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Where memwall keeps what it measures, extracts or generates once and reuses: the machine profile,
@@ -12,8 +13,14 @@ public final class CacheDirectory {
 
   /** The cache root (not created here). */
   public static Path root() {
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return base.resolve("memwall");
+    return root(System.getenv(), System.getProperty("user.home"));
+  }
+
+  static Path root(Map<String, String> environment, String home) {
+    String xdg = environment.get("XDG_CACHE_HOME");
+    if (xdg != null && !xdg.isBlank()) {
+      return Path.of(xdg, "memwall");
+    }
+    return Path.of(home, ".cache", "memwall");
   }
 }

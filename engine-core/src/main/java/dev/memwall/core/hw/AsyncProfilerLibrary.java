@@ -1,5 +1,6 @@
 package dev.memwall.core.hw;
 
+import dev.memwall.core.CacheDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,7 +11,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -43,14 +43,14 @@ public final class AsyncProfilerLibrary {
   private AsyncProfilerLibrary() {}
 
   /**
-   * Extracts the library for this platform into {@link #defaultCacheDirectory()} (once) and returns
+   * Extracts the library for this platform into {@link CacheDirectory#root()} (once) and returns
    * its absolute path.
    *
    * @throws UnsupportedOperationException if async-profiler bundles no library for this platform
    * @throws IOException if the cache directory cannot be created or written
    */
   public static Path extract() throws IOException {
-    return extractTo(defaultCacheDirectory());
+    return extractTo(CacheDirectory.root());
   }
 
   /**
@@ -96,22 +96,6 @@ public final class AsyncProfilerLibrary {
       Files.deleteIfExists(temporary);
     }
     return target;
-  }
-
-  /**
-   * The directory memwall caches machine-specific files in: {@code $XDG_CACHE_HOME/memwall} when
-   * that variable is set and not empty, else {@code ~/.cache/memwall}.
-   */
-  public static Path defaultCacheDirectory() {
-    return cacheDirectory(System.getenv(), System.getProperty("user.home"));
-  }
-
-  static Path cacheDirectory(Map<String, String> environment, String home) {
-    String xdg = environment.get("XDG_CACHE_HOME");
-    if (xdg != null && !xdg.isBlank()) {
-      return Path.of(xdg, "memwall");
-    }
-    return Path.of(home, ".cache", "memwall");
   }
 
   /**

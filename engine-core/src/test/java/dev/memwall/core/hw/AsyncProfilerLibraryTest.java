@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,12 +105,4 @@ class AsyncProfilerLibraryTest {
     assertArrayEquals(bundled(platform), Files.readAllBytes(library));
   }
 
-  @Test
-  void theCacheDirectoryFollowsXdgWhenSet() {
-    assertEquals(Path.of("/x/cache/memwall"),
-        AsyncProfilerLibrary.cacheDirectory(Map.of("XDG_CACHE_HOME", "/x/cache"), "/home/u"));
-    assertEquals(Path.of("/home/u/.cache/memwall"), AsyncProfilerLibrary.cacheDirectory(Map.of(), "/home/u"));
-    assertEquals(Path.of("/home/u/.cache/memwall"),
-        AsyncProfilerLibrary.cacheDirectory(Map.of("XDG_CACHE_HOME", " "), "/home/u"));
-  }
 }

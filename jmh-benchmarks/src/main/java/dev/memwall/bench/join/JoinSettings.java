@@ -5,7 +5,6 @@ import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.planner.CostModel;
-import java.nio.file.Path;
 
 /**
  * The named algorithm settings of seed 000's Table 2, computed from this machine's profile:
@@ -19,10 +18,7 @@ public enum JoinSettings {
   static final int CLUSTER_BYTES_PER_TUPLE = 20;
 
   static MachineProfile profile() {
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return MachineProfile.load(base.resolve("memwall")).orElseThrow(
-        () -> new IllegalStateException("no machine profile: run ./memwall calibrate first"));
+    return MachineProfile.current();
   }
 
   /** Configures {@code join} for this setting with {@code tuples} per side. */
