@@ -37,7 +37,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * pointers, d, c, batch group).
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
-class PbTreeProperties {
+public class PbTreeProperties {
 
   enum Kind { INSERT, DELETE_PRESENT, DELETE_ANY, SEARCH, SCAN, BATCH }
 
@@ -50,6 +50,11 @@ class PbTreeProperties {
         Arbitraries.integers().between(1, 2), Arbitraries.integers().between(1, 8), Arbitraries.of(0L, 100L))
         .as((kt, w, fetch, jp, d, c, group, min) -> new PbTreeConfig(kt, w, fetch, jp, d, c, min, group,
             Placement.DEFAULT));
+  }
+
+  /** Keys with many duplicates, the type limits and arbitrary values. */
+  public static Arbitrary<Long> keysForTests() {
+    return keys();
   }
 
   static Arbitrary<Long> keys() {
@@ -296,7 +301,7 @@ class PbTreeProperties {
     assertEquals(out.size(), offsets[count]);
   }
 
-  static void assertMatches(PrefetchingBPlusTree tree, TreeModel model) {
+  public static void assertMatches(PrefetchingBPlusTree tree, TreeModel model) {
     tree.checkInvariants();
     assertEquals(model.size(), tree.size());
     RowIds out = new RowIds();
