@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param widthLines node width w in cache lines (1 .. {@value NodeLayout#MAX_WIDTH_LINES})
  * @param fetchWholeNode load all lines of a node back to back before searching it
  * @param jumpPointers the jump-pointer array kept for range scans
- * @param prefetchDistance d: leaves a prefetching range scan runs ahead (>= 1)
+ * @param prefetchDistance d: leaves a prefetching range scan loads ahead, as one group of loads (>= 1)
  * @param chunkLines c: cache lines per external jump-pointer chunk (>= 1)
  * @param minPrefetchEntries the estimated range size from which {@link ScanPrefetch#AUTO} prefetches
  * @param batchGroup keys whose traversals a batched lookup interleaves (>= 1)

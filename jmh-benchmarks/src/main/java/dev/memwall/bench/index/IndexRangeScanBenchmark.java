@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.pbtree.JumpPointers;
+import dev.memwall.index.pbtree.NodeWidthModel;
 import dev.memwall.index.pbtree.PbTreeConfig;
 import dev.memwall.index.pbtree.PrefetchingBPlusTree;
 import dev.memwall.index.pbtree.ScanPrefetch;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * Range scans (seed 002 Figure 2.17 in shape): one operation searches a random start key and
  * reads {@code rangeEntries} row ids in batches of 1024, returning their sum.
  *
- * <p>Variants over the same data: {@code ONE_LINE} (classic B+-tree), {@code PB_NONE} (pB+-tree of
+ * <p>Variants over the same data: {@code ONE_LINE} (classic B+-tree), {@code ONE_LINE_EXTERNAL} and
+ * {@code ONE_LINE_INTERNAL} (one-line nodes with a jump-pointer array, d = ceil(B)), {@code PB_NONE} (pB+-tree of
  * the model's width, no jump pointers), {@code PB_EXTERNAL} and {@code PB_INTERNAL} (the same with
  * an external or internal jump-pointer array, scans always prefetching with the profile's d and
  * c). {@code shape}: {@code BULKLOADED} (100% full, leaves contiguous in memory: the hardware
@@ -37,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
 @State(Scope.Benchmark)
 public class IndexRangeScanBenchmark {
-  public enum Variant { ONE_LINE, PB_NONE, PB_EXTERNAL, PB_INTERNAL }
+  public enum Variant { ONE_LINE, ONE_LINE_EXTERNAL, ONE_LINE_INTERNAL, PB_NONE, PB_EXTERNAL, PB_INTERNAL }
 
   public enum Shape { BULKLOADED, MATURE }
 
@@ -73,6 +75,10 @@ public class IndexRangeScanBenchmark {
     memory = EngineMemory.create("index-range-scan");
     PbTreeConfig config = switch (variant) {
       case ONE_LINE -> PbTreeConfig.oneLine(KeyType.INT64);
+      case ONE_LINE_EXTERNAL, ONE_LINE_INTERNAL -> PbTreeConfig.oneLine(KeyType.INT64)
+          .withJumpPointers(variant == Variant.ONE_LINE_EXTERNAL ? JumpPointers.EXTERNAL : JumpPointers.INTERNAL)
+          .withPrefetchDistance(NodeWidthModel.prefetchDistance(IndexBenchData.profile(), 1))
+          .withChunkLines(NodeWidthModel.chunkLines(IndexBenchData.profile()));
       case PB_NONE -> PbTreeConfig.fromProfile(IndexBenchData.profile(), KeyType.INT64, keys)
           .withJumpPointers(JumpPointers.NONE);
       case PB_EXTERNAL -> PbTreeConfig.fromProfile(IndexBenchData.profile(), KeyType.INT64, keys)
@@ -86,8 +92,7 @@ public class IndexRangeScanBenchmark {
     if (chunkLines > 0) {
       config = config.withChunkLines(chunkLines);
     }
-    prefetch = variant == Variant.PB_EXTERNAL || variant == Variant.PB_INTERNAL ? ScanPrefetch.ALWAYS
-        : ScanPrefetch.NEVER;
+    prefetch = config.jumpPointers() == JumpPointers.NONE ? ScanPrefetch.NEVER : ScanPrefetch.ALWAYS;
     tree = build(memory, config, keys, shape);
     System.out.println("# " + tree + ", d=" + config.prefetchDistance() + ", c=" + config.chunkLines());
     SplittableRandom random = new SplittableRandom(7);
