@@ -1,7 +1,25 @@
 /**
- * Cache- and page-conscious indexes (seed 002, chapters 2 and 3): prefetching B+-trees with
- * jump-pointer arrays, fractal prefetching B+-trees on a page file, and their baselines.
+ * Cache- and page-conscious indexes (seed 002, chapters 2 and 3).
  *
- * <p>The trees themselves arrive with the "Indexes" issue; until then this module holds no types.
+ * <p>In memory (this module today):
+ *
+ * <ul>
+ *   <li>{@link dev.memwall.index.pbtree.PrefetchingBPlusTree}: the pB+-tree, with node width from
+ *       {@link dev.memwall.index.pbtree.NodeWidthModel} (seed 002's cold-search cost model over a
+ *       {@link dev.memwall.core.machine.MachineProfile}), whole-node fetch, bulkload, search, insert,
+ *       lazy delete, range scans prefetched through external or internal jump-pointer arrays, and
+ *       batched lookups; with {@link dev.memwall.index.pbtree.PbTreeConfig#oneLine} it is the
+ *       classic one-line-node B+-tree baseline.
+ *   <li>{@link dev.memwall.index.csb.CsbPlusTree}: the CSB+-tree baseline (bulkload and search).
+ *   <li>{@link dev.memwall.index.layout.NodePool}: fixed-size nodes in one off-heap region
+ *       addressed by int ids, charged to a memory budget.
+ * </ul>
+ *
+ * <p>Keys are {@code int32} or {@code int64} ({@link dev.memwall.index.KeyType}), passed as
+ * {@code long}; values are {@code int64} row ids; duplicate keys are allowed. Bulkloads take
+ * {@link dev.memwall.index.SortedEntries} (sorted arrays, a generator, or an Arrow key column).
+ *
+ * <p>Not yet here: the fpB+-trees on a page file (disk-first, cache-first), the slotted-page and
+ * micro-indexing baselines, durability, and optimistic concurrency for readers during writes.
  */
 package dev.memwall.index;

@@ -1,0 +1,413 @@
+package dev.memwall.index.csb;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.Placement;
+import dev.memwall.core.vector.Column;
+import dev.memwall.index.KeyType;
+import dev.memwall.index.RowIds;
+import dev.memwall.index.SortedEntries;
+import dev.memwall.index.layout.NodePool;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * A cache-sensitive B+-tree (CSB+-tree, Rao and Ross; the baseline of seed 002 chapter 2),
+ * bulkload and search only: the children of a node are stored contiguously (a node group), so a
+ * non-leaf keeps one child pointer instead of one per child and a one-line node holds almost
+ * twice the keys of a B+-tree node.
+ *
+ * <pre>
+ * non-leaf: [0,2) keynum  [2,4) level (>= 1)  [4,8) first child id   [8, ...) keys
+ *           (child i is node firstChild + i, i = 0 .. keynum)
+ * leaf:     [0,2) keynum  [2,4) level 0       [4,8) unused           [8, ...) keys, then row ids
+ *           (8-aligned); the leaves are nodes 0 .. leafCount - 1 in key order
+ * </pre>
+ *
+ * <p>Separator semantics and duplicates are those of the pB+-tree: separator {@code i} bounds
+ * child {@code i} from above and child {@code i + 1} from below, inclusively; a search descends
+ * to the first entry {@code >= key} and collects equal keys across leaves.
+ *
+ * <p>Ownership: nodes off-heap in one {@link NodePool}, freed by {@link #close()}. Thread safety:
+ * immutable after the bulkload, so any number of threads may search concurrently (not while it is
+ * being closed). Bad input: as {@link SortedEntries#validate} and {@link KeyType#check}, refused
+ * with {@link IllegalArgumentException} before allocation.
+ */
+public final class CsbPlusTree implements AutoCloseable {
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+  private static final long KEYNUM = 0;
+  private static final long LEVEL = 2;
+  private static final long FIRST_CHILD = 4;
+  private static final long KEYS = 8;
+  private static final long SINK_SENTINEL = 0x9E37_79B9_7F4A_7C15L;
+
+  private final KeyType keyType;
+  private final boolean int64;
+  private final int lines;
+  private final boolean fetch;
+  private final long nodeBytes;
+  private final int innerKeys;
+  private final int leafEntries;
+  private final long rowIdOffset;
+  private final NodePool pool;
+  private int root;
+  private int height;
+  private long size;
+  private int leafCount;
+  private boolean closed;
+
+  private CsbPlusTree(EngineMemory memory, KeyType keyType, int widthLines, boolean fetch, long nodes,
+      Placement placement) {
+    this.keyType = keyType;
+    this.int64 = keyType == KeyType.INT64;
+    this.lines = widthLines;
+    this.fetch = fetch && widthLines > 1;
+    this.nodeBytes = (long) widthLines * NodePool.LINE_BYTES;
+    int kb = keyType.bytes();
+    this.innerKeys = (int) ((nodeBytes - KEYS) / kb);
+    int entries = (int) ((nodeBytes - KEYS) / (kb + 8));
+    while (((KEYS + (long) entries * kb + 7) & -8L) + 8L * entries > nodeBytes) {
+      entries--;
+    }
+    this.leafEntries = entries;
+    this.rowIdOffset = (KEYS + (long) entries * kb + 7) & -8L;
+    this.pool = NodePool.create(memory, (int) nodeBytes, nodes, placement);
+  }
+
+  /** Most children of a non-leaf. */
+  public static int fanout(KeyType keyType, int widthLines) {
+    return (widthLines * NodePool.LINE_BYTES - (int) KEYS) / keyType.bytes() + 1;
+  }
+
+  /** {@link #bulkload(EngineMemory, KeyType, int, boolean, SortedEntries, double)} from an Arrow key column. */
+  public static CsbPlusTree bulkload(EngineMemory memory, KeyType keyType, int widthLines, Column keys,
+      double fillFactor) {
+    checkArguments(widthLines, fillFactor);
+    return bulkload(memory, keyType, widthLines, false, SortedEntries.fromColumn(keys, keyType), fillFactor);
+  }
+
+  /**
+   * A CSB+-tree of {@code widthLines}-line nodes built bottom-up from sorted entries, leaves
+   * {@code round(fill * L)} full, every level contiguous so each node's children form one group.
+   *
+   * @param fetchWholeNode load all lines of a node before searching it (only matters for w > 1)
+   * @throws IllegalArgumentException if the width is outside 1 .. 64, the fill factor outside (0, 1],
+   *     or the entries unsorted or out of the key type's range
+   */
+  public static CsbPlusTree bulkload(EngineMemory memory, KeyType keyType, int widthLines, boolean fetchWholeNode,
+      SortedEntries entries, double fillFactor) {
+    Objects.requireNonNull(memory, "memory");
+    Objects.requireNonNull(keyType, "keyType");
+    checkArguments(widthLines, fillFactor);
+    entries.validate(keyType);
+    long n = entries.size();
+    int kb = keyType.bytes();
+    long nb = (long) widthLines * NodePool.LINE_BYTES;
+    int leafCap = (int) ((nb - KEYS) / (kb + 8));
+    while (((KEYS + (long) leafCap * kb + 7) & -8L) + 8L * leafCap > nb) {
+      leafCap--;
+    }
+    int fanout = fanout(keyType, widthLines);
+    int perLeaf = Math.max(1, Math.min(leafCap, (int) Math.round(fillFactor * leafCap)));
+    int perInner = Math.max(2, Math.min(fanout, (int) Math.round(fillFactor * fanout)));
+    long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
+    long total = 0;
+    for (long count = leaves; ; count = parentCount(count, perInner)) {
+      total += count;
+      if (count == 1) {
+        break;
+      }
+    }
+    if (total > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(n + " entries need " + total + " nodes, more than one node pool addresses");
+    }
+    CsbPlusTree tree = new CsbPlusTree(memory, keyType, widthLines, fetchWholeNode, total, Placement.HUGE_PAGES);
+    try {
+      tree.build(entries, (int) leaves, perInner);
+    } catch (RuntimeException | Error e) {
+      tree.close();
+      throw e;
+    }
+    return tree;
+  }
+
+  private static void checkArguments(int widthLines, double fillFactor) {
+    if (widthLines < 1 || widthLines > 64) {
+      throw new IllegalArgumentException("node width must be 1 .. 64 cache lines, got " + widthLines);
+    }
+    if (!(fillFactor > 0 && fillFactor <= 1)) {
+      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
+    }
+  }
+
+  private static long parentCount(long count, int perInner) {
+    long parents = (count + perInner - 1) / perInner;
+    if (count / parents < 2) {
+      parents = Math.max(1, count / 2);
+    }
+    return parents;
+  }
+
+  private void build(SortedEntries entries, int leaves, int perInner) {
+    long n = entries.size();
+    int firstLeaf = pool.allocateRun(leaves);
+    MemorySegment s = pool.segment();
+    long base = n / leaves;
+    long extra = n % leaves;
+    long at = 0;
+    for (int i = 0; i < leaves; i++) {
+      long off = pool.offset(firstLeaf + i);
+      int m = (int) (base + (i < extra ? 1 : 0));
+      for (int e = 0; e < m; e++, at++) {
+        setKey(s, off, e, entries.key(at));
+        s.set(LONG, off + rowIdOffset + 8L * e, entries.rowId(at));
+      }
+      s.set(SHORT, off + KEYNUM, (short) m);
+    }
+    int levelFirst = firstLeaf;
+    int levelCount = leaves;
+    long[] minKeys = null;
+    int level = 0;
+    while (levelCount > 1) {
+      int parents = (int) parentCount(levelCount, perInner);
+      int first = pool.allocateRun(parents);
+      long[] parentMins = new long[parents];
+      int childBase = levelCount / parents;
+      int childExtra = levelCount % parents;
+      int child = 0;
+      for (int p = 0; p < parents; p++) {
+        long off = pool.offset(first + p);
+        int children = childBase + (p < childExtra ? 1 : 0);
+        s.set(SHORT, off + KEYNUM, (short) (children - 1));
+        s.set(SHORT, off + LEVEL, (short) (level + 1));
+        s.set(INT, off + FIRST_CHILD, levelFirst + child);
+        for (int c = 0; c < children; c++, child++) {
+          long childMin = minKeys == null ? key(s, pool.offset(levelFirst + child), 0) : minKeys[child];
+          if (c == 0) {
+            parentMins[p] = childMin;
+          } else {
+            setKey(s, off, c - 1, childMin);
+          }
+        }
+      }
+      minKeys = parentMins;
+      levelFirst = first;
+      levelCount = parents;
+      level++;
+    }
+    root = levelFirst;
+    height = level + 1;
+    size = n;
+    leafCount = leaves;
+  }
+
+  private long key(MemorySegment s, long off, int i) {
+    return int64 ? s.get(LONG, off + KEYS + 8L * i) : s.get(INT, off + KEYS + 4L * i);
+  }
+
+  private void setKey(MemorySegment s, long off, int i, long key) {
+    if (int64) {
+      s.set(LONG, off + KEYS + 8L * i, key);
+    } else {
+      s.set(INT, off + KEYS + 4L * i, (int) key);
+    }
+  }
+
+  /** First position in {@code [0, n]} with key {@code >= key}; branch-free binary search. */
+  private int lowerBound(MemorySegment s, long off, int n, long key) {
+    if (n == 0) {
+      return 0;
+    }
+    int base = 0;
+    int len = n;
+    while (len > 1) {
+      int half = len >>> 1;
+      base = key(s, off, base + half) < key ? base + half : base;
+      len -= half;
+    }
+    return base + (key(s, off, base) < key ? 1 : 0);
+  }
+
+  private long touchRest(MemorySegment s, long off) {
+    long folded = 0;
+    for (int l = 1; l < lines; l++) {
+      folded += s.get(LONG, off + (long) l * NodePool.LINE_BYTES);
+    }
+    return folded;
+  }
+
+  private int descend(MemorySegment s, long key, long[] sink) {
+    int node = root;
+    long folded = 0;
+    for (int level = height - 1; level > 0; level--) {
+      long off = node * nodeBytes;
+      if (fetch) {
+        folded += touchRest(s, off);
+      }
+      int n = s.get(SHORT, off + KEYNUM);
+      node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
+    }
+    sink[0] = folded;
+    return node;
+  }
+
+  /**
+   * Appends every row id under {@code key} to {@code out}, in bulkload order; returns how many.
+   *
+   * @throws IllegalArgumentException if {@code key} does not fit the key type
+   */
+  public int search(long key, RowIds out) {
+    checkOpen();
+    keyType.check(key);
+    MemorySegment s = pool.segment();
+    long[] sink = new long[1];
+    int leaf = descend(s, key, sink);
+    long off = leaf * nodeBytes;
+    int n = s.get(SHORT, off + KEYNUM);
+    int p = lowerBound(s, off, n, key);
+    int found = 0;
+    while (true) {
+      for (; p < n; p++) {
+        if (key(s, off, p) != key) {
+          consume(sink[0]);
+          return found;
+        }
+        out.add(s.get(LONG, off + rowIdOffset + 8L * p));
+        found++;
+      }
+      if (++leaf >= leafCount) {
+        consume(sink[0]);
+        return found;
+      }
+      off = leaf * nodeBytes;
+      n = s.get(SHORT, off + KEYNUM);
+      p = 0;
+    }
+  }
+
+  /** The row id of the first entry under {@code key}, or {@code absent}. */
+  public long searchFirst(long key, long absent) {
+    checkOpen();
+    keyType.check(key);
+    MemorySegment s = pool.segment();
+    int node = root;
+    long folded = 0;
+    for (int level = height - 1; level > 0; level--) {
+      long off = node * nodeBytes;
+      if (fetch) {
+        folded += touchRest(s, off);
+      }
+      int n = s.get(SHORT, off + KEYNUM);
+      node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
+    }
+    long off = node * nodeBytes;
+    int n = s.get(SHORT, off + KEYNUM);
+    int p = lowerBound(s, off, n, key);
+    if (p == n) {
+      if (node + 1 >= leafCount) {
+        consume(folded);
+        return absent;
+      }
+      off += nodeBytes; // bulkloaded leaves are never empty (except a single-leaf empty tree)
+      p = 0;
+    }
+    consume(folded);
+    return key(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
+  }
+
+  private static void consume(long folded) {
+    if (folded == SINK_SENTINEL) {
+      Sink.hits++;
+    }
+  }
+
+  private static final class Sink {
+    static volatile long hits;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("tree is closed");
+    }
+  }
+
+  public long size() {
+    return size;
+  }
+
+  public int height() {
+    return height;
+  }
+
+  public KeyType keyType() {
+    return keyType;
+  }
+
+  /** Off-heap bytes of the nodes. */
+  public long reservedBytes() {
+    return pool.reservedBytes();
+  }
+
+  /**
+   * Checks levels, key order within nodes and against the parents' separators, capacities, that
+   * each node group lies within the pool and the leaves are visited in order 0 .. leafCount - 1,
+   * and the entry count.
+   *
+   * @throws IllegalStateException describing the first violation
+   */
+  public void checkInvariants() {
+    checkOpen();
+    int[] nextLeaf = {0};
+    long entries = walk(pool.segment(), root, height - 1, Long.MIN_VALUE, Long.MAX_VALUE, nextLeaf);
+    if (entries != size || nextLeaf[0] != leafCount) {
+      throw new IllegalStateException("tree holds " + entries + " entries in " + nextLeaf[0] + " leaves, counts "
+          + size + " in " + leafCount);
+    }
+  }
+
+  private long walk(MemorySegment s, int node, int level, long lo, long hi, int[] nextLeaf) {
+    if (node < 0 || node >= pool.allocatedNodes()) {
+      throw new IllegalStateException("node id " + node + " outside the pool");
+    }
+    long off = node * nodeBytes;
+    if (s.get(SHORT, off + LEVEL) != level) {
+      throw new IllegalStateException("node " + node + " says level " + s.get(SHORT, off + LEVEL) + ", sits at " + level);
+    }
+    int n = s.get(SHORT, off + KEYNUM);
+    if (n < 0 || n > (level == 0 ? leafEntries : innerKeys)) {
+      throw new IllegalStateException("node " + node + " holds " + n + " keys");
+    }
+    long previous = lo;
+    for (int i = 0; i < n; i++) {
+      long k = key(s, off, i);
+      if (k < previous || k > hi) {
+        throw new IllegalStateException("node " + node + " key " + i + " = " + k + " out of order or outside [" + lo
+            + ", " + hi + "]");
+      }
+      previous = k;
+    }
+    if (level == 0) {
+      if (node != nextLeaf[0]++) {
+        throw new IllegalStateException("leaf " + node + " visited at position " + (nextLeaf[0] - 1));
+      }
+      return n;
+    }
+    int first = s.get(INT, off + FIRST_CHILD);
+    long entries = 0;
+    for (int c = 0; c <= n; c++) {
+      entries += walk(s, first + c, level - 1, c == 0 ? lo : key(s, off, c - 1), c == n ? hi : key(s, off, c),
+          nextLeaf);
+    }
+    return entries;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      pool.close();
+    }
+  }
+}
