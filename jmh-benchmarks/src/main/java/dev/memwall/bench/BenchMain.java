@@ -4,7 +4,7 @@ import dev.memwall.bench.report.ReportException;
 import dev.memwall.bench.report.ReportGenerator;
 import dev.memwall.bench.report.ReportSettings;
 import dev.memwall.bench.run.JmhRun;
-import dev.memwall.bench.run.ProfilerEvents;
+import dev.memwall.core.hw.ProfilerEvents;
 import dev.memwall.bench.run.RunDefaults;
 import dev.memwall.core.hw.AsyncProfilerLibrary;
 import dev.memwall.core.hw.HardwareCounters;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.hw.HardwareCounters;
+import dev.memwall.core.hw.ProfilerEvents;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;

@@ -1,5 +1,9 @@
 package dev.memwall.tpch.cli;
 
+import dev.memwall.core.hw.CounterReading;
+import dev.memwall.core.hw.HardwareCounters;
+import dev.memwall.core.hw.ProfilerEvents;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.tpch.data.TpchDataGenerator;
@@ -85,6 +89,13 @@ final class TpchCommand implements Callable<Integer> {
       description = "Where to write the table as Markdown and CSV and the chart of median times (default: ${DEFAULT-VALUE}).")
   Path reportDirectory;
 
+  @Option(names = "--profile", paramLabel = "EVENT",
+      description = "After timing, run each query again under async-profiler (flame graph per query into the report "
+          + "directory's profiles/) and hardware counters with seed 003's stall breakdown where the machine has "
+          + "counters. EVENT: cpu, wall, itimer, or a perf event such as cache-misses (CPU time where there are no "
+          + "hardware counters).")
+  String profile;
+
   @Option(names = {"-q", "--quiet"}, description = "No progress bar while generating data.")
   boolean quiet;
 
@@ -115,13 +126,24 @@ final class TpchCommand implements Callable<Integer> {
     long budgetBytes = budget == null ? Long.MAX_VALUE : parseSize(budget);
     MemoryBudget memoryBudget = budget == null ? MemoryBudget.unbounded("memwall tpch") : MemoryBudget.of("memwall tpch", budgetBytes);
 
+    TpchRunner.Profiling profiling = null;
+    if (profile != null) {
+      ProfilerEvents.Plan plan = ProfilerEvents.plan(profile, HardwareCounters.availability());
+      plan.notice().ifPresent(spec.commandLine().getErr()::println);
+      profiling = new TpchRunner.Profiling(plan, reportDirectory.resolve("profiles"), MachineProfile.current());
+    }
     List<QueryReport> reports;
+    List<TpchRunner.QueryProfile> profiles;
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
       try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
           DuckDbOracle oracle = options.verification() == Verification.DUCKDB || compareDuckDb
               ? DuckDbOracle.of(db, threadCount, memory) : null) {
         TpchRunner runner = new TpchRunner(db, memory, options, answers, oracle);
+        if (profiling != null) {
+          runner.profiling(profiling);
+        }
         reports = runner.runAll(selected);
+        profiles = runner.profiles();
       }
     }
     String title = print(reports, options, TpchDataGenerator.dataDirectory(cache, scaleFactor));
@@ -133,8 +155,27 @@ final class TpchCommand implements Callable<Integer> {
       throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
     }
     spec.commandLine().getOut().println("report: " + String.join(", ", written.stream().map(Path::toString).toList()));
+    printProfiles(profiles);
     spec.commandLine().getOut().flush();
     return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
+  }
+
+  /** Per query its flame graph, and its counts and stall breakdown where counters exist (else one line for all). */
+  private void printProfiles(List<TpchRunner.QueryProfile> profiles) {
+    PrintWriter out = spec.commandLine().getOut();
+    boolean counted = false;
+    for (TpchRunner.QueryProfile queryProfile : profiles) {
+      out.println("Q" + queryProfile.query() + " flame graph: " + queryProfile.flameGraph());
+      if (queryProfile.counters() instanceof CounterReading.Available) {
+        counted = true;
+        out.println("  " + queryProfile.counters().describe());
+        out.println(queryProfile.stallBreakdown().indent(2).stripTrailing());
+      }
+    }
+    if (!counted && !profiles.isEmpty()) {
+      out.println(profiles.getFirst().stallBreakdown());
+    }
+    out.flush();
   }
 
   /** Prints the table; returns its title line. */

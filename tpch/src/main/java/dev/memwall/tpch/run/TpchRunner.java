@@ -1,5 +1,12 @@
 package dev.memwall.tpch.run;
 
+import dev.memwall.core.hw.CounterReading;
+import dev.memwall.core.hw.HardwareCounters;
+import dev.memwall.core.hw.HwEvent;
+import dev.memwall.core.hw.ProfilerEvents;
+import dev.memwall.core.hw.SamplingProfiler;
+import dev.memwall.core.hw.StallBreakdown;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
@@ -11,9 +18,13 @@ import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.OfficialAnswers;
 import dev.memwall.tpch.verify.QueryResult;
 import dev.memwall.tpch.verify.ResultComparator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -97,11 +108,32 @@ public final class TpchRunner {
     }
   }
 
+  /**
+   * What {@code --profile} records per query, in extra runs after the timed ones (so the times stay
+   * unprofiled).
+   *
+   * @param plan the event to sample (see {@link ProfilerEvents})
+   * @param directory where the flame graphs go, {@code q<N>-<event>.html}
+   * @param machine the profile whose penalties the stall breakdown charges
+   */
+  public record Profiling(ProfilerEvents.Plan plan, Path directory, MachineProfile machine) {}
+
+  /**
+   * One query's profile.
+   *
+   * @param flameGraph async-profiler's flame graph of the profiled runs
+   * @param counters the hardware events the calling thread counted over those runs, or why none
+   * @param stallBreakdown seed 003's breakdown of those counts, or one line saying it is unavailable
+   */
+  public record QueryProfile(int query, Path flameGraph, CounterReading counters, String stallBreakdown) {}
+
   private final TpchDatabase database;
   private final EngineMemory memory;
   private final Options options;
   private final OfficialAnswers answers;
   private final DuckDbOracle oracle;
+  private final List<QueryProfile> profiles = new ArrayList<>();
+  private Profiling profiling;
 
   /**
    * @param answers the official answers, required for {@link Verification#ANSWERS}, else may be null
@@ -123,6 +155,17 @@ public final class TpchRunner {
     }
   }
 
+  /** Profiles every query after timing it; see {@link Profiling}. */
+  public TpchRunner profiling(Profiling profiling) {
+    this.profiling = profiling;
+    return this;
+  }
+
+  /** The profiles recorded so far, in the order the queries ran. */
+  public List<QueryProfile> profiles() {
+    return List.copyOf(profiles);
+  }
+
   /** Runs, times and verifies {@code query}. */
   public QueryReport run(TpchQuery query) throws SQLException {
     ExecutionContext context = new ExecutionContext(memory, options.threads());
@@ -142,6 +185,9 @@ public final class TpchRunner {
         } else {
           result.close();
         }
+      }
+      if (profiling != null) {
+        profiles.add(profile(query, parameters, context));
       }
       long rows = kept.rowCount();
       Boolean verified = null;
@@ -183,6 +229,32 @@ public final class TpchRunner {
         kept.close();
       }
     }
+  }
+
+  /** The least time a query is profiled for, so that even a fast query leaves enough samples. */
+  private static final long PROFILED_NANOS = 1_000_000_000L;
+
+  /**
+   * As many runs as were timed, and at least a second of them, under async-profiler and, where the machine has them, hardware
+   * counters on the calling thread (workers of a multi-threaded plan are sampled, not counted).
+   */
+  private QueryProfile profile(TpchQuery query, QueryParameters parameters, ExecutionContext context) {
+    Runnable runs = () -> {
+      long start = System.nanoTime();
+      for (int i = 0; i < options.runs() || System.nanoTime() - start < PROFILED_NANOS; i++) {
+        query.run(database, parameters, context).close();
+      }
+    };
+    Path flameGraph = profiling.directory().resolve("q" + query.number() + "-" + profiling.plan().event() + ".html");
+    CounterReading counters;
+    try (SamplingProfiler sampler = SamplingProfiler.start(profiling.plan())) {
+      counters = HardwareCounters.count(EnumSet.allOf(HwEvent.class), runs);
+      sampler.stopTo(flameGraph);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the flame graph " + flameGraph, e);
+    }
+    return new QueryProfile(query.number(), flameGraph, counters,
+        StallBreakdown.describe(counters, profiling.machine()));
   }
 
   /** Runs every query in order. */

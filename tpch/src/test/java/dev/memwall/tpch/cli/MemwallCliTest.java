@@ -106,6 +106,19 @@ class MemwallCliTest {
   }
 
   @Test
+  void profileKeepsAFlameGraphPerQueryAndSaysWhenNothingWasCounted() throws Exception {
+    Run run = run(0, tpch("--profile", "cpu"));
+    assertEquals(0, run.exitCode(), run.err() + run.out());
+    Path flameGraph = cache.resolve("report").resolve("profiles").resolve("q6-cpu.html");
+    assertTrue(run.out().contains("Q6 flame graph: " + flameGraph), run.out());
+    assertTrue(Files.readString(flameGraph).contains("LoopQ6"), "the flame graph shows the query's frames");
+    if (!dev.memwall.core.hw.HardwareCounters.availability().available()) {
+      assertTrue(run.out().contains("stall breakdown: unavailable, no hardware counters"), run.out());
+    }
+    run(0, tpch("--profile", "bogus")).failedWith(2, "unknown profiling event 'bogus'");
+  }
+
+  @Test
   void unwritableReportDirectoryIsNamed() throws Exception {
     Path blocked = cache.resolve("blocked");
     Files.writeString(blocked, "a file, not a directory");

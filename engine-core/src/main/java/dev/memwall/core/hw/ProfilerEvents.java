@@ -1,13 +1,12 @@
-package dev.memwall.bench.run;
+package dev.memwall.core.hw;
 
-import dev.memwall.core.hw.HardwareCounters;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The events {@code ./memwall bench --profile EVENT} accepts, and what to ask async-profiler for on
- * this machine. async-profiler's sampling modes ({@code cpu}, {@code wall}, {@code itimer},
+ * The events {@code --profile EVENT} accepts ({@code ./memwall bench} and {@code ./memwall tpch}),
+ * and what to ask async-profiler for on this machine. async-profiler's sampling modes ({@code cpu}, {@code wall}, {@code itimer},
  * {@code ctimer}, {@code alloc}, {@code lock}, {@code nativemem}) and perf software events
  * ({@code cpu-clock}, {@code page-faults}, {@code context-switches}) are passed on as they are.
  * Hardware events (cycles, cache and TLB misses, branches; raw PMU events {@code rNNNN}) need
