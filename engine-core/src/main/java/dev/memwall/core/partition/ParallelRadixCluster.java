@@ -1,5 +1,6 @@
 package dev.memwall.core.partition;
 
+import dev.memwall.core.concurrent.Workers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ public final class ParallelRadixCluster {
         }
       });
     }
-    Workers.runAll(tasks);
+    Workers.runAll("memwall-partition", tasks);
     offsets.setAtIndex(OFFSET, plan.clusters(), count);
     return (restPlan.passes() & 1) == 0 ? scratch : input;
   }
@@ -107,7 +108,7 @@ public final class ParallelRadixCluster {
       countTasks.add(() -> counts[thread] = histogram(in, sliceStart(count, threads, thread),
           sliceStart(count, threads, thread + 1), shift, mask));
     }
-    Workers.runAll(countTasks);
+    Workers.runAll("memwall-partition", countTasks);
     int position = 0;
     for (int p = 0; p < fanout; p++) {
       starts[p] = position;
@@ -149,13 +150,13 @@ public final class ParallelRadixCluster {
           moveTasks.add(() -> states[thread] = moveChunked(in, out, sliceStart(count, threads, thread),
               sliceStart(count, threads, thread + 1), shift, mask, cursor, starts));
         }
-        Workers.runAll(moveTasks);
+        Workers.runAll("memwall-partition", moveTasks);
         compactChunks(out, states, fanout);
         return;
       }
       case INDEPENDENT -> throw new IllegalArgumentException("INDEPENDENT output is fragmented");
     }
-    Workers.runAll(moveTasks);
+    Workers.runAll("memwall-partition", moveTasks);
   }
 
   /**
@@ -185,7 +186,7 @@ public final class ParallelRadixCluster {
         moveWithCursors(in, out, from, to, 0, mask, cursor);
       });
     }
-    Workers.runAll(tasks);
+    Workers.runAll("memwall-partition", tasks);
     return new Fragments(threads, fanout, starts);
   }
 

@@ -1,5 +1,6 @@
 package dev.memwall.core.plan;
 
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.DoubleKernel;
@@ -335,7 +336,7 @@ public final class Plan {
           }
         });
       }
-      Workers.runAll(tasks);
+      Workers.runAll("memwall-worker", tasks);
       return states;
     } catch (RuntimeException | Error e) {
       for (S state : states) {

@@ -1,7 +1,7 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.core.partition.Workers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,7 +70,7 @@ public final class PartitionedJoin {
             mine.flush();
           });
         }
-        Workers.runAll(tasks);
+        Workers.runAll("memwall-join", tasks);
         outputs.forEach(out::absorb);
       } finally {
         outputs.forEach(JoinOutput::close);

@@ -1,18 +1,23 @@
-package dev.memwall.core.plan;
+package dev.memwall.core.concurrent;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs a pipeline's worker tasks: the first on the calling thread, the others on new threads. */
-final class Workers {
+/**
+ * Runs a parallel step's tasks (a plan's pipeline workers, a partitioning pass): the first on the
+ * calling thread, each other one on a new platform daemon thread; returns when all have finished
+ * and rethrows the first failure (an interrupt while waiting is kept for the caller). Thread
+ * safety: stateless.
+ */
+public final class Workers {
   private Workers() {}
 
   /** Runs every task to completion; rethrows the first failure after all have stopped. */
-  static void runAll(List<Runnable> tasks) {
+  public static void runAll(String threadName, List<Runnable> tasks) {
     List<Thread> threads = new ArrayList<>();
     Throwable[] failure = new Throwable[1];
     for (Runnable task : tasks.subList(1, tasks.size())) {
-      Thread thread = Thread.ofPlatform().daemon().name("memwall-worker").unstarted(task);
+      Thread thread = Thread.ofPlatform().daemon().name(threadName).unstarted(task);
       thread.setUncaughtExceptionHandler((t, e) -> {
         synchronized (failure) {
           if (failure[0] == null) {
@@ -32,8 +37,8 @@ final class Workers {
         }
       }
     }
+    boolean interrupted = false;
     for (Thread thread : threads) {
-      boolean interrupted = false;
       while (true) {
         try {
           thread.join();
@@ -42,9 +47,9 @@ final class Workers {
           interrupted = true;
         }
       }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     synchronized (failure) {
       switch (failure[0]) {

@@ -1,0 +1,2 @@
+/** Running an operator's parallel tasks on threads of their own. */
+package dev.memwall.core.concurrent;
