@@ -1,10 +1,7 @@
 package dev.memwall.tpch.query;
 
+import io.trino.tpch.Distribution;
 import io.trino.tpch.Distributions;
-import io.trino.tpch.Nation;
-import io.trino.tpch.NationGenerator;
-import io.trino.tpch.Region;
-import io.trino.tpch.RegionGenerator;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -27,8 +24,8 @@ import java.util.SplittableRandom;
  */
 public final class TpchParameters {
   private static final Distributions LISTS = Distributions.getDefaultDistributions();
-  private static final List<Nation> NATIONS = list(new NationGenerator());
-  private static final List<Region> REGIONS = list(new RegionGenerator());
+  private static final List<Nation> NATIONS = nations(LISTS.getNations());
+  private static final List<String> REGIONS = LISTS.getRegions().getValues();
   private static final List<String> TYPE_FIRST = List.of("STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO");
   private static final List<String> TYPE_SECOND = List.of("ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED");
   private static final List<String> TYPE_THIRD = List.of("TIN", "NICKEL", "BRASS", "STEEL", "COPPER");
@@ -152,7 +149,7 @@ public final class TpchParameters {
       case 8 -> {
         Nation nation = pick(random, NATIONS);
         p.put("NATION", nation.name());
-        p.put("REGION", REGIONS.get((int) nation.regionKey()).name());
+        p.put("REGION", REGIONS.get(nation.regionKey()));
         p.put("TYPE", pick(random, LISTS.getPartTypes().getValues()));
       }
       case 9 -> p.put("COLOR", pick(random, LISTS.getPartColors().getValues()));
@@ -267,12 +264,21 @@ public final class TpchParameters {
   }
 
   private static List<String> regionNames() {
-    return REGIONS.stream().map(Region::name).toList();
+    return REGIONS;
   }
 
-  private static <T> List<T> list(Iterable<T> generator) {
-    List<T> all = new ArrayList<>();
-    generator.forEach(all::add);
-    return List.copyOf(all);
+  /** A nation as dbgen's distribution lists it: key = position, weight = region key. */
+  private record Nation(int nationKey, String name, int regionKey) {}
+
+  /**
+   * The nations from dbgen's list rather than {@code io.trino.tpch}'s generator, which would first
+   * build its 300 MB text pool for the comments.
+   */
+  private static List<Nation> nations(Distribution distribution) {
+    List<Nation> nations = new ArrayList<>();
+    for (int key = 0; key < distribution.size(); key++) {
+      nations.add(new Nation(key, distribution.getValue(key), distribution.getWeight(key)));
+    }
+    return List.copyOf(nations);
   }
 }
