@@ -20,6 +20,8 @@ import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.grace.SpillRates;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -75,6 +77,8 @@ public final class Join {
   private Path spillDirectory;
   private long spillQuota = Long.MAX_VALUE;
   private GraceHashJoin.Report lastSpillReport;
+  private PrefetchingHashJoin.Mode prefetch = PrefetchingHashJoin.Mode.GROUP;
+  private PrefetchTuning prefetchTuning;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -183,6 +187,22 @@ public final class Join {
       throw new IllegalArgumentException("spill quota must not be negative, got " + bytes);
     }
     this.spillQuota = bytes;
+    return this;
+  }
+
+  /**
+   * The loops of the spilling joins' join phase: {@link PrefetchingHashJoin.Mode#GROUP} (default),
+   * {@link PrefetchingHashJoin.Mode#PIPELINED} or {@link PrefetchingHashJoin.Mode#PLAIN}.
+   */
+  public Join prefetch(PrefetchingHashJoin.Mode mode) {
+    this.prefetch = Objects.requireNonNull(mode, "mode");
+    return this;
+  }
+
+  /** Overrides G and D of the prefetching loops (default: {@link PrefetchTuning#from} the profile). */
+  public Join prefetch(PrefetchingHashJoin.Mode mode, PrefetchTuning tuning) {
+    this.prefetch = Objects.requireNonNull(mode, "mode");
+    this.prefetchTuning = Objects.requireNonNull(tuning, "tuning");
     return this;
   }
 
@@ -355,7 +375,8 @@ public final class Join {
         boolean hybrid = plan.algorithm() == JoinAlgorithm.HYBRID_HASH;
         Path root = spillRoot();
         lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spillQuota,
-            hybrid, hybrid ? SpillRates.measure(root, profile()) : null));
+            hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
+            prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile())));
       }
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     }

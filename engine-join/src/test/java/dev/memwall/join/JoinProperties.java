@@ -13,6 +13,8 @@ import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
 import dev.memwall.join.grace.BucketTable;
 import dev.memwall.join.grace.GraceHashJoin;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,17 +133,20 @@ class JoinProperties {
    */
   @Property(tries = 150)
   void spillingJoinsMatchNestedLoopsUnderSmallBudgets(@ForAll("spillingAlgorithms") JoinAlgorithm algorithm,
-      @ForAll("cases") Case c, @ForAll("budgetDivisors") int divisor, EngineMemory memory) throws Exception {
+      @ForAll("cases") Case c, @ForAll("budgetDivisors") int divisor, @ForAll PrefetchingHashJoin.Mode loops,
+      @ForAll("tunings") PrefetchTuning tuning, EngineMemory memory) throws Exception {
     long[] expected = JoinTestData.reference(c.left(), c.right(), c.type());
     long buildBytes = (long) c.right().rows() * BucketTable.BYTES_PER_TUPLE;
     long limit = Math.max(1, buildBytes / divisor);
     Path root = Files.createTempDirectory("memwall-spill-test");
     try (Table left = JoinTestData.table(memory, c.left(), "l");
         Table right = JoinTestData.table(memory, c.right(), "r")) {
-      Join join = join(memory, left, right, algorithm, c).memoryLimit(limit).spillDirectory(root);
+      Join join = join(memory, left, right, algorithm, c).memoryLimit(limit).spillDirectory(root)
+          .prefetch(loops, tuning);
       try (JoinIndex index = join.index()) {
         assertArrayEquals(expected, JoinTestData.pairs(index),
-            () -> algorithm + " " + c.type() + " at 1/" + divisor + " differs; " + join.spillReport());
+            () -> algorithm + " " + c.type() + " at 1/" + divisor + " " + loops + " " + tuning + " differs; "
+                + join.spillReport());
       }
       GraceHashJoin.Report report = join.spillReport();
       if (c.right().rows() > 1) {
@@ -154,6 +159,12 @@ class JoinProperties {
     } finally {
       Files.deleteIfExists(root);
     }
+  }
+
+  @Provide
+  Arbitrary<PrefetchTuning> tunings() {
+    return Combinators.combine(Arbitraries.of(1, 2, 3, 8, 31), Arbitraries.of(1, 2, 5))
+        .as(PrefetchTuning::new);
   }
 
   @Provide

@@ -28,12 +28,16 @@ import java.lang.foreign.ValueLayout;
  * <p>Ownership: closes its buffers, charged to the given memory. Thread safety: one thread.
  */
 public final class BucketTable implements AutoCloseable {
-  static final int HEADER_BYTES = 16;
-  static final int CELL_BYTES = 8;
+  public static final int HEADER_BYTES = 16;
+  public static final int CELL_BYTES = 8;
   /** Bytes the table needs per build tuple, tuple included: 16 (tuple) + 16 (header) + about 8 (cells). */
   public static final int BYTES_PER_TUPLE = SpillRecords.BYTES + HEADER_BYTES + CELL_BYTES;
 
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+  /** The busy flag of a bucket header's count word, set by group and pipelined builds while an insert is in flight. */
+  public static final int BUSY = 0x8000_0000;
+  /** The count bits of a header's count word. */
+  public static final int COUNT_MASK = 0x7FFF_FFFF;
 
   private final EngineMemory memory;
   private OffHeapBuffer tupleBuffer;
@@ -84,6 +88,19 @@ public final class BucketTable implements AutoCloseable {
 
   /** Builds the table over the first {@code n} tuples of {@link #tupleSpace}, for a partition count of {@code partitions}. */
   public void build(int n, int partitions) {
+    reset(n, partitions);
+    MemorySegment t = tuples;
+    for (int i = 0; i < n; i++) {
+      int code = t.get(INT, (long) i * SpillRecords.BYTES + SpillRecords.CODE);
+      insert(header(code), code, i);
+    }
+  }
+
+  /**
+   * Clears the table and sizes it for {@code n} tuples of {@link #tupleSpace} without inserting them,
+   * for builds that insert themselves ({@link dev.memwall.join.prefetch.PrefetchingHashJoin}).
+   */
+  public void reset(int n, int partitions) {
     size = n;
     tableSize = tableSize(n, partitions);
     long headerBytes = (long) tableSize * HEADER_BYTES;
@@ -101,32 +118,35 @@ public final class BucketTable implements AutoCloseable {
     }
     cells = arenaBuffer.segment();
     arenaUsed = 0;
-    MemorySegment t = tuples;
+  }
+
+  /**
+   * Inserts tuple {@code tuple} with hash code {@code code} into the bucket whose header is at byte
+   * {@code header}: into the inline cell when the bucket is empty, else at the end of its cell array,
+   * doubling the array when full. Clears the bucket's busy flag.
+   */
+  public void insert(long header, int code, int tuple) {
     MemorySegment h = headers;
-    for (int i = 0; i < n; i++) {
-      int code = t.get(INT, (long) i * SpillRecords.BYTES + SpillRecords.CODE);
-      long header = (long) Integer.remainderUnsigned(code, tableSize) * HEADER_BYTES;
-      int count = h.get(INT, header);
-      if (count == 0) {
-        h.set(INT, header + 4, code);
-        h.set(INT, header + 8, i);
-      } else {
-        int overflow = count - 1;
-        int offset = h.get(INT, header + 12);
-        if (overflow == capacity(overflow)) {
-          int grown = overflow == 0 ? 2 : overflow * 2;
-          int moved = allocateCells(grown);
-          MemorySegment.copy(cells, (long) offset * CELL_BYTES, cells, (long) moved * CELL_BYTES,
-              (long) overflow * CELL_BYTES);
-          offset = moved;
-          h.set(INT, header + 12, offset);
-        }
-        long cell = (long) (offset + overflow) * CELL_BYTES;
-        cells.set(INT, cell, code);
-        cells.set(INT, cell + 4, i);
+    int count = h.get(INT, header) & COUNT_MASK;
+    if (count == 0) {
+      h.set(INT, header + 4, code);
+      h.set(INT, header + 8, tuple);
+    } else {
+      int overflow = count - 1;
+      int offset = h.get(INT, header + 12);
+      if (overflow == capacity(overflow)) {
+        int grown = overflow == 0 ? 2 : overflow * 2;
+        int moved = allocateCells(grown);
+        MemorySegment.copy(cells, (long) offset * CELL_BYTES, cells, (long) moved * CELL_BYTES,
+            (long) overflow * CELL_BYTES);
+        offset = moved;
+        h.set(INT, header + 12, offset);
       }
-      h.set(INT, header, count + 1);
+      long cell = (long) (offset + overflow) * CELL_BYTES;
+      cells.set(INT, cell, code);
+      cells.set(INT, cell + 4, tuple);
     }
+    h.set(INT, header, count + 1);
   }
 
   /** The capacity of a cell array holding {@code overflow} cells: 0, else a power of two of at least 2. */
@@ -153,8 +173,27 @@ public final class BucketTable implements AutoCloseable {
     return size;
   }
 
-  /** Byte offset of bucket header of {@code code}. */
-  long header(int code) {
+  /** The bucket headers: {@link #tableSize()} of 16 bytes (count, inline code, inline tuple, cell array offset). */
+  public MemorySegment headers() {
+    return headers;
+  }
+
+  /** The cell arena: 8-byte cells (code, tuple); valid until the next insert. */
+  public MemorySegment cells() {
+    return cells;
+  }
+
+  /** The build tuples, 16 bytes each (code, row, key). */
+  public MemorySegment tuples() {
+    return tuples;
+  }
+
+  public int tableSize() {
+    return tableSize;
+  }
+
+  /** Byte offset of the bucket header of {@code code}. */
+  public long header(int code) {
     return (long) Integer.remainderUnsigned(code, tableSize) * HEADER_BYTES;
   }
 

@@ -12,6 +12,8 @@ import dev.memwall.join.algorithm.JoinOutput;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Path;
 
 /**
@@ -30,7 +32,8 @@ import java.nio.file.Path;
  * being partitioned.
  *
  * <p><b>Join phase.</b> Each spilled pair is joined by loading the build partition into the table and
- * streaming the probe partition through it, page by page, without rehashing. A partition still too
+ * streaming the probe partition through it, page by page, without rehashing; build and probe run
+ * plain, group-prefetched or software-pipelined ({@link PrefetchingHashJoin}). A partition still too
  * big for {@code M} is re-partitioned with a fresh hash of the key (one seed per level) into
  * {@code ceil(F |R_i| / M)} sub-partitions, recursively up to {@value #MAX_LEVELS} levels; a
  * sub-partition that re-partitioning did not shrink (a single key too frequent for {@code M}, or
@@ -50,7 +53,7 @@ import java.nio.file.Path;
  *
  * <p>Thread safety: one instance per join, one thread.
  */
-public final class GraceHashJoin implements AutoCloseable {
+public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.ProbeSink {
   /** The fudge factor F of {@code k = ceil(F |R| / M)}: hash tables are not filled perfectly evenly. */
   public static final double FUDGE = 1.2;
   /** Partitions per partitioning pass at most; larger inputs are re-partitioned recursively. */
@@ -76,10 +79,22 @@ public final class GraceHashJoin implements AutoCloseable {
    * @param spillRoot where the spill directory is created
    * @param spillQuotaBytes the most bytes the spill files may hold at once ({@link Long#MAX_VALUE}: the disk decides)
    * @param hybrid keep partitions resident (hybrid hash join) rather than spilling all (GRACE)
+   * @param prefetch the form of the join phase's build and probe loops
+   * @param tuning G and D for them
    * @param rates measured rates for the hybrid split ({@link SpillRates#measure}); may be null for GRACE
    */
-  public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates) {
+  public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates,
+      PrefetchingHashJoin.Mode prefetch, PrefetchTuning tuning) {
+    /** Plain loops (no prefetching), for callers that do not care. */
+    public Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates) {
+      this(memoryBytes, spillRoot, spillQuotaBytes, hybrid, rates, PrefetchingHashJoin.Mode.PLAIN,
+          new PrefetchTuning(1, 1));
+    }
+
     public Settings {
+      if (prefetch == null || tuning == null) {
+        throw new IllegalArgumentException("a spilling join needs a prefetch mode and tuning");
+      }
       if (memoryBytes < 1) {
         throw new IllegalArgumentException("a spilling join needs a positive memory limit, got " + memoryBytes);
       }
@@ -110,6 +125,7 @@ public final class GraceHashJoin implements AutoCloseable {
   private final boolean reportsUnmatched;
   private final long memoryBytes;
   private final BucketTable table;
+  private final PrefetchingHashJoin loops;
   private final Tuples block;
   private final OffHeapBuffer nullRows;
   private OffHeapBuffer readBuffer;
@@ -132,6 +148,7 @@ public final class GraceHashJoin implements AutoCloseable {
     this.reportsUnmatched = type.reportsUnmatched();
     this.memoryBytes = settings.memoryBytes();
     this.table = new BucketTable(memory);
+    this.loops = new PrefetchingHashJoin(settings.prefetch(), settings.tuning());
     Tuples tuples = null;
     try {
       tuples = Tuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
@@ -371,7 +388,7 @@ public final class GraceHashJoin implements AutoCloseable {
       }
       if (buildCount * BucketTable.BYTES_PER_TUPLE <= memoryBytes) {
         loadAndBuild(build, 0, (int) buildCount, topPartitionCount);
-        forEachRecord(probe, (code, row, key) -> JoinInput.finishRow(type, out, row, probe(code, row, key)));
+        forEachPage(probe);
         return;
       }
       if (level > MAX_LEVELS) {
@@ -471,7 +488,35 @@ public final class GraceHashJoin implements AutoCloseable {
   private void loadAndBuild(SpillFile build, long firstTuple, int n, int topPartitionCount) {
     MemorySegment space = table.tupleSpace(n);
     build.read(firstTuple * SpillRecords.BYTES, space);
-    table.build(n, topPartitionCount);
+    loops.build(table, n, topPartitionCount);
+  }
+
+  /** Probes the table with every tuple of {@code file}, a page at a time, in the configured loop form. */
+  private void forEachPage(SpillFile file) {
+    MemorySegment buffer = readBuffer.segment();
+    long size = file.size();
+    for (long position = 0; position < size; position += buffer.byteSize()) {
+      long bytes = Math.min(buffer.byteSize(), size - position);
+      MemorySegment page = buffer.asSlice(0, bytes);
+      file.read(position, page);
+      loops.probe(table, page, (int) (bytes / SpillRecords.BYTES), firstSuffices, this);
+    }
+  }
+
+  @Override
+  public boolean match(int probeRow, int buildRow) {
+    if (!exact && !input.confirm(probeRow, buildRow)) {
+      return false;
+    }
+    if (pairs) {
+      out.emit(probeRow, buildRow);
+    }
+    return true;
+  }
+
+  @Override
+  public void finish(int probeRow, boolean matched) {
+    JoinInput.finishRow(type, out, probeRow, matched);
   }
 
   /** What a pass over a spill file does with each tuple. */
