@@ -158,8 +158,8 @@ public final class Join {
   /**
    * The memory {@code M} of the spilling joins ({@link JoinAlgorithm#GRACE}, {@link JoinAlgorithm#HYBRID_HASH}):
    * their hash tables and partition pages; a build side needing more is partitioned into
-   * {@code ceil(1.2 |R| / M)} partitions on disk. Default: a third of what {@code memory}'s budget has
-   * free when the join runs.
+   * {@code ceil(1.2 |R| / M)} partitions on disk. Default: a quarter of what {@code memory}'s budget has
+   * free when the join runs (the rest covers partition pages and buffers).
    */
   public Join memoryLimit(long bytes) {
     if (bytes < 1) {
@@ -388,7 +388,7 @@ public final class Join {
     }
     var budget = memory.budget();
     long free = budget.limitBytes() - budget.reservedBytes();
-    return Math.max(1, free / 3);
+    return Math.max(1, free / 4);
   }
 
   private Path spillRoot() {

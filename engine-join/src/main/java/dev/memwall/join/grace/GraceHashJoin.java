@@ -190,7 +190,14 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     long table = Math.min(Math.max(1, rightRows) * BucketTable.BYTES_PER_TUPLE, memoryBytes);
     long pages = rightRows * (long) BucketTable.BYTES_PER_TUPLE <= memoryBytes ? 0
         : (long) MAX_FANOUT * pageBytes(MAX_FANOUT, memoryBytes);
-    return table + Math.min(pages, memoryBytes) + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS + MAX_PAGE_BYTES;
+    return table + Math.min(pages, memoryBytes) + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS
+        + readBytes(memoryBytes);
+  }
+
+  /** The buffer spill files are read through: up to a quarter of M, 256 bytes to 64 KiB. */
+  static int readBytes(long memoryBytes) {
+    long bytes = Math.min(MAX_PAGE_BYTES, Math.max(MIN_PAGE_BYTES, memoryBytes / 4));
+    return (int) (bytes / SpillRecords.BYTES * SpillRecords.BYTES);
   }
 
   private Report report() {
@@ -243,7 +250,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     if (!anySpilled) {
       return;
     }
-    readBuffer = memory.allocate(MAX_PAGE_BYTES);
+    readBuffer = memory.allocate(readBytes(memoryBytes));
     for (int p = 0; p < k; p++) {
       if (!resident[p]) {
         joinSpilled(buildFiles[p], buildCounts[p], probeFiles[p], probeCounts[p], 1, k);
