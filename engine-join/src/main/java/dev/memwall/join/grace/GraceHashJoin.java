@@ -28,8 +28,8 @@ import java.nio.file.Path;
  * real sizes ({@link HybridSplit}); plain GRACE keeps none resident. Tuples of spilled partitions go
  * through one page per partition into a spill file per partition and side, as 16-byte
  * {@link SpillRecords} that keep the hash code beside the tuple. Tuples of resident partitions form
- * one in-memory hash table that probe tuples of those partitions probe while the probe side is
- * being partitioned.
+ * one in-memory hash table that probe tuples of those partitions probe, a staged batch at a time,
+ * while the probe side is being partitioned.
  *
  * <p><b>Join phase.</b> Each spilled pair is joined by loading the build partition into the table and
  * streaming the probe partition through it, page by page, without rehashing; build and probe run
@@ -242,6 +242,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       buildCounts = builds == null ? null : builds.finish();
       buildFiles = builds == null ? null : builds.files;
     }
+    readBuffer = memory.allocate(readBytes(memoryBytes));
     try (Partitioner probes = anySpilled ? new Partitioner(spill, memory, "probe", k, page) : null) {
       partitionProbe(left, k, resident, probes);
       probeCounts = probes == null ? null : probes.finish();
@@ -250,7 +251,6 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     if (!anySpilled) {
       return;
     }
-    readBuffer = memory.allocate(readBytes(memoryBytes));
     for (int p = 0; p < k; p++) {
       if (!resident[p]) {
         joinSpilled(buildFiles[p], buildCounts[p], probeFiles[p], probeCounts[p], 1, k);
@@ -311,9 +311,16 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     table.build(at, k);
   }
 
+  /**
+   * Partitions the probe side: tuples of spilled partitions to their pages, tuples of resident ones
+   * staged (in the read buffer) and probed a batch at a time with the configured loops.
+   */
   private void partitionProbe(KeyColumns left, int k, boolean[] resident, Partitioner probes) {
     MemorySegment hashes = block.hashes();
     MemorySegment rows = block.rows();
+    MemorySegment staged = readBuffer.segment();
+    int capacity = (int) (staged.byteSize() / SpillRecords.BYTES);
+    int count = 0;
     for (int b = 0; b < left.batches(); b++) {
       for (int from = 0; from < left.batchRows(b); from += BLOCK_ROWS) {
         int n = fill(left, b, from, true);
@@ -323,12 +330,22 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
           int row = rows.getAtIndex(INT, i);
           int p = Integer.remainderUnsigned(code, k);
           if (resident[p]) {
-            JoinInput.finishRow(type, out, row, probe(code, row, key));
+            long o = (long) count * SpillRecords.BYTES;
+            staged.set(INT, o + SpillRecords.CODE, code);
+            staged.set(INT, o + SpillRecords.ROW, row);
+            staged.set(LONG, o + SpillRecords.KEY, key);
+            if (++count == capacity) {
+              loops.probe(table, staged, count, firstSuffices, this);
+              count = 0;
+            }
           } else {
             probes.add(p, code, row, key);
           }
         }
       }
+    }
+    if (count > 0) {
+      loops.probe(table, staged, count, firstSuffices, this);
     }
   }
 
