@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Spilled versus in-memory joins under shrinking budgets: a GRACE or hybrid hash join of
  * {@code tuples} unique build keys with as many foreign keys, count-only, with the memory limit
- * {@code 1/divisor} of the build side's in-memory size (divisor 1: no spill). Time per whole join;
+ * {@code 1/divisor} of the build side's in-memory size (divisor 1: twice that, so that nothing spills). Time per whole join;
  * spill files go to {@code java.io.tmpdir} (the page cache, as on any machine with free memory).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -79,7 +79,8 @@ public class SpillBenchmark {
     }
     right = table(build);
     left = table(probe);
-    long limit = (long) tuples * BucketTable.BYTES_PER_TUPLE / divisor + (divisor == 1 ? tuples : 0);
+    // divisor 1: room for k = ceil(1.2 |R| / M) = 1, so neither algorithm spills
+    long limit = divisor == 1 ? 2L * tuples * BucketTable.BYTES_PER_TUPLE : (long) tuples * BucketTable.BYTES_PER_TUPLE / divisor;
     join = Join.of(memory, left, right).on("k").algorithm(algorithm).memoryLimit(limit).prefetch(loops);
   }
 
