@@ -18,6 +18,11 @@ import dev.memwall.join.algorithm.SortMergeJoin;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
+import dev.memwall.join.grace.GraceHashJoin;
+import dev.memwall.join.grace.SpillRates;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,6 +73,12 @@ public final class Join {
   private int chunkPairs = JoinOutput.DEFAULT_CHUNK_PAIRS;
   private MachineProfile profile;
   private int threads = 1;
+  private long memoryLimit;
+  private Path spillDirectory;
+  private long spillQuota = Long.MAX_VALUE;
+  private GraceHashJoin.Report lastSpillReport;
+  private PrefetchingHashJoin.Mode prefetch = PrefetchingHashJoin.Mode.GROUP;
+  private PrefetchTuning prefetchTuning;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -142,6 +153,65 @@ public final class Join {
     }
     this.threads = threads;
     return this;
+  }
+
+  /**
+   * The memory {@code M} of the spilling joins ({@link JoinAlgorithm#GRACE}, {@link JoinAlgorithm#HYBRID_HASH}):
+   * their hash tables and partition pages; a build side needing more is partitioned into
+   * {@code ceil(1.2 |R| / M)} partitions on disk. Default: a quarter of what {@code memory}'s budget has
+   * free when the join runs (the rest covers partition pages and buffers).
+   */
+  public Join memoryLimit(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("memory limit must be positive, got " + bytes);
+    }
+    this.memoryLimit = bytes;
+    return this;
+  }
+
+  /**
+   * Where the spilling joins create their private spill directory (removed with its files when the
+   * join ends, however it ends). Default: {@code java.io.tmpdir}.
+   */
+  public Join spillDirectory(Path directory) {
+    this.spillDirectory = Objects.requireNonNull(directory, "directory");
+    return this;
+  }
+
+  /**
+   * The most bytes a spilling join's files may hold at once; more fails with
+   * {@link JoinSpillException} (reason DISK_FULL) after removing them. Default: unlimited (the disk decides).
+   */
+  public Join spillQuota(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("spill quota must not be negative, got " + bytes);
+    }
+    this.spillQuota = bytes;
+    return this;
+  }
+
+  /**
+   * The loops of the spilling joins' join phase: {@link PrefetchingHashJoin.Mode#GROUP} (default),
+   * {@link PrefetchingHashJoin.Mode#PIPELINED} or {@link PrefetchingHashJoin.Mode#PLAIN}.
+   */
+  public Join prefetch(PrefetchingHashJoin.Mode mode) {
+    this.prefetch = Objects.requireNonNull(mode, "mode");
+    return this;
+  }
+
+  /** Overrides G and D of the prefetching loops (default: {@link PrefetchTuning#from} the profile). */
+  public Join prefetch(PrefetchingHashJoin.Mode mode, PrefetchTuning tuning) {
+    this.prefetch = Objects.requireNonNull(mode, "mode");
+    this.prefetchTuning = Objects.requireNonNull(tuning, "tuning");
+    return this;
+  }
+
+  /**
+   * What the last terminal call of a spilling join did (partitions, resident ones, bytes spilled,
+   * re-partitioning, block nested loops), or null before any or for the other algorithms.
+   */
+  public GraceHashJoin.Report spillReport() {
+    return lastSpillReport;
   }
 
   /**
@@ -284,6 +354,7 @@ public final class Join {
       case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH, threads);
       case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
       case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, threads);
+      case GRACE, HYBRID_HASH -> GraceHashJoin.bytesFor(lr, rr, spillMemory());
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     };
   }
@@ -300,8 +371,28 @@ public final class Join {
           threads);
       case RADIX_JOIN -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, writeCombining,
           threads);
+      case GRACE, HYBRID_HASH -> {
+        boolean hybrid = plan.algorithm() == JoinAlgorithm.HYBRID_HASH;
+        Path root = spillRoot();
+        lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spillQuota,
+            hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
+            prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile())));
+      }
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     }
+  }
+
+  private long spillMemory() {
+    if (memoryLimit > 0) {
+      return memoryLimit;
+    }
+    var budget = memory.budget();
+    long free = budget.limitBytes() - budget.reservedBytes();
+    return Math.max(1, free / 4);
+  }
+
+  private Path spillRoot() {
+    return spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir"));
   }
 
   /** Late materialization: gathers the output columns of each chunk's rows. */

@@ -15,7 +15,19 @@ public enum JoinAlgorithm {
   /** Improved partitioned hash join: about 1 tuple per bucket, tiny minimum table. */
   PHASH_PLUS,
   /** Radix-join: radix-cluster to about 8 tuples per cluster, nested loops per cluster pair. */
-  RADIX_JOIN;
+  RADIX_JOIN,
+  /**
+   * GRACE hash join: when the build side exceeds the join's memory ({@link Join#memoryLimit}), both
+   * inputs are hash-partitioned to spill files and joined partition pair by partition pair.
+   */
+  GRACE,
+  /** Hybrid hash join: GRACE that keeps as many partitions in memory as its memory and cost model allow. */
+  HYBRID_HASH;
+
+  /** Whether the algorithm spills partitions to disk when its memory is too small (never chosen by AUTO). */
+  public boolean spills() {
+    return this == GRACE || this == HYBRID_HASH;
+  }
 
   /** Whether the algorithm radix-clusters its inputs (and so takes radix bits and passes). */
   public boolean clusters() {

@@ -2,6 +2,7 @@ package dev.memwall.join;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
@@ -10,6 +11,12 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinTestData.Distribution;
 import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
+import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.grace.GraceHashJoin;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -25,7 +32,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * One property suite run against every algorithm: each must produce exactly the nested-loop
  * reference's pairs for every join type, on random, duplicate-heavy, Zipf-skewed (0.5 to 1.5),
  * empty, single-row and type-limit keys, with nulls, over int32, int64, two-int32 and wide
- * composite keys split into several batches; the radix algorithms also with 2 and 3 threads.
+ * composite keys split into several batches; the radix algorithms also with 2 and 3 threads; the
+ * spilling joins also under memory limits of 1/2, 1/8 and 1/64 of the build side.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class JoinProperties {
@@ -111,6 +119,57 @@ class JoinProperties {
       }
       assertArrayEquals(expected, actual.stream().mapToLong(Long::longValue).sorted().toArray());
     }
+  }
+
+  @Provide
+  Arbitrary<JoinAlgorithm> spillingAlgorithms() {
+    return Arbitraries.of(JoinAlgorithm.GRACE, JoinAlgorithm.HYBRID_HASH);
+  }
+
+  /**
+   * The spilling joins under memory limits of 1/2, 1/8 and 1/64 of the build side's in-memory size:
+   * the same pairs as nested loops, a spill whenever the build side does not fit, and no spill file
+   * left behind.
+   */
+  @Property(tries = 150)
+  void spillingJoinsMatchNestedLoopsUnderSmallBudgets(@ForAll("spillingAlgorithms") JoinAlgorithm algorithm,
+      @ForAll("cases") Case c, @ForAll("budgetDivisors") int divisor, @ForAll PrefetchingHashJoin.Mode loops,
+      @ForAll("tunings") PrefetchTuning tuning, EngineMemory memory) throws Exception {
+    long[] expected = JoinTestData.reference(c.left(), c.right(), c.type());
+    long buildBytes = (long) c.right().rows() * BucketTable.BYTES_PER_TUPLE;
+    long limit = Math.max(1, buildBytes / divisor);
+    Path root = Files.createTempDirectory("memwall-spill-test");
+    try (Table left = JoinTestData.table(memory, c.left(), "l");
+        Table right = JoinTestData.table(memory, c.right(), "r")) {
+      Join join = join(memory, left, right, algorithm, c).memoryLimit(limit).spillDirectory(root)
+          .prefetch(loops, tuning);
+      try (JoinIndex index = join.index()) {
+        assertArrayEquals(expected, JoinTestData.pairs(index),
+            () -> algorithm + " " + c.type() + " at 1/" + divisor + " " + loops + " " + tuning + " differs; "
+                + join.spillReport());
+      }
+      GraceHashJoin.Report report = join.spillReport();
+      if (c.right().rows() > 1) {
+        assertTrue(report.partitions() > 1, () -> "a build side over the limit must be partitioned: " + report);
+      }
+      try (var files = Files.list(root)) {
+        assertEquals(0, files.count(), "spill files must be removed");
+      }
+      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
+    } finally {
+      Files.deleteIfExists(root);
+    }
+  }
+
+  @Provide
+  Arbitrary<PrefetchTuning> tunings() {
+    return Combinators.combine(Arbitraries.of(1, 2, 3, 8, 31), Arbitraries.of(1, 2, 5))
+        .as(PrefetchTuning::new);
+  }
+
+  @Provide
+  Arbitrary<Integer> budgetDivisors() {
+    return Arbitraries.of(2, 8, 64);
   }
 
   private static Join join(EngineMemory memory, Table left, Table right, JoinAlgorithm algorithm, Case c) {

@@ -216,6 +216,8 @@ public final class CostModel {
       case PHASH -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH, writeCombining);
       case PHASH_PLUS -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH_PLUS, writeCombining);
       case RADIX_JOIN -> partitioned(left, right, plan, ClusterJoin.Kind.NESTED_LOOPS, writeCombining);
+      // in memory, the spilling joins are a bucket-chained hash join (their disk cost is HybridSplit's)
+      case GRACE, HYBRID_HASH -> simpleHash(left, right);
       case AUTO -> throw new IllegalArgumentException("AUTO is not an algorithm to cost");
     };
   }

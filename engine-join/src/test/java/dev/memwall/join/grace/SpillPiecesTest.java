@@ -1,0 +1,151 @@
+package dev.memwall.join.grace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.join.JoinSpillException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pieces of the spilling joins: partition count, pages, table size, cell arrays, spill files, the split. */
+@ExtendWith(LeakCheck.class)
+class SpillPiecesTest {
+  @TempDir
+  Path root;
+
+  @Test
+  void partitionCountIsCeilOfFudgedBuildSizeOverMemory() {
+    assertEquals(1, GraceHashJoin.partitionCount(0, 100));
+    assertEquals(1, GraceHashJoin.partitionCount(10, 480)); // 1.2 * 400 = 480
+    assertEquals(2, GraceHashJoin.partitionCount(10, 479));
+    assertEquals(10, GraceHashJoin.partitionCount(1_000_000, 1_000_000L * BucketTable.BYTES_PER_TUPLE / 8));
+  }
+
+  @Test
+  void tableSizeIsCoprimeWithThePartitionCount() {
+    for (int k = 1; k <= 300; k++) {
+      for (int n : new int[] {0, 1, 2, 15, 16, 1000, 4095}) {
+        int t = BucketTable.tableSize(n, k);
+        assertTrue(t >= Math.max(3, n), t + " < " + n);
+        assertEquals(1, BucketTable.gcd(t, k), t + " and " + k);
+      }
+    }
+    assertEquals(7, BucketTable.tableSize(6, 15)); // 7 is coprime with 15
+    assertEquals(11, BucketTable.tableSize(9, 15)); // 9 shares 3, 11 does not
+  }
+
+  @Test
+  void cellArraysDoubleFromTwo() {
+    assertEquals(List.of(0, 2, 2, 4, 4, 8, 8, 8, 8, 16), java.util.stream.IntStream.range(0, 10)
+        .map(BucketTable::capacity).boxed().toList());
+  }
+
+  @Test
+  void tableFindsEveryTupleOfACrowdedBucketByCode(EngineMemory memory) {
+    try (BucketTable table = new BucketTable(memory)) {
+      int n = 100;
+      var space = table.tupleSpace(n);
+      for (int i = 0; i < n; i++) {
+        int code = i % 3 == 0 ? 42 : i * 7919; // a third share one code, so one bucket grows its cell array
+        space.set(SpillRecords.INT, i * 16L, code);
+        space.set(SpillRecords.INT, i * 16L + 4, i);
+        space.set(SpillRecords.LONG, i * 16L + 8, i);
+      }
+      table.build(n, 4);
+      long header = table.header(42);
+      int count = table.headers.get(SpillRecords.INT, header);
+      assertTrue(count >= (n + 2) / 3, "bucket holds every tuple of code 42 (and maybe colliding codes): " + count);
+      int found = table.headers.get(SpillRecords.INT, header + 4) == 42 ? 1 : 0;
+      long cell = table.headers.get(SpillRecords.INT, header + 12) * 8L;
+      for (int c = 0; c < count - 1; c++, cell += 8) {
+        if (table.cells.get(SpillRecords.INT, cell) == 42) {
+          found++;
+          assertEquals(0, table.cells.get(SpillRecords.INT, cell + 4) % 3, "cell points at a tuple of code 42");
+        }
+      }
+      assertEquals((n + 2) / 3, found);
+    }
+  }
+
+  @Test
+  void spillFilesRoundTripAndVanishOnClose(EngineMemory memory) throws IOException {
+    Path dir;
+    try (SpillDirectory spill = SpillDirectory.create(root, Long.MAX_VALUE);
+        OffHeapBuffer page = memory.allocate(256); OffHeapBuffer back = memory.allocate(512)) {
+      dir = spill.path();
+      for (int i = 0; i < 64; i++) {
+        page.segment().setAtIndex(SpillRecords.INT, i, i);
+      }
+      SpillFile file = spill.newFile("t");
+      file.append(page.segment());
+      file.append(page.segment());
+      assertEquals(512, file.size());
+      file.read(0, back.segment());
+      assertEquals(63, back.segment().getAtIndex(SpillRecords.INT, 127));
+      assertEquals(512, spill.peakBytes());
+      assertTrue(Files.exists(file.path()));
+    }
+    assertFalse(Files.exists(dir), "the spill directory must be removed");
+  }
+
+  @Test
+  void quotaRefusesTheFirstPageOverIt(EngineMemory memory) {
+    try (SpillDirectory spill = SpillDirectory.create(root, 300); OffHeapBuffer page = memory.allocate(256)) {
+      SpillFile file = spill.newFile("t");
+      file.append(page.segment());
+      JoinSpillException e = assertThrows(JoinSpillException.class, () -> file.append(page.segment()));
+      assertEquals(JoinSpillException.Reason.DISK_FULL, e.reason());
+      file.delete();
+      spill.newFile("u").append(page.segment()); // deleting made room again
+    }
+  }
+
+  @Test
+  void aFullDeviceIsRecognised() throws IOException {
+    Path full = Path.of("/dev/full");
+    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+    try (FileChannel channel = FileChannel.open(full, StandardOpenOption.WRITE)) {
+      IOException e = assertThrows(IOException.class, () -> channel.write(ByteBuffer.allocate(4096)));
+      assertTrue(SpillDirectory.isDiskFull(e), e.getMessage());
+    }
+    assertFalse(SpillDirectory.isDiskFull(new IOException("Input/output error")));
+  }
+
+  @Test
+  void hybridKeepsWhatFitsAndGraceNothing() {
+    long[] counts = {100, 100, 0, 100, 100};
+    SpillRates rates = new SpillRates(200e6, 150e6, 5e9);
+    long memory = 250L * BucketTable.BYTES_PER_TUPLE + 3L * 256; // two partitions and the pages of the others
+    HybridSplit.Plan hybrid = HybridSplit.choose(counts, 400, memory, 256, true, rates);
+    assertEquals(List.of(true, true, true, false, false), toList(hybrid.resident()));
+    assertEquals(200, hybrid.residentTuples());
+    HybridSplit.Plan grace = HybridSplit.choose(counts, 400, memory, 256, false, rates);
+    assertEquals(List.of(false, false, true, false, false), toList(grace.resident()), "empty partitions need no spill");
+    assertTrue(hybrid.predictedSpillSeconds() < grace.predictedSpillSeconds());
+    // eq. 1 by hand: half of 400 build and 400 probe tuples spilled: 400 * 16 bytes written and read
+    double bytes = 400 * 16.0;
+    assertEquals(bytes / 200e6 + bytes / 150e6, hybrid.predictedSpillSeconds(), 1e-12);
+  }
+
+  private static List<Boolean> toList(boolean[] values) {
+    Boolean[] boxed = new Boolean[values.length];
+    for (int i = 0; i < values.length; i++) {
+      boxed[i] = values[i];
+    }
+    return List.of(boxed);
+  }
+}

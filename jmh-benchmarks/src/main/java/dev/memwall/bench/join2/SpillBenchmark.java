@@ -1,0 +1,112 @@
+package dev.memwall.bench.join2;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.Join;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Spilled versus in-memory joins under shrinking budgets: a GRACE or hybrid hash join of
+ * {@code tuples} unique build keys with as many foreign keys, count-only, with the memory limit
+ * {@code 1/divisor} of the build side's in-memory size (divisor 1: twice that, so that nothing spills). Time per whole join;
+ * spill files go to {@code java.io.tmpdir} (the page cache, as on any machine with free memory).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@State(Scope.Benchmark)
+public class SpillBenchmark {
+  private static final Schema SCHEMA = new Schema(List.of(
+      new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+
+  @Param({"4194304"})
+  public int tuples;
+
+  @Param({"1", "2", "8", "64"})
+  public int divisor;
+
+  @Param({"GRACE", "HYBRID_HASH"})
+  public JoinAlgorithm algorithm;
+
+  @Param({"GROUP"})
+  public PrefetchingHashJoin.Mode loops;
+
+  private EngineMemory memory;
+  private Table left;
+  private Table right;
+  private Join join;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    memory = EngineMemory.create("spill");
+    SplittableRandom random = new SplittableRandom(1);
+    int[] build = new int[tuples];
+    for (int i = 0; i < tuples; i++) {
+      build[i] = i;
+    }
+    for (int i = tuples - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = build[i];
+      build[i] = build[j];
+      build[j] = t;
+    }
+    int[] probe = new int[tuples];
+    for (int i = 0; i < tuples; i++) {
+      probe[i] = random.nextInt(tuples);
+    }
+    right = table(build);
+    left = table(probe);
+    // divisor 1: room for k = ceil(1.2 |R| / M) = 1, so neither algorithm spills
+    long limit = divisor == 1 ? 2L * tuples * BucketTable.BYTES_PER_TUPLE : (long) tuples * BucketTable.BYTES_PER_TUPLE / divisor;
+    join = Join.of(memory, left, right).on("k").algorithm(algorithm).memoryLimit(limit).prefetch(loops);
+  }
+
+  private Table table(int[] keys) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, memory.arrow());
+    IntVector k = (IntVector) root.getVector(0);
+    k.allocateNew(keys.length);
+    for (int i = 0; i < keys.length; i++) {
+      k.set(i, keys[i]);
+    }
+    k.setValueCount(keys.length);
+    root.setRowCount(keys.length);
+    return Table.own(SCHEMA, List.of(root), Map.of());
+  }
+
+  @Benchmark
+  public long join() {
+    return join.count();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    System.out.println();
+    System.out.println("spill report: " + join.spillReport());
+    left.close();
+    right.close();
+    memory.close();
+  }
+}
