@@ -3,7 +3,6 @@ package dev.memwall.join.algorithm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -59,11 +58,8 @@ public final class ClusterJoin implements AutoCloseable {
   private final OffHeapBuffer nextBuffer;
   private final MemorySegment heads;
   private final MemorySegment next;
-  private final boolean exact;
-  private final boolean pairs;
-  private final boolean firstSuffices;
+  private final RowMatcher matcher;
   private final boolean reportsUnmatched;
-  private final JoinType type;
 
   /** Bytes the tables take for a largest right cluster of {@code largestCluster} tuples. */
   public static long bytesFor(Kind kind, long largestCluster) {
@@ -84,11 +80,8 @@ public final class ClusterJoin implements AutoCloseable {
     }
     this.heads = headBuffer.segment();
     this.next = nextBuffer.segment();
-    this.exact = input.exact();
-    this.pairs = input.emitsPairs();
-    this.firstSuffices = input.firstMatchSuffices();
+    this.matcher = new RowMatcher(input, out);
     this.reportsUnmatched = input.type().reportsUnmatched();
-    this.type = input.type();
   }
 
   /** Joins left tuples {@code [ls, le)} of {@code left} with right tuples {@code [rs, re)} of {@code right}. */
@@ -120,22 +113,12 @@ public final class ClusterJoin implements AutoCloseable {
     for (int i = ls; i < le; i++) {
       long h = lh.getAtIndex(HASH, i);
       int leftRow = lr.getAtIndex(INT, i);
-      boolean matched = false;
       for (int j = rs; j < re; j++) {
-        if (rh.getAtIndex(HASH, j) == h) {
-          int rightRow = rr.getAtIndex(INT, j);
-          if (exact || input.confirm(leftRow, rightRow)) {
-            matched = true;
-            if (firstSuffices) {
-              break;
-            }
-            if (pairs) {
-              out.emit(leftRow, rightRow);
-            }
-          }
+        if (rh.getAtIndex(HASH, j) == h && matcher.offer(leftRow, rr.getAtIndex(INT, j))) {
+          break;
         }
       }
-      JoinInput.finishRow(type, out, leftRow, matched);
+      matcher.finish(leftRow);
     }
   }
 
@@ -160,22 +143,12 @@ public final class ClusterJoin implements AutoCloseable {
     for (int i = ls; i < le; i++) {
       long h = lh.getAtIndex(HASH, i);
       int leftRow = lr.getAtIndex(INT, i);
-      boolean matched = false;
       for (int e = hd.getAtIndex(INT, (int) (h >>> shift)); e != 0; e = nx.getAtIndex(INT, e - 1)) {
-        if (rh.getAtIndex(HASH, rs + e - 1) == h) {
-          int rightRow = rr.getAtIndex(INT, rs + e - 1);
-          if (exact || input.confirm(leftRow, rightRow)) {
-            matched = true;
-            if (firstSuffices) {
-              break;
-            }
-            if (pairs) {
-              out.emit(leftRow, rightRow);
-            }
-          }
+        if (rh.getAtIndex(HASH, rs + e - 1) == h && matcher.offer(leftRow, rr.getAtIndex(INT, rs + e - 1))) {
+          break;
         }
       }
-      JoinInput.finishRow(type, out, leftRow, matched);
+      matcher.finish(leftRow);
     }
   }
 

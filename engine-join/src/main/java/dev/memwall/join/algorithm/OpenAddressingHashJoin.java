@@ -3,16 +3,16 @@ package dev.memwall.join.algorithm;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * The optimized non-partitioned hash join: an open-addressing table (linear probing, load at most
- * one half) of 16-byte slots {hash, first row + 1}, one slot per distinct key, duplicates of a key
- * chained through a next array indexed by right row id. A probe of a unique key is then one cache
- * line; the right input is never copied (it is streamed into the table block by block), nor is the
- * left one (streamed through a probe block).
+ * one half) of 16-byte slots {hash, first row + 1, more + 1}, one slot per distinct key; the key's
+ * further rows are chained from {@code more} through a next array indexed by right row id. A probe
+ * of a unique key is then one cache line and nothing else (the chain is only read when the slot says
+ * it exists); the right input is never copied (it is streamed into the table block by block), nor is
+ * the left one (streamed through a probe block).
  *
  * <p>Batched probes: with {@code group > 1} the probe loop works on groups of that many keys. It
  * first computes every slot of the group and loads each slot's hash and head, independent loads
@@ -31,6 +31,7 @@ public final class OpenAddressingHashJoin {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
   private static final int SLOT_SHIFT = 4;
   private static final long HEAD = 8;
+  private static final long MORE = 12;
 
   private OpenAddressingHashJoin() {}
 
@@ -89,11 +90,11 @@ public final class OpenAddressingHashJoin {
       if (head == 0) {
         table.set(HASH, at, h);
         table.set(INT, at + HEAD, row + 1);
-        return; // next[row] is still 0: end of chain
+        return; // the slot's more is still 0: no further rows
       }
       if (table.get(HASH, at) == h) {
-        next.setAtIndex(INT, row, head);
-        table.set(INT, at + HEAD, row + 1);
+        next.setAtIndex(INT, row, table.get(INT, at + MORE));
+        table.set(INT, at + MORE, row + 1);
         return;
       }
       slot = (slot + 1) & mask;
@@ -102,33 +103,23 @@ public final class OpenAddressingHashJoin {
 
   /** The probe loops; fields hold what the loops read so they stay in registers. */
   private static final class Probe {
-    private final JoinInput input;
-    private final JoinOutput out;
     private final MemorySegment table;
     private final MemorySegment next;
     private final long mask;
     private final int shift;
     private final int group;
-    private final boolean exact;
-    private final boolean pairs;
-    private final boolean firstSuffices;
-    private final JoinType type;
+    private final RowMatcher matcher;
     private final long[] slotOf;
     private final long[] slotHash;
     private final int[] slotHead;
 
     Probe(JoinInput input, JoinOutput out, MemorySegment table, MemorySegment next, long mask, int shift, int group) {
-      this.input = input;
-      this.out = out;
       this.table = table;
       this.next = next;
       this.mask = mask;
       this.shift = shift;
       this.group = group;
-      this.exact = input.exact();
-      this.pairs = input.emitsPairs();
-      this.firstSuffices = input.firstMatchSuffices();
-      this.type = input.type();
+      this.matcher = new RowMatcher(input, out);
       this.slotOf = new long[group];
       this.slotHash = new long[group];
       this.slotHead = new int[group];
@@ -170,20 +161,14 @@ public final class OpenAddressingHashJoin {
         slotHash = table.get(HASH, at);
         head = table.get(INT, at + HEAD);
       }
-      boolean matched = false;
-      for (int e = head; e != 0; e = next.getAtIndex(INT, e - 1)) {
-        int rightRow = e - 1;
-        if (exact || input.confirm(leftRow, rightRow)) {
-          matched = true;
-          if (firstSuffices) {
+      if (head != 0 && !matcher.offer(leftRow, head - 1)) {
+        for (int e = table.get(INT, (slot << SLOT_SHIFT) + MORE); e != 0; e = next.getAtIndex(INT, e - 1)) {
+          if (matcher.offer(leftRow, e - 1)) {
             break;
-          }
-          if (pairs) {
-            out.emit(leftRow, rightRow);
           }
         }
       }
-      JoinInput.finishRow(type, out, leftRow, matched);
+      matcher.finish(leftRow);
     }
   }
 }

@@ -49,10 +49,7 @@ public final class SimpleHashJoin {
           next.setAtIndex(INT, i, heads.getAtIndex(INT, b));
           heads.setAtIndex(INT, b, i + 1);
         }
-        boolean exact = input.exact();
-        boolean pairs = input.emitsPairs();
-        boolean firstSuffices = input.firstMatchSuffices();
-        var type = input.type();
+        RowMatcher matcher = new RowMatcher(input, out);
         MemorySegment lh = block.tuples.hashes();
         MemorySegment lr = block.tuples.rows();
         for (int batch = 0; batch < input.left().batches(); batch++) {
@@ -61,22 +58,12 @@ public final class SimpleHashJoin {
             for (int k = 0; k < keyed; k++) {
               long h = lh.getAtIndex(HASH, k);
               int leftRow = lr.getAtIndex(INT, k);
-              boolean matched = false;
               for (int e = heads.getAtIndex(INT, (int) (h >>> shift)); e != 0; e = next.getAtIndex(INT, e - 1)) {
-                if (rh.getAtIndex(HASH, e - 1) == h) {
-                  int rightRow = rr.getAtIndex(INT, e - 1);
-                  if (exact || input.confirm(leftRow, rightRow)) {
-                    matched = true;
-                    if (firstSuffices) {
-                      break;
-                    }
-                    if (pairs) {
-                      out.emit(leftRow, rightRow);
-                    }
-                  }
+                if (rh.getAtIndex(HASH, e - 1) == h && matcher.offer(leftRow, rr.getAtIndex(INT, e - 1))) {
+                  break;
                 }
               }
-              JoinInput.finishRow(type, out, leftRow, matched);
+              matcher.finish(leftRow);
             }
             block.emitNullRows(input, out);
           }

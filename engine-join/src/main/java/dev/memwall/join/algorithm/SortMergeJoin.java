@@ -2,7 +2,6 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -54,10 +53,7 @@ public final class SortMergeJoin {
     MemorySegment lr = lt.rows();
     MemorySegment rh = rt.hashes();
     MemorySegment rr = rt.rows();
-    boolean exact = input.exact();
-    boolean pairs = input.emitsPairs();
-    boolean firstSuffices = input.firstMatchSuffices();
-    JoinType type = input.type();
+    RowMatcher matcher = new RowMatcher(input, out);
     for (int c = 0; c < clusters; c++) {
       int i = left.clusterStart(c);
       int le = left.clusterStart(c + 1);
@@ -75,20 +71,12 @@ public final class SortMergeJoin {
         // every left tuple with hash h meets the right group [j, groupEnd)
         for (; i < le && lh.getAtIndex(HASH, i) == h; i++) {
           int leftRow = lr.getAtIndex(INT, i);
-          boolean matched = false;
           for (int k = j; k < groupEnd; k++) {
-            int rightRow = rr.getAtIndex(INT, k);
-            if (exact || input.confirm(leftRow, rightRow)) {
-              matched = true;
-              if (firstSuffices) {
-                break;
-              }
-              if (pairs) {
-                out.emit(leftRow, rightRow);
-              }
+            if (matcher.offer(leftRow, rr.getAtIndex(INT, k))) {
+              break;
             }
           }
-          JoinInput.finishRow(type, out, leftRow, matched);
+          matcher.finish(leftRow);
         }
         j = groupEnd;
       }
