@@ -27,11 +27,15 @@ final class Accumulator {
   private final LongKernel longs;
   private final DoubleKernel doubles;
   private final double unit;
-  /** The sums, minima or maxima by group; the aggregator adds plain sums into it through {@link LaneSums}. */
-  final GroupColumns.Column values;
-  private final GroupColumns.Column nullRows;
+  /**
+   * The sums, minima or maxima by group (the source's, when shared); the aggregator adds plain sums
+   * into it through {@link LaneSums}. Set by {@link #claimValues}.
+   */
+  GroupColumns.Column values;
+  /** Rows with a null argument by group; set by {@link #claimNullCounts}. */
+  private GroupColumns.Column nullRows;
 
-  Accumulator(Aggregate aggregate, Binder binder, GroupColumns columns) {
+  Accumulator(Aggregate aggregate, Binder binder) {
     this.aggregate = aggregate;
     Expr argument = aggregate.argument();
     ColumnType argumentType = argument == null ? null : binder.typeOf(argument);
@@ -53,8 +57,6 @@ final class Accumulator {
       case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
       case MIN, MAX -> argumentType;
     };
-    this.values = columns.claim();
-    this.nullRows = columns.claim();
   }
 
   private boolean isDouble() {
@@ -76,6 +78,25 @@ final class Accumulator {
 
   void shareSumsOf(Accumulator other) {
     sumSource = other;
+  }
+
+  /** Whether this accumulator keeps state of its own (it does not read another's sums). */
+  boolean ownsState() {
+    return sumSource == this;
+  }
+
+  /**
+   * Takes this accumulator's value column from {@code columns}, or aliases its source's when shared.
+   * All accumulators claim their values before any claims its null counts, so that with
+   * {@link AggregateLayout#ROWS} the values of a group, which every row updates, lie side by side.
+   */
+  void claimValues(GroupColumns columns) {
+    values = ownsState() ? columns.claim() : sumSource.values;
+  }
+
+  /** Takes this accumulator's null-count column from {@code columns}, or aliases its source's. */
+  void claimNullCounts(GroupColumns columns) {
+    nullRows = ownsState() ? columns.claim() : sumSource.nullRows;
   }
 
   /** The accumulator whose sums and null counts this one reports: itself unless shared. */
@@ -140,7 +161,9 @@ final class Accumulator {
     if (aggregate.argument() == null || sumSource != this) {
       return; // COUNT(*) reads the shared row counts
     }
-    MemorySegment acc = values.segment();
+    MemorySegment acc = values.slots();
+    long base = values.base();
+    long stride = values.stride();
     boolean anyNull;
     boolean[] nulls;
     if (isDouble()) {
@@ -152,8 +175,8 @@ final class Accumulator {
           for (int i = 0; i < n; i++) {
             int k = positions[i];
             if (!(anyNull && nulls[k])) {
-              int g = groupIds[k];
-              acc.setAtIndex(DOUBLE, g, acc.getAtIndex(DOUBLE, g) + v[k]);
+              long at = base + groupIds[k] * stride;
+              acc.setAtIndex(DOUBLE, at, acc.getAtIndex(DOUBLE, at) + v[k]);
             }
           }
         }
@@ -162,9 +185,9 @@ final class Accumulator {
           for (int i = 0; i < n; i++) {
             int k = positions[i];
             if (!(anyNull && nulls[k])) {
-              int g = groupIds[k];
-              double current = acc.getAtIndex(DOUBLE, g);
-              acc.setAtIndex(DOUBLE, g, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
+              long at = base + groupIds[k] * stride;
+              double current = acc.getAtIndex(DOUBLE, at);
+              acc.setAtIndex(DOUBLE, at, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
             }
           }
         }
@@ -180,8 +203,8 @@ final class Accumulator {
           for (int i = 0; i < n; i++) {
             int k = positions[i];
             if (!(anyNull && nulls[k])) {
-              int g = groupIds[k];
-              acc.setAtIndex(LONG, g, Math.addExact(acc.getAtIndex(LONG, g), v[k]));
+              long at = base + groupIds[k] * stride;
+              acc.setAtIndex(LONG, at, Math.addExact(acc.getAtIndex(LONG, at), v[k]));
             }
           }
         }
@@ -190,9 +213,9 @@ final class Accumulator {
           for (int i = 0; i < n; i++) {
             int k = positions[i];
             if (!(anyNull && nulls[k])) {
-              int g = groupIds[k];
-              long current = acc.getAtIndex(LONG, g);
-              acc.setAtIndex(LONG, g, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
+              long at = base + groupIds[k] * stride;
+              long current = acc.getAtIndex(LONG, at);
+              acc.setAtIndex(LONG, at, min ? Math.min(current, v[k]) : Math.max(current, v[k]));
             }
           }
         }
@@ -204,12 +227,12 @@ final class Accumulator {
       countStringNulls(chunk, positions, n, groupIds);
     }
     if (anyNull) {
-      MemorySegment nullCounts = nullRows.segment();
+      long nullBase = nullRows.base();
       for (int i = 0; i < n; i++) {
         int k = positions[i];
         if (nulls[k]) {
-          int g = groupIds[k];
-          nullCounts.setAtIndex(LONG, g, nullCounts.getAtIndex(LONG, g) + 1);
+          long at = nullBase + groupIds[k] * stride;
+          acc.setAtIndex(LONG, at, acc.getAtIndex(LONG, at) + 1);
         }
       }
     }

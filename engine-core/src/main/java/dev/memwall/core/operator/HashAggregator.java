@@ -8,16 +8,16 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Grouped aggregation, one chunk at a time: a {@link GroupTable} maps each row's key tuple to a
  * group id (or, for small dictionary-encoded key domains, {@link DictionaryGroups} maps the codes
- * directly), then each aggregate updates its column of accumulators (DSM, all in one
- * {@link GroupColumns} buffer) by group id in a tight loop; sums over few groups go through
- * {@link LaneSums}. Without keys there is a single group and the result has exactly one row, as
+ * directly), then each aggregate updates its accumulators by group id in a tight loop, all in one
+ * {@link GroupColumns} buffer laid out as the {@link AggregateLayout} says (DSM or NSM); sums over
+ * few groups go through {@link LaneSums}. Without keys there is a single group and the result has exactly one row, as
  * in SQL.
  *
  * <p>Keys are integral expressions (grouped by value, with decimals at their own scale) or string
@@ -44,16 +44,17 @@ public final class HashAggregator implements AutoCloseable {
   private final DictionaryGroups dictionaryGroups;
   private final LaneSums laneSums = new LaneSums();
   private final long[][] sumValues;
-  private final MemorySegment[] sumTargets;
+  private final GroupColumns.Column[] sumTargets;
   private int initializedGroups;
 
   /**
    * @param strings shared by all workers of this aggregation, so string keys intern alike
+   * @param layout how the per-group state is laid out (the DSM versus NSM choice)
    * @throws IllegalArgumentException for keys or arguments of unsupported types (FLOAT64 keys,
    *     SUM of dates or strings, MIN/MAX of strings)
    */
   public HashAggregator(EngineMemory memory, Binder binder, List<NamedExpr> keys, List<Aggregate> aggregates,
-      StringIds strings) {
+      StringIds strings, AggregateLayout layout) {
     this.memory = memory;
     this.keys = List.copyOf(keys);
     this.strings = strings;
@@ -73,20 +74,27 @@ public final class HashAggregator implements AutoCloseable {
     }
     this.keyColumns = new long[keys.size() + 1][Chunk.CAPACITY];
     this.table = new GroupTable(memory, keys.size() + 1);
-    this.groupColumns = new GroupColumns(memory, 1 + 2 * aggregates.size(), 64);
-    this.rows = groupColumns.claim();
     this.dictionaryGroups = new DictionaryGroups(groupKeys, table);
     this.sumValues = new long[aggregates.size() + 1][];
-    this.sumTargets = new MemorySegment[aggregates.size() + 1];
+    this.sumTargets = new GroupColumns.Column[aggregates.size() + 1];
     this.accumulators = new Accumulator[aggregates.size()];
     for (int i = 0; i < aggregates.size(); i++) {
-      accumulators[i] = new Accumulator(aggregates.get(i), binder, groupColumns);
+      accumulators[i] = new Accumulator(aggregates.get(i), binder);
       for (int j = 0; j < i; j++) {
         if (accumulators[i].canShare(accumulators[j])) {
           accumulators[i].shareSumsOf(accumulators[j]);
           break;
         }
       }
+    }
+    int owners = (int) Arrays.stream(accumulators).filter(Accumulator::ownsState).count();
+    this.groupColumns = new GroupColumns(memory, 1 + 2 * owners, 64, layout);
+    this.rows = groupColumns.claim();
+    for (Accumulator accumulator : accumulators) {
+      accumulator.claimValues(groupColumns);
+    }
+    for (Accumulator accumulator : accumulators) {
+      accumulator.claimNullCounts(groupColumns);
     }
   }
 
@@ -120,13 +128,13 @@ public final class HashAggregator implements AutoCloseable {
       long[] values = accumulator.plainSumValues(chunk);
       if (values != null) {
         sumValues[sums] = values;
-        sumTargets[sums++] = accumulator.values.segment();
+        sumTargets[sums++] = accumulator.values;
       } else {
         accumulator.update(chunk, positions, n, groupIds);
       }
     }
     sumValues[sums] = LaneSums.ONES;
-    sumTargets[sums++] = rows.segment();
+    sumTargets[sums++] = rows;
     laneSums.add(sumValues, sumTargets, sums, positions, n, groupIds, table.groups());
   }
 

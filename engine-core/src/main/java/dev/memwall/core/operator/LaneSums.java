@@ -30,15 +30,16 @@ final class LaneSums {
 
   private long[] partial = new long[0];
   private long[] totals = new long[0];
+  private long[] bases = new long[0];
 
   /**
    * For each sum {@code s < sums} and each listed row {@code k}, adds {@code values[s][k]} to
-   * {@code accumulators[s]} at index {@code groupIds[k]}.
+   * group {@code groupIds[k]}'s slot of {@code targets[s]} (all columns of one {@link GroupColumns}).
    */
-  void add(long[][] values, MemorySegment[] accumulators, int sums, int[] positions, int n, int[] groupIds,
+  void add(long[][] values, GroupColumns.Column[] targets, int sums, int[] positions, int n, int[] groupIds,
       int groups) {
     if (groups > MAX_GROUPS) {
-      addDirect(values, accumulators, sums, positions, n, groupIds);
+      addDirect(values, targets, sums, positions, n, groupIds);
       return;
     }
     int block = groups * LANES;
@@ -63,36 +64,63 @@ final class LaneSums {
       // leaves the accumulators untouched for the exact row-by-row retry.
       long[] t = totals.length >= block * sums / LANES ? totals : (totals = new long[MAX_GROUPS * sums]);
       for (int s = 0; s < sums; s++) {
-        MemorySegment accumulator = accumulators[s];
         int offset = s * block;
         for (int g = 0; g < groups; g++) {
           int base = offset + (g << 2);
           long sum = Math.addExact(Math.addExact(p[base], p[base + 1]), Math.addExact(p[base + 2], p[base + 3]));
-          t[s * groups + g] = Math.addExact(accumulator.getAtIndex(LONG, g), sum);
+          t[s * groups + g] = Math.addExact(targets[s].get(g), sum);
         }
       }
       for (int s = 0; s < sums; s++) {
-        MemorySegment accumulator = accumulators[s];
         for (int g = 0; g < groups; g++) {
-          accumulator.setAtIndex(LONG, g, t[s * groups + g]);
+          targets[s].set(g, t[s * groups + g]);
         }
       }
     } catch (ArithmeticException partialOverflow) {
-      addDirect(values, accumulators, sums, positions, n, groupIds);
+      addDirect(values, targets, sums, positions, n, groupIds);
     }
   }
 
-  private static void addDirect(long[][] values, MemorySegment[] accumulators, int sums, int[] positions, int n,
+  /**
+   * Adds straight into the accumulators, in the loop order their layout favours: one sum at a time
+   * over the chunk for {@link AggregateLayout#COLUMNS} (each pass walks one array), one row at a
+   * time for {@link AggregateLayout#ROWS} (a row's sums are adjacent, so one cache line serves all).
+   */
+  private void addDirect(long[][] values, GroupColumns.Column[] targets, int sums, int[] positions, int n,
       int[] groupIds) {
+    MemorySegment slots = targets[0].slots();
+    long stride = targets[0].stride();
+    long[] bases = baseBuffer(sums);
     for (int s = 0; s < sums; s++) {
-      long[] v = values[s];
-      MemorySegment accumulator = accumulators[s];
+      bases[s] = targets[s].base();
+    }
+    if (stride == 1) {
+      for (int s = 0; s < sums; s++) {
+        long[] v = values[s];
+        long base = bases[s];
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          long at = base + groupIds[k];
+          slots.setAtIndex(LONG, at, Math.addExact(slots.getAtIndex(LONG, at), v[k]));
+        }
+      }
+    } else {
       for (int i = 0; i < n; i++) {
         int k = positions[i];
-        int g = groupIds[k];
-        accumulator.setAtIndex(LONG, g, Math.addExact(accumulator.getAtIndex(LONG, g), v[k]));
+        long row = groupIds[k] * stride;
+        for (int s = 0; s < sums; s++) {
+          long at = bases[s] + row;
+          slots.setAtIndex(LONG, at, Math.addExact(slots.getAtIndex(LONG, at), values[s][k]));
+        }
       }
     }
+  }
+
+  private long[] baseBuffer(int sums) {
+    if (bases.length < sums) {
+      bases = new long[sums];
+    }
+    return bases;
   }
 
   private static long[] filledWithOnes() {

@@ -204,7 +204,8 @@ public final class Plan {
       List<Aggregate> aggregates, ExecutionContext context) {
     StringIds strings = new StringIds();
     List<HashAggregator> partials = runWorkers(input, filters, context, binder ->
-        new HashAggregator(context.memory(), binder, keys, aggregates, strings), HashAggregator::consume);
+        new HashAggregator(context.memory(), binder, keys, aggregates, strings, context.aggregateLayout()),
+        HashAggregator::consume);
     try {
       HashAggregator total = partials.getFirst();
       for (HashAggregator partial : partials.subList(1, partials.size())) {

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.AggregateLayout;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
@@ -52,7 +53,8 @@ class PlanProperties {
   record Row(Integer key, String flag, Long price, int discount, LocalDate day, String name) {}
 
   @Property(tries = 40)
-  void groupedAggregateMatchesReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
+  void groupedAggregateMatchesReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
+      @ForAll AggregateLayout layout) {
     List<Row> rows = randomRows(new Random(seed));
     long before = OffHeapBuffer.liveBuffers();
     try (EngineMemory memory = EngineMemory.create("plan-property")) {
@@ -69,7 +71,7 @@ class PlanProperties {
                   Aggregate.min(col("day"), "first_day"),
                   Aggregate.max(col("price"), "max_price"))
               .orderBy(SortKey.asc("key"), SortKey.desc("flag"))
-              .execute(new ExecutionContext(memory, threads))) {
+              .execute(new ExecutionContext(memory, threads, layout))) {
         assertEquals(referenceGroups(rows), actual(result));
       }
     }

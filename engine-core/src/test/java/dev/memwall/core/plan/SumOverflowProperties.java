@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.AggregateLayout;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
@@ -32,7 +33,8 @@ class SumOverflowProperties {
 
   @Property(tries = 300)
   void sumsAreExactOrFail(@ForAll @Size(max = 3000) List<@IntRange(min = -4, max = 4) Integer> steps,
-      @ForAll @IntRange(min = 1, max = 5) int groups, @ForAll boolean grouped, EngineMemory memory) {
+      @ForAll @IntRange(min = 1, max = 5) int groups, @ForAll boolean grouped, @ForAll AggregateLayout layout,
+      EngineMemory memory) {
     Map<Long, BigInteger> expected = new TreeMap<>();
     boolean prefixesFit = true;
     try (TableBuilder builder = new TableBuilder(List.of("g", "v"), List.of(ColumnType.INT64, ColumnType.INT64),
@@ -52,7 +54,7 @@ class SumOverflowProperties {
         }
         boolean fits = expected.values().stream().allMatch(SumOverflowProperties::fitsInLong);
         int threads = 1 + steps.size() % 2;
-        try (Table result = plan.execute(new ExecutionContext(memory, threads))) {
+        try (Table result = plan.execute(new ExecutionContext(memory, threads, layout))) {
           assertTrue(fits, "a total outside int64 must throw: " + expected);
           int row = 0;
           for (Batch batch : result.batches()) {

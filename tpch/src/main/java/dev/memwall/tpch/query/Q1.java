@@ -5,6 +5,7 @@ import static dev.memwall.core.expr.Expr.date;
 import static dev.memwall.core.expr.Expr.lit;
 
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ExecutionContext;
@@ -12,6 +13,7 @@ import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDatabase;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,11 +36,25 @@ public final class Q1 implements TpchQuery {
 
   @Override
   public Table run(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
-    LocalDate lastShipped = LocalDate.of(1998, 12, 1).minusDays(parameters.integer("DELTA"));
+    return plan(db, parameters.integer("DELTA"), List.of())
+        .orderBy(SortKey.asc("l_returnflag"), SortKey.asc("l_linestatus"))
+        .execute(context);
+  }
+
+  /**
+   * Q1 up to its aggregation, grouped by the return flag, the line status and {@code extraKeys}:
+   * with an extra key such as {@code l_suppkey} it is the many-group Q1 variant of seed 001's DSM
+   * versus NSM study.
+   */
+  public static Plan plan(TpchDatabase db, long delta, List<NamedExpr> extraKeys) {
+    LocalDate lastShipped = LocalDate.of(1998, 12, 1).minusDays(delta);
     Expr discountedPrice = col("l_extendedprice").mul(lit(1).sub(col("l_discount")));
+    List<NamedExpr> keys = new ArrayList<>(List.of(col("l_returnflag").as("l_returnflag"),
+        col("l_linestatus").as("l_linestatus")));
+    keys.addAll(extraKeys);
     return Plan.scan(db.table("lineitem"))
         .filter(col("l_shipdate").le(date(lastShipped)))
-        .aggregate(List.of(col("l_returnflag").as("l_returnflag"), col("l_linestatus").as("l_linestatus")),
+        .aggregate(keys,
             Aggregate.sum(col("l_quantity"), "sum_qty"),
             Aggregate.sum(col("l_extendedprice"), "sum_base_price"),
             Aggregate.sum(discountedPrice, "sum_disc_price"),
@@ -46,8 +62,6 @@ public final class Q1 implements TpchQuery {
             Aggregate.avg(col("l_quantity"), "avg_qty"),
             Aggregate.avg(col("l_extendedprice"), "avg_price"),
             Aggregate.avg(col("l_discount"), "avg_disc"),
-            Aggregate.countStar("count_order"))
-        .orderBy(SortKey.asc("l_returnflag"), SortKey.asc("l_linestatus"))
-        .execute(context);
+            Aggregate.countStar("count_order"));
   }
 }
