@@ -35,6 +35,14 @@ public interface StringPredicate {
     };
   }
 
+  /** {@code predicate} applied to {@code substring} of the string rather than the whole string. */
+  static StringPredicate onSubstring(Expr.Substring substring, StringPredicate predicate) {
+    return (bytes, offset, length) -> {
+      long range = substring.byteRange(bytes, offset, length);
+      return predicate.test(bytes, offset + (range >>> 32), (int) range);
+    };
+  }
+
   /**
    * Ordering against {@code value} by unsigned byte comparison, which for UTF-8 is code point
    * order: the predicate holds when {@code compare(string, value)} satisfies {@code accept}.
