@@ -72,6 +72,7 @@ public final class Binder {
       case Expr.Or c -> throw booleanAsValue(expr);
       case Expr.Not c -> throw booleanAsValue(expr);
       case Expr.Like c -> throw booleanAsValue(expr);
+      case Expr.IsNull c -> throw booleanAsValue(expr);
       case Expr.InList c -> throw booleanAsValue(expr);
     };
   }
@@ -136,6 +137,7 @@ public final class Binder {
       case Expr.Not not -> new FilterKernels.Negation(bindFilter(not.operand()));
       case Expr.Like like -> stringMatch(like.input(), "LIKE", StringPredicate.like(like.pattern()));
       case Expr.InList in -> bindIn(in);
+      case Expr.IsNull test -> new FilterKernels.NullTest(columnIndex(nullTestColumn(test)));
       case Expr.Comparison c -> bindComparison(c);
       default -> throw new IllegalArgumentException(expr + " is not a boolean expression");
     };
@@ -306,6 +308,13 @@ public final class Binder {
     }
     int scale = Math.max(a.scale(), b.scale());
     return a.kind() == Kind.DECIMAL || b.kind() == Kind.DECIMAL ? ColumnType.decimal(scale) : ColumnType.INT64;
+  }
+
+  private static Expr.ColumnRef nullTestColumn(Expr.IsNull test) {
+    if (test.input() instanceof Expr.ColumnRef ref) {
+      return ref;
+    }
+    throw new IllegalArgumentException("IS NULL needs a column, not " + test.input());
   }
 
   /** A test of {@code predicate} on a string column or a substring of one. */

@@ -54,6 +54,9 @@ public sealed interface Expr {
   /** {@code input IN (values...)} against literal values. */
   record InList(Expr input, List<Literal> values) implements Expr {}
 
+  /** {@code input IS NULL} for a column {@code input}: TRUE or FALSE, never NULL. */
+  record IsNull(Expr input) implements Expr {}
+
   /** {@code CASE WHEN condition THEN then ELSE otherwise END}. */
   record Case(Expr condition, Expr then, Expr otherwise) implements Expr {}
 
@@ -160,6 +163,15 @@ public sealed interface Expr {
 
   static Expr caseWhen(Expr condition, Expr then, Expr otherwise) {
     return new Case(condition, then, otherwise);
+  }
+
+  static Expr isNull(Expr column) {
+    return new IsNull(column);
+  }
+
+  /** {@code COALESCE(column, fallback)}: {@code CASE WHEN column IS NULL THEN fallback ELSE column END}. */
+  static Expr coalesce(Expr column, Expr fallback) {
+    return caseWhen(isNull(column), fallback, column);
   }
 
   static Expr year(Expr date) {

@@ -398,6 +398,7 @@ public final class Plan {
       case Expr.InList in -> new Expr.InList(r.apply(in.input()), in.values());
       case Expr.Case c -> new Expr.Case(r.apply(c.condition()), r.apply(c.then()), r.apply(c.otherwise()));
       case Expr.ExtractYear y -> new Expr.ExtractYear(r.apply(y.date()));
+      case Expr.IsNull test -> new Expr.IsNull(r.apply(test.input()));
       case Expr.Substring sub -> new Expr.Substring(r.apply(sub.input()), sub.start(), sub.length());
     };
   }

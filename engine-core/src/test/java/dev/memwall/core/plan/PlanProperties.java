@@ -2,9 +2,11 @@ package dev.memwall.core.plan;
 
 import static dev.memwall.core.expr.Expr.and;
 import static dev.memwall.core.expr.Expr.caseWhen;
+import static dev.memwall.core.expr.Expr.coalesce;
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.date;
 import static dev.memwall.core.expr.Expr.decimal;
+import static dev.memwall.core.expr.Expr.isNull;
 import static dev.memwall.core.expr.Expr.lit;
 import static dev.memwall.core.expr.Expr.not;
 import static dev.memwall.core.expr.Expr.or;
@@ -139,6 +141,42 @@ class PlanProperties {
       expected.sort(order);
       actualRows.sort(order);
       assertEquals(expected, actualRows);
+    }
+  }
+
+  @Property(tries = 40)
+  void isNullAndCoalesceMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
+    List<Row> rows = randomRows(new Random(seed));
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .filter(or(isNull(col("key")), not(isNull(col("name"))), isNull(col("flag"))))
+            .project(coalesce(col("price"), lit(-1)).as("price"), coalesce(col("key"), lit(7)).as("key"))
+            .execute(new ExecutionContext(memory, threads))) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (Row row : rows) {
+        if (row.key() == null || row.name() != null || row.flag() == null) {
+          expected.add(List.of(row.price() == null ? BigDecimal.valueOf(-100, 2) : BigDecimal.valueOf(row.price(), 2),
+              row.key() == null ? 7L : (long) row.key()));
+        }
+      }
+      List<List<Object>> actualRows = new ArrayList<>();
+      for (List<Object> row : PlanProperties.<List<List<Object>>>actual(result)) {
+        actualRows.add(List.of(row.get(0), ((Number) row.get(1)).longValue()));
+      }
+      Comparator<List<Object>> order = Comparator.comparing(Object::toString);
+      expected.sort(order);
+      actualRows.sort(order);
+      assertEquals(expected, actualRows);
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void isNullRejectsExpressions() {
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(List.of(), memory)) {
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Plan.scan(table)
+          .filter(isNull(col("price").add(lit(1)))).execute(new ExecutionContext(memory, 1)).close());
     }
   }
 
