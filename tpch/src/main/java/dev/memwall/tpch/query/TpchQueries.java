@@ -25,6 +25,7 @@ public final class TpchQueries {
   private static Map<Integer, TpchQuery> register() {
     Map<Integer, TpchQuery> queries = new TreeMap<>();
     add(queries, Q1::new);
+    add(queries, Q3::new);
     add(queries, Q6::new);
     return Map.copyOf(queries);
   }
