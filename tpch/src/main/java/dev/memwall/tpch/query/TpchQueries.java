@@ -26,6 +26,9 @@ public final class TpchQueries {
     Map<Integer, TpchQuery> queries = new TreeMap<>();
     add(queries, Q1::new);
     add(queries, Q3::new);
+    add(queries, Q5::new);
+    add(queries, Q4::new);
+    add(queries, Q10::new);
     add(queries, Q6::new);
     return Map.copyOf(queries);
   }
