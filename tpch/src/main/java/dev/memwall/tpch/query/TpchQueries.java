@@ -29,6 +29,11 @@ public final class TpchQueries {
     add(queries, Q5::new);
     add(queries, Q4::new);
     add(queries, Q10::new);
+    add(queries, Q2::new);
+    add(queries, Q11::new);
+    add(queries, Q7::new);
+    add(queries, Q8::new);
+    add(queries, Q9::new);
     add(queries, Q6::new);
     return Map.copyOf(queries);
   }
