@@ -395,22 +395,21 @@ public final class Join {
     return spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir"));
   }
 
-  /** Late materialization: gathers the output columns of each chunk's rows. */
+  /**
+   * Late materialization: gathers the output columns of each chunk's rows. The columns of every
+   * batch are resolved by name once, not per row.
+   */
   private static final class Gather {
     private final List<String> names = new ArrayList<>();
     private final List<ColumnType> types = new ArrayList<>();
-    private final Table left;
-    private final Table right;
-    private final List<String> leftColumns;
-    private final List<String> rightColumns;
+    private final int leftWidth;
+    private final int rightWidth;
+    private final Column[][] leftColumns;
+    private final Column[][] rightColumns;
     private final int[] leftStarts;
     private final int[] rightStarts;
 
     Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns) {
-      this.left = left;
-      this.right = right;
-      this.leftColumns = List.copyOf(leftColumns);
-      this.rightColumns = List.copyOf(rightColumns);
       for (String name : leftColumns) {
         names.add(name);
         types.add(ColumnType.of(left.schema().findField(name)));
@@ -419,8 +418,24 @@ public final class Join {
         names.add(name);
         types.add(ColumnType.of(right.schema().findField(name)));
       }
+      this.leftWidth = leftColumns.size();
+      this.rightWidth = rightColumns.size();
+      this.leftColumns = columns(left, leftColumns);
+      this.rightColumns = columns(right, rightColumns);
       this.leftStarts = starts(left);
       this.rightStarts = starts(right);
+    }
+
+    /** {@code [batch][output column]}: the named columns of every batch. */
+    private static Column[][] columns(Table table, List<String> names) {
+      int[] indexes = names.stream().mapToInt(table::columnIndex).toArray();
+      Column[][] columns = new Column[table.batches().size()][indexes.length];
+      for (int b = 0; b < columns.length; b++) {
+        for (int c = 0; c < indexes.length; c++) {
+          columns[b][c] = table.batches().get(b).column(indexes[c]);
+        }
+      }
+      return columns;
     }
 
     private static int[] starts(Table table) {
@@ -441,27 +456,25 @@ public final class Join {
 
     void append(PairChunk chunk, TableBuilder builder) {
       for (int i = 0; i < chunk.size(); i++) {
-        appendRow(builder, left, leftStarts, leftColumns, chunk.left(i));
-        appendRow(builder, right, rightStarts, rightColumns, chunk.right(i));
+        appendRow(builder, leftColumns, leftWidth, leftStarts, chunk.left(i));
+        appendRow(builder, rightColumns, rightWidth, rightStarts, chunk.right(i));
         builder.endRow();
       }
     }
 
-    private static void appendRow(TableBuilder builder, Table table, int[] starts, List<String> columns, int row) {
-      if (columns.isEmpty()) {
+    private static void appendRow(TableBuilder builder, Column[][] columns, int width, int[] starts, int row) {
+      if (width == 0) {
         return;
       }
       if (row == JoinIndex.NO_ROW) {
-        for (int k = 0; k < columns.size(); k++) {
+        for (int k = 0; k < width; k++) {
           builder.appendNull();
         }
         return;
       }
       int b = batchOf(starts, row);
-      var batch = table.batches().get(b);
       int local = row - starts[b];
-      for (String name : columns) {
-        Column column = batch.column(name);
+      for (Column column : columns[b]) {
         builder.appendFrom(column, local);
       }
     }

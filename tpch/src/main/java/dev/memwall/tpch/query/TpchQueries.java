@@ -25,6 +25,15 @@ public final class TpchQueries {
   private static Map<Integer, TpchQuery> register() {
     Map<Integer, TpchQuery> queries = new TreeMap<>();
     add(queries, Q1::new);
+    add(queries, Q3::new);
+    add(queries, Q5::new);
+    add(queries, Q4::new);
+    add(queries, Q10::new);
+    add(queries, Q2::new);
+    add(queries, Q11::new);
+    add(queries, Q7::new);
+    add(queries, Q8::new);
+    add(queries, Q9::new);
     add(queries, Q6::new);
     return Map.copyOf(queries);
   }
