@@ -35,6 +35,17 @@ public final class TpchQueries {
     add(queries, Q8::new);
     add(queries, Q9::new);
     add(queries, Q6::new);
+    add(queries, Q12::new);
+    add(queries, Q13::new);
+    add(queries, Q14::new);
+    add(queries, Q15::new);
+    add(queries, Q16::new);
+    add(queries, Q17::new);
+    add(queries, Q18::new);
+    add(queries, Q19::new);
+    add(queries, Q20::new);
+    add(queries, Q21::new);
+    add(queries, Q22::new);
     return Map.copyOf(queries);
   }
 
