@@ -13,13 +13,14 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface StringPredicate {
+
   /** Whether bytes {@code [offset, offset + length)} of {@code bytes} satisfy the predicate. */
   boolean test(MemorySegment bytes, long offset, int length);
 
   /** Equality with {@code value}. */
   static StringPredicate equalTo(String value) {
     byte[] expected = value.getBytes(StandardCharsets.UTF_8);
-    return (bytes, offset, length) -> length == expected.length && regionEquals(bytes, offset, expected, 0, length);
+    return (bytes, offset, length) -> length == expected.length && ByteSearch.regionEquals(bytes, offset, expected, 0, length);
   }
 
   /** Membership in {@code values}. */
@@ -81,7 +82,7 @@ public interface StringPredicate {
     }
     if (firstWildcard == p.length - 1 && p[firstWildcard] == '%') {
       byte[] prefix = Arrays.copyOf(p, firstWildcard);
-      return (bytes, offset, length) -> length >= prefix.length && regionEquals(bytes, offset, prefix, 0, prefix.length);
+      return (bytes, offset, length) -> length >= prefix.length && ByteSearch.regionEquals(bytes, offset, prefix, 0, prefix.length);
     }
     boolean percentOnly = true;
     for (byte b : p) {
@@ -114,14 +115,14 @@ public interface StringPredicate {
         .toArray(byte[][]::new);
     return (bytes, offset, length) -> {
       if (length < prefix.length + suffix.length
-          || !regionEquals(bytes, offset, prefix, 0, prefix.length)
-          || !regionEquals(bytes, offset + length - suffix.length, suffix, 0, suffix.length)) {
+          || !ByteSearch.regionEquals(bytes, offset, prefix, 0, prefix.length)
+          || !ByteSearch.regionEquals(bytes, offset + length - suffix.length, suffix, 0, suffix.length)) {
         return false;
       }
       long at = offset + prefix.length;
       long end = offset + length - suffix.length;
       for (byte[] piece : middle) {
-        long found = indexOf(bytes, at, end, piece);
+        long found = ByteSearch.indexOf(bytes, at, end, piece);
         if (found < 0) {
           return false;
         }
@@ -131,26 +132,6 @@ public interface StringPredicate {
     };
   }
 
-  /** The first position in {@code [from, to)} where {@code piece} starts and ends before {@code to}, or -1. */
-  private static long indexOf(MemorySegment bytes, long from, long to, byte[] piece) {
-    byte first = piece[0];
-    long last = to - piece.length;
-    for (long at = from; at <= last; at++) {
-      if (bytes.get(ValueLayout.JAVA_BYTE, at) == first && regionEquals(bytes, at + 1, piece, 1, piece.length - 1)) {
-        return at;
-      }
-    }
-    return -1;
-  }
-
-  private static boolean regionEquals(MemorySegment bytes, long offset, byte[] expected, int from, int length) {
-    for (int i = 0; i < length; i++) {
-      if (bytes.get(ValueLayout.JAVA_BYTE, offset + i) != expected[from + i]) {
-        return false;
-      }
-    }
-    return true;
-  }
 
   /** Greedy wildcard matching with backtracking to the last {@code %}: O(n * m) worst case. */
   private static boolean likeMatches(byte[] p, MemorySegment bytes, long offset, int length) {
