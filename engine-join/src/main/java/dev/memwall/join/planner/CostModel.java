@@ -107,7 +107,7 @@ public final class CostModel {
     double nanos = 0;
     for (int i = 0; i < levelBytes.length; i++) {
       double upTo = Math.min(1, levelBytes[i] / Math.max(1, footprint));
-      nanos += (upTo - served) * (hitNanos(i, dependent) - unit);
+      nanos += (upTo - served) * (levelNanos[i] - unit);
       served = Math.max(served, upTo);
     }
     double memory = dependent ? dependentMissNanos : independentMissNanos;
@@ -138,22 +138,12 @@ public final class CostModel {
     return nanos;
   }
 
-  /**
-   * The latency of a hit in cache level {@code i}. The profile measures it with dependent loads;
-   * independent ones overlap like pipelined misses do, so a hit never costs more than a pipelined
-   * miss to memory (without this bound a level whose measured latency is a miss's, like a VM's L3
-   * that the calibrator could not find, made a table that fits it dearer than one that spills it).
-   */
-  private double hitNanos(int i, boolean dependent) {
-    return dependent ? levelNanos[i] : Math.min(levelNanos[i], Math.max(unit, independentMissNanos));
-  }
-
   private double randomAccessNoTlb(double footprint) {
     double served = 0;
     double nanos = 0;
     for (int i = 0; i < levelBytes.length; i++) {
       double upTo = Math.min(1, levelBytes[i] / Math.max(1, footprint));
-      nanos += (upTo - served) * (hitNanos(i, false) - unit);
+      nanos += (upTo - served) * (levelNanos[i] - unit);
       served = Math.max(served, upTo);
     }
     return nanos + (1 - served) * Math.max(0, independentMissNanos - unit);
