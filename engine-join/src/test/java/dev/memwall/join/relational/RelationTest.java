@@ -100,4 +100,31 @@ class RelationTest {
       assertEquals(List.of("[y, six]"), RelationTestData.rows(joined));
     }
   }
+
+  @Test
+  void joinResultsSpanSeveralOutputBatches(EngineMemory memory) {
+    ExecutionContext context = new ExecutionContext(memory, 2);
+    int rows = 3 * dev.memwall.core.vector.TableBuilder.BATCH_ROWS / 2 + 7;
+    List<List<Object>> left = new java.util.ArrayList<>();
+    List<List<Object>> right = new java.util.ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      left.add(Arrays.asList(i, i % 3 == 0 ? null : "l" + i));
+      right.add(Arrays.asList(rows - 1 - i, "r" + (rows - 1 - i)));
+    }
+    try (Table l = RelationTestData.table(memory, List.of("k", "a"), TYPES, left);
+        Table r = RelationTestData.table(memory, List.of("j", "b"), TYPES, right);
+        Table joined = Relation.scan(l, context).join(Relation.scan(r, context)).on("k", "j")
+            .keep("k", "a", "j", "b").toTable()) {
+      assertTrue(joined.batches().size() > 1, "expected several batches");
+      assertEquals(rows, joined.rowCount());
+      for (var batch : joined.batches()) {
+        for (int i = 0; i < batch.rowCount(); i++) {
+          int k = (Integer) batch.column(0).getObject(i);
+          assertEquals(k, batch.column(2).getObject(i));
+          assertEquals(k % 3 == 0 ? null : "l" + k, batch.column(1).getObject(i));
+          assertEquals("r" + k, batch.column(3).getObject(i));
+        }
+      }
+    }
+  }
 }
