@@ -6,8 +6,13 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.Float64Column;
+import dev.memwall.core.vector.Int32Column;
+import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.core.vector.VarCharColumn;
 import dev.memwall.join.algorithm.ClusterJoin;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
@@ -27,9 +32,20 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * An equi-join of two Arrow tables, configured fluently and run by one of the terminal methods:
@@ -279,10 +295,9 @@ public final class Join {
             + "left and right output columns need distinct names");
       }
     }
-    Gather gather = new Gather(left, leftColumns, right, rightColumns);
-    try (TableBuilder builder = new TableBuilder(gather.names(), gather.types(), memory.arrow())) {
-      stream(chunk -> gather.append(chunk, builder));
-      return builder.build();
+    try (Gather gather = new Gather(left, leftColumns, right, rightColumns, memory.arrow())) {
+      stream(gather::append);
+      return gather.build();
     }
   }
 
@@ -395,22 +410,34 @@ public final class Join {
     return spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir"));
   }
 
-  /** Late materialization: gathers the output columns of each chunk's rows. */
-  private static final class Gather {
+  /**
+   * Late materialization: gathers the output columns of each chunk's rows column by column, with
+   * one typed loop per column, straight into Arrow batches of {@link TableBuilder#BATCH_ROWS} rows.
+   * The columns of every batch are resolved once, and each row's batch once per chunk. Strings are
+   * written as plain Utf8 (dictionary codes decoded), like {@link TableBuilder}.
+   *
+   * <p>Owns its batches until {@link #build}; {@link #close} frees those not handed over.
+   */
+  private static final class Gather implements AutoCloseable {
     private final List<String> names = new ArrayList<>();
     private final List<ColumnType> types = new ArrayList<>();
-    private final Table left;
-    private final Table right;
-    private final List<String> leftColumns;
-    private final List<String> rightColumns;
+    private final Schema schema;
+    private final BufferAllocator allocator;
+    private final int leftWidth;
+    private final Column[][] leftColumns;
+    private final Column[][] rightColumns;
     private final int[] leftStarts;
     private final int[] rightStarts;
+    private final List<VectorSchemaRoot> sealed = new ArrayList<>();
+    private VectorSchemaRoot current;
+    private int filled;
+    private int[] leftBatch = new int[0];
+    private int[] leftRow = new int[0];
+    private int[] rightBatch = new int[0];
+    private int[] rightRow = new int[0];
 
-    Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns) {
-      this.left = left;
-      this.right = right;
-      this.leftColumns = List.copyOf(leftColumns);
-      this.rightColumns = List.copyOf(rightColumns);
+    Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns, BufferAllocator allocator) {
+      List<Field> fields = new ArrayList<>();
       for (String name : leftColumns) {
         names.add(name);
         types.add(ColumnType.of(left.schema().findField(name)));
@@ -419,8 +446,28 @@ public final class Join {
         names.add(name);
         types.add(ColumnType.of(right.schema().findField(name)));
       }
+      for (int i = 0; i < names.size(); i++) {
+        fields.add(types.get(i).toField(names.get(i), true, null));
+      }
+      this.schema = new Schema(fields);
+      this.allocator = allocator;
+      this.leftWidth = leftColumns.size();
+      this.leftColumns = columns(left, leftColumns);
+      this.rightColumns = columns(right, rightColumns);
       this.leftStarts = starts(left);
       this.rightStarts = starts(right);
+    }
+
+    /** {@code [batch][output column]}: the named columns of every batch. */
+    private static Column[][] columns(Table table, List<String> names) {
+      int[] indexes = names.stream().mapToInt(table::columnIndex).toArray();
+      Column[][] columns = new Column[table.batches().size()][indexes.length];
+      for (int b = 0; b < columns.length; b++) {
+        for (int c = 0; c < indexes.length; c++) {
+          columns[b][c] = table.batches().get(b).column(indexes[c]);
+        }
+      }
+      return columns;
     }
 
     private static int[] starts(Table table) {
@@ -431,38 +478,149 @@ public final class Join {
       return starts;
     }
 
-    List<String> names() {
-      return names;
-    }
-
-    List<ColumnType> types() {
-      return types;
-    }
-
-    void append(PairChunk chunk, TableBuilder builder) {
-      for (int i = 0; i < chunk.size(); i++) {
-        appendRow(builder, left, leftStarts, leftColumns, chunk.left(i));
-        appendRow(builder, right, rightStarts, rightColumns, chunk.right(i));
-        builder.endRow();
+    void append(PairChunk chunk) {
+      int n = chunk.size();
+      if (leftBatch.length < n) {
+        leftBatch = new int[n];
+        leftRow = new int[n];
+        rightBatch = new int[n];
+        rightRow = new int[n];
       }
-    }
-
-    private static void appendRow(TableBuilder builder, Table table, int[] starts, List<String> columns, int row) {
-      if (columns.isEmpty()) {
-        return;
+      if (leftWidth > 0) {
+        locate(chunk, true, leftStarts, leftBatch, leftRow, n);
       }
-      if (row == JoinIndex.NO_ROW) {
-        for (int k = 0; k < columns.size(); k++) {
-          builder.appendNull();
+      if (names.size() > leftWidth) {
+        locate(chunk, false, rightStarts, rightBatch, rightRow, n);
+      }
+      for (int done = 0; done < n; ) {
+        if (current == null) {
+          current = VectorSchemaRoot.create(schema, allocator);
+          for (FieldVector vector : current.getFieldVectors()) {
+            vector.setInitialCapacity(TableBuilder.BATCH_ROWS);
+          }
+          current.allocateNew();
         }
-        return;
+        int take = Math.min(n - done, TableBuilder.BATCH_ROWS - filled);
+        for (int c = 0; c < names.size(); c++) {
+          boolean isLeft = c < leftWidth;
+          fill(current.getVector(c), isLeft ? leftColumns : rightColumns, isLeft ? c : c - leftWidth,
+              isLeft ? leftBatch : rightBatch, isLeft ? leftRow : rightRow, done, take, filled);
+        }
+        filled += take;
+        done += take;
+        if (filled == TableBuilder.BATCH_ROWS) {
+          seal();
+        }
       }
-      int b = batchOf(starts, row);
-      var batch = table.batches().get(b);
-      int local = row - starts[b];
-      for (String name : columns) {
-        Column column = batch.column(name);
-        builder.appendFrom(column, local);
+    }
+
+    /** Each pair's batch (-1 for {@link JoinIndex#NO_ROW}) and row within it. */
+    private static void locate(PairChunk chunk, boolean left, int[] starts, int[] batch, int[] row, int n) {
+      for (int i = 0; i < n; i++) {
+        int global = left ? chunk.left(i) : chunk.right(i);
+        if (global == JoinIndex.NO_ROW) {
+          batch[i] = -1;
+        } else {
+          int b = batchOf(starts, global);
+          batch[i] = b;
+          row[i] = global - starts[b];
+        }
+      }
+    }
+
+    /** Writes {@code count} values of output column {@code c} from pairs {@code from...} at rows {@code at...}. */
+    private static void fill(FieldVector target, Column[][] columns, int c, int[] batch, int[] row, int from, int count,
+        int at) {
+      switch (target) {
+        case IntVector v -> {
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            if (source == null || source.isNull(row[from + k])) {
+              v.setNull(at + k);
+            } else {
+              v.set(at + k, ((Int32Column) source).get(row[from + k]));
+            }
+          }
+        }
+        case DateDayVector v -> {
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            if (source == null || source.isNull(row[from + k])) {
+              v.setNull(at + k);
+            } else {
+              v.set(at + k, ((Int32Column) source).get(row[from + k]));
+            }
+          }
+        }
+        case BigIntVector v -> {
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            if (source == null || source.isNull(row[from + k])) {
+              v.setNull(at + k);
+            } else {
+              v.set(at + k, source instanceof Int64Column longs ? longs.get(row[from + k]) : source.getLong(row[from + k]));
+            }
+          }
+        }
+        case Float8Vector v -> {
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            if (source == null || source.isNull(row[from + k])) {
+              v.setNull(at + k);
+            } else {
+              v.set(at + k, ((Float64Column) source).get(row[from + k]));
+            }
+          }
+        }
+        case VarCharVector v -> {
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            int r = row[from + k];
+            if (source == null || source.isNull(r)) {
+              v.setNull(at + k);
+            } else if (source instanceof DictionaryColumn codes) {
+              VarCharColumn values = codes.dictionary();
+              int code = codes.code(r);
+              v.setSafe(at + k, values.offset(code), values.byteLength(code), values.arrow().getDataBuffer());
+            } else {
+              VarCharColumn strings = (VarCharColumn) source;
+              v.setSafe(at + k, strings.offset(r), strings.byteLength(r), strings.arrow().getDataBuffer());
+            }
+          }
+        }
+        default -> throw new IllegalStateException("no gather for " + target.getField());
+      }
+    }
+
+    private void seal() {
+      if (current != null) {
+        current.setRowCount(filled);
+        sealed.add(current);
+        current = null;
+        filled = 0;
+      }
+    }
+
+    /** The gathered rows as a table; the gather holds nothing afterwards. */
+    Table build() {
+      seal();
+      List<VectorSchemaRoot> roots = List.copyOf(sealed);
+      sealed.clear();
+      return Table.own(schema, roots, Map.of());
+    }
+
+    @Override
+    public void close() {
+      sealed.forEach(VectorSchemaRoot::close);
+      sealed.clear();
+      if (current != null) {
+        current.close();
+        current = null;
       }
     }
 

@@ -1,6 +1,7 @@
 package dev.memwall.join;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.partition.RadixPlan;
@@ -59,5 +60,22 @@ class PlannerTest {
     for (JoinPlan.Candidate c : plan.alternatives()) {
       assertTrue(plan.predicted().totalNanos() <= c.cost().totalNanos());
     }
+  }
+
+  @Test
+  void autoKeepsBuildSidesThatFitTheLastLevelCacheUnpartitioned() {
+    Planner planner = new Planner(TestProfiles.vm());
+    CostModel model = planner.model();
+    // 20,000 build tuples: a 1 MiB table, within the VM's 2 MiB effective L3
+    assertTrue(model.hashTableBytes(20_000) <= model.lastLevelCacheBytes());
+    JoinPlan small = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 20_000, null, true);
+    assertFalse(small.algorithm().clusters(), small.describe());
+    JoinPlan.Candidate cheapestUnpartitioned = small.alternatives().stream()
+        .filter(c -> !c.algorithm().clusters()).findFirst().orElseThrow();
+    assertEquals(cheapestUnpartitioned.algorithm(), small.algorithm());
+    // 1,000,000 build tuples spill it: the cost model's cheapest candidate, whatever it is
+    assertTrue(model.hashTableBytes(1_000_000) > model.lastLevelCacheBytes());
+    JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 1_000_000, null, true);
+    assertEquals(large.alternatives().getFirst().algorithm(), large.algorithm());
   }
 }

@@ -61,6 +61,10 @@ public final class Binder {
         requireKind(year.date(), Kind.DATE, "EXTRACT(YEAR ...)");
         yield ColumnType.INT64;
       }
+      case Expr.Substring sub -> {
+        stringColumn(sub.input(), "SUBSTRING");
+        yield ColumnType.STRING;
+      }
       case Expr.Arithmetic arithmetic -> arithmeticType(arithmetic);
       case Expr.Case c -> commonType(typeOf(c.then()), typeOf(c.otherwise()), c);
       case Expr.Comparison c -> throw booleanAsValue(expr);
@@ -68,6 +72,7 @@ public final class Binder {
       case Expr.Or c -> throw booleanAsValue(expr);
       case Expr.Not c -> throw booleanAsValue(expr);
       case Expr.Like c -> throw booleanAsValue(expr);
+      case Expr.IsNull c -> throw booleanAsValue(expr);
       case Expr.InList c -> throw booleanAsValue(expr);
     };
   }
@@ -130,8 +135,9 @@ public final class Binder {
       case Expr.And and -> bindConjunction(and.operands());
       case Expr.Or or -> new FilterKernels.Any(or.operands().stream().map(this::bindFilter).toList());
       case Expr.Not not -> new FilterKernels.Negation(bindFilter(not.operand()));
-      case Expr.Like like -> new FilterKernels.StringMatch(stringColumn(like.input(), "LIKE"), StringPredicate.like(like.pattern()));
+      case Expr.Like like -> stringMatch(like.input(), "LIKE", StringPredicate.like(like.pattern()));
       case Expr.InList in -> bindIn(in);
+      case Expr.IsNull test -> new FilterKernels.NullTest(columnIndex(nullTestColumn(test)));
       case Expr.Comparison c -> bindComparison(c);
       default -> throw new IllegalArgumentException(expr + " is not a boolean expression");
     };
@@ -158,7 +164,7 @@ public final class Binder {
   private FilterKernel bindIn(Expr.InList in) {
     if (typeOf(in.input()).kind() == Kind.STRING) {
       List<String> values = in.values().stream().map(v -> requireString(v, in)).toList();
-      return new FilterKernels.StringMatch(stringColumn(in.input(), "IN"), StringPredicate.in(values));
+      return stringMatch(in.input(), "IN", StringPredicate.in(values));
     }
     return new FilterKernels.Any(in.values().stream()
         .map(v -> bindComparison(new Expr.Comparison(ComparisonOp.EQ, in.input(), v))).toList());
@@ -199,7 +205,7 @@ public final class Binder {
     ComparisonOp finalOp = op;
     StringPredicate predicate = op == ComparisonOp.EQ ? StringPredicate.equalTo(value)
         : StringPredicate.compareTo(value, cmp -> FilterKernels.accepts(finalOp, cmp));
-    return new FilterKernels.StringMatch(stringColumn(column, "comparison"), predicate);
+    return stringMatch(column, "comparison", predicate);
   }
 
   /** A comparison of an integral column with a constant as an inclusive range, or null. */
@@ -302,6 +308,21 @@ public final class Binder {
     }
     int scale = Math.max(a.scale(), b.scale());
     return a.kind() == Kind.DECIMAL || b.kind() == Kind.DECIMAL ? ColumnType.decimal(scale) : ColumnType.INT64;
+  }
+
+  private static Expr.ColumnRef nullTestColumn(Expr.IsNull test) {
+    if (test.input() instanceof Expr.ColumnRef ref) {
+      return ref;
+    }
+    throw new IllegalArgumentException("IS NULL needs a column, not " + test.input());
+  }
+
+  /** A test of {@code predicate} on a string column or a substring of one. */
+  private FilterKernel stringMatch(Expr input, String what, StringPredicate predicate) {
+    if (input instanceof Expr.Substring sub) {
+      return stringMatch(sub.input(), what, StringPredicate.onSubstring(sub, predicate));
+    }
+    return new FilterKernels.StringMatch(stringColumn(input, what), predicate);
   }
 
   private int stringColumn(Expr expr, String what) {

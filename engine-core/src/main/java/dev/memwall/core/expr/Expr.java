@@ -1,6 +1,8 @@
 package dev.memwall.core.expr;
 
 import dev.memwall.core.vector.ColumnType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -52,11 +54,53 @@ public sealed interface Expr {
   /** {@code input IN (values...)} against literal values. */
   record InList(Expr input, List<Literal> values) implements Expr {}
 
+  /** {@code input IS NULL} for a column {@code input}: TRUE or FALSE, never NULL. */
+  record IsNull(Expr input) implements Expr {}
+
   /** {@code CASE WHEN condition THEN then ELSE otherwise END}. */
   record Case(Expr condition, Expr then, Expr otherwise) implements Expr {}
 
   /** {@code EXTRACT(YEAR FROM date)}. */
   record ExtractYear(Expr date) implements Expr {}
+
+  /**
+   * SQL {@code SUBSTRING(input FROM start FOR length)} of a string column: the code points
+   * {@code start} (1-based) to {@code start + length - 1}, clipped to the string (so a string
+   * shorter than {@code start} yields the empty string); null stays null. Usable wherever a string
+   * column is: in LIKE, IN and comparisons with constants, and as a projected output.
+   *
+   * @throws IllegalArgumentException when {@code start < 1} or {@code length < 0}
+   */
+  record Substring(Expr input, int start, int length) implements Expr {
+    public Substring {
+      if (start < 1 || length < 0) {
+        throw new IllegalArgumentException("SUBSTRING needs start >= 1 and length >= 0, got start " + start
+            + " and length " + length);
+      }
+    }
+
+    /**
+     * The byte range of this substring within the UTF-8 string at bytes {@code [offset, offset +
+     * byteLength)}: the first byte's offset in the high 32 bits (relative to {@code offset}), the
+     * byte count in the low 32 bits.
+     */
+    public long byteRange(MemorySegment bytes, long offset, int byteLength) {
+      int from = skipCodePoints(bytes, offset, byteLength, 0, start - 1);
+      int to = skipCodePoints(bytes, offset, byteLength, from, length);
+      return ((long) from << 32) | (to - from);
+    }
+
+    private static int skipCodePoints(MemorySegment bytes, long offset, int byteLength, int at, int count) {
+      int position = at;
+      for (int i = 0; i < count && position < byteLength; i++) {
+        position++;
+        while (position < byteLength && (bytes.get(ValueLayout.JAVA_BYTE, offset + position) & 0xC0) == 0x80) {
+          position++;
+        }
+      }
+      return position;
+    }
+  }
 
   /** The four arithmetic operators. */
   enum ArithmeticOp { ADD, SUB, MUL, DIV }
@@ -121,8 +165,22 @@ public sealed interface Expr {
     return new Case(condition, then, otherwise);
   }
 
+  static Expr isNull(Expr column) {
+    return new IsNull(column);
+  }
+
+  /** {@code COALESCE(column, fallback)}: {@code CASE WHEN column IS NULL THEN fallback ELSE column END}. */
+  static Expr coalesce(Expr column, Expr fallback) {
+    return caseWhen(isNull(column), fallback, column);
+  }
+
   static Expr year(Expr date) {
     return new ExtractYear(date);
+  }
+
+  /** {@code SUBSTRING(input FROM start FOR length)}, 1-based in code points. */
+  static Expr substring(Expr input, int start, int length) {
+    return new Substring(input, start, length);
   }
 
   // ---- fluent operators ----

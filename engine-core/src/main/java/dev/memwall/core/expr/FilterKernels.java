@@ -311,6 +311,36 @@ final class FilterKernels {
     }
   }
 
+  /** {@code column IS NULL}: TRUE for null rows, FALSE for the others, never NULL. */
+  static final class NullTest extends FilterKernel {
+    private final int columnIndex;
+
+    NullTest(int columnIndex) {
+      this.columnIndex = columnIndex;
+    }
+
+    @Override
+    protected void select(Chunk chunk, boolean wanted) {
+      Column column = chunk.batch().column(columnIndex);
+      if (!column.hasNulls()) {
+        if (wanted) {
+          chunk.select(chunk.selection(), 0);
+        }
+        return;
+      }
+      int[] sel = chunk.selection();
+      int start = chunk.start();
+      int selected = chunk.selected();
+      int n = 0;
+      for (int i = 0; i < selected; i++) {
+        int k = chunk.position(i);
+        sel[n] = k;
+        n += column.isNull(start + k) == wanted ? 1 : 0;
+      }
+      chunk.select(sel, n);
+    }
+  }
+
   /** Keeps the rows where every operand has the value {@code wanted}. */
   private static void narrow(Chunk chunk, FilterKernel[] operands, boolean wanted) {
     for (FilterKernel operand : operands) {

@@ -13,13 +13,14 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface StringPredicate {
+
   /** Whether bytes {@code [offset, offset + length)} of {@code bytes} satisfy the predicate. */
   boolean test(MemorySegment bytes, long offset, int length);
 
   /** Equality with {@code value}. */
   static StringPredicate equalTo(String value) {
     byte[] expected = value.getBytes(StandardCharsets.UTF_8);
-    return (bytes, offset, length) -> length == expected.length && regionEquals(bytes, offset, expected, 0, length);
+    return (bytes, offset, length) -> length == expected.length && ByteSearch.regionEquals(bytes, offset, expected, 0, length);
   }
 
   /** Membership in {@code values}. */
@@ -32,6 +33,14 @@ public interface StringPredicate {
         }
       }
       return false;
+    };
+  }
+
+  /** {@code predicate} applied to {@code substring} of the string rather than the whole string. */
+  static StringPredicate onSubstring(Expr.Substring substring, StringPredicate predicate) {
+    return (bytes, offset, length) -> {
+      long range = substring.byteRange(bytes, offset, length);
+      return predicate.test(bytes, offset + (range >>> 32), (int) range);
     };
   }
 
@@ -73,19 +82,56 @@ public interface StringPredicate {
     }
     if (firstWildcard == p.length - 1 && p[firstWildcard] == '%') {
       byte[] prefix = Arrays.copyOf(p, firstWildcard);
-      return (bytes, offset, length) -> length >= prefix.length && regionEquals(bytes, offset, prefix, 0, prefix.length);
+      return (bytes, offset, length) -> length >= prefix.length && ByteSearch.regionEquals(bytes, offset, prefix, 0, prefix.length);
+    }
+    boolean percentOnly = true;
+    for (byte b : p) {
+      percentOnly &= b != '_';
+    }
+    if (percentOnly) {
+      return percentOnlyLike(p);
     }
     return (bytes, offset, length) -> likeMatches(p, bytes, offset, length);
   }
 
-  private static boolean regionEquals(MemorySegment bytes, long offset, byte[] expected, int from, int length) {
-    for (int i = 0; i < length; i++) {
-      if (bytes.get(ValueLayout.JAVA_BYTE, offset + i) != expected[from + i]) {
-        return false;
+  /**
+   * LIKE with {@code %} as the only wildcard ({@code '%special%requests%'}): the text before the
+   * first {@code %} must be a prefix, the text after the last one a suffix, and the pieces between
+   * must occur in order in between, which a leftmost search for each piece in turn decides without
+   * backtracking. Byte-wise search is exact on UTF-8, whose characters never start inside another.
+   */
+  private static StringPredicate percentOnlyLike(byte[] p) {
+    java.util.List<byte[]> segments = new java.util.ArrayList<>();
+    int from = 0;
+    for (int i = 0; i <= p.length; i++) {
+      if (i == p.length || p[i] == '%') {
+        segments.add(Arrays.copyOfRange(p, from, i));
+        from = i + 1;
       }
     }
-    return true;
+    byte[] prefix = segments.getFirst();
+    byte[] suffix = segments.getLast();
+    byte[][] middle = segments.subList(1, segments.size() - 1).stream().filter(piece -> piece.length > 0)
+        .toArray(byte[][]::new);
+    return (bytes, offset, length) -> {
+      if (length < prefix.length + suffix.length
+          || !ByteSearch.regionEquals(bytes, offset, prefix, 0, prefix.length)
+          || !ByteSearch.regionEquals(bytes, offset + length - suffix.length, suffix, 0, suffix.length)) {
+        return false;
+      }
+      long at = offset + prefix.length;
+      long end = offset + length - suffix.length;
+      for (byte[] piece : middle) {
+        long found = ByteSearch.indexOf(bytes, at, end, piece);
+        if (found < 0) {
+          return false;
+        }
+        at = found + piece.length;
+      }
+      return true;
+    };
   }
+
 
   /** Greedy wildcard matching with backtracking to the last {@code %}: O(n * m) worst case. */
   private static boolean likeMatches(byte[] p, MemorySegment bytes, long offset, int length) {

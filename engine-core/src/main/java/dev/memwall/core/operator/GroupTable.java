@@ -11,28 +11,28 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Layout: a power-of-two slot array of ints holding {@code group + 1} (0 = empty), probed
  * linearly and kept at most half full; the keys live row-wise (NSM) in a group-indexed array, so
- * a probe compares one contiguous tuple. Lookups for a whole chunk are made in passes: hashes
- * first, then (for tables too big for the inner caches) a pass that touches every row's slot and
- * candidate key with independent loads whose cache misses overlap, then the lookups themselves.
+ * a probe compares one contiguous tuple. Lookups for a whole chunk are made in two passes, hashes
+ * first, so the slot loads of consecutive rows are independent and their cache misses overlap.
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
 final class GroupTable implements AutoCloseable {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  /** Below this many groups the table sits in the L1/L2 caches and touching ahead only adds work. */
-  private static final int CACHE_RESIDENT_GROUPS = 4096;
+  /** Groups above which the table is assumed to outgrow L1 and lookups prefetch (see {@link #touchHomeSlots}). */
+  private static final int PREFETCH_MIN_GROUPS = 4096;
 
   private final EngineMemory memory;
   private final int keyWidth;
   private final OffHeapLongArray keys;
   private final long[] hashes = new long[dev.memwall.core.expr.Chunk.CAPACITY];
   private final long[] tuple;
+  private final int[] entries = new int[dev.memwall.core.expr.Chunk.CAPACITY];
+  /** Sum of the values {@link #touchHomeSlots} loaded; only keeps those loads alive. */
+  private long touched;
   private OffHeapBuffer slotBuffer;
   private MemorySegment slots;
   private int mask;
   private int groups;
-  /** Sink of {@link #touchCandidates}' loads. */
-  private long touched;
 
   GroupTable(EngineMemory memory, int keyWidth) {
     this.memory = memory;
@@ -72,7 +72,9 @@ final class GroupTable implements AutoCloseable {
       }
       hashes[k] = h;
     }
-    touchCandidates(positions, n);
+    if (groups > PREFETCH_MIN_GROUPS) {
+      touchHomeSlots(positions, n);
+    }
     long[] tuple = this.tuple;
     for (int i = 0; i < n; i++) {
       int k = positions[i];
@@ -84,24 +86,26 @@ final class GroupTable implements AutoCloseable {
   }
 
   /**
-   * Group prefetching on the JVM (seed 002, chapter 4): loads the home slot of every listed row and
-   * the first key of the group it points at, in a loop whose iterations are independent, so the
-   * out-of-order core overlaps their cache misses; the lookups that follow then find both in the
-   * cache instead of paying two dependent misses per row. The loaded values are folded into a
-   * field only so that the compiler cannot drop the loads; the lookups read everything again.
+   * Group prefetching, as the JVM allows it (it has no prefetch instruction): loads each row's home
+   * slot and the first key component of the group there in two tight loops of independent loads,
+   * so their cache misses overlap instead of being taken one after another inside the dependent
+   * probe loop, which then finds those lines in cache. The loaded values are folded into
+   * {@link #touched} so the loads are not eliminated as dead code.
    */
-  private void touchCandidates(int[] positions, int n) {
-    if (groups < CACHE_RESIDENT_GROUPS) {
-      return;
-    }
-    long touched = 0;
+  private void touchHomeSlots(int[] positions, int n) {
+    int[] entries = this.entries;
+    long sink = 0;
     for (int i = 0; i < n; i++) {
-      int entry = slots.getAtIndex(INT, (int) hashes[positions[i]] & mask);
+      int k = positions[i];
+      entries[k] = slots.getAtIndex(INT, (int) hashes[k] & mask);
+    }
+    for (int i = 0; i < n; i++) {
+      int entry = entries[positions[i]];
       if (entry != 0) {
-        touched += keys.get((long) (entry - 1) * keyWidth);
+        sink += keys.get((long) (entry - 1) * keyWidth);
       }
     }
-    this.touched = touched;
+    touched += sink;
   }
 
   /** Finds or creates the group of {@code tuple}. */

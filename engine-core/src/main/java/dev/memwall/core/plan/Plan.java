@@ -16,8 +16,10 @@ import dev.memwall.core.operator.StringIds;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.core.vector.VarCharColumn;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -250,7 +252,9 @@ public final class Plan {
       for (int i = 0; i < columns.size(); i++) {
         Expr expr = columns.get(i).expr();
         kernels[i] = switch (types.get(i).kind()) {
-          case STRING -> binder.columnIndex(requireColumn(expr));
+          case STRING -> expr instanceof Expr.Substring sub
+              ? new SubstringOutput(binder.columnIndex(requireColumn(sub.input())), sub)
+              : binder.columnIndex(requireColumn(expr));
           case FLOAT64 -> binder.bindDouble(expr);
           default -> binder.bindLong(expr);
         };
@@ -262,6 +266,7 @@ public final class Plan {
         values[c] = switch (kernels[c]) {
           case LongKernel k -> k.evaluate(chunk);
           case DoubleKernel k -> k.evaluate(chunk);
+          case SubstringOutput sub -> chunk.batch().column(sub.column());
           default -> chunk.batch().column((Integer) kernels[c]);
         };
       }
@@ -273,10 +278,33 @@ public final class Plan {
             case LongKernel kernel -> builder.appendLong(((long[]) values[c])[k]);
             case DoubleKernel kernel when kernel.anyNull() && kernel.nulls()[k] -> builder.appendNull();
             case DoubleKernel kernel -> builder.appendDouble(((double[]) values[c])[k]);
+            case SubstringOutput sub -> sub.append(builder, (Column) values[c], chunk.start() + k);
             default -> builder.appendFrom((Column) values[c], chunk.start() + k);
           }
         }
         builder.endRow();
+      }
+    }
+
+    /** A projected SUBSTRING of string column {@code column}. */
+    private record SubstringOutput(int column, Expr.Substring substring) {
+      void append(TableBuilder builder, Column source, int row) {
+        if (source.isNull(row)) {
+          builder.appendNull();
+          return;
+        }
+        VarCharColumn strings;
+        int index;
+        if (source instanceof DictionaryColumn codes) {
+          strings = codes.dictionary();
+          index = codes.code(row);
+        } else {
+          strings = (VarCharColumn) source;
+          index = row;
+        }
+        long offset = strings.offset(index);
+        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(index));
+        builder.appendString(strings.bytes(), offset + (range >>> 32), (int) range);
       }
     }
 
@@ -371,6 +399,8 @@ public final class Plan {
       case Expr.InList in -> new Expr.InList(r.apply(in.input()), in.values());
       case Expr.Case c -> new Expr.Case(r.apply(c.condition()), r.apply(c.then()), r.apply(c.otherwise()));
       case Expr.ExtractYear y -> new Expr.ExtractYear(r.apply(y.date()));
+      case Expr.IsNull test -> new Expr.IsNull(r.apply(test.input()));
+      case Expr.Substring sub -> new Expr.Substring(r.apply(sub.input()), sub.start(), sub.length());
     };
   }
 

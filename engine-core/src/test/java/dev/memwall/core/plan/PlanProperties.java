@@ -2,12 +2,15 @@ package dev.memwall.core.plan;
 
 import static dev.memwall.core.expr.Expr.and;
 import static dev.memwall.core.expr.Expr.caseWhen;
+import static dev.memwall.core.expr.Expr.coalesce;
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.date;
 import static dev.memwall.core.expr.Expr.decimal;
+import static dev.memwall.core.expr.Expr.isNull;
 import static dev.memwall.core.expr.Expr.lit;
 import static dev.memwall.core.expr.Expr.not;
 import static dev.memwall.core.expr.Expr.or;
+import static dev.memwall.core.expr.Expr.substring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memwall.core.memory.EngineMemory;
@@ -109,6 +112,88 @@ class PlanProperties {
       actualRows.sort(order);
       assertEquals(expected, actualRows);
     }
+  }
+
+  @Property(tries = 40)
+  void substringFiltersAndProjectsLikeReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
+      @ForAll @IntRange(min = 1, max = 14) int start, @ForAll @IntRange(min = 0, max = 4) int length) {
+    List<Row> rows = randomRows(new Random(seed));
+    List<String> wanted = List.of("gr", "iv", "", "ü", "n");
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .filter(or(substring(col("name"), start, 2).in(lit("gr"), lit("iv"), lit(""), lit("ü"), lit("n")),
+                substring(col("flag"), 1, 1).eq(lit("A"))))
+            .project(substring(col("name"), start, length).as("part"), substring(col("flag"), start, length).as("flag_part"))
+            .execute(new ExecutionContext(memory, threads))) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (Row row : rows) {
+        boolean nameMatches = row.name() != null && wanted.contains(codePointSubstring(row.name(), start, 2));
+        if (nameMatches || "A".equals(row.flag())) {
+          expected.add(java.util.Arrays.asList(
+              row.name() == null ? null : codePointSubstring(row.name(), start, length),
+              row.flag() == null ? null : codePointSubstring(row.flag(), start, length)));
+        }
+      }
+      List<List<Object>> actualRows = new ArrayList<>();
+      for (List<Object> row : PlanProperties.<List<List<Object>>>actual(result)) {
+        actualRows.add(row.stream().map(v -> (Object) (v == null ? null : v.toString())).toList());
+      }
+      Comparator<List<Object>> order = Comparator.comparing(Object::toString);
+      expected.sort(order);
+      actualRows.sort(order);
+      assertEquals(expected, actualRows);
+    }
+  }
+
+  @Property(tries = 40)
+  void isNullAndCoalesceMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
+    List<Row> rows = randomRows(new Random(seed));
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .filter(or(isNull(col("key")), not(isNull(col("name"))), isNull(col("flag"))))
+            .project(coalesce(col("price"), lit(-1)).as("price"), coalesce(col("key"), lit(7)).as("key"))
+            .execute(new ExecutionContext(memory, threads))) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (Row row : rows) {
+        if (row.key() == null || row.name() != null || row.flag() == null) {
+          expected.add(List.of(row.price() == null ? BigDecimal.valueOf(-100, 2) : BigDecimal.valueOf(row.price(), 2),
+              row.key() == null ? 7L : (long) row.key()));
+        }
+      }
+      List<List<Object>> actualRows = new ArrayList<>();
+      for (List<Object> row : PlanProperties.<List<List<Object>>>actual(result)) {
+        actualRows.add(List.of(row.get(0), ((Number) row.get(1)).longValue()));
+      }
+      Comparator<List<Object>> order = Comparator.comparing(Object::toString);
+      expected.sort(order);
+      actualRows.sort(order);
+      assertEquals(expected, actualRows);
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void isNullRejectsExpressions() {
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(List.of(), memory)) {
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Plan.scan(table)
+          .filter(isNull(col("price").add(lit(1)))).execute(new ExecutionContext(memory, 1)).close());
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void substringRejectsBadBounds() {
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> substring(col("name"), 0, 2));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> substring(col("name"), 1, -1));
+  }
+
+  /** SQL SUBSTRING in code points, clipped to the string. */
+  private static String codePointSubstring(String value, int start, int length) {
+    int[] points = value.codePoints().toArray();
+    int from = Math.min(points.length, start - 1);
+    int to = Math.min(points.length, from + length);
+    return new String(points, from, to - from);
   }
 
   private static List<Row> randomRows(Random random) {

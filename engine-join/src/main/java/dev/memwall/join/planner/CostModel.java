@@ -182,6 +182,19 @@ public final class CostModel {
     return new JoinPlan.Cost(build, probe);
   }
 
+  /** Bytes of the largest data cache (its measured effective size where known), where a hash table can stay. */
+  public long lastLevelCacheBytes() {
+    return levelBytes[levelBytes.length - 1];
+  }
+
+  /**
+   * Bytes of the non-partitioned hash table over {@code right} build tuples: the open-addressing
+   * table's slots, which are also more than the bucket-chained table's heads and tuples.
+   */
+  public double hashTableBytes(double right) {
+    return Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1)) * 16.0;
+  }
+
   /** The whole non-partitioned open-addressing join with grouped probes. */
   public JoinPlan.Cost openAddressing(double left, double right) {
     double slots = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1));

@@ -25,7 +25,27 @@ public final class TpchQueries {
   private static Map<Integer, TpchQuery> register() {
     Map<Integer, TpchQuery> queries = new TreeMap<>();
     add(queries, Q1::new);
+    add(queries, Q3::new);
+    add(queries, Q5::new);
+    add(queries, Q4::new);
+    add(queries, Q10::new);
+    add(queries, Q2::new);
+    add(queries, Q11::new);
+    add(queries, Q7::new);
+    add(queries, Q8::new);
+    add(queries, Q9::new);
     add(queries, Q6::new);
+    add(queries, Q12::new);
+    add(queries, Q13::new);
+    add(queries, Q14::new);
+    add(queries, Q15::new);
+    add(queries, Q16::new);
+    add(queries, Q17::new);
+    add(queries, Q18::new);
+    add(queries, Q19::new);
+    add(queries, Q20::new);
+    add(queries, Q21::new);
+    add(queries, Q22::new);
     return Map.copyOf(queries);
   }
 

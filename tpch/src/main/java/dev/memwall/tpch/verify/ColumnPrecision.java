@@ -109,15 +109,21 @@ public enum ColumnPrecision {
   }
 
   /**
-   * Why {@code actual} does not match {@code expected} under this rule, or null when it matches.
+   * Why {@code actual} does not match {@code expected} under this rule, or null when it matches. An
+   * expected {@code NULL} (SQL null, as {@link ResultComparator#expectedFrom} prints it) matches only a
+   * null, and a null matches only an expected {@code NULL}.
    *
    * @param expected the validation output's text (blanks around it are ignored)
    * @param actual a String, Number (Integer, Long, BigDecimal, Double), LocalDate or java.sql.Date
    */
   public String mismatch(String expected, Object actual) {
     String want = expected.strip();
+    boolean expectsNull = want.equals("NULL");
     if (actual == null) {
-      return "got NULL";
+      return expectsNull ? null : "got NULL";
+    }
+    if (expectsNull && this != STR) {
+      return "expected NULL";
     }
     if (this == STR) {
       String got = text(actual).strip();

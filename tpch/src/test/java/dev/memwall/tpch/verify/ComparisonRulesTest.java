@@ -36,6 +36,18 @@ class ComparisonRulesTest {
   }
 
   @Test
+  void nullMatchesOnlyNull() {
+    for (ColumnPrecision rule : ColumnPrecision.values()) {
+      assertNull(rule.mismatch("NULL", null), rule.token());
+      assertNotNull(rule.mismatch("0", null), rule.token());
+      if (rule != ColumnPrecision.STR) {
+        assertNotNull(rule.mismatch("NULL", 0L), rule.token());
+        assertNotNull(rule.mismatch("NULL", new BigDecimal("0.00")), rule.token());
+      }
+    }
+  }
+
+  @Test
   void intAndCntAreExact() {
     for (ColumnPrecision exact : List.of(ColumnPrecision.INT, ColumnPrecision.CNT)) {
       assertNull(exact.mismatch("               1478493", 1478493L));

@@ -1,0 +1,344 @@
+package dev.memwall.join.relational;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.plan.Plan;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.Join;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.JoinType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A relation under construction: a table (a base table or an intermediate result) followed by
+ * pending plan steps, combined with other relations by equi-joins. Filters, projections,
+ * aggregation, ordering and limits are lazy ({@link Plan} steps); a join first runs the pending
+ * steps of both inputs, joins the resulting tables with {@link Join} (the planner chooses the
+ * algorithm unless {@link JoinSpec#algorithm} names one; the context's threads are used) and
+ * gathers the requested output columns (late materialization). {@link #toTable} runs what is
+ * pending and hands the result to the caller.
+ *
+ * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
+ * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
+ * Null keys follow SQL: they match nothing ({@link JoinType}).
+ *
+ * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
+ * step; one over {@link #own an owned table} or a join result frees that table when it is closed
+ * or consumed. Every operation consumes its receiver (and the relation arguments of a join): the
+ * receiver cannot be used again, and whatever it owned moves into the returned relation or is
+ * freed when the step has run, also when the step throws. So a chain of steps never leaks
+ * intermediates; only relations that are built but never consumed need {@link #close}
+ * (try-with-resources). Memory is allocated from the context's {@link dev.memwall.core.memory.EngineMemory}.
+ *
+ * <p>Thread safety: a relation is for one thread; the steps themselves use up to
+ * {@code context.threads()} workers. Bad input: an unknown column or key name, a name found on
+ * both sides of a join, or key columns of unsupported or different types throw
+ * {@link IllegalArgumentException} (or {@link dev.memwall.join.JoinKeyException}) naming it; using a
+ * consumed relation throws {@link IllegalStateException}.
+ */
+public final class Relation implements AutoCloseable {
+  private final ExecutionContext context;
+  private Table source;
+  private final boolean ownsSource;
+  /** The pending steps over {@link #source}, or null when there are none. */
+  private final Plan plan;
+  private boolean consumed;
+
+  private Relation(ExecutionContext context, Table source, boolean ownsSource, Plan plan) {
+    this.context = Objects.requireNonNull(context, "context");
+    this.source = Objects.requireNonNull(source, "table");
+    this.ownsSource = ownsSource;
+    this.plan = plan;
+  }
+
+  /** A relation reading {@code table}, which stays the caller's and must stay open while this is used. */
+  public static Relation scan(Table table, ExecutionContext context) {
+    return new Relation(context, table, false, null);
+  }
+
+  /** A relation that takes ownership of {@code table}: it is closed with the relation or when consumed. */
+  public static Relation own(Table table, ExecutionContext context) {
+    return new Relation(context, table, true, null);
+  }
+
+  /** The execution context the steps run with. */
+  public ExecutionContext context() {
+    return context;
+  }
+
+  /** Keeps the rows where {@code predicate} is true (SQL WHERE: null is not true). */
+  public Relation filter(Expr predicate) {
+    return then(steps().filter(predicate));
+  }
+
+  /** Computes these output columns; later steps see only them. String outputs must be columns. */
+  public Relation project(NamedExpr... outputs) {
+    return then(steps().project(outputs));
+  }
+
+  /** Keeps only the named columns, in this order. */
+  public Relation select(String... columns) {
+    return project(Arrays.stream(columns).map(name -> Expr.col(name).as(name)).toArray(NamedExpr[]::new));
+  }
+
+  /** Groups by {@code keys} (none: one global group) and computes {@code aggregates}; keys come first in the output. */
+  public Relation aggregate(List<NamedExpr> keys, Aggregate... aggregates) {
+    return then(steps().aggregate(keys, aggregates));
+  }
+
+  /** Orders by output columns. */
+  public Relation orderBy(SortKey... keys) {
+    return then(steps().orderBy(keys));
+  }
+
+  /** Keeps the first {@code rows} rows (top-N directly after {@link #orderBy}). */
+  public Relation limit(long rows) {
+    return then(steps().limit(rows));
+  }
+
+  /** An inner join with {@code right} (the build side); name the keys with {@link JoinSpec#on}. */
+  public JoinSpec join(Relation right) {
+    return new JoinSpec(this, right, JoinType.INNER);
+  }
+
+  /**
+   * A left outer join: every row of this relation, with {@code right}'s columns null where no row of
+   * {@code right} matches.
+   */
+  public JoinSpec leftOuterJoin(Relation right) {
+    return new JoinSpec(this, right, JoinType.LEFT_OUTER);
+  }
+
+  /** The rows of this relation with at least one match in {@code right} ({@code EXISTS}, {@code IN}), each once. */
+  public JoinSpec semiJoin(Relation right) {
+    return new JoinSpec(this, right, JoinType.SEMI);
+  }
+
+  /**
+   * The rows of this relation with no match in {@code right} ({@code NOT EXISTS} semantics: a row
+   * with a null key is kept). For {@code NOT IN} over a subquery that may yield nulls, the caller
+   * must also handle those nulls; over non-null keys both are the same.
+   */
+  public JoinSpec antiJoin(Relation right) {
+    return new JoinSpec(this, right, JoinType.ANTI);
+  }
+
+  /** Runs the pending steps and hands the result to the caller, who closes it; consumes this relation. */
+  public Table toTable() {
+    boolean owned = ownsResult();
+    Table table = run();
+    // a borrowed table with no pending step: the caller gets a copy it may close
+    return owned ? table : Plan.scan(table).execute(context);
+  }
+
+  /** Frees what this relation owns, unless a step consumed it; idempotent. */
+  @Override
+  public void close() {
+    if (!consumed) {
+      release();
+    }
+  }
+
+  private Plan steps() {
+    requireUsable();
+    return plan != null ? plan : Plan.scan(source);
+  }
+
+  /** The relation with {@code next} as its pending steps; this one hands its table over. */
+  private Relation then(Plan next) {
+    Relation successor = new Relation(context, source, ownsSource, next);
+    consumed = true;
+    source = null;
+    return successor;
+  }
+
+  private void requireUsable() {
+    if (consumed) {
+      throw new IllegalStateException("this relation was already consumed by a step; use the relation that step returned");
+    }
+  }
+
+  /** Whether {@link #run} returns a table the caller must free. */
+  private boolean ownsResult() {
+    return ownsSource || plan != null;
+  }
+
+  /**
+   * Runs the pending steps; returns the source itself when there are none. Consumes this relation:
+   * an owned source is freed once the steps have run, or handed over with the result (the caller
+   * frees the result if {@link #ownsResult} said so).
+   */
+  private Table run() {
+    requireUsable();
+    consumed = true;
+    if (plan == null) {
+      Table input = source;
+      source = null;
+      return input;
+    }
+    try {
+      return plan.execute(context);
+    } finally {
+      release();
+    }
+  }
+
+  private void release() {
+    consumed = true;
+    Table owned = ownsSource ? source : null;
+    source = null;
+    if (owned != null) {
+      owned.close();
+    }
+  }
+
+  /**
+   * A join being configured: its keys, then its output columns, which run it. Both input relations
+   * are consumed when the output is chosen (by {@link #keep}, {@link #keepAll} or
+   * {@link #keepLeftAndRight}), however the join ends. Not thread-safe.
+   */
+  public static final class JoinSpec {
+    private final Relation left;
+    private final Relation right;
+    private final JoinType type;
+    private List<String> leftKeys;
+    private List<String> rightKeys;
+    private JoinAlgorithm algorithm = JoinAlgorithm.AUTO;
+
+    private JoinSpec(Relation left, Relation right, JoinType type) {
+      left.requireUsable();
+      Objects.requireNonNull(right, "right").requireUsable();
+      if (left == right) {
+        throw new IllegalArgumentException("a relation cannot be joined with itself; materialize it with toTable() "
+            + "and scan the table twice");
+      }
+      this.left = left;
+      this.right = right;
+      this.type = type;
+    }
+
+    /** Joins on {@code leftKey = rightKey}. */
+    public JoinSpec on(String leftKey, String rightKey) {
+      return on(List.of(leftKey), List.of(rightKey));
+    }
+
+    /** Joins on {@code leftKeys[i] = rightKeys[i]} for every i (a composite key). */
+    public JoinSpec on(List<String> leftKeys, List<String> rightKeys) {
+      if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
+        throw new IllegalArgumentException("a join needs the same positive number of left and right keys, got "
+            + leftKeys + " and " + rightKeys);
+      }
+      this.leftKeys = List.copyOf(leftKeys);
+      this.rightKeys = List.copyOf(rightKeys);
+      return this;
+    }
+
+    /** Runs the join with this algorithm instead of the planner's choice. */
+    public JoinSpec algorithm(JoinAlgorithm algorithm) {
+      this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+      return this;
+    }
+
+    /**
+     * Runs the join and keeps the named columns: each name is looked up on both inputs and must be
+     * on exactly one (semi and anti joins: on the left input). The output has the left input's
+     * columns first, then the right input's, each side in the order named here.
+     */
+    public Relation keep(String... columns) {
+      return run((leftInput, rightInput) -> {
+        List<String> fromLeft = new ArrayList<>();
+        List<String> fromRight = new ArrayList<>();
+        for (String name : columns) {
+          boolean inLeft = has(leftInput, name);
+          boolean inRight = type != JoinType.SEMI && type != JoinType.ANTI && has(rightInput, name);
+          if (inLeft && inRight) {
+            throw new IllegalArgumentException("column '" + name + "' is on both sides of the join; rename it "
+                + "with project() before joining");
+          }
+          if (!inLeft && !inRight) {
+            throw new IllegalArgumentException("no column '" + name + "' in the join's "
+                + (type == JoinType.SEMI || type == JoinType.ANTI ? "left input " + names(leftInput)
+                : "inputs " + names(leftInput) + " and " + names(rightInput)));
+          }
+          (inLeft ? fromLeft : fromRight).add(name);
+        }
+        return new Output(fromLeft, fromRight);
+      });
+    }
+
+    /**
+     * Runs the join and keeps every column of the left input, then (inner and left outer joins)
+     * every column of the right input; names must not repeat.
+     */
+    public Relation keepAll() {
+      return run((leftInput, rightInput) -> {
+        List<String> fromLeft = names(leftInput);
+        List<String> fromRight = type == JoinType.SEMI || type == JoinType.ANTI ? List.of() : names(rightInput);
+        return new Output(fromLeft, fromRight);
+      });
+    }
+
+    /** Runs the join and keeps {@code leftColumns} of the left input, then {@code rightColumns} of the right. */
+    public Relation keepLeftAndRight(List<String> leftColumns, List<String> rightColumns) {
+      if (!rightColumns.isEmpty() && (type == JoinType.SEMI || type == JoinType.ANTI)) {
+        throw new IllegalArgumentException(type + " joins output only left columns, not " + rightColumns);
+      }
+      return run((l, r) -> new Output(List.copyOf(leftColumns), List.copyOf(rightColumns)));
+    }
+
+    /** The gathered columns of each side. */
+    private record Output(List<String> left, List<String> right) {}
+
+    private interface OutputChoice {
+      Output choose(Table leftInput, Table rightInput);
+    }
+
+    private Relation run(OutputChoice choice) {
+      if (leftKeys == null) {
+        left.close();
+        right.close();
+        throw new IllegalStateException("name the join keys with on(...) before choosing the output columns");
+      }
+      Table leftTable = null;
+      Table rightTable = null;
+      boolean ownsLeft = left.ownsResult();
+      boolean ownsRight = right.ownsResult();
+      try {
+        leftTable = left.run();
+        rightTable = right.run();
+        Output output = choice.choose(leftTable, rightTable);
+        ExecutionContext context = left.context;
+        Table joined = Join.of(context.memory(), leftTable, rightTable)
+            .on(leftKeys, rightKeys)
+            .type(type)
+            .algorithm(algorithm)
+            .threads(context.threads())
+            .materialize(output.left(), output.right());
+        return Relation.own(joined, context);
+      } finally {
+        if (ownsLeft && leftTable != null) {
+          leftTable.close();
+        }
+        if (ownsRight && rightTable != null) {
+          rightTable.close();
+        }
+        left.release();
+        right.release();
+      }
+    }
+
+    private static boolean has(Table table, String name) {
+      return table.schema().getFields().stream().anyMatch(f -> f.getName().equals(name));
+    }
+
+    private static List<String> names(Table table) {
+      return table.schema().getFields().stream().map(f -> f.getName()).toList();
+    }
+  }
+}
