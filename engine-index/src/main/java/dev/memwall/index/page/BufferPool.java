@@ -221,10 +221,33 @@ public final class BufferPool implements AutoCloseable {
     return (s & 1) == 0 ? s : -1;
   }
 
-  /** Whether {@code frame} still holds {@code page} unchanged since {@code stamp} was read. */
+  /**
+   * Whether {@code frame} still holds {@code page} unchanged since {@code stamp} was read. A
+   * successful validation also marks the frame recently used, so CLOCK keeps the pages of a
+   * reader's path resident while it works below them.
+   */
   public boolean validate(int frame, int page, long stamp) {
     VarHandle.loadLoadFence();
-    return stamp >= 0 && stamps.get(frame) == stamp && frameToPage[frame] == page;
+    if (stamp >= 0 && stamps.get(frame) == stamp && frameToPage[frame] == page) {
+      if (referenced[frame] == 0) {
+        referenced[frame] = 1;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Prefetches {@code page} for a reader that will need it soon: a page not in the pool gets a
+   * {@link PageFile#adviseWillNeed} hint so the kernel reads it while the reader works on earlier
+   * pages; a resident page needs nothing.
+   */
+  public void prefetch(int page) {
+    int[] map = pageToFrame;
+    if (page >= 0 && page < map.length && map[page] >= 0) {
+      return;
+    }
+    file.adviseWillNeed(page);
   }
 
   // ---- internals (under the pool's lock) ---------------------------------------------------

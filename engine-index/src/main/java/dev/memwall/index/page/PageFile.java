@@ -3,8 +3,11 @@ package dev.memwall.index.page;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -71,6 +74,8 @@ public final class PageFile implements AutoCloseable {
   private static final long HEADER_PAGE_BYTES = 20;
   private static final long COMMIT_MAGIC = 0x434F4D4D49545245L; // "COMMITRE"
   private static final int FIRST_CHUNK_PAGES = 16;
+  private static final int MADV_WILLNEED = 3;
+  private static final MethodHandle MADVISE = madvise();
 
   private final Path path;
   private final FileChannel channel;
@@ -275,6 +280,35 @@ public final class PageFile implements AutoCloseable {
     return chunks.get(k).asSlice((page - pagesBefore(k)) * pageBytes, pageBytes);
   }
 
+  private static MethodHandle madvise() {
+    if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
+      return null;
+    }
+    try {
+      Linker linker = Linker.nativeLinker();
+      return linker.downcallHandle(linker.defaultLookup().find("madvise").orElseThrow(),
+          FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    } catch (RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /**
+   * Asks the kernel to start reading page {@code page} from the device ({@code madvise(MADV_WILLNEED)}
+   * on its mapping): the asynchronous page prefetch of a range scan. A hint only; does nothing
+   * where the call is unavailable or the page is not in use.
+   */
+  public void adviseWillNeed(long page) {
+    if (MADVISE == null || closed || page < 0 || page >= usedPages) {
+      return;
+    }
+    try {
+      int ignored = (int) MADVISE.invokeExact(page(page), (long) pageBytes, MADV_WILLNEED);
+    } catch (Throwable e) {
+      // a hint that failed is a hint not taken
+    }
+  }
+
   // ---- checksums ---------------------------------------------------------------------------
 
   /** The checksum of {@code bytes} (a page's contents) as page number {@code page}. */
@@ -354,6 +388,17 @@ public final class PageFile implements AutoCloseable {
     }
     ensureMapped(usedPages + 1L);
     return usedPages++;
+  }
+
+  /**
+   * Grows the file now so that the next {@code pages} {@link #allocatePage()} calls cannot fail
+   * (or as far as the page limit allows: the caller checks {@link #maxPages()}).
+   *
+   * @throws PageFileFullException if the disk refuses the space; nothing changes then
+   */
+  public void reserve(int pages) {
+    checkOpen();
+    ensureMapped(Math.min(maxPages, (long) usedPages + Math.max(0, pages)));
   }
 
   /** Pages in use (header and commit records included): the next fresh page number. */
