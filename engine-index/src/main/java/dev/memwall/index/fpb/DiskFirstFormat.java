@@ -1,5 +1,6 @@
 package dev.memwall.index.fpb;
 
+import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFormat;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -26,6 +27,10 @@ import java.util.Objects;
  * reorganizes the page's in-page tree (when the page has at least one free slot per leaf node
  * left, {@link #reorganizeLimit()}) or splits the page. {@link #remove} is lazy: nodes are never
  * merged.
+ *
+ * <p>Searching a node first loads all its key lines back to back ({@link LineFetch}), the JVM's
+ * stand-in for the thesis's whole-node prefetch, so a node costs about {@code T1 + (lines-1)
+ * Tnext}, the cost {@link InPageWidths} assumes.
  *
  * <p>Thread safety: immutable; see {@link PageFormat} for readers of torn pages.
  */
@@ -198,10 +203,12 @@ public final class DiskFirstFormat implements PageFormat {
   private int descend(MemorySegment s, long base, long key, boolean strict) {
     int line = u16(s, base + ROOT);
     int levels = Math.min(u16(s, base + LEVELS), MAX_LEVELS);
+    long folded = 0;
     for (int level = levels; level > 1; level--) {
       long nd = node(base, line);
       int lo = 0;
       int hi = u16(s, nd);
+      folded += LineFetch.touch(s, nd, 4L + (long) hi * kb); // fetch the node's key lines together
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
         long k = PageFormat.getKey(s, nd + 4 + (long) mid * kb, kb);
@@ -213,12 +220,14 @@ public final class DiskFirstFormat implements PageFormat {
       }
       line = u16(s, nd + childLines + 2L * lo);
     }
+    LineFetch.consume(folded);
     return line;
   }
 
   private int leafSearch(MemorySegment s, long nd, long key, boolean strict) {
     int lo = 0;
     int hi = u16(s, nd);
+    LineFetch.consume(LineFetch.touch(s, nd, 4L + (long) hi * kb)); // the leaf node's key lines together
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       long k = PageFormat.getKey(s, leafKey(nd, mid), kb);

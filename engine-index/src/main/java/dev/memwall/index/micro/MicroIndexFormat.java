@@ -1,5 +1,6 @@
 package dev.memwall.index.micro;
 
+import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFormat;
 import java.lang.foreign.MemorySegment;
 
@@ -18,6 +19,9 @@ import java.lang.foreign.MemorySegment;
  * <p>{@link #chooseSubarrayLines} applies the thesis's goal G to the sub-array size: the largest
  * page fan-out among sizes whose search cost (micro-index + sub-array + value line) is within 10%
  * of the best.
+ *
+ * <p>As in the thesis's implementation, the micro-index and the chosen sub-array are fetched
+ * pB+-tree style ({@link LineFetch}: their lines loaded back to back) before they are searched.
  *
  * <p>Thread safety: immutable.
  */
@@ -154,6 +158,7 @@ public final class MicroIndexFormat implements PageFormat {
     int n = count(s, base);
     int lo = 0;
     int hi = subarrays(Math.min(Math.max(n, 0), capacity));
+    long folded = LineFetch.touch(s, base + microAt, (long) hi * kb); // the micro-index lines together
     while (lo < hi) { // first sub-array whose first key passes
       int mid = (lo + hi) >>> 1;
       long k = PageFormat.getKey(s, base + microAt + (long) mid * kb, kb);
@@ -164,10 +169,12 @@ public final class MicroIndexFormat implements PageFormat {
       }
     }
     if (lo == 0) {
+      LineFetch.consume(folded);
       return 0;
     }
     int start = (lo - 1) * sub;
     int end = Math.min(n, start + sub);
+    LineFetch.consume(folded + LineFetch.touch(s, keyAt(base, start), (long) (end - start) * kb));
     int a = start;
     int b = end;
     while (a < b) {
