@@ -33,6 +33,14 @@ public final class RowIds {
     size = 0;
   }
 
+  /** Drops the row ids after the first {@code newSize} (a reader retrying discards what it added). */
+  public void truncate(int newSize) {
+    if (newSize < 0 || newSize > size) {
+      throw new IndexOutOfBoundsException("cannot truncate " + size + " row ids to " + newSize);
+    }
+    size = newSize;
+  }
+
   public int size() {
     return size;
   }

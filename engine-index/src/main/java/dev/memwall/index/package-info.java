@@ -19,7 +19,21 @@
  * {@code long}; values are {@code int64} row ids; duplicate keys are allowed. Bulkloads take
  * {@link dev.memwall.index.SortedEntries} (sorted arrays, a generator, or an Arrow key column).
  *
- * <p>Not yet here: the fpB+-trees on a page file (disk-first, cache-first), the slotted-page and
- * micro-indexing baselines, durability, and optimistic concurrency for readers during writes.
+ * <p>On disk:
+ *
+ * <ul>
+ *   <li>{@link dev.memwall.index.page.PageFile} (mapped pages, CRC32C per page, two commit records)
+ *       and {@link dev.memwall.index.page.BufferPool} (CLOCK, pin/unpin, version stamps);
+ *   <li>{@link dev.memwall.index.disk.DiskBPlusTree}: one page-level B+-tree with shadow-paging
+ *       durability and optimistic readers, over three in-page layouts
+ *       ({@link dev.memwall.index.page.PageFormat}): the disk-first fpB+-tree
+ *       ({@link dev.memwall.index.fpb.DiskFirstFormat}, widths by
+ *       {@link dev.memwall.index.fpb.InPageWidths}), slotted pages
+ *       ({@link dev.memwall.index.slotted.SlottedPageFormat}) and micro-indexing
+ *       ({@link dev.memwall.index.micro.MicroIndexFormat}).
+ * </ul>
+ *
+ * <p>Not yet here: the cache-first fpB+-tree (with overflow pages), and optimistic concurrency for
+ * the in-memory trees.
  */
 package dev.memwall.index;

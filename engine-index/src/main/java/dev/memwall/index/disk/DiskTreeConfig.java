@@ -1,0 +1,95 @@
+package dev.memwall.index.disk;
+
+import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.index.KeyType;
+import dev.memwall.index.fpb.InPageWidths;
+import dev.memwall.index.micro.MicroIndexFormat;
+import java.util.Objects;
+
+/**
+ * The parameters of a {@link DiskBPlusTree}: key type, page layout and size, the in-page widths
+ * (fpB+: non-leaf and leaf node lines; micro-indexing: sub-array lines), buffer pool frames, the
+ * page limit of the file, and how many leaf pages a range scan prefetches ahead.
+ *
+ * <p>{@link #fromProfile} chooses the widths with goal G ({@link InPageWidths},
+ * {@link MicroIndexFormat#chooseSubarrayLines}) from the machine's T1 and Tnext.
+ *
+ * @param keyType the key type
+ * @param layout the in-page organization
+ * @param pageBytes 4096, 8192, 16384 or 32768
+ * @param nonLeafLines fpB+ in-page non-leaf node width w (ignored by the other layouts)
+ * @param leafLines fpB+ in-page leaf node width x (ignored by the other layouts)
+ * @param subarrayLines micro-indexing sub-array size in lines (ignored by the other layouts)
+ * @param poolFrames buffer pool frames (>= 8)
+ * @param maxPages most pages the file may grow to
+ * @param scanPrefetchPages leaf pages a range scan prefetches ahead (>= 0)
+ */
+public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, int nonLeafLines, int leafLines,
+    int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages) {
+
+  /** Default pool size: 64 MiB of 8 KiB pages. */
+  public static final int DEFAULT_POOL_FRAMES = 8192;
+  public static final long DEFAULT_MAX_PAGES = Integer.MAX_VALUE;
+  public static final int DEFAULT_SCAN_PREFETCH_PAGES = 8;
+
+  public DiskTreeConfig {
+    Objects.requireNonNull(keyType, "keyType");
+    Objects.requireNonNull(layout, "layout");
+    if (pageBytes < 4096 || pageBytes > 32768 || Integer.bitCount(pageBytes) != 1) {
+      throw new IllegalArgumentException("page size must be 4, 8, 16 or 32 KiB, got " + pageBytes + " bytes");
+    }
+    if (nonLeafLines < 1 || nonLeafLines > 32 || leafLines < 1 || leafLines > 32 || subarrayLines < 1
+        || subarrayLines > 32) {
+      throw new IllegalArgumentException("in-page widths must be 1 .. 32 lines, got w=" + nonLeafLines + " x="
+          + leafLines + " sub-array=" + subarrayLines);
+    }
+    if (poolFrames < 8 || maxPages < 8 || scanPrefetchPages < 0) {
+      throw new IllegalArgumentException("need >= 8 pool frames, >= 8 pages and a prefetch distance >= 0, got "
+          + poolFrames + ", " + maxPages + ", " + scanPrefetchPages);
+    }
+  }
+
+  /** The widths goal G picks for this machine, page size and key type. */
+  public static DiskTreeConfig fromProfile(MachineProfile profile, KeyType keyType, PageLayout layout,
+      int pageBytes) {
+    return choose(keyType, layout, pageBytes, profile.missLatencyNanos(), profile.pipelinedMissNanos());
+  }
+
+  /** The widths goal G picks for T1 and Tnext (any one unit). */
+  public static DiskTreeConfig choose(KeyType keyType, PageLayout layout, int pageBytes, double t1, double tnext) {
+    InPageWidths widths = InPageWidths.choose(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
+    int sub = MicroIndexFormat.chooseSubarrayLines(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
+    return new DiskTreeConfig(keyType, layout, pageBytes, widths.nonLeafLines(), widths.leafLines(), sub,
+        DEFAULT_POOL_FRAMES, DEFAULT_MAX_PAGES, DEFAULT_SCAN_PREFETCH_PAGES);
+  }
+
+  public DiskTreeConfig withPoolFrames(int frames) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, frames, maxPages,
+        scanPrefetchPages);
+  }
+
+  public DiskTreeConfig withMaxPages(long pages) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, pages,
+        scanPrefetchPages);
+  }
+
+  public DiskTreeConfig withWidths(int w, int x) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, w, x, subarrayLines, poolFrames, maxPages,
+        scanPrefetchPages);
+  }
+
+  public DiskTreeConfig withSubarrayLines(int lines) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, lines, poolFrames, maxPages,
+        scanPrefetchPages);
+  }
+
+  public DiskTreeConfig withLayout(PageLayout other) {
+    return new DiskTreeConfig(keyType, other, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
+        maxPages, scanPrefetchPages);
+  }
+
+  public DiskTreeConfig withScanPrefetchPages(int pages) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
+        maxPages, pages);
+  }
+}

@@ -1,0 +1,129 @@
+package dev.memwall.index.disk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.KeyType;
+import dev.memwall.index.RowIds;
+import dev.memwall.index.TreeModel;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Kills a child JVM ({@link CrashChild}) in the middle of inserting and reopens its file: the tree
+ * must be intact and hold exactly a committed prefix of the operations, the last one the child
+ * reported or (when the kill fell between a sync and its report) the one after it.
+ */
+@ExtendWith(LeakCheck.class)
+class DiskTreeCrashTest {
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @EnumSource(PageLayout.class)
+  void killedMidInsertReopensAtTheLastCommit(PageLayout layout, EngineMemory memory) throws Exception {
+    int batch = 97;
+    for (int round = 0; round < 3; round++) {
+      Path file = dir.resolve(layout + "-" + round);
+      long seed = 1234L + round;
+      String java = ProcessHandle.current().info().command().orElse("java");
+      List<String> command = new ArrayList<>(List.of(java));
+      for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        if (flag.startsWith("--") || flag.startsWith("-D") || flag.startsWith("-X")) {
+          command.add(flag); // the engine's JVM flags (native access, Arrow's opens), as this JVM has them
+        }
+      }
+      command.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName(),
+          file.toString(), layout.name(), Long.toString(seed), Integer.toString(batch)));
+      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+      long reported = -1;
+      int wanted = 5 + round * 7; // commits to wait for before the kill: varies where it lands
+      List<String> lines = new ArrayList<>();
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line; (line = out.readLine()) != null; ) {
+          lines.add(line);
+          if (line.startsWith("committed ")) {
+            reported = Long.parseLong(line.substring(10));
+            if (reported >= (long) wanted * batch && child.isAlive()) {
+              Thread.sleep(round * 3L); // lands somewhere in a later batch of inserts
+              child.toHandle().destroyForcibly(); // SIGKILL; unlike Process.destroy it leaves the pipe open
+              // keep reading: lines the child wrote before it died are still in the pipe
+            }
+          }
+        }
+      } finally {
+        child.destroyForcibly();
+        child.waitFor(30, TimeUnit.SECONDS);
+      }
+      assertTrue(reported >= 0, "child never committed: " + lines);
+      DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
+      try (DiskBPlusTree tree = DiskBPlusTree.open(file, config, memory)) {
+        tree.checkInvariants();
+        TreeModel atReport = model(seed, reported);
+        TreeModel atNext = model(seed, reported + batch);
+        List<Long> keys = new ArrayList<>();
+        List<Long> rows = new ArrayList<>();
+        DiskBPlusTree.RangeScan scan = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
+        long[] k = new long[64];
+        long[] r = new long[64];
+        for (int got; (got = scan.next(k, r)) > 0; ) {
+          for (int i = 0; i < got; i++) {
+            keys.add(k[i]);
+            rows.add(r[i]);
+          }
+        }
+        boolean report = same(atReport, keys, rows);
+        assertTrue(report || same(atNext, keys, rows), "reopened tree (" + tree.size() + " entries) is neither "
+            + "commit " + reported + " (" + atReport.size() + ") nor the next (" + atNext.size() + ")");
+        TreeModel expected = report ? atReport : atNext;
+        assertEquals(expected.size(), tree.size());
+        RowIds out = new RowIds();
+        for (Map.Entry<Long, List<Long>> e : expected.map().entrySet()) {
+          out.clear();
+          tree.search(e.getKey(), out);
+          assertEquals(e.getValue(), DiskTreeProperties.toList(out), "row ids of " + e.getKey());
+        }
+        // the reopened tree keeps working and committing
+        tree.insert(1, 1);
+        expected.insert(1, 1);
+        tree.sync();
+        DiskTreeProperties.checkScan(tree, expected, Long.MIN_VALUE, Long.MAX_VALUE, 3);
+      }
+    }
+  }
+
+  private static boolean same(TreeModel model, List<Long> keys, List<Long> rows) {
+    return model.rangeKeys(Long.MIN_VALUE, Long.MAX_VALUE).equals(keys)
+        && model.range(Long.MIN_VALUE, Long.MAX_VALUE).equals(rows);
+  }
+
+  /** The model after the first {@code ops} operations of the child's sequence. */
+  static TreeModel model(long seed, long ops) {
+    TreeModel model = new TreeModel();
+    Random random = new Random(seed);
+    for (int i = 0; i < ops; i++) {
+      long[] op = CrashChild.operation(random, i);
+      if (op[2] == 1) {
+        model.delete(op[0], op[1]);
+      } else {
+        model.insert(op[0], op[1]);
+      }
+    }
+    return model;
+  }
+}
