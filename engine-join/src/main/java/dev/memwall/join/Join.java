@@ -21,6 +21,7 @@ import dev.memwall.join.planner.Planner;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.grace.SpillRates;
 import dev.memwall.join.inspector.InspectorJoin;
+import dev.memwall.join.reducer.BloomReducer;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Path;
@@ -83,6 +84,8 @@ public final class Join {
   private int tupleBytes;
   private InspectorJoin.Phase inspectorPhase = InspectorJoin.Phase.AUTO;
   private InspectorJoin.Report lastInspectorReport;
+  private boolean semiJoinReducer;
+  private BloomReducer.Report lastReducerReport;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -237,6 +240,22 @@ public final class Join {
   }
 
   /**
+   * Whether a Bloom-filter semi-join reducer runs in front of the join ({@link BloomReducer}; default
+   * false): the right side's keys go into a blocked filter (one cache line per key), left rows it
+   * rejects are settled at once, and the algorithm joins only the rest. The result is the same; the
+   * join is cheaper when many left rows have no partner.
+   */
+  public Join semiJoinReducer(boolean enabled) {
+    this.semiJoinReducer = enabled;
+    return this;
+  }
+
+  /** What the semi-join reducer of the last terminal call did, or null when none ran. */
+  public BloomReducer.Report reducerReport() {
+    return lastReducerReport;
+  }
+
+  /**
    * What the last terminal call of {@link JoinAlgorithm#INSPECTOR} or
    * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING} did (sizes, fallback, candidates per probe
    * tuple, phases chosen), or null before any or for the other algorithms.
@@ -356,6 +375,9 @@ public final class Join {
     boolean parallel = plan.algorithm().clusters() || plan.algorithm() == JoinAlgorithm.INSPECTOR
         || plan.algorithm() == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING;
     long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (parallel ? threads : 1);
+    if (semiJoinReducer) {
+      required += BloomReducer.bytesFor(keys[0].rowCount(), keys[1].rowCount()) + perOutput * (parallel ? threads : 1);
+    }
     try {
       memory.budget().reserve(required);
       memory.budget().release(required);
@@ -403,6 +425,29 @@ public final class Join {
   }
 
   private void run(Prepared prepared, JoinOutput out) {
+    lastReducerReport = null;
+    if (!semiJoinReducer) {
+      runAlgorithm(prepared, out);
+      return;
+    }
+    JoinInput input = prepared.input();
+    try (BloomReducer reducer = BloomReducer.reduce(memory, left, leftKeys, input.left(), input.right(), type, out)) {
+      KeyColumns reducedLeft = KeyColumns.pair(reducer.table(), leftKeys, right, rightKeys)[0];
+      Prepared reduced = new Prepared(new JoinInput(reducedLeft, input.right(), type, memory),
+          plan(reducedLeft, input.right()));
+      if (out.countOnly()) {
+        runAlgorithm(reduced, out);
+      } else {
+        try (JoinOutput mapped = reducer.mapping(memory, chunkPairs, out)) {
+          runAlgorithm(reduced, mapped);
+          mapped.flush();
+        }
+      }
+      lastReducerReport = reducer.report();
+    }
+  }
+
+  private void runAlgorithm(Prepared prepared, JoinOutput out) {
     JoinInput input = prepared.input();
     JoinPlan plan = prepared.plan();
     switch (plan.algorithm()) {

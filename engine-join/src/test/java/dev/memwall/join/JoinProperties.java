@@ -163,6 +163,26 @@ class JoinProperties {
     }
   }
 
+  /**
+   * The Bloom-filter semi-join reducer in front of every algorithm leaves the pairs unchanged (rows
+   * it rejects are reported by outer and anti joins themselves), and passes at most every left row.
+   */
+  @Property(tries = 150)
+  void semiJoinReducerLeavesEveryResultUnchanged(@ForAll("algorithms") JoinAlgorithm algorithm,
+      @ForAll("cases") Case c, EngineMemory memory) {
+    long[] expected = JoinTestData.reference(c.left(), c.right(), c.type());
+    try (Table left = JoinTestData.table(memory, c.left(), "l");
+        Table right = JoinTestData.table(memory, c.right(), "r")) {
+      Join join = join(memory, left, right, algorithm, c).semiJoinReducer(true);
+      try (JoinIndex index = join.index()) {
+        assertArrayEquals(expected, JoinTestData.pairs(index),
+            () -> algorithm + " " + c.type() + " with a reducer differs; " + join.reducerReport());
+      }
+      assertTrue(join.reducerReport().keptRows() <= c.left().rows(), join.reducerReport()::toString);
+      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
+    }
+  }
+
   @Provide
   Arbitrary<JoinAlgorithm> inspectorAlgorithms() {
     return Arbitraries.of(JoinAlgorithm.INSPECTOR, JoinAlgorithm.ENHANCED_CACHE_PARTITIONING);
