@@ -100,12 +100,16 @@ public final class VerticalBloomFilters implements AutoCloseable {
     }
   }
 
-  /** The filters that may contain the key with {@code hash}: bit {@code s} set for filter {@code s}. */
+  /**
+   * The filters that may contain the key with {@code hash}: bit {@code s} set for filter {@code s}.
+   * The {@code k} loads are independent and combined without branches, so a caller testing several
+   * keys in a row has all their misses in flight at once.
+   */
   public long candidates(long hash) {
     int h1 = (int) hash;
     int h2 = (int) (hash >>> 32) | 1;
     long mask = -1L >>> (MAX_FILTERS - filters);
-    for (int i = 0; i < hashes && mask != 0; i++) {
+    for (int i = 0; i < hashes; i++) {
       mask &= slices.get(WORD, BloomFilter.position(h1 + i * h2, bits) * Long.BYTES);
     }
     return mask;

@@ -16,10 +16,11 @@ import java.util.List;
  *   <li>{@code K} ({@link #pagesPerSubPartition}): the largest K with {@code K P + K n H <= C}
  *       (eq. 5.1), {@code H} = {@value #TABLE_BYTES_PER_KEY} bytes of cache-resident hash table per
  *       key, {@code C} = the effective cache size;
- *   <li>{@code S}: sub-partitions per partition, {@value #TARGET_SUB_PARTITIONS} aimed at (at most
- *       64 fit one vertical word, so a probe tests them with 3 loads), which fixes the partition count;
+ *   <li>{@code S}: sub-partitions per partition, {@value #TARGET_SUB_PARTITIONS} aimed at (the thesis
+ *       uses 50; at most 64 fit one vertical word, so a probe tests them with 3 loads, and each thread
+ *       adds at most one partly filled sub-partition), which fixes the partition count;
  *   <li>per-filter false-positive rate {@code fpr / S} (eq. 5.6) with 3 hash functions, hence the
- *       bits per key (about 26 at S = 32, 28.5 at S = 50, Table 5.2).
+ *       bits per key (28.5 at S = 50, Table 5.2).
  * </ul>
  *
  * @param recordBytes W
@@ -35,7 +36,7 @@ public record InspectorSizing(int recordBytes, long pageBytes, int tuplesPerPage
   /** H: the cache-resident table's bytes per key (bucket head, chain link, hash code, and slack). */
   public static final int TABLE_BYTES_PER_KEY = 16;
   /** S aimed at; partitions are sized so that each holds about this many sub-partitions. */
-  public static final int TARGET_SUB_PARTITIONS = 32;
+  public static final int TARGET_SUB_PARTITIONS = 48;
   /** The aggregate false-positive rate of a partition's filters (the thesis's fpr). */
   public static final double FALSE_POSITIVE_RATE = 0.05;
   /** Hash functions per filter (the thesis's d). */
