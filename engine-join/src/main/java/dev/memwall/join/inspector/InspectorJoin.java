@@ -34,9 +34,10 @@ import java.util.function.IntConsumer;
  * consecutive pages of a thread's part of a partition form a sub-partition with its own 3-hash Bloom
  * filter (eq. 5.1 for K, fpr/S per filter). The filters are then transposed to the vertical
  * (bit-sliced) layout, up to 64 per set ({@link VerticalBloomFilters}), so that testing a probe tuple
- * against all of a partition's filters costs 3 loads per 64 sub-partitions. While the probe side is
- * partitioned, a tuple no filter admits is dropped (reported at once by outer and anti joins); the
- * others are written with their candidate sub-partitions, which are counted per sub-partition.
+ * against all of a partition's filters costs 3 loads per 64 sub-partitions. Once the probe side is
+ * partitioned, each partition's tuples are tested against its filters (see {@link #partitionProbe}
+ * for why not during the scatter): a tuple no filter admits is dropped (reported at once by outer
+ * and anti joins); the others' candidate sub-partitions are recorded and counted per sub-partition.
  *
  * <p><b>Join phase.</b> Per partition, the average number of candidate sub-partitions per probe
  * tuple decides (section 5.6.5): under {@value #MAX_AVERAGE_CANDIDATES}, the cache-stationary join
@@ -73,8 +74,8 @@ public final class InspectorJoin {
 
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  /** Probe tuples whose filter loads are issued together before any is used (group prefetching's G). */
-  static final int INSPECTION_GROUP = 16;
+  /** The matched flag of a probe tuple the filters dropped (already reported where the join type reports it). */
+  private static final byte SETTLED = 2;
 
   /** Which join phase runs; AUTO is the thesis's choice from the inspection. */
   public enum Phase {
@@ -258,10 +259,6 @@ public final class InspectorJoin {
     owned.remove(left);
     left.close();
     choosePhases();
-    if (type != JoinType.INNER) {
-      matched = allocate((long) Math.max(1, probeStart[partitions * threads]), Placement.DEFAULT);
-      matched.fill((byte) 0);
-    }
     if (inspect) {
       countingSort();
     }
@@ -469,6 +466,16 @@ public final class InspectorJoin {
 
   // ------------------------------------------------------------------------------------ probe side
 
+  /**
+   * Partitions the probe side (count, then move), then inspects it: each thread tests the tuples
+   * of its part of every partition against that partition's vertical filters, one partition after
+   * the other. The thesis tests while partitioning; here a partition's filters (a vertical set of
+   * about {@value InspectorSizing#TARGET_SUB_PARTITIONS} filters) fit the cache while all of them
+   * together do not, and testing them where they are cache-resident turned out several times cheaper
+   * on these machines than three memory misses per tuple. A tuple no filter admits is dropped:
+   * reported at once by outer and anti joins and flagged {@link #SETTLED} so that nothing reports
+   * it again.
+   */
   private void partitionProbe(ExtractedSide left) {
     int count = left.count();
     int[][] histogram = histograms(left.tuples(), count);
@@ -476,6 +483,10 @@ public final class InspectorJoin {
     probeFill = new int[partitions * threads];
     probeRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
     probeCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
+    if (type != JoinType.INNER) {
+      matched = allocate(Math.max(1, count), Placement.DEFAULT);
+      matched.fill((byte) 0);
+    }
     partitionCandidates = new long[threads][partitions];
     partitionSurvivors = new long[threads][partitions];
     dropped = new long[threads];
@@ -489,75 +500,66 @@ public final class InspectorJoin {
     }
     MemorySegment hashes = left.tuples().hashes();
     MemorySegment rows = left.tuples().rows();
-    boolean reportsUnmatched = type.reportsUnmatched();
-    int maxSets = 1;
-    for (int p = 0; inspect && p < partitions; p++) {
-      maxSets = Math.max(maxSets, setFirst[p + 1] - setFirst[p]);
-    }
-    int setsPerPartition = maxSets;
     parallel(t -> {
-      long[] candidateSum = partitionCandidates[t];
-      long[] survivors = partitionSurvivors[t];
-      JoinOutput out = outs[t];
-      CandidateList list = inspect ? candidates[t] : null;
-      int[] perSub = inspect ? candidateCounts[t] : null;
-      long[] masks = new long[INSPECTION_GROUP * setsPerPartition];
-      int end = shareStart(count, t + 1);
-      for (int group = shareStart(count, t); group < end; group += INSPECTION_GROUP) {
-        int n = Math.min(INSPECTION_GROUP, end - group);
-        if (inspect) {
-          // stage 1 for the whole group: the filter loads, independent of each other (the JVM's "prefetch")
-          for (int j = 0; j < n; j++) {
-            long key = hashes.getAtIndex(Tuples.HASH, group + j);
-            int p = partitionOf(code(key));
-            for (int s = setFirst[p]; s < setFirst[p + 1]; s++) {
-              masks[j * setsPerPartition + s - setFirst[p]] = sets[s].candidates(key);
-            }
-          }
-        }
-        for (int j = 0; j < n; j++) {
-          int i = group + j;
-          long key = hashes.getAtIndex(Tuples.HASH, i);
-          int code = code(key);
-          int p = partitionOf(code);
-          int row = rows.getAtIndex(Tuples.ROW, i);
-          int region = p * threads + t;
-          if (inspect) {
-            int setCount = setFirst[p + 1] - setFirst[p];
-            long any = 0;
-            for (int s = 0; s < setCount; s++) {
-              any |= masks[j * setsPerPartition + s];
-            }
-            if (any == 0) {
-              dropped[t]++;
-              if (reportsUnmatched) {
-                out.emit(row, JoinIndex.NO_ROW);
-              }
-              continue;
-            }
-            int position = probeStart[region] + probeFill[region]++;
-            writeRecord(probeRecords, position, key, row);
-            probeCodes.setAtIndex(INT, position, code);
-            int firstSub = subFirst[p * threads];
-            for (int s = 0; s < setCount; s++) {
-              long mask = masks[j * setsPerPartition + s];
-              int base = firstSub + s * VerticalBloomFilters.MAX_FILTERS;
-              candidateSum[p] += Long.bitCount(mask);
-              for (; mask != 0; mask &= mask - 1) {
-                int g = base + Long.numberOfTrailingZeros(mask);
-                list.add(((long) g << 32) | position);
-                perSub[g]++;
-              }
-            }
-          } else {
-            int position = probeStart[region] + probeFill[region]++;
-            writeRecord(probeRecords, position, key, row);
-            probeCodes.setAtIndex(INT, position, code);
-          }
-          survivors[p]++;
+      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
+        long key = hashes.getAtIndex(Tuples.HASH, i);
+        int code = code(key);
+        int p = partitionOf(code);
+        int region = p * threads + t;
+        int position = probeStart[region] + probeFill[region]++;
+        writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
+        probeCodes.setAtIndex(INT, position, code);
+      }
+      if (inspect) {
+        inspect(t);
+      } else {
+        for (int p = 0; p < partitions; p++) {
+          partitionSurvivors[t][p] = probeFill[p * threads + t];
         }
       }
     });
+  }
+
+  /** Tests thread {@code t}'s probe tuples against their partition's filters, partition by partition. */
+  private void inspect(int t) {
+    long[] candidateSum = partitionCandidates[t];
+    long[] survivors = partitionSurvivors[t];
+    JoinOutput out = outs[t];
+    CandidateList list = candidates[t];
+    int[] perSub = candidateCounts[t];
+    boolean reportsUnmatched = type.reportsUnmatched();
+    for (int p = 0; p < partitions; p++) {
+      int region = p * threads + t;
+      int firstSet = setFirst[p];
+      int setCount = setFirst[p + 1] - firstSet;
+      int firstSub = subFirst[p * threads];
+      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
+        long key = probeRecords.get(LONG, pos * recordBytes);
+        long any = 0;
+        for (int s = 0; s < setCount; s++) {
+          long mask = sets[firstSet + s].candidates(key);
+          any |= mask;
+          int base = firstSub + s * VerticalBloomFilters.MAX_FILTERS;
+          candidateSum[p] += Long.bitCount(mask);
+          for (; mask != 0; mask &= mask - 1) {
+            int g = base + Long.numberOfTrailingZeros(mask);
+            list.add(((long) g << 32) | pos);
+            perSub[g]++;
+          }
+        }
+        if (any == 0) {
+          dropped[t]++;
+          if (matched != null) {
+            matched.set(ValueLayout.JAVA_BYTE, pos, SETTLED);
+          }
+          if (reportsUnmatched) {
+            out.emit(probeRecords.get(INT, pos * recordBytes + CacheTable.ROW_OFFSET), JoinIndex.NO_ROW);
+          }
+        } else {
+          survivors[p]++;
+        }
+      }
+    }
   }
 
   private void choosePhases() {
@@ -751,7 +753,10 @@ public final class InspectorJoin {
       for (int p = t; p < partitions; p += threads) {
         for (int r = p * threads; r < (p + 1) * threads; r++) {
           for (long pos = probeStart[r], end = pos + probeFill[r]; pos < end; pos++) {
-            CacheTable.finish(type, out, probeRecords, recordBytes, pos, matched.get(ValueLayout.JAVA_BYTE, pos) != 0);
+            byte flag = matched.get(ValueLayout.JAVA_BYTE, pos);
+            if (flag != SETTLED) {
+              CacheTable.finish(type, out, probeRecords, recordBytes, pos, flag != 0);
+            }
           }
         }
       }
