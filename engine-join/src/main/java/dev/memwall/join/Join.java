@@ -23,6 +23,8 @@ import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.grace.SpillRates;
+import dev.memwall.join.inspector.InspectorJoin;
+import dev.memwall.join.reducer.BloomReducer;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Path;
@@ -93,6 +95,11 @@ public final class Join {
   private GraceHashJoin.Report lastSpillReport;
   private PrefetchingHashJoin.Mode prefetch = PrefetchingHashJoin.Mode.GROUP;
   private PrefetchTuning prefetchTuning;
+  private int tupleBytes;
+  private InspectorJoin.Phase inspectorPhase = InspectorJoin.Phase.AUTO;
+  private InspectorJoin.Report lastInspectorReport;
+  private boolean semiJoinReducer;
+  private BloomReducer.Report lastReducerReport;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -157,8 +164,9 @@ public final class Join {
 
   /**
    * Threads for the radix algorithms ({@link JoinAlgorithm#PHASH}, {@link JoinAlgorithm#PHASH_PLUS},
-   * {@link JoinAlgorithm#RADIX_JOIN}): parallel partitioning and a parallel join phase over cluster
-   * pairs; a streaming consumer is then called from these threads, one chunk at a time. The other
+   * {@link JoinAlgorithm#RADIX_JOIN}), {@link JoinAlgorithm#INSPECTOR} and
+   * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING}: parallel partitioning (each thread a share of
+   * the input) and a parallel join phase over cluster or sub-partition pairs; a streaming consumer is then called from these threads, one chunk at a time. The other
    * algorithms run on the calling thread whatever this says. Default 1.
    */
   public Join threads(int threads) {
@@ -218,6 +226,56 @@ public final class Join {
     this.prefetch = Objects.requireNonNull(mode, "mode");
     this.prefetchTuning = Objects.requireNonNull(tuning, "tuning");
     return this;
+  }
+
+  /**
+   * The width in bytes of the tuples {@link JoinAlgorithm#INSPECTOR} and
+   * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING} move through their partitions (at least 16: key
+   * and row id, the rest payload standing in for the columns an early-materializing join would
+   * carry). Default: the wider input's row width (its fixed-width columns' bytes, 16 per string
+   * column), at least 16. The inspector join falls back to enhanced cache
+   * partitioning under {@value InspectorJoin#MIN_TUPLE_BYTES} bytes.
+   */
+  public Join tupleBytes(int bytes) {
+    if (bytes < 16 || bytes > (1 << 16)) {
+      throw new IllegalArgumentException("tuple width must be 16 to 65536 bytes, got " + bytes);
+    }
+    this.tupleBytes = bytes;
+    return this;
+  }
+
+  /**
+   * The join phase of {@link JoinAlgorithm#INSPECTOR}: {@link InspectorJoin.Phase#AUTO} (default,
+   * the thesis's choice per partition from the inspection) or one forced everywhere.
+   */
+  public Join inspectorPhase(InspectorJoin.Phase phase) {
+    this.inspectorPhase = Objects.requireNonNull(phase, "phase");
+    return this;
+  }
+
+  /**
+   * Whether a Bloom-filter semi-join reducer runs in front of the join ({@link BloomReducer}; default
+   * false): the right side's keys go into a blocked filter (one cache line per key), left rows it
+   * rejects are settled at once, and the algorithm joins only the rest. The result is the same; the
+   * join is cheaper when many left rows have no partner.
+   */
+  public Join semiJoinReducer(boolean enabled) {
+    this.semiJoinReducer = enabled;
+    return this;
+  }
+
+  /** What the semi-join reducer of the last terminal call did, or null when none ran. */
+  public BloomReducer.Report reducerReport() {
+    return lastReducerReport;
+  }
+
+  /**
+   * What the last terminal call of {@link JoinAlgorithm#INSPECTOR} or
+   * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING} did (sizes, fallback, candidates per probe
+   * tuple, phases chosen), or null before any or for the other algorithms.
+   */
+  public InspectorJoin.Report inspectorReport() {
+    return lastInspectorReport;
   }
 
   /**
@@ -327,7 +385,12 @@ public final class Join {
       throw new IllegalArgumentException("probe group must be in 1..1024, got " + probeGroup);
     }
     long perOutput = materializes ? JoinOutput.bytesFor(chunkPairs) : 0;
-    long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (plan.algorithm().clusters() ? threads : 1);
+    boolean parallel = plan.algorithm().clusters() || plan.algorithm() == JoinAlgorithm.INSPECTOR
+        || plan.algorithm() == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING;
+    long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (parallel ? threads : 1);
+    if (semiJoinReducer) {
+      required += BloomReducer.bytesFor(keys[0].rowCount(), keys[1].rowCount()) + perOutput * (parallel ? threads : 1);
+    }
     try {
       memory.budget().reserve(required);
       memory.budget().release(required);
@@ -368,11 +431,36 @@ public final class Join {
       case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
       case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, threads);
       case GRACE, HYBRID_HASH -> GraceHashJoin.bytesFor(lr, rr, spillMemory());
+      case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> InspectorJoin.bytesFor(lr, nulls, rr,
+          inspectorSettings(plan.algorithm()));
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     };
   }
 
   private void run(Prepared prepared, JoinOutput out) {
+    lastReducerReport = null;
+    if (!semiJoinReducer) {
+      runAlgorithm(prepared, out);
+      return;
+    }
+    JoinInput input = prepared.input();
+    try (BloomReducer reducer = BloomReducer.reduce(memory, left, leftKeys, input.left(), input.right(), type, out)) {
+      KeyColumns reducedLeft = KeyColumns.pair(reducer.table(), leftKeys, right, rightKeys)[0];
+      Prepared reduced = new Prepared(new JoinInput(reducedLeft, input.right(), type, memory),
+          plan(reducedLeft, input.right()));
+      if (out.countOnly()) {
+        runAlgorithm(reduced, out);
+      } else {
+        try (JoinOutput mapped = reducer.mapping(memory, chunkPairs, out)) {
+          runAlgorithm(reduced, mapped);
+          mapped.flush();
+        }
+      }
+      lastReducerReport = reducer.report();
+    }
+  }
+
+  private void runAlgorithm(Prepared prepared, JoinOutput out) {
     JoinInput input = prepared.input();
     JoinPlan plan = prepared.plan();
     switch (plan.algorithm()) {
@@ -391,8 +479,30 @@ public final class Join {
             hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
             prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile())));
       }
+      case INSPECTOR, ENHANCED_CACHE_PARTITIONING ->
+          lastInspectorReport = InspectorJoin.run(input, out, inspectorSettings(plan.algorithm()));
       case AUTO -> throw new IllegalStateException("AUTO must be planned");
     }
+  }
+
+  private InspectorJoin.Settings inspectorSettings(JoinAlgorithm algorithm) {
+    int bytes = tupleBytes > 0 ? tupleBytes : Math.max(16, Math.max(rowBytes(left), rowBytes(right)));
+    boolean inspector = algorithm == JoinAlgorithm.INSPECTOR;
+    return InspectorJoin.Settings.of(profile(), bytes, threads,
+        inspector ? inspectorPhase : InspectorJoin.Phase.CACHE_PARTITIONING, inspector);
+  }
+
+  /** A row's bytes: fixed-width columns at their width, 16 for strings. */
+  private static int rowBytes(Table table) {
+    int bytes = 0;
+    for (var field : table.schema().getFields()) {
+      bytes += switch (ColumnType.of(field).kind()) {
+        case INT32, DATE -> 4;
+        case INT64, DECIMAL, FLOAT64 -> 8;
+        case STRING -> 16;
+      };
+    }
+    return Math.min(1 << 16, bytes);
   }
 
   private long spillMemory() {

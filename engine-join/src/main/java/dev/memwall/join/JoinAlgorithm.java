@@ -22,11 +22,31 @@ public enum JoinAlgorithm {
    */
   GRACE,
   /** Hybrid hash join: GRACE that keeps as many partitions in memory as its memory and cost model allow. */
-  HYBRID_HASH;
+  HYBRID_HASH,
+  /**
+   * Inspector join (seed 002, chapter 5): sub-partition Bloom filters built while partitioning the
+   * build side, inspected while partitioning the probe side, then a cache-stationary join phase (or
+   * enhanced cache partitioning where the inspection finds it better); see
+   * {@link dev.memwall.join.inspector.InspectorJoin}.
+   */
+  INSPECTOR,
+  /**
+   * Enhanced cache partitioning (seed 002, chapter 5's strongest baseline): memory partitions
+   * re-partitioned into cache-sized sub-partitions, each pair joined with a cache-resident table.
+   */
+  ENHANCED_CACHE_PARTITIONING;
 
   /** Whether the algorithm spills partitions to disk when its memory is too small (never chosen by AUTO). */
   public boolean spills() {
     return this == GRACE || this == HYBRID_HASH;
+  }
+
+  /**
+   * Whether the planner's cost model covers it (and AUTO may choose it): not the spilling joins,
+   * nor the inspector join and enhanced cache partitioning, which are asked for by name.
+   */
+  public boolean costed() {
+    return this != AUTO && !spills() && this != INSPECTOR && this != ENHANCED_CACHE_PARTITIONING;
   }
 
   /** Whether the algorithm radix-clusters its inputs (and so takes radix bits and passes). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.partition.RadixPlan;
@@ -13,6 +14,7 @@ import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
 import dev.memwall.join.grace.BucketTable;
 import dev.memwall.join.grace.GraceHashJoin;
+import dev.memwall.join.inspector.InspectorJoin;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.nio.file.Files;
@@ -159,6 +161,75 @@ class JoinProperties {
     } finally {
       Files.deleteIfExists(root);
     }
+  }
+
+  /**
+   * The Bloom-filter semi-join reducer in front of every algorithm leaves the pairs unchanged (rows
+   * it rejects are reported by outer and anti joins themselves), and passes at most every left row.
+   */
+  @Property(tries = 150)
+  void semiJoinReducerLeavesEveryResultUnchanged(@ForAll("algorithms") JoinAlgorithm algorithm,
+      @ForAll("cases") Case c, EngineMemory memory) {
+    long[] expected = JoinTestData.reference(c.left(), c.right(), c.type());
+    try (Table left = JoinTestData.table(memory, c.left(), "l");
+        Table right = JoinTestData.table(memory, c.right(), "r")) {
+      Join join = join(memory, left, right, algorithm, c).semiJoinReducer(true);
+      try (JoinIndex index = join.index()) {
+        assertArrayEquals(expected, JoinTestData.pairs(index),
+            () -> algorithm + " " + c.type() + " with a reducer differs; " + join.reducerReport());
+      }
+      assertTrue(join.reducerReport().keptRows() <= c.left().rows(), join.reducerReport()::toString);
+      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
+    }
+  }
+
+  @Provide
+  Arbitrary<JoinAlgorithm> inspectorAlgorithms() {
+    return Arbitraries.of(JoinAlgorithm.INSPECTOR, JoinAlgorithm.ENHANCED_CACHE_PARTITIONING);
+  }
+
+  /**
+   * The inspector join (every join phase) and enhanced cache partitioning against nested loops, with
+   * tuples of 16 to 104 bytes and machines whose pages and caches are tiny, so that even these
+   * inputs get several partitions, sub-partitions of one to a few tuples, more than 64 of them in a
+   * skewed partition (several vertical filter sets), and many candidates per probe tuple under
+   * duplicates; 1 to 3 threads. The report must say what ran.
+   */
+  @Property(tries = 250)
+  void inspectorJoinsMatchNestedLoops(@ForAll("inspectorAlgorithms") JoinAlgorithm algorithm,
+      @ForAll("cases") Case c, @ForAll InspectorJoin.Phase phase, @ForAll("tupleWidths") int tupleBytes,
+      @ForAll("inspectorMachines") MachineProfile profile, EngineMemory memory) {
+    long[] expected = JoinTestData.reference(c.left(), c.right(), c.type());
+    try (Table left = JoinTestData.table(memory, c.left(), "l");
+        Table right = JoinTestData.table(memory, c.right(), "r")) {
+      Join join = join(memory, left, right, algorithm, c).profile(profile).tupleBytes(tupleBytes)
+          .inspectorPhase(phase);
+      try (JoinIndex index = join.index()) {
+        assertArrayEquals(expected, JoinTestData.pairs(index),
+            () -> algorithm + " " + c.type() + " " + phase + " " + tupleBytes + " B differs; " + join.inspectorReport());
+      }
+      InspectorJoin.Report report = join.inspectorReport();
+      boolean inspects = algorithm == JoinAlgorithm.INSPECTOR && tupleBytes >= InspectorJoin.MIN_TUPLE_BYTES;
+      assertEquals(inspects, report.inspected(), report::toString);
+      assertEquals(algorithm == JoinAlgorithm.INSPECTOR && !inspects, report.fallback() != null, report::toString);
+      if (!inspects || phase == InspectorJoin.Phase.CACHE_PARTITIONING) {
+        assertEquals(0, report.stationaryPartitions(), report::toString);
+      } else if (phase == InspectorJoin.Phase.CACHE_STATIONARY) {
+        assertEquals(0, report.cachePartitionedPartitions(), report::toString);
+      }
+      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
+    }
+  }
+
+  @Provide
+  Arbitrary<Integer> tupleWidths() {
+    return Arbitraries.of(16, 20, 24, 100);
+  }
+
+  @Provide
+  Arbitrary<MachineProfile> inspectorMachines() {
+    return Combinators.combine(Arbitraries.of(64, 256, 4096), Arbitraries.of(1024, 8192, 1 << 20))
+        .as(TestProfiles::inspector);
   }
 
   @Provide

@@ -26,4 +26,17 @@ final class TestProfiles {
         400, 100, 4, List.of(), new MachineProfile.Bandwidth(1, 1, 1, 1, 1, 1), 4096,
         new MachineProfile.Tlb(64, 228, Double.NaN, List.of()));
   }
+
+  /**
+   * A seed-like machine with pages of {@code pageBytes} and a last cache of {@code cacheBytes}, so the
+   * inspector join's sub-partitions hold a few tuples and small inputs get many partitions and
+   * sub-partitions (more than 64 per partition under skew).
+   */
+  static MachineProfile inspector(int pageBytes, int cacheBytes) {
+    return new MachineProfile("inspector", 2,
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 1 << 10, 32, 2), 1 << 10, 2),
+            new MachineProfile.MeasuredCache(new CacheLevel(2, "Unified", cacheBytes, 64, 4), cacheBytes, 10)),
+        400, 100, 4, List.of(), new MachineProfile.Bandwidth(1, 1, 1, 1, 1, 1), pageBytes,
+        new MachineProfile.Tlb(64, 228, Double.NaN, List.of()));
+  }
 }

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * transposed} so that one probe tests many filters at once.
  *
  * <p>Ownership: the bits live in one off-heap buffer charged to the {@link EngineMemory} it was
- * created from; {@link #close} frees it. Thread safety: {@link #add} is for one thread at a time; a
+ * created from, which {@link #close} frees; or, for {@link #wrap}, in the caller's memory. Thread safety: {@link #add} is for one thread at a time; a
  * built filter may be tested from any number of threads. Bad input: sizes or rates out of range
  * throw {@link IllegalArgumentException}.
  */
@@ -27,18 +27,40 @@ public final class BloomFilter implements AutoCloseable {
   private final long bits;
   private final int hashes;
 
-  private BloomFilter(OffHeapBuffer buffer, long bits, int hashes) {
+  private BloomFilter(OffHeapBuffer buffer, MemorySegment words, long bits, int hashes) {
     this.buffer = buffer;
-    this.words = buffer.segment();
+    this.words = words;
     this.bits = bits;
     this.hashes = hashes;
+  }
+
+  /**
+   * A filter over caller-owned, zeroed memory: its bits are all of {@code words} (whose size must be a
+   * positive multiple of 8 bytes, at most 2^29). Used where many equal filters share one buffer (the
+   * inspector join's sub-partition filters), so that they cost one allocation and one release.
+   * {@link #close} leaves the memory to its owner.
+   */
+  public static BloomFilter wrap(MemorySegment words, int hashes) {
+    checkHashes(hashes);
+    long bits = words.byteSize() * 8;
+    if (words.byteSize() % Long.BYTES != 0 || bits < 64 || bits > MAX_BITS) {
+      throw new IllegalArgumentException("a wrapped Bloom filter needs 8 to 2^29 bytes in whole longs, not "
+          + words.byteSize());
+    }
+    return new BloomFilter(null, words, bits, hashes);
+  }
+
+  /** The bytes of a filter of {@code bits} bits, rounded up to whole longs as {@link #create} does. */
+  public static long bytesFor(long bits) {
+    return checkBits(bits) / 8;
   }
 
   /** An empty filter of {@code bits} bits (rounded up to 64) tested with {@code hashes} positions per key. */
   public static BloomFilter create(EngineMemory memory, long bits, int hashes) {
     long rounded = checkBits(bits);
     checkHashes(hashes);
-    return new BloomFilter(memory.allocate(rounded / 8), rounded, hashes);
+    OffHeapBuffer buffer = memory.allocate(rounded / 8);
+    return new BloomFilter(buffer, buffer.segment(), rounded, hashes);
   }
 
   /**
@@ -116,6 +138,8 @@ public final class BloomFilter implements AutoCloseable {
 
   @Override
   public void close() {
-    buffer.close();
+    if (buffer != null) {
+      buffer.close();
+    }
   }
 }

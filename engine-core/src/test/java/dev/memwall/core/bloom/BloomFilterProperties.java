@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,6 +85,50 @@ class BloomFilterProperties {
       }
     } finally {
       filters.forEach(BloomFilter::close);
+    }
+  }
+
+  /**
+   * Filters wrapped over slices of one buffer and transposed into another caller-owned buffer give
+   * the same candidates as separately allocated ones, and closing them frees nothing of the caller's.
+   */
+  @Property(tries = 30)
+  void wrappedFiltersInSharedBuffersAgreeWithOwnedOnes(
+      @ForAll @Size(min = 1, max = 64) List<@Size(max = 100) List<Long>> perFilter, @ForAll long probeSeed,
+      EngineMemory memory) {
+    long bytes = BloomFilter.bytesFor(1000);
+    List<BloomFilter> owned = new ArrayList<>();
+    List<BloomFilter> wrapped = new ArrayList<>();
+    try (OffHeapBuffer horizontal = memory.allocate(bytes * perFilter.size());
+        OffHeapBuffer vertical = memory.allocate(VerticalBloomFilters.bytesFor(bytes * 8))) {
+      horizontal.segment().fill((byte) 0);
+      vertical.segment().fill((byte) 0);
+      for (int s = 0; s < perFilter.size(); s++) {
+        BloomFilter own = BloomFilter.create(memory, 1000, 3);
+        owned.add(own);
+        BloomFilter wrap = BloomFilter.wrap(horizontal.segment().asSlice(s * bytes, bytes), 3);
+        wrapped.add(wrap);
+        for (long key : perFilter.get(s)) {
+          own.add(key);
+          wrap.add(key);
+        }
+      }
+      try (VerticalBloomFilters reference = VerticalBloomFilters.transpose(memory, owned);
+          VerticalBloomFilters shared = VerticalBloomFilters.transpose(wrapped, vertical.segment())) {
+        SplittableRandom random = new SplittableRandom(probeSeed);
+        List<Long> probes = new ArrayList<>();
+        perFilter.forEach(probes::addAll);
+        for (int i = 0; i < 100; i++) {
+          probes.add(random.nextLong());
+        }
+        for (long hash : probes) {
+          assertEquals(reference.candidates(hash), shared.candidates(hash), "hash " + hash);
+        }
+      }
+      wrapped.forEach(BloomFilter::close);
+      assertFalse(horizontal.isClosed(), "closing a wrapped filter must leave the caller's buffer");
+    } finally {
+      owned.forEach(BloomFilter::close);
     }
   }
 

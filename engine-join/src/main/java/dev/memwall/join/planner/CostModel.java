@@ -231,6 +231,8 @@ public final class CostModel {
       case RADIX_JOIN -> partitioned(left, right, plan, ClusterJoin.Kind.NESTED_LOOPS, writeCombining);
       // in memory, the spilling joins are a bucket-chained hash join (their disk cost is HybridSplit's)
       case GRACE, HYBRID_HASH -> simpleHash(left, right);
+      case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> throw new IllegalArgumentException(algorithm
+          + " is asked for by name, not costed");
       case AUTO -> throw new IllegalArgumentException("AUTO is not an algorithm to cost");
     };
   }

@@ -37,7 +37,7 @@ public final class Planner {
     double right = Math.max(1, rightRows);
     List<JoinPlan.Candidate> candidates = new ArrayList<>();
     for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
-      if (algorithm != JoinAlgorithm.AUTO && !algorithm.spills()) {
+      if (algorithm.costed()) {
         candidates.add(radix != null && algorithm.clusters()
             ? new JoinPlan.Candidate(algorithm, radix, model.cost(algorithm, left, right, radix, writeCombining))
             : model.best(algorithm, left, right, writeCombining));

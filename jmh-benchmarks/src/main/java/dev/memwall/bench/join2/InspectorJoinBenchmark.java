@@ -1,0 +1,140 @@
+package dev.memwall.bench.join2;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.Join;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Seed 002, chapter 5 in shape: the inspector join against enhanced cache partitioning and the
+ * group-prefetching hash join (GRACE with every partition in memory, group loops), whole joins,
+ * count-only. {@code tuples} build tuples, each key repeated {@code duplicates} times, and as many
+ * probe tuples, each matching one key (so {@code duplicates} result rows per probe tuple). Keys in
+ * random order, or nearly sorted (sorted, then 1% of the tuples moved to random places). Tuples of
+ * {@code tupleBytes} moved through the partitions of the inspector and cache-partitioning joins (the
+ * prefetching join keeps 16-byte tuples whatever this says, and runs on one thread whatever
+ * {@code threads} says). Time per whole join.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@State(Scope.Benchmark)
+public class InspectorJoinBenchmark {
+  private static final Schema SCHEMA = new Schema(List.of(
+      new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+
+  /** Key order of both inputs. */
+  public enum Order { RANDOM, NEARLY_SORTED }
+
+  @Param({"1048576"})
+  public int tuples;
+
+  @Param({"1", "4", "8"})
+  public int duplicates;
+
+  @Param({"RANDOM", "NEARLY_SORTED"})
+  public Order order;
+
+  @Param({"100"})
+  public int tupleBytes;
+
+  @Param({"1", "2"})
+  public int threads;
+
+  @Param({"INSPECTOR", "ENHANCED_CACHE_PARTITIONING", "GRACE"})
+  public JoinAlgorithm algorithm;
+
+  private EngineMemory memory;
+  private Table left;
+  private Table right;
+  private Join join;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    memory = EngineMemory.create("inspector-bench");
+    SplittableRandom random = new SplittableRandom(1);
+    int distinct = Math.max(1, tuples / duplicates);
+    int[] build = new int[tuples];
+    for (int i = 0; i < tuples; i++) {
+      build[i] = i / duplicates % distinct;
+    }
+    int[] probe = new int[tuples];
+    for (int i = 0; i < tuples; i++) {
+      probe[i] = (int) ((long) i * distinct / tuples);
+    }
+    arrange(build, random);
+    arrange(probe, random);
+    right = table(build);
+    left = table(probe);
+    join = Join.of(memory, left, right).on("k").algorithm(algorithm).threads(threads).tupleBytes(tupleBytes)
+        .memoryLimit(2L * tuples * BucketTable.BYTES_PER_TUPLE).prefetch(PrefetchingHashJoin.Mode.GROUP);
+  }
+
+  /** Shuffles, or (nearly sorted) leaves sorted and moves 1% of the tuples to random places. */
+  private void arrange(int[] keys, SplittableRandom random) {
+    if (order == Order.RANDOM) {
+      for (int i = keys.length - 1; i > 0; i--) {
+        swap(keys, i, random.nextInt(i + 1));
+      }
+    } else {
+      for (int moved = 0; moved < keys.length / 100; moved++) {
+        swap(keys, random.nextInt(keys.length), random.nextInt(keys.length));
+      }
+    }
+  }
+
+  private static void swap(int[] a, int i, int j) {
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+
+  private Table table(int[] keys) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, memory.arrow());
+    IntVector k = (IntVector) root.getVector(0);
+    k.allocateNew(keys.length);
+    for (int i = 0; i < keys.length; i++) {
+      k.set(i, keys[i]);
+    }
+    k.setValueCount(keys.length);
+    root.setRowCount(keys.length);
+    return Table.own(SCHEMA, List.of(root), Map.of());
+  }
+
+  @Benchmark
+  public long join() {
+    return join.count();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    System.out.println();
+    System.out.println("inspector report: " + join.inspectorReport() + "; spill report: " + join.spillReport());
+    left.close();
+    right.close();
+    memory.close();
+  }
+}
