@@ -50,8 +50,11 @@ import java.util.concurrent.atomic.LongAdder;
  * coupling each child's stamp with a re-validation of its parent; on a failed validation they
  * retry from the root (or, for a scan, from the last key returned). The writer marks every page it
  * changes (and, during a split, the whole path from the root) for the duration of the change, so a
- * reader sees each operation entirely or not at all. A scan returns every entry of its range that
- * exists throughout the scan exactly once, in order.
+ * reader sees each operation entirely or not at all. A scan returns keys in order and never a
+ * torn entry; entries that exist throughout the scan are returned exactly once, except that when
+ * a scan resumes after a failed validation inside a run of equal keys that the writer changed
+ * meanwhile, part of that run may be skipped or repeated (the scan resumes by key and count).
+ * Scans hand out at most one leaf page per {@code next} call.
  *
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
  * {@link EngineMemory}); {@link #close} syncs and frees them.

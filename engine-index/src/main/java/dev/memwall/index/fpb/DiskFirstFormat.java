@@ -289,6 +289,13 @@ public final class DiskFirstFormat implements PageFormat {
   }
 
   @Override
+  public long last(MemorySegment s, long base) {
+    int line = u16(s, base + LAST_LEAF);
+    int c = u16(s, node(base, line));
+    return c > 0 ? handle(line, c - 1) : PageFormat.super.last(s, base); // empty last node: walk
+  }
+
+  @Override
   public long next(MemorySegment s, long base, long h) {
     int line = lineOf(h);
     int i = indexOf(h) + 1;

@@ -212,6 +212,12 @@ public final class MicroIndexFormat implements PageFormat {
   }
 
   @Override
+  public long last(MemorySegment s, long base) {
+    int n = count(s, base);
+    return n > 0 ? n - 1 : END;
+  }
+
+  @Override
   public long next(MemorySegment s, long base, long h) {
     return h + 1 < count(s, base) ? h + 1 : END;
   }

@@ -37,7 +37,18 @@ class DiskTreeConcurrencyTest {
   @ParameterizedTest
   @EnumSource(PageLayout.class)
   void readersValidateAndRetryWhileOneWriterWrites(PageLayout layout, EngineMemory memory) throws Exception {
-    DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(4096);
+    stress(layout, 4096, memory);
+  }
+
+  /** A pool far smaller than the tree: readers and the writer also race with evictions and loads. */
+  @ParameterizedTest
+  @EnumSource(PageLayout.class)
+  void readersRetryThroughEvictionsInASmallPool(PageLayout layout, EngineMemory memory) throws Exception {
+    stress(layout, 48, memory);
+  }
+
+  private void stress(PageLayout layout, int frames, EngineMemory memory) throws Exception {
+    DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(frames);
     try (DiskBPlusTree tree = DiskBPlusTree.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += 4) {
         tree.insert(k, k * 10L);
@@ -127,7 +138,7 @@ class DiskTreeConcurrencyTest {
       }
       assertTrue(reads.get() > 100, "readers ran " + reads.get() + " reads");
       tree.checkInvariants();
-      System.out.println(layout + ": " + ops + " writes, " + reads.get() + " reads, " + tree.optimisticRetries()
+      System.out.println(layout + " (" + frames + " frames): " + ops + " writes, " + reads.get() + " reads, " + tree.optimisticRetries()
           + " optimistic retries");
     }
   }

@@ -64,11 +64,20 @@ class DiskTreeTest {
     }
   }
 
-  @Test
-  void fpbPagesHoldMoreThanSlottedPages() {
-    DiskTreeConfig c = DiskTreeConfig.choose(KeyType.INT32, PageLayout.FPB_DISK_FIRST, 16384, 240, 24);
-    assertEquals(PageLayout.FPB_DISK_FIRST, c.layout());
-    assertTrue(c.nonLeafLines() >= 1 && c.leafLines() >= 1);
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {4096, 8192, 16384, 32768})
+  void pageCapacitiesFollowTheChosenLayouts(int pageBytes, EngineMemory memory) {
+    DiskTreeConfig c = DiskTreeConfig.choose(KeyType.INT64, PageLayout.FPB_DISK_FIRST, pageBytes, 240, 24);
+    dev.memwall.index.fpb.InPageWidths widths = dev.memwall.index.fpb.InPageWidths.choose(pageBytes, 8, 8, 240, 24);
+    assertEquals(widths.nonLeafLines(), c.nonLeafLines());
+    assertEquals(widths.leafLines(), c.leafLines());
+    try (DiskBPlusTree fpb = DiskBPlusTree.create(dir.resolve("f" + pageBytes), c.withPoolFrames(16), memory);
+        DiskBPlusTree slotted = DiskBPlusTree.create(dir.resolve("s" + pageBytes),
+            c.withLayout(PageLayout.SLOTTED).withPoolFrames(16), memory)) {
+      assertEquals(widths.pageFanout(), fpb.leafFormat().capacity());
+      assertEquals((pageBytes - 64) / (8 + 8 + 2), slotted.leafFormat().capacity());
+      assertTrue(fpb.innerFormat().capacity() > fpb.leafFormat().capacity(), "4-byte child ids: more per page");
+    }
   }
 
   @ParameterizedTest
