@@ -6,13 +6,11 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
-import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.Float64Column;
 import dev.memwall.core.vector.Int32Column;
 import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import dev.memwall.core.vector.VarCharColumn;
 import dev.memwall.join.algorithm.ClusterJoin;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
@@ -579,17 +577,10 @@ public final class Join {
         case VarCharVector v -> {
           for (int k = 0; k < count; k++) {
             int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            int r = row[from + k];
-            if (source == null || source.isNull(r)) {
+            if (b < 0) {
               v.setNull(at + k);
-            } else if (source instanceof DictionaryColumn codes) {
-              VarCharColumn values = codes.dictionary();
-              int code = codes.code(r);
-              v.setSafe(at + k, values.offset(code), values.byteLength(code), values.arrow().getDataBuffer());
             } else {
-              VarCharColumn strings = (VarCharColumn) source;
-              v.setSafe(at + k, strings.offset(r), strings.byteLength(r), strings.arrow().getDataBuffer());
+              TableBuilder.copyString(columns[b][c], row[from + k], v, at + k);
             }
           }
         }

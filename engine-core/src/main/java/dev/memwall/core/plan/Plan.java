@@ -26,6 +26,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -269,41 +275,108 @@ public final class Plan {
           default -> chunk.batch().column((Integer) kernels[c]);
         };
       }
-      for (int i = 0; i < chunk.selected(); i++) {
-        int k = chunk.position(i);
+      int selected = chunk.selected();
+      for (int done = 0; done < selected; ) {
+        int rows = builder.reserveRows(selected - done);
+        int at = builder.nextRow();
         for (int c = 0; c < kernels.length; c++) {
-          switch (kernels[c]) {
-            case LongKernel kernel when kernel.anyNull() && kernel.nulls()[k] -> builder.appendNull();
-            case LongKernel kernel -> builder.appendLong(((long[]) values[c])[k]);
-            case DoubleKernel kernel when kernel.anyNull() && kernel.nulls()[k] -> builder.appendNull();
-            case DoubleKernel kernel -> builder.appendDouble(((double[]) values[c])[k]);
-            case SubstringOutput sub -> sub.append(builder, (Column) values[c], chunk.start() + k);
-            default -> builder.appendFrom((Column) values[c], chunk.start() + k);
+          write(builder.vector(c), c, chunk, done, rows, at);
+        }
+        builder.commitRows(rows);
+        done += rows;
+      }
+    }
+
+    /** Column {@code c}'s values of selected rows {@code [from, from + rows)}, written from {@code at} on. */
+    private void write(FieldVector target, int c, Chunk chunk, int from, int rows, int at) {
+      switch (kernels[c]) {
+        case LongKernel kernel -> {
+          long[] longs = (long[]) values[c];
+          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
+          switch (target) {
+            case BigIntVector v -> {
+              for (int i = 0; i < rows; i++) {
+                int k = chunk.position(from + i);
+                if (nulls != null && nulls[k]) {
+                  v.setNull(at + i);
+                } else {
+                  v.set(at + i, longs[k]);
+                }
+              }
+            }
+            case IntVector v -> {
+              for (int i = 0; i < rows; i++) {
+                int k = chunk.position(from + i);
+                if (nulls != null && nulls[k]) {
+                  v.setNull(at + i);
+                } else {
+                  v.set(at + i, Math.toIntExact(longs[k]));
+                }
+              }
+            }
+            case DateDayVector v -> {
+              for (int i = 0; i < rows; i++) {
+                int k = chunk.position(from + i);
+                if (nulls != null && nulls[k]) {
+                  v.setNull(at + i);
+                } else {
+                  v.set(at + i, Math.toIntExact(longs[k]));
+                }
+              }
+            }
+            default -> throw new IllegalStateException("no integral output into " + target.getField());
           }
         }
-        builder.endRow();
+        case DoubleKernel kernel -> {
+          double[] doubles = (double[]) values[c];
+          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
+          Float8Vector v = (Float8Vector) target;
+          for (int i = 0; i < rows; i++) {
+            int k = chunk.position(from + i);
+            if (nulls != null && nulls[k]) {
+              v.setNull(at + i);
+            } else {
+              v.set(at + i, doubles[k]);
+            }
+          }
+        }
+        case SubstringOutput sub -> {
+          Column strings = (Column) values[c];
+          VarCharVector v = (VarCharVector) target;
+          for (int i = 0; i < rows; i++) {
+            sub.copy(strings, chunk.start() + chunk.position(from + i), v, at + i);
+          }
+        }
+        default -> {
+          Column strings = (Column) values[c];
+          VarCharVector v = (VarCharVector) target;
+          for (int i = 0; i < rows; i++) {
+            TableBuilder.copyString(strings, chunk.start() + chunk.position(from + i), v, at + i);
+          }
+        }
       }
     }
 
     /** A projected SUBSTRING of string column {@code column}. */
     private record SubstringOutput(int column, Expr.Substring substring) {
-      void append(TableBuilder builder, Column source, int row) {
+      /** Writes the substring of {@code source}'s row {@code row} (null stays null) to {@code target[index]}. */
+      void copy(Column source, int row, VarCharVector target, int index) {
         if (source.isNull(row)) {
-          builder.appendNull();
+          target.setNull(index);
           return;
         }
         VarCharColumn strings;
-        int index;
+        int entry;
         if (source instanceof DictionaryColumn codes) {
           strings = codes.dictionary();
-          index = codes.code(row);
+          entry = codes.code(row);
         } else {
           strings = (VarCharColumn) source;
-          index = row;
+          entry = row;
         }
-        long offset = strings.offset(index);
-        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(index));
-        builder.appendString(strings.bytes(), offset + (range >>> 32), (int) range);
+        int offset = strings.offset(entry);
+        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(entry));
+        target.setSafe(index, offset + (int) (range >>> 32), (int) range, strings.arrow().getDataBuffer());
       }
     }
 

@@ -131,6 +131,75 @@ public final class TableBuilder implements AutoCloseable {
     };
   }
 
+  /**
+   * Bulk appends, column at a time: makes room for up to {@code rows} more rows in the current
+   * batch and returns how many fit there (at least 1 when {@code rows > 0}). The caller writes
+   * those rows' values into {@link #vector}{@code (c)} for every column {@code c}, at positions
+   * {@link #nextRow()} onwards (fixed-width vectors have the capacity; strings go through
+   * {@link #copyString}), then calls {@link #commitRows}. Not to be mixed with a row appended half.
+   */
+  public int reserveRows(int rows) {
+    if (column != 0) {
+      throw new IllegalStateException("row " + row + " is half appended (" + column + " of " + types.size() + " values)");
+    }
+    if (current == null) {
+      current = VectorSchemaRoot.create(schema, allocator);
+      current.allocateNew();
+    }
+    int fit = Math.min(rows, BATCH_ROWS - row);
+    for (FieldVector vector : current.getFieldVectors()) {
+      if (vector instanceof BaseFixedWidthVector fixed) {
+        while (fixed.getValueCapacity() < row + fit) {
+          fixed.reAlloc();
+        }
+      }
+    }
+    return fit;
+  }
+
+  /** The current batch's vector of {@code column}, for bulk appends after {@link #reserveRows}. */
+  public FieldVector vector(int column) {
+    return current.getVector(column);
+  }
+
+  /** The position in {@link #vector} the next row takes. */
+  public int nextRow() {
+    return row;
+  }
+
+  /** Completes {@code rows} rows written in bulk after {@link #reserveRows}. */
+  public void commitRows(int rows) {
+    if (rows < 0 || row + rows > BATCH_ROWS || current == null) {
+      throw new IllegalStateException("cannot commit " + rows + " rows at row " + row);
+    }
+    row += rows;
+    if (row == BATCH_ROWS) {
+      seal();
+    }
+  }
+
+  /**
+   * Writes row {@code sourceRow} of the string column {@code source} (plain or dictionary-encoded,
+   * decoded) at {@code index} of {@code target}, or null; the bytes are copied buffer to buffer.
+   */
+  public static void copyString(Column source, int sourceRow, VarCharVector target, int index) {
+    if (source.isNull(sourceRow)) {
+      target.setNull(index);
+      return;
+    }
+    switch (source) {
+      case VarCharColumn strings -> target.setSafe(index, strings.offset(sourceRow), strings.byteLength(sourceRow),
+          strings.arrow().getDataBuffer());
+      case DictionaryColumn codes -> {
+        VarCharColumn values = codes.dictionary();
+        int code = codes.code(sourceRow);
+        target.setSafe(index, values.offset(code), values.byteLength(code), values.arrow().getDataBuffer());
+      }
+      default -> throw new IllegalArgumentException("column '" + source.name() + "' of type " + source.type()
+          + " is not a string column");
+    }
+  }
+
   /** Completes the current row. */
   public void endRow() {
     if (column != types.size()) {

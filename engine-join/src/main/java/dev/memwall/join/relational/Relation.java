@@ -6,12 +6,16 @@ import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.JoinType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,6 +30,8 @@ import java.util.Objects;
  *
  * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
  * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
+ * A semi or anti join (planned automatically) whose left input is the smaller builds on the left
+ * input instead and lets the right one probe.
  * Null keys follow SQL: they match nothing ({@link JoinType}).
  *
  * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
@@ -314,6 +320,10 @@ public final class Relation implements AutoCloseable {
         rightTable = right.run();
         Output output = choice.choose(leftTable, rightTable);
         ExecutionContext context = left.context;
+        if ((type == JoinType.SEMI || type == JoinType.ANTI) && algorithm == JoinAlgorithm.AUTO
+            && leftTable.rowCount() < rightTable.rowCount()) {
+          return Relation.own(buildOnLeft(leftTable, rightTable, output.left(), context), context);
+        }
         Table joined = Join.of(context.memory(), leftTable, rightTable)
             .on(leftKeys, rightKeys)
             .type(type)
@@ -330,6 +340,42 @@ public final class Relation implements AutoCloseable {
         }
         left.release();
         right.release();
+      }
+    }
+
+    /**
+     * A semi or anti join whose preserved (left) input is the smaller one: the hash table is built on
+     * the left input and the right input probes it (an inner join with the sides swapped, streamed),
+     * marking the left rows that have a partner; then the marked rows (semi) or the unmarked ones
+     * (anti, which keeps rows with null keys, as they match nothing) are copied out in input order.
+     */
+    private Table buildOnLeft(Table leftTable, Table rightTable, List<String> columns, ExecutionContext context) {
+      BitSet matched = new BitSet(Math.toIntExact(leftTable.rowCount()));
+      Join.of(context.memory(), rightTable, leftTable)
+          .on(rightKeys, leftKeys)
+          .threads(context.threads())
+          .stream(chunk -> {
+            for (int i = 0; i < chunk.size(); i++) {
+              matched.set(chunk.right(i));
+            }
+          });
+      boolean keepMatched = type == JoinType.SEMI;
+      int[] indexes = columns.stream().mapToInt(leftTable::columnIndex).toArray();
+      List<ColumnType> types = columns.stream().map(name -> ColumnType.of(leftTable.schema().findField(name))).toList();
+      try (TableBuilder builder = new TableBuilder(columns, types, context.memory().arrow())) {
+        int first = 0;
+        for (Batch batch : leftTable.batches()) {
+          for (int row = 0; row < batch.rowCount(); row++) {
+            if (matched.get(first + row) == keepMatched) {
+              for (int index : indexes) {
+                builder.appendFrom(batch.column(index), row);
+              }
+              builder.endRow();
+            }
+          }
+          first += batch.rowCount();
+        }
+        return builder.build();
       }
     }
 
