@@ -18,8 +18,13 @@ import java.lang.foreign.ValueLayout;
  */
 final class GroupTable implements AutoCloseable {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  /** Groups above which the table is assumed to outgrow L1 and lookups prefetch (see {@link #touchHomeSlots}). */
-  private static final int PREFETCH_MIN_GROUPS = 4096;
+  /**
+   * Groups above which the table is assumed to outgrow L1 and lookups prefetch (see
+   * {@link #touchHomeSlots}); the system property {@code memwall.aggregation.prefetch=false} turns
+   * prefetching off, for benchmarks that compare both.
+   */
+  private static final int PREFETCH_MIN_GROUPS =
+      Boolean.parseBoolean(System.getProperty("memwall.aggregation.prefetch", "true")) ? 4096 : Integer.MAX_VALUE;
 
   private final EngineMemory memory;
   private final int keyWidth;

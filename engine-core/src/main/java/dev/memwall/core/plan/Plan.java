@@ -345,7 +345,7 @@ public final class Plan {
           Column strings = (Column) values[c];
           VarCharVector v = (VarCharVector) target;
           for (int i = 0; i < rows; i++) {
-            sub.write(strings, chunk.start() + chunk.position(from + i), v, at + i);
+            sub.copy(strings, chunk.start() + chunk.position(from + i), v, at + i);
           }
         }
         default -> {
@@ -359,24 +359,24 @@ public final class Plan {
     }
 
     /** A projected SUBSTRING of string column {@code column}. */
-    /** A SUBSTRING of a string column in the output: the chosen bytes of each row, copied buffer to buffer. */
     private record SubstringOutput(int column, Expr.Substring substring) {
-      void write(Column source, int row, VarCharVector target, int index) {
+      /** Writes the substring of {@code source}'s row {@code row} (null stays null) to {@code target[index]}. */
+      void copy(Column source, int row, VarCharVector target, int index) {
         if (source.isNull(row)) {
           target.setNull(index);
           return;
         }
         VarCharColumn strings;
-        int value;
+        int entry;
         if (source instanceof DictionaryColumn codes) {
           strings = codes.dictionary();
-          value = codes.code(row);
+          entry = codes.code(row);
         } else {
           strings = (VarCharColumn) source;
-          value = row;
+          entry = row;
         }
-        int offset = strings.offset(value);
-        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(value));
+        int offset = strings.offset(entry);
+        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(entry));
         target.setSafe(index, offset + (int) (range >>> 32), (int) range, strings.arrow().getDataBuffer());
       }
     }

@@ -31,6 +31,28 @@ class StringPredicateProperties {
     assertEquals(expected > 0, test(StringPredicate.compareTo(b, cmp -> cmp > 0), a));
   }
 
+  /**
+   * Long strings exercise the eight-bytes-at-a-time search of {@code %}-only patterns: pieces
+   * straddling word boundaries, candidates flagged next to a real match, bytes 0x00 and 0x01 that
+   * a zero-byte test can confuse, and matches in the last, partial word.
+   */
+  @Property(tries = 3000)
+  void percentOnlyLikeOnLongStringsAgreesWithRegex(@ForAll("percentPatterns") String pattern,
+      @ForAll("longStrings") String value) {
+    assertEquals(regexLike(pattern, value), test(StringPredicate.like(pattern), value),
+        () -> "'" + value + "' LIKE '" + pattern + "'");
+  }
+
+  @Provide
+  Arbitrary<String> percentPatterns() {
+    return Arbitraries.strings().withChars('a', 'b', '\u0001', '\u0000', '%').ofMaxLength(7);
+  }
+
+  @Provide
+  Arbitrary<String> longStrings() {
+    return Arbitraries.strings().withChars('a', 'b', 'c', '\u0001', '\u0000', 'é').ofMinLength(0).ofMaxLength(80);
+  }
+
   @Test
   void likeEdgeCases() {
     assertEquals(true, test(StringPredicate.like("%"), ""));

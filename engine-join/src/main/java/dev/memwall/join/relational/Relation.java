@@ -210,12 +210,15 @@ public final class Relation implements AutoCloseable {
    * {@link #keepLeftAndRight}), however the join ends. Not thread-safe.
    */
   public static final class JoinSpec {
+    /** System property naming the algorithm of joins that do not choose one: {@value}. */
+    public static final String ALGORITHM_PROPERTY = "memwall.join.algorithm";
+
     private final Relation left;
     private final Relation right;
     private final JoinType type;
     private List<String> leftKeys;
     private List<String> rightKeys;
-    private JoinAlgorithm algorithm = JoinAlgorithm.AUTO;
+    private JoinAlgorithm algorithm;
 
     private JoinSpec(Relation left, Relation right, JoinType type) {
       left.requireUsable();
@@ -227,6 +230,33 @@ public final class Relation implements AutoCloseable {
       this.left = left;
       this.right = right;
       this.type = type;
+      try {
+        this.algorithm = defaultAlgorithm();
+      } catch (IllegalArgumentException e) {
+        left.close();
+        right.close();
+        throw e;
+      }
+    }
+
+    /**
+     * {@link JoinAlgorithm#AUTO}, unless the system property {@value #ALGORITHM_PROPERTY} names another
+     * algorithm for every join without an explicit {@link #algorithm} (for experiments that compare
+     * algorithms over whole queries).
+     *
+     * @throws IllegalArgumentException naming the property when its value is not an algorithm
+     */
+    private static JoinAlgorithm defaultAlgorithm() {
+      String name = System.getProperty(ALGORITHM_PROPERTY);
+      if (name == null || name.isBlank()) {
+        return JoinAlgorithm.AUTO;
+      }
+      try {
+        return JoinAlgorithm.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("system property " + ALGORITHM_PROPERTY + "=" + name
+            + " is not a join algorithm; use one of " + Arrays.toString(JoinAlgorithm.values()), e);
+      }
     }
 
     /** Joins on {@code leftKey = rightKey}. */

@@ -127,4 +127,24 @@ class RelationTest {
       }
     }
   }
+
+  @Test
+  void aSystemPropertyCanNameTheAlgorithmOfEveryJoin(EngineMemory memory) {
+    ExecutionContext context = ExecutionContext.singleThreaded(memory);
+    String property = Relation.JoinSpec.ALGORITHM_PROPERTY;
+    try (Table l = table(memory, "k", "a", 1, "x", 2, "y");
+        Table r = table(memory, "j", "b", 2, "two")) {
+      System.setProperty(property, "radix_join");
+      try (Table joined = Relation.scan(l, context).join(Relation.scan(r, context)).on("k", "j").keep("a", "b")
+          .toTable()) {
+        assertEquals(List.of("[y, two]"), RelationTestData.rows(joined));
+      }
+      System.setProperty(property, "no such join");
+      var e = assertThrows(IllegalArgumentException.class,
+          () -> Relation.scan(l, context).join(Relation.scan(r, context)));
+      assertTrue(e.getMessage().contains(property), e.getMessage());
+    } finally {
+      System.clearProperty(property);
+    }
+  }
 }
