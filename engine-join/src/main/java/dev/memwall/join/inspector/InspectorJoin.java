@@ -169,6 +169,7 @@ public final class InspectorJoin {
   // probe side
   private MemorySegment probeRecords;
   private MemorySegment probeCodes;
+  private MemorySegment probeLow;
   private int[] probeStart;
   private int[] probeFill;
   private CandidateList[] candidates;
@@ -211,9 +212,10 @@ public final class InspectorJoin {
   }
 
   /**
-   * Working memory for these input sizes without the filters (besides skew that grows candidate
-   * lists and the re-partitioning scratch of very unequal partitions): the filters come on top when
-   * the budget has room for them, else the inspector join falls back to enhanced cache partitioning.
+   * Working memory for these input sizes without the inspection (besides the re-partitioning scratch
+   * of very unequal partitions): the filters and candidate lists (about 20 bytes a probe tuple, more
+   * under duplicates) come on top when the budget has room for them, else the inspector join falls
+   * back to enhanced cache partitioning.
    */
   public static long bytesFor(long leftRows, long leftNullBound, long rightRows, Settings settings) {
     InspectorSizing s = InspectorSizing.of(rightRows, settings.tupleBytes(), settings.pageBytes(),
@@ -293,7 +295,8 @@ public final class InspectorJoin {
   private boolean filtersFit(int buildTuples) {
     long rest = bytesFor(input.left().rowCount(), type.reportsUnmatched() ? input.left().nullBound() : 0, buildTuples,
         settings) - Tuples.bytesFor(buildTuples);
-    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + rest;
+    // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
+    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + 20L * input.left().rowCount() + rest;
     try {
       memory.budget().reserve(bytes);
       memory.budget().release(bytes);
@@ -483,6 +486,8 @@ public final class InspectorJoin {
     probeFill = new int[partitions * threads];
     probeRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
     probeCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
+    // the keys' low halves beside the codes, so that the inspection reads 8 bytes a tuple, not a record's line
+    probeLow = inspect ? allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
     if (type != JoinType.INNER) {
       matched = allocate(Math.max(1, count), Placement.DEFAULT);
       matched.fill((byte) 0);
@@ -509,6 +514,9 @@ public final class InspectorJoin {
         int position = probeStart[region] + probeFill[region]++;
         writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
         probeCodes.setAtIndex(INT, position, code);
+        if (inspect) {
+          probeLow.setAtIndex(INT, position, (int) key);
+        }
       }
       if (inspect) {
         inspect(t);
@@ -534,7 +542,7 @@ public final class InspectorJoin {
       int setCount = setFirst[p + 1] - firstSet;
       int firstSub = subFirst[p * threads];
       for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        long key = probeRecords.get(LONG, pos * recordBytes);
+        long key = ((long) probeCodes.getAtIndex(INT, pos) << 32) | (probeLow.getAtIndex(INT, pos) & 0xFFFF_FFFFL);
         long any = 0;
         for (int s = 0; s < setCount; s++) {
           long mask = sets[firstSet + s].candidates(key);
