@@ -58,9 +58,10 @@ import java.util.function.IntConsumer;
  *
  * <p>Resources: all working memory is charged to the input's {@link EngineMemory} and freed before
  * {@link #run} returns or throws: both sides' extracted tuples (12 bytes a row), both sides'
- * partitions ({@code W + 4} bytes a tuple), the filters ({@code about fpr/S bits per key} twice, while
- * transposing), candidate lists and sorted pairs (8 bytes per candidate, twice), a matched flag per
- * probe tuple for outer, semi and anti joins, and each thread's re-partitioning scratch.
+ * partitions ({@code W + 4} bytes a tuple, 4 more per probe tuple while inspecting), the filters (the
+ * bits per key of fpr/S, twice while transposing), candidate lists and sorted pairs (8 bytes per
+ * candidate, twice), a matched flag per probe tuple for outer, semi and anti joins, and each
+ * thread's re-partitioning scratch.
  *
  * <p>Thread safety: {@link #run} starts and joins its own threads; a streaming consumer is called
  * from them one chunk at a time. Bad input (settings out of range) throws
