@@ -165,6 +165,8 @@ public final class InspectorJoin {
   private long[] subStart;
   private int[] subPartition;
   private int subCount;
+  private BloomFilter[] horizontalFilters;
+  private OffHeapBuffer horizontalBuffer;
   private int[] setFirst;
   private VerticalBloomFilters[] sets;
   // probe side
@@ -432,9 +434,6 @@ public final class InspectorJoin {
       }
     });
   }
-
-  private BloomFilter[] horizontalFilters;
-  private OffHeapBuffer horizontalBuffer;
 
   /** Converts each partition's filters to vertical sets of up to 64, then frees the horizontal ones. */
   private void transposeFilters() {
