@@ -166,8 +166,9 @@ public final class Join {
    * Threads for the radix algorithms ({@link JoinAlgorithm#PHASH}, {@link JoinAlgorithm#PHASH_PLUS},
    * {@link JoinAlgorithm#RADIX_JOIN}), {@link JoinAlgorithm#INSPECTOR} and
    * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING}: parallel partitioning (each thread a share of
-   * the input) and a parallel join phase over cluster or sub-partition pairs; a streaming consumer is then called from these threads, one chunk at a time. The other
-   * algorithms run on the calling thread whatever this says. Default 1.
+   * the input) and a parallel join phase over cluster or sub-partition pairs; a streaming consumer
+   * is then called from these threads, one chunk at a time. The other algorithms run on the calling
+   * thread whatever this says. Default 1.
    */
   public Join threads(int threads) {
     if (threads < 1) {
@@ -439,6 +440,7 @@ public final class Join {
 
   private void run(Prepared prepared, JoinOutput out) {
     lastReducerReport = null;
+    lastInspectorReport = null;
     if (!semiJoinReducer) {
       runAlgorithm(prepared, out);
       return;
@@ -492,11 +494,17 @@ public final class Join {
         inspector ? inspectorPhase : InspectorJoin.Phase.CACHE_PARTITIONING, inspector);
   }
 
-  /** A row's bytes: fixed-width columns at their width, 16 for strings. */
+  /** A row's bytes: fixed-width columns at their width, 16 for strings and types memwall does not compute on. */
   private static int rowBytes(Table table) {
     int bytes = 0;
     for (var field : table.schema().getFields()) {
-      bytes += switch (ColumnType.of(field).kind()) {
+      ColumnType.Kind kind;
+      try {
+        kind = ColumnType.of(field).kind();
+      } catch (IllegalArgumentException e) {
+        kind = ColumnType.Kind.STRING;
+      }
+      bytes += switch (kind) {
         case INT32, DATE -> 4;
         case INT64, DECIMAL, FLOAT64 -> 8;
         case STRING -> 16;

@@ -5,6 +5,7 @@ import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * The cache-resident hash table of one build sub-partition, and the probe of one tuple against it
@@ -70,7 +71,7 @@ final class CacheTable {
       codes = new int[next.length];
     }
     mask = size - 1;
-    java.util.Arrays.fill(heads, 0, size, -1);
+    Arrays.fill(heads, 0, size, -1);
     for (int i = 0; i < n; i++) {
       int code = codeSlots.getAtIndex(INT, from + i);
       int bucket = code & mask;

@@ -58,9 +58,10 @@ import java.util.function.IntConsumer;
  *
  * <p>Resources: all working memory is charged to the input's {@link EngineMemory} and freed before
  * {@link #run} returns or throws: both sides' extracted tuples (12 bytes a row), both sides'
- * partitions ({@code W + 4} bytes a tuple), the filters ({@code about fpr/S bits per key} twice, while
- * transposing), candidate lists and sorted pairs (8 bytes per candidate, twice), a matched flag per
- * probe tuple for outer, semi and anti joins, and each thread's re-partitioning scratch.
+ * partitions ({@code W + 4} bytes a tuple, 4 more per probe tuple while inspecting), the filters (the
+ * bits per key of fpr/S, twice while transposing), candidate lists and sorted pairs (8 bytes per
+ * candidate, twice), a matched flag per probe tuple for outer, semi and anti joins, and each
+ * thread's re-partitioning scratch.
  *
  * <p>Thread safety: {@link #run} starts and joins its own threads; a streaming consumer is called
  * from them one chunk at a time. Bad input (settings out of range) throws
@@ -164,11 +165,14 @@ public final class InspectorJoin {
   private long[] subStart;
   private int[] subPartition;
   private int subCount;
+  private BloomFilter[] horizontalFilters;
+  private OffHeapBuffer horizontalBuffer;
   private int[] setFirst;
   private VerticalBloomFilters[] sets;
   // probe side
   private MemorySegment probeRecords;
   private MemorySegment probeCodes;
+  private MemorySegment probeLow;
   private int[] probeStart;
   private int[] probeFill;
   private CandidateList[] candidates;
@@ -211,9 +215,10 @@ public final class InspectorJoin {
   }
 
   /**
-   * Working memory for these input sizes without the filters (besides skew that grows candidate
-   * lists and the re-partitioning scratch of very unequal partitions): the filters come on top when
-   * the budget has room for them, else the inspector join falls back to enhanced cache partitioning.
+   * Working memory for these input sizes without the inspection (besides the re-partitioning scratch
+   * of very unequal partitions): the filters and candidate lists (about 20 bytes a probe tuple, more
+   * under duplicates) come on top when the budget has room for them, else the inspector join falls
+   * back to enhanced cache partitioning.
    */
   public static long bytesFor(long leftRows, long leftNullBound, long rightRows, Settings settings) {
     InspectorSizing s = InspectorSizing.of(rightRows, settings.tupleBytes(), settings.pageBytes(),
@@ -293,7 +298,8 @@ public final class InspectorJoin {
   private boolean filtersFit(int buildTuples) {
     long rest = bytesFor(input.left().rowCount(), type.reportsUnmatched() ? input.left().nullBound() : 0, buildTuples,
         settings) - Tuples.bytesFor(buildTuples);
-    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + rest;
+    // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
+    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + 20L * input.left().rowCount() + rest;
     try {
       memory.budget().reserve(bytes);
       memory.budget().release(bytes);
@@ -429,9 +435,6 @@ public final class InspectorJoin {
     });
   }
 
-  private BloomFilter[] horizontalFilters;
-  private OffHeapBuffer horizontalBuffer;
-
   /** Converts each partition's filters to vertical sets of up to 64, then frees the horizontal ones. */
   private void transposeFilters() {
     setFirst = new int[partitions + 1];
@@ -483,6 +486,8 @@ public final class InspectorJoin {
     probeFill = new int[partitions * threads];
     probeRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
     probeCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
+    // the keys' low halves beside the codes, so that the inspection reads 8 bytes a tuple, not a record's line
+    probeLow = inspect ? allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
     if (type != JoinType.INNER) {
       matched = allocate(Math.max(1, count), Placement.DEFAULT);
       matched.fill((byte) 0);
@@ -509,6 +514,9 @@ public final class InspectorJoin {
         int position = probeStart[region] + probeFill[region]++;
         writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
         probeCodes.setAtIndex(INT, position, code);
+        if (inspect) {
+          probeLow.setAtIndex(INT, position, (int) key);
+        }
       }
       if (inspect) {
         inspect(t);
@@ -534,7 +542,7 @@ public final class InspectorJoin {
       int setCount = setFirst[p + 1] - firstSet;
       int firstSub = subFirst[p * threads];
       for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        long key = probeRecords.get(LONG, pos * recordBytes);
+        long key = ((long) probeCodes.getAtIndex(INT, pos) << 32) | (probeLow.getAtIndex(INT, pos) & 0xFFFF_FFFFL);
         long any = 0;
         for (int s = 0; s < setCount; s++) {
           long mask = sets[firstSet + s].candidates(key);
