@@ -267,6 +267,8 @@ public final class Relation implements AutoCloseable {
     /** Joins on {@code leftKeys[i] = rightKeys[i]} for every i (a composite key). */
     public JoinSpec on(List<String> leftKeys, List<String> rightKeys) {
       if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
+        left.close();
+        right.close();
         throw new IllegalArgumentException("a join needs the same positive number of left and right keys, got "
             + leftKeys + " and " + rightKeys);
       }
