@@ -36,8 +36,8 @@ import java.util.Objects;
  *
  * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
  * step; one over {@link #own an owned table} or a join result frees that table when it is closed
- * or consumed. Every operation consumes its receiver (and the relation arguments of a join): the
- * receiver cannot be used again, and whatever it owned moves into the returned relation or is
+ * or consumed. Every operation consumes its receiver (a join consumes both inputs when its output
+ * columns are chosen, or when its configuration is refused): the receiver cannot be used again, and whatever it owned moves into the returned relation or is
  * freed when the step has run, also when the step throws. So a chain of steps never leaks
  * intermediates; only relations that are built but never consumed need {@link #close}
  * (try-with-resources). Memory is allocated from the context's {@link dev.memwall.core.memory.EngineMemory}.
@@ -267,6 +267,8 @@ public final class Relation implements AutoCloseable {
     /** Joins on {@code leftKeys[i] = rightKeys[i]} for every i (a composite key). */
     public JoinSpec on(List<String> leftKeys, List<String> rightKeys) {
       if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
+        left.close();
+        right.close();
         throw new IllegalArgumentException("a join needs the same positive number of left and right keys, got "
             + leftKeys + " and " + rightKeys);
       }
