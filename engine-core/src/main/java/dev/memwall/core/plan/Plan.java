@@ -385,7 +385,7 @@ public final class Plan {
       if (expr instanceof Expr.ColumnRef ref) {
         return ref;
       }
-      throw new IllegalArgumentException("string outputs must be columns, not " + expr);
+      throw new IllegalArgumentException("string outputs must be columns or their SUBSTRINGs, not " + expr);
     }
   }
 

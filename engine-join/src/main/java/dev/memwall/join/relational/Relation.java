@@ -83,7 +83,7 @@ public final class Relation implements AutoCloseable {
     return then(steps().filter(predicate));
   }
 
-  /** Computes these output columns; later steps see only them. String outputs must be columns. */
+  /** Computes these output columns; later steps see only them. String outputs are columns or their SUBSTRINGs. */
   public Relation project(NamedExpr... outputs) {
     return then(steps().project(outputs));
   }
