@@ -32,7 +32,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -41,11 +41,12 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
+
+
+
 
 /**
  * An equi-join of two Arrow tables, configured fluently and run by one of the terminal methods:
@@ -528,32 +529,27 @@ public final class Join {
 
   /**
    * Late materialization: gathers the output columns of each chunk's rows column by column, with
-   * one typed loop per column, straight into Arrow batches of {@link TableBuilder#BATCH_ROWS} rows.
+   * one typed loop per column, straight into a {@link TableBuilder}'s Arrow batches (bulk appends).
    * The columns of every batch are resolved once, and each row's batch once per chunk. Strings are
    * written as plain Utf8 (dictionary codes decoded), like {@link TableBuilder}.
    *
-   * <p>Owns its batches until {@link #build}; {@link #close} frees those not handed over.
+   * <p>Owns its batches (in its builder) until {@link #build}; {@link #close} frees those not handed over.
    */
   private static final class Gather implements AutoCloseable {
     private final List<String> names = new ArrayList<>();
     private final List<ColumnType> types = new ArrayList<>();
-    private final Schema schema;
-    private final BufferAllocator allocator;
+    private final TableBuilder builder;
     private final int leftWidth;
     private final Column[][] leftColumns;
     private final Column[][] rightColumns;
     private final int[] leftStarts;
     private final int[] rightStarts;
-    private final List<VectorSchemaRoot> sealed = new ArrayList<>();
-    private VectorSchemaRoot current;
-    private int filled;
     private int[] leftBatch = new int[0];
     private int[] leftRow = new int[0];
     private int[] rightBatch = new int[0];
     private int[] rightRow = new int[0];
 
     Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns, BufferAllocator allocator) {
-      List<Field> fields = new ArrayList<>();
       for (String name : leftColumns) {
         names.add(name);
         types.add(ColumnType.of(left.schema().findField(name)));
@@ -562,11 +558,7 @@ public final class Join {
         names.add(name);
         types.add(ColumnType.of(right.schema().findField(name)));
       }
-      for (int i = 0; i < names.size(); i++) {
-        fields.add(types.get(i).toField(names.get(i), true, null));
-      }
-      this.schema = new Schema(fields);
-      this.allocator = allocator;
+      this.builder = new TableBuilder(names, types, allocator);
       this.leftWidth = leftColumns.size();
       this.leftColumns = columns(left, leftColumns);
       this.rightColumns = columns(right, rightColumns);
@@ -609,24 +601,15 @@ public final class Join {
         locate(chunk, false, rightStarts, rightBatch, rightRow, n);
       }
       for (int done = 0; done < n; ) {
-        if (current == null) {
-          current = VectorSchemaRoot.create(schema, allocator);
-          for (FieldVector vector : current.getFieldVectors()) {
-            vector.setInitialCapacity(TableBuilder.BATCH_ROWS);
-          }
-          current.allocateNew();
-        }
-        int take = Math.min(n - done, TableBuilder.BATCH_ROWS - filled);
+        int take = builder.reserveRows(n - done);
+        int at = builder.nextRow();
         for (int c = 0; c < names.size(); c++) {
           boolean isLeft = c < leftWidth;
-          fill(current.getVector(c), isLeft ? leftColumns : rightColumns, isLeft ? c : c - leftWidth,
-              isLeft ? leftBatch : rightBatch, isLeft ? leftRow : rightRow, done, take, filled);
+          fill(builder.vector(c), isLeft ? leftColumns : rightColumns, isLeft ? c : c - leftWidth,
+              isLeft ? leftBatch : rightBatch, isLeft ? leftRow : rightRow, done, take, at);
         }
-        filled += take;
+        builder.commitRows(take);
         done += take;
-        if (filled == TableBuilder.BATCH_ROWS) {
-          seal();
-        }
       }
     }
 
@@ -648,25 +631,15 @@ public final class Join {
     private static void fill(FieldVector target, Column[][] columns, int c, int[] batch, int[] row, int from, int count,
         int at) {
       switch (target) {
-        case IntVector v -> {
+        case IntVector _, DateDayVector _ -> {
+          BaseFixedWidthVector v = (BaseFixedWidthVector) target;
           for (int k = 0; k < count; k++) {
             int b = batch[from + k];
             Column source = b < 0 ? null : columns[b][c];
             if (source == null || source.isNull(row[from + k])) {
               v.setNull(at + k);
             } else {
-              v.set(at + k, ((Int32Column) source).get(row[from + k]));
-            }
-          }
-        }
-        case DateDayVector v -> {
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            if (source == null || source.isNull(row[from + k])) {
-              v.setNull(at + k);
-            } else {
-              v.set(at + k, ((Int32Column) source).get(row[from + k]));
+              TableBuilder.setInt32(v, at + k, ((Int32Column) source).get(row[from + k]));
             }
           }
         }
@@ -706,31 +679,14 @@ public final class Join {
       }
     }
 
-    private void seal() {
-      if (current != null) {
-        current.setRowCount(filled);
-        sealed.add(current);
-        current = null;
-        filled = 0;
-      }
-    }
-
     /** The gathered rows as a table; the gather holds nothing afterwards. */
     Table build() {
-      seal();
-      List<VectorSchemaRoot> roots = List.copyOf(sealed);
-      sealed.clear();
-      return Table.own(schema, roots, Map.of());
+      return builder.build();
     }
 
     @Override
     public void close() {
-      sealed.forEach(VectorSchemaRoot::close);
-      sealed.clear();
-      if (current != null) {
-        current.close();
-        current = null;
-      }
+      builder.close();
     }
 
     private static int batchOf(int[] starts, int row) {

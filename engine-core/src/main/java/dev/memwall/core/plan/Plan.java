@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
@@ -305,23 +306,14 @@ public final class Plan {
                 }
               }
             }
-            case IntVector v -> {
+            case IntVector _, DateDayVector _ -> {
+              BaseFixedWidthVector v = (BaseFixedWidthVector) target;
               for (int i = 0; i < rows; i++) {
                 int k = chunk.position(from + i);
                 if (nulls != null && nulls[k]) {
                   v.setNull(at + i);
                 } else {
-                  v.set(at + i, Math.toIntExact(longs[k]));
-                }
-              }
-            }
-            case DateDayVector v -> {
-              for (int i = 0; i < rows; i++) {
-                int k = chunk.position(from + i);
-                if (nulls != null && nulls[k]) {
-                  v.setNull(at + i);
-                } else {
-                  v.set(at + i, Math.toIntExact(longs[k]));
+                  TableBuilder.setInt32(v, at + i, Math.toIntExact(longs[k]));
                 }
               }
             }

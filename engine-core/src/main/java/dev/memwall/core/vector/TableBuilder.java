@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
@@ -155,6 +156,15 @@ public final class TableBuilder implements AutoCloseable {
       }
     }
     return fit;
+  }
+
+  /**
+   * Sets the non-null 4-byte value of row {@code index} of an int32 or date (days) vector, whose
+   * capacity must already cover it (bulk appends after {@link #reserveRows}).
+   */
+  public static void setInt32(BaseFixedWidthVector vector, int index, int value) {
+    BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+    vector.getDataBuffer().setInt((long) index * Integer.BYTES, value);
   }
 
   /** The current batch's vector of {@code column}, for bulk appends after {@link #reserveRows}. */
