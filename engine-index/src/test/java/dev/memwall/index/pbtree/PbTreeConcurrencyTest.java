@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.TestProfiles;
 import dev.memwall.index.TreeModel;
@@ -13,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -54,69 +53,52 @@ class PbTreeConcurrencyTest {
         model.insert(key, 7);
       }
       AtomicIntegerArray published = new AtomicIntegerArray(KEYS); // row ids the writer inserted, per index
-      AtomicBoolean stop = new AtomicBoolean();
-      ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-      AtomicLong reads = new AtomicLong();
       AtomicLong foundStable = new AtomicLong();
-      List<Thread> readers = new ArrayList<>();
-      for (int t = 0; t < READERS; t++) {
-        long seed = t;
-        Thread reader = new Thread(() -> {
-          Random random = new Random(seed);
-          RowIds out = new RowIds();
-          long[] batch = new long[8];
-          int[] batchIndex = new int[8];
-          int[] offsets = new int[9];
-          try {
-            while (!stop.get()) {
-              for (long key : extremes) {
-                assertTrue(tree.contains(key), "extreme key " + key);
-                assertEquals(7, tree.searchFirst(key, -1));
-              }
-              int i = random.nextInt(KEYS);
-              long key = keyOf(type, i);
-              int before = published.get(i); // inserted before this read began
-              out.clear();
-              int got = tree.search(key, out);
-              assertEquals(got, out.size());
-              for (int r = 0; r < got; r++) {
-                long row = out.get(r);
-                assertTrue(row >= i * 10L && row < i * 10L + 10, "row id " + row + " under key index " + i);
-              }
-              if (i % 4 == 0) {
-                assertTrue(got >= before, "stable key index " + i + ": " + got + " row ids, " + before + " published");
-                if (before > 0) {
-                  assertTrue(tree.contains(key), "contains stable key index " + i);
-                  assertEquals(i * 10L, tree.searchFirst(key, -1), "first row id of stable key index " + i);
-                  foundStable.incrementAndGet();
-                }
-              }
-              for (int b = 0; b < batch.length; b++) {
-                batchIndex[b] = random.nextInt(KEYS / 4) * 4;
-                batch[b] = keyOf(type, batchIndex[b]);
-              }
-              int[] batchBefore = new int[batch.length];
-              for (int b = 0; b < batch.length; b++) {
-                batchBefore[b] = published.get(batchIndex[b]);
-              }
-              tree.lookupBatch(batch, batch.length, offsets, out);
-              for (int b = 0; b < batch.length; b++) {
-                assertTrue(offsets[b + 1] - offsets[b] >= batchBefore[b], "batched stable key index " + batchIndex[b]);
-              }
-              reads.incrementAndGet();
-            }
-          } catch (Throwable e) {
-            failures.add(e);
+      ReaderThreads readers = ReaderThreads.start(READERS, t -> {
+        RowIds out = new RowIds();
+        long[] batch = new long[8];
+        int[] batchIndex = new int[8];
+        int[] batchBefore = new int[8];
+        int[] offsets = new int[9];
+        return random -> {
+          for (long key : extremes) {
+            assertTrue(tree.contains(key), "extreme key " + key);
+            assertEquals(7, tree.searchFirst(key, -1));
           }
-        });
-        readers.add(reader);
-        reader.start();
-      }
+          int i = random.nextInt(KEYS);
+          long key = keyOf(type, i);
+          int before = published.get(i); // inserted before this read began
+          out.clear();
+          int got = tree.search(key, out);
+          assertEquals(got, out.size());
+          for (int r = 0; r < got; r++) {
+            long row = out.get(r);
+            assertTrue(row >= i * 10L && row < i * 10L + 10, "row id " + row + " under key index " + i);
+          }
+          if (i % 4 == 0) {
+            assertTrue(got >= before, "stable key index " + i + ": " + got + " row ids, " + before + " published");
+            if (before > 0) {
+              assertTrue(tree.contains(key), "contains stable key index " + i);
+              assertEquals(i * 10L, tree.searchFirst(key, -1), "first row id of stable key index " + i);
+              foundStable.incrementAndGet();
+            }
+          }
+          for (int b = 0; b < batch.length; b++) {
+            batchIndex[b] = random.nextInt(KEYS / 4) * 4;
+            batch[b] = keyOf(type, batchIndex[b]);
+            batchBefore[b] = published.get(batchIndex[b]);
+          }
+          tree.lookupBatch(batch, batch.length, offsets, out);
+          for (int b = 0; b < batch.length; b++) {
+            assertTrue(offsets[b + 1] - offsets[b] >= batchBefore[b], "batched stable key index " + batchIndex[b]);
+          }
+        };
+      });
       Random random = new Random(99);
       long deadline = System.nanoTime() + 1_500_000_000L;
       int ops = 0;
       int[] churn = new int[KEYS]; // row ids the writer holds per churn key index (LIFO)
-      while (System.nanoTime() < deadline && failures.isEmpty()) {
+      while (System.nanoTime() < deadline && !readers.failed()) {
         int i = random.nextInt(KEYS);
         long key = keyOf(type, i);
         if (i % 4 == 0) {
@@ -137,16 +119,8 @@ class PbTreeConcurrencyTest {
         }
         ops++;
       }
-      stop.set(true);
-      for (Thread reader : readers) {
-        reader.join();
-      }
-      if (!failures.isEmpty()) {
-        AssertionError error = new AssertionError("a reader failed", failures.peek());
-        failures.forEach(error::addSuppressed);
-        throw error;
-      }
-      assertTrue(reads.get() > 100 && foundStable.get() > 0, "readers ran " + reads.get() + " reads");
+      long reads = readers.stopAndCheck();
+      assertTrue(reads > 100 && foundStable.get() > 0, "readers ran " + reads + " reads");
       assertTrue(tree.height() > 1, "the writer grew the tree");
       tree.checkInvariants();
       assertEquals(model.size(), tree.size());
@@ -160,7 +134,7 @@ class PbTreeConcurrencyTest {
         }
         assertEquals(e.getValue(), rows, "row ids of key " + e.getKey());
       }
-      System.out.println(type + " w=" + widthLines + ": " + ops + " writes, " + reads.get() + " reads, "
+      System.out.println(type + " w=" + widthLines + ": " + ops + " writes, " + reads + " reads, "
           + tree.optimisticRetries() + " optimistic retries");
     }
   }
