@@ -1245,9 +1245,13 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return layout;
   }
 
-  /** Off-heap bytes held by the nodes and the jump-pointer array. */
+  /**
+   * Off-heap bytes held by the node region, the jump-pointer array and the version stamps (with
+   * optimistic readers, regions the pool grew out of stay charged to the budget until close).
+   */
   public long reservedBytes() {
-    return pool.reservedBytes() + (external == null ? 0 : external.reservedBytes());
+    return pool.reservedBytes() + (external == null ? 0 : external.reservedBytes())
+        + (stamps == null ? 0 : stamps.reservedBytes());
   }
 
   /** Chunk splits of the external jump-pointer array so far (0 without one). */
