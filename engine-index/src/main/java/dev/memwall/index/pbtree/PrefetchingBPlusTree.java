@@ -572,13 +572,14 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     long rw = rootWord;
     int node = (int) rw;
     int levels = (int) (rw >>> 32);
-    long v = NodeStamps.readStamp(st, node);
-    if ((v & 1) != 0) {
-      return -1;
-    }
+    long v = 1; // odd until the root's stamp is read: a failure before that never validates
     boolean atRoot = true; // the root's validation also checks that the root has not changed
     long sink = 0;
     try {
+      v = NodeStamps.readStamp(st, node); // the root may be newer than the regions read before
+      if ((v & 1) != 0) {
+        return -1;
+      }
       for (int level = levels - 1; level > 0; level--) {
         long off = (long) node * nodeBytes;
         if (fetch) {
