@@ -9,7 +9,9 @@
  *       {@link dev.memwall.core.machine.MachineProfile}), whole-node fetch, bulkload, search, insert,
  *       lazy delete, range scans prefetched through external or internal jump-pointer arrays, and
  *       batched lookups; with {@link dev.memwall.index.pbtree.PbTreeConfig#oneLine} it is the
- *       classic one-line-node B+-tree baseline.
+ *       classic one-line-node B+-tree baseline; with
+ *       {@link dev.memwall.index.pbtree.PbTreeConfig#optimisticReaders} point lookups run beside
+ *       one writer, validated by per-node version stamps ({@link dev.memwall.index.layout.NodeStamps}).
  *   <li>{@link dev.memwall.index.csb.CsbPlusTree}: the CSB+-tree baseline (bulkload and search).
  *   <li>{@link dev.memwall.index.layout.NodePool}: fixed-size nodes in one off-heap region
  *       addressed by int ids, charged to a memory budget.
@@ -26,14 +28,15 @@
  *       and {@link dev.memwall.index.page.BufferPool} (CLOCK, pin/unpin, version stamps);
  *   <li>{@link dev.memwall.index.disk.DiskBPlusTree}: one page-level B+-tree with shadow-paging
  *       durability and optimistic readers, over three in-page layouts
- *       ({@link dev.memwall.index.page.PageFormat}): the disk-first fpB+-tree
+ *       ({@link dev.memwall.index.page.PageFormat}, sharing
+ *       {@link dev.memwall.index.page.AbstractPageFormat}): the disk-first fpB+-tree
  *       ({@link dev.memwall.index.fpb.DiskFirstFormat}, widths by
  *       {@link dev.memwall.index.fpb.InPageWidths}), slotted pages
  *       ({@link dev.memwall.index.slotted.SlottedPageFormat}) and micro-indexing
  *       ({@link dev.memwall.index.micro.MicroIndexFormat}).
  * </ul>
  *
- * <p>Not yet here: the cache-first fpB+-tree (with overflow pages), and optimistic concurrency for
- * the in-memory trees.
+ * <p>Not yet here: the cache-first fpB+-tree (with overflow pages), optimistic concurrency for the
+ * CSB+-tree, and range scans of the pB+-tree beside a running writer.
  */
 package dev.memwall.index;

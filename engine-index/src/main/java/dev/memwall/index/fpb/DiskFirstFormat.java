@@ -1,5 +1,6 @@
 package dev.memwall.index.fpb;
 
+import dev.memwall.index.page.AbstractPageFormat;
 import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFormat;
 import java.lang.foreign.MemorySegment;
@@ -34,7 +35,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable; see {@link PageFormat} for readers of torn pages.
  */
-public final class DiskFirstFormat implements PageFormat {
+public final class DiskFirstFormat extends AbstractPageFormat {
   private static final long ROOT = 16;
   private static final long FIRST_LEAF = 18;
   private static final long LAST_LEAF = 20;
@@ -43,9 +44,6 @@ public final class DiskFirstFormat implements PageFormat {
   private static final int LINE = InPageWidths.LINE_BYTES;
   private static final int MAX_LEVELS = 8;
 
-  private final int pageBytes;
-  private final int kb;
-  private final int vb;
   private final InPageWidths widths;
   private final int e;
   private final int fanout;
@@ -59,10 +57,8 @@ public final class DiskFirstFormat implements PageFormat {
    * size, key and value width).
    */
   public DiskFirstFormat(int pageBytes, int keyBytes, int valueBytes, InPageWidths widths) {
+    super(pageBytes, keyBytes, valueBytes);
     this.widths = Objects.requireNonNull(widths, "widths");
-    this.pageBytes = pageBytes;
-    this.kb = keyBytes;
-    this.vb = valueBytes;
     this.e = widths.leafEntries();
     this.fanout = widths.nonLeafFanout();
     this.w = widths.nonLeafLines();
@@ -86,21 +82,6 @@ public final class DiskFirstFormat implements PageFormat {
 
   public InPageWidths widths() {
     return widths;
-  }
-
-  @Override
-  public int pageBytes() {
-    return pageBytes;
-  }
-
-  @Override
-  public int keyBytes() {
-    return kb;
-  }
-
-  @Override
-  public int valueBytes() {
-    return vb;
   }
 
   @Override
@@ -147,10 +128,7 @@ public final class DiskFirstFormat implements PageFormat {
 
   @Override
   public void build(MemorySegment s, long base, long[] keys, long[] values, int from, int n) {
-    if (n < 0 || n > capacity()) {
-      throw new IllegalArgumentException(n + " entries do not fit a page of " + capacity());
-    }
-    s.asSlice(base + 12, pageBytes - 12).fill((byte) 0);
+    startBuild(s, base, n);
     int leaves = n == 0 ? 1 : Math.min(widths.leafNodes(), n);
     int[] lines = new int[leaves];
     long[] maxKeys = new long[leaves];
@@ -292,7 +270,7 @@ public final class DiskFirstFormat implements PageFormat {
   public long last(MemorySegment s, long base) {
     int line = u16(s, base + LAST_LEAF);
     int c = u16(s, node(base, line));
-    return c > 0 ? handle(line, c - 1) : PageFormat.super.last(s, base); // empty last node: walk
+    return c > 0 ? handle(line, c - 1) : super.last(s, base); // empty last node: walk
   }
 
   @Override

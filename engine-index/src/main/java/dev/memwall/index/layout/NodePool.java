@@ -4,6 +4,10 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Fixed-size, cache-line aligned nodes in one large off-heap region, addressed by {@code int}
@@ -16,7 +20,11 @@ import java.lang.foreign.MemorySegment;
  * zeroed and are never freed one by one: the pool is released as a whole by {@link #close()}.
  *
  * <p>Thread safety: none of its own; a tree serializes its writers and documents what its readers
- * may do.
+ * may do. For optimistic readers that run while the single writer allocates, a pool created with
+ * {@code keepMovedRegions} keeps every region it moved away from (still charged to the budget, at
+ * most as large as the current region together) until {@link #close()}, so a reader still holding
+ * an old segment reads stale but mapped memory; the writer publishes each new region with release
+ * semantics and {@link #segmentAcquire()} reads it with acquire semantics.
  *
  * <p>Bad input: a node size that is not a positive multiple of 64 bytes, or growth beyond
  * {@link Integer#MAX_VALUE} nodes, is refused with {@link IllegalArgumentException} or
@@ -29,16 +37,29 @@ public final class NodePool implements AutoCloseable {
 
   private final EngineMemory memory;
   private final int nodeBytes;
+  private static final VarHandle SEGMENT;
+
+  static {
+    try {
+      SEGMENT = MethodHandles.lookup().findVarHandle(NodePool.class, "segment", MemorySegment.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final Placement placement;
+  /** Regions moved away from, freed at close; null when they are freed at once. */
+  private final List<OffHeapBuffer> moved;
   private OffHeapBuffer buffer;
   private MemorySegment segment;
   private int capacity;
   private int allocated;
 
-  private NodePool(EngineMemory memory, int nodeBytes, int capacity, Placement placement) {
+  private NodePool(EngineMemory memory, int nodeBytes, int capacity, Placement placement, boolean keepMoved) {
     this.memory = memory;
     this.nodeBytes = nodeBytes;
     this.placement = placement;
+    this.moved = keepMoved ? new ArrayList<>() : null;
     this.capacity = capacity;
     this.buffer = memory.allocate((long) capacity * nodeBytes, placement);
     this.segment = buffer.segment();
@@ -51,6 +72,15 @@ public final class NodePool implements AutoCloseable {
    *     {@value #LINE_BYTES} or {@code initialNodes} is outside 1 .. {@link Integer#MAX_VALUE}
    */
   public static NodePool create(EngineMemory memory, int nodeBytes, long initialNodes, Placement placement) {
+    return create(memory, nodeBytes, initialNodes, placement, false);
+  }
+
+  /**
+   * As {@link #create(EngineMemory, int, long, Placement)}; with {@code keepMovedRegions} the
+   * regions the pool grows out of stay mapped until {@link #close()} (see the class comment).
+   */
+  public static NodePool create(EngineMemory memory, int nodeBytes, long initialNodes, Placement placement,
+      boolean keepMovedRegions) {
     if (nodeBytes <= 0 || nodeBytes % LINE_BYTES != 0) {
       throw new IllegalArgumentException("node size must be a positive multiple of " + LINE_BYTES
           + " bytes, got " + nodeBytes);
@@ -59,7 +89,7 @@ public final class NodePool implements AutoCloseable {
       throw new IllegalArgumentException("initial node count must be in 1 .. " + Integer.MAX_VALUE
           + ", got " + initialNodes);
     }
-    return new NodePool(memory, nodeBytes, (int) initialNodes, placement);
+    return new NodePool(memory, nodeBytes, (int) initialNodes, placement, keepMovedRegions);
   }
 
   /** The id of a fresh zeroed node; may move the region (see the class comment). */
@@ -90,15 +120,27 @@ public final class NodePool implements AutoCloseable {
     int larger = (int) Math.min(Integer.MAX_VALUE, Math.max(16L, 2L * capacity));
     OffHeapBuffer bigger = memory.allocate((long) larger * nodeBytes, placement);
     bigger.segment().copyFrom(segment.asSlice(0, (long) allocated * nodeBytes));
-    buffer.close();
+    if (moved == null) {
+      buffer.close();
+    } else {
+      moved.add(buffer);
+    }
     buffer = bigger;
-    segment = bigger.segment();
+    SEGMENT.setRelease(this, bigger.segment()); // the copied nodes before the new region's reference
     capacity = larger;
   }
 
   /** The region holding every node; re-read it after {@link #allocate()}. */
   public MemorySegment segment() {
     return segment;
+  }
+
+  /**
+   * The current region read with acquire semantics: for a thread other than the writer, which
+   * then sees every node the writer copied into it.
+   */
+  public MemorySegment segmentAcquire() {
+    return (MemorySegment) SEGMENT.getAcquire(this);
   }
 
   /** The byte offset of node {@code id} in {@link #segment()}. */
@@ -125,9 +167,13 @@ public final class NodePool implements AutoCloseable {
     return buffer.hugePages();
   }
 
-  /** Frees the region; idempotent. */
+  /** Frees the region (and any kept moved regions); idempotent. */
   @Override
   public void close() {
+    if (moved != null) {
+      moved.forEach(OffHeapBuffer::close);
+      moved.clear();
+    }
     buffer.close();
   }
 }

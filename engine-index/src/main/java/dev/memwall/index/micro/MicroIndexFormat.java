@@ -2,6 +2,7 @@ package dev.memwall.index.micro;
 
 import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFormat;
+import dev.memwall.index.page.RankedPageFormat;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -25,12 +26,9 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Thread safety: immutable.
  */
-public final class MicroIndexFormat implements PageFormat {
+public final class MicroIndexFormat extends RankedPageFormat {
   private static final int LINE = 64;
 
-  private final int pageBytes;
-  private final int kb;
-  private final int vb;
   private final int sub;
   private final int subLines;
   private final int capacity;
@@ -44,12 +42,10 @@ public final class MicroIndexFormat implements PageFormat {
    * @throws IllegalArgumentException if the sub-array size is outside 1 .. 32 lines
    */
   public MicroIndexFormat(int pageBytes, int keyBytes, int valueBytes, int subarrayLines) {
+    super(pageBytes, keyBytes, valueBytes);
     if (subarrayLines < 1 || subarrayLines > 32) {
       throw new IllegalArgumentException("sub-array size must be 1 .. 32 lines, got " + subarrayLines);
     }
-    this.pageBytes = pageBytes;
-    this.kb = keyBytes;
-    this.vb = valueBytes;
     this.subLines = subarrayLines;
     this.sub = subarrayLines * LINE / keyBytes;
     int c = (pageBytes - HEADER_BYTES) / (kb + vb);
@@ -101,27 +97,7 @@ public final class MicroIndexFormat implements PageFormat {
   }
 
   @Override
-  public int pageBytes() {
-    return pageBytes;
-  }
-
-  @Override
-  public int keyBytes() {
-    return kb;
-  }
-
-  @Override
-  public int valueBytes() {
-    return vb;
-  }
-
-  @Override
   public int capacity() {
-    return capacity;
-  }
-
-  @Override
-  public int reorganizeLimit() {
     return capacity;
   }
 
@@ -135,10 +111,7 @@ public final class MicroIndexFormat implements PageFormat {
 
   @Override
   public void build(MemorySegment s, long base, long[] keys, long[] values, int from, int n) {
-    if (n < 0 || n > capacity) {
-      throw new IllegalArgumentException(n + " entries do not fit a page of " + capacity);
-    }
-    s.asSlice(base + 12, pageBytes - 12).fill((byte) 0);
+    startBuild(s, base, n);
     for (int i = 0; i < n; i++) {
       PageFormat.put(s, keyAt(base, i), kb, keys[from + i]);
       PageFormat.put(s, valueAt(base, i), vb, values[from + i]);
@@ -154,7 +127,10 @@ public final class MicroIndexFormat implements PageFormat {
     }
   }
 
-  private long search(MemorySegment s, long base, long key, boolean strict) {
+  // Specialized binary searches (not shared with the other formats): a shared loop would reach
+  // each probed key through a per-key virtual call.
+  @Override
+  protected int search(MemorySegment s, long base, long key, boolean strict) {
     int n = count(s, base);
     int lo = 0;
     int hi = subarrays(Math.min(Math.max(n, 0), capacity));
@@ -187,39 +163,6 @@ public final class MicroIndexFormat implements PageFormat {
       }
     }
     return a;
-  }
-
-  @Override
-  public long lowerBound(MemorySegment s, long base, long key) {
-    long i = search(s, base, key, false);
-    return i < count(s, base) ? i : END;
-  }
-
-  @Override
-  public long upperBound(MemorySegment s, long base, long key) {
-    long i = search(s, base, key, true);
-    return i < count(s, base) ? i : END;
-  }
-
-  @Override
-  public long insertionPoint(MemorySegment s, long base, long key) {
-    return search(s, base, key, true);
-  }
-
-  @Override
-  public long first(MemorySegment s, long base) {
-    return count(s, base) > 0 ? 0 : END;
-  }
-
-  @Override
-  public long last(MemorySegment s, long base) {
-    int n = count(s, base);
-    return n > 0 ? n - 1 : END;
-  }
-
-  @Override
-  public long next(MemorySegment s, long base, long h) {
-    return h + 1 < count(s, base) ? h + 1 : END;
   }
 
   @Override
@@ -263,11 +206,6 @@ public final class MicroIndexFormat implements PageFormat {
     }
     s.set(INT, base + COUNT, n - 1);
     rebuildMicroIndex(s, base, (int) h);
-  }
-
-  @Override
-  public int rank(MemorySegment s, long base, long h) {
-    return h == END ? count(s, base) : (int) h;
   }
 
   @Override

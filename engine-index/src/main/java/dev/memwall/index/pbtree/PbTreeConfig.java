@@ -23,9 +23,13 @@ import java.util.Objects;
  * @param minPrefetchEntries the estimated range size from which {@link ScanPrefetch#AUTO} prefetches
  * @param batchGroup keys whose traversals a batched lookup interleaves (>= 1)
  * @param placement where the node pool lives (huge pages by default)
+ * @param optimisticReaders keep a version stamp per node so that point lookups may run while one
+ *     writer changes the tree (see {@link PrefetchingBPlusTree}); off by default, so single-threaded
+ *     use keeps no stamps and pays nothing for them
  */
 public record PbTreeConfig(KeyType keyType, int widthLines, boolean fetchWholeNode, JumpPointers jumpPointers,
-    int prefetchDistance, int chunkLines, long minPrefetchEntries, int batchGroup, Placement placement) {
+    int prefetchDistance, int chunkLines, long minPrefetchEntries, int batchGroup, Placement placement,
+    boolean optimisticReaders) {
 
   /** Seed 002's threshold: jump-pointer prefetching does not pay below about 100 entries. */
   public static final long DEFAULT_MIN_PREFETCH_ENTRIES = 100;
@@ -43,6 +47,13 @@ public record PbTreeConfig(KeyType keyType, int widthLines, boolean fetchWholeNo
           + "prefetch threshold >= 0, got d=" + prefetchDistance + " c=" + chunkLines + " group=" + batchGroup
           + " threshold=" + minPrefetchEntries);
     }
+  }
+
+  /** A configuration without optimistic readers. */
+  public PbTreeConfig(KeyType keyType, int widthLines, boolean fetchWholeNode, JumpPointers jumpPointers,
+      int prefetchDistance, int chunkLines, long minPrefetchEntries, int batchGroup, Placement placement) {
+    this(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines, minPrefetchEntries,
+        batchGroup, placement, false);
   }
 
   /**
@@ -66,41 +77,50 @@ public record PbTreeConfig(KeyType keyType, int widthLines, boolean fetchWholeNo
   /** This configuration with another width (d is kept; recompute it if it should follow w). */
   public PbTreeConfig withWidth(int lines) {
     return new PbTreeConfig(keyType, lines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines,
-        minPrefetchEntries, batchGroup, placement);
+        minPrefetchEntries, batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withFetchWholeNode(boolean fetch) {
     return new PbTreeConfig(keyType, widthLines, fetch, jumpPointers, prefetchDistance, chunkLines,
-        minPrefetchEntries, batchGroup, placement);
+        minPrefetchEntries, batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withJumpPointers(JumpPointers kind) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, kind, prefetchDistance, chunkLines,
-        minPrefetchEntries, batchGroup, placement);
+        minPrefetchEntries, batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withPrefetchDistance(int d) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, d, chunkLines, minPrefetchEntries,
-        batchGroup, placement);
+        batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withChunkLines(int c) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, c,
-        minPrefetchEntries, batchGroup, placement);
+        minPrefetchEntries, batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withMinPrefetchEntries(long entries) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines,
-        entries, batchGroup, placement);
+        entries, batchGroup, placement, optimisticReaders);
   }
 
   public PbTreeConfig withBatchGroup(int group) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines,
-        minPrefetchEntries, group, placement);
+        minPrefetchEntries, group, placement, optimisticReaders);
   }
 
   public PbTreeConfig withPlacement(Placement where) {
     return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines,
-        minPrefetchEntries, batchGroup, where);
+        minPrefetchEntries, batchGroup, where, optimisticReaders);
+  }
+
+  /**
+   * This configuration with or without per-node version stamps for readers running beside one
+   * writer.
+   */
+  public PbTreeConfig withOptimisticReaders(boolean optimistic) {
+    return new PbTreeConfig(keyType, widthLines, fetchWholeNode, jumpPointers, prefetchDistance, chunkLines,
+        minPrefetchEntries, batchGroup, placement, optimistic);
   }
 }

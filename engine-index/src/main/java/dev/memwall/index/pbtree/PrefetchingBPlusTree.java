@@ -12,12 +12,14 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.layout.NodePool;
+import dev.memwall.index.layout.NodeStamps;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A prefetching B+-tree (pB+-tree, seed 002 chapter 2) over off-heap memory: nodes of w cache
@@ -42,12 +44,23 @@ import java.util.Objects;
  * <p><b>Ownership.</b> The nodes are off-heap, charged to the {@link EngineMemory} given at
  * creation; {@link #close()} frees them. Using a closed tree throws {@link IllegalStateException}.
  *
- * <p><b>Thread safety.</b> One writer at a time and no reader concurrent with a writer: a writer
- * may move the node region. Readers ({@link #search}, {@link #searchFirst}, {@link #contains},
- * {@link #lookupBatch}, scans) write nothing to the tree, so any number may run concurrently
- * while no writer does. An open {@link RangeScan} fails with
- * {@link ConcurrentModificationException} if the tree is modified under it. Optimistic per-node
- * version stamps (readers validate and retry while a writer runs) are not implemented yet.
+ * <p><b>Thread safety.</b> One writer at a time ({@link #insert}, {@link #delete}). By default no
+ * reader may run concurrently with the writer; readers ({@link #search}, {@link #searchFirst},
+ * {@link #contains}, {@link #lookupBatch}, scans) write nothing to the tree, so any number may run
+ * concurrently while no writer does. An open {@link RangeScan} fails with
+ * {@link ConcurrentModificationException} if the tree is modified under it.
+ *
+ * <p>With {@link PbTreeConfig#optimisticReaders()} every node has an optimistic version stamp
+ * ({@link NodeStamps}, a seqlock: odd while the writer changes the node, release/acquire
+ * ordered), and {@link #search}, {@link #searchFirst}, {@link #contains} and {@link #lookupBatch}
+ * may run on any number of threads while one writer inserts and deletes: a reader reads a node's
+ * stamp, the node, the next node's stamp, then re-checks the first stamp (lock coupling without
+ * locks) and restarts from the root when anything changed ({@link #optimisticRetries()}). Each
+ * such lookup sees the tree as it was at one instant during the call. The writer marks every node
+ * it changes for the whole insert or delete, so a split is seen entirely or not at all; node
+ * regions the pool grows out of stay mapped until {@link #close()}. In that mode batched lookups
+ * run key by key, and range scans still need the writer to be stopped. Without the flag no
+ * stamps exist and the read paths are unchanged (one branch on a final field).
  *
  * <p><b>Bad input.</b> A key outside the key type's range, unsorted bulkload input, a key column
  * of the wrong type or with nulls, or a fill factor outside (0, 1] is refused with
@@ -75,6 +88,15 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private final long nodeBytes;
   private final NodePool pool;
   private final ExternalJumpPointers external;
+  /** Per-node version stamps; null unless {@link PbTreeConfig#optimisticReaders()}. */
+  private final NodeStamps stamps;
+  private final LongAdder retries = new LongAdder();
+  private final ThreadLocal<RowIds> firstScratch = ThreadLocal.withInitial(() -> new RowIds(1));
+  /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
+  private volatile long rootWord;
+  /** Nodes the writer marked as changing during the current operation (optimistic mode). */
+  private final int[] changing = new int[2 * MAX_HEIGHT + 2];
+  private int changingCount;
 
   private int root;
   private int height;
@@ -106,17 +128,26 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     int scratch = Math.max(innerKeys + 2, leafEntries + 1);
     this.scratchKeys = new long[scratch];
     this.scratchValues = new long[scratch];
-    this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement());
+    this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
+        config.optimisticReaders());
     ExternalJumpPointers jpa = null;
-    if (config.jumpPointers() == JumpPointers.EXTERNAL) {
-      try {
+    NodeStamps st = null;
+    try {
+      if (config.jumpPointers() == JumpPointers.EXTERNAL) {
         jpa = new ExternalJumpPointers(memory, pool, config.chunkLines(), expectedLeaves, config.placement());
-      } catch (RuntimeException e) {
-        pool.close();
-        throw e;
       }
+      if (config.optimisticReaders()) {
+        st = new NodeStamps(memory, Math.max(1, initialNodes), config.placement());
+      }
+    } catch (RuntimeException e) {
+      if (jpa != null) {
+        jpa.close();
+      }
+      pool.close();
+      throw e;
     }
     this.external = jpa;
+    this.stamps = st;
   }
 
   /** An empty tree: one empty leaf as its root. */
@@ -128,6 +159,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     tree.initLeaf(tree.pool.segment(), leaf, -1);
     tree.root = leaf;
     tree.height = 1;
+    tree.publishRoot();
     tree.leafCount = 1;
     tree.levelNodes[0] = 1;
     if (tree.external != null) {
@@ -258,6 +290,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
     root = levelFirst;
     height = level + 1;
+    publishRoot();
     size = n;
     leafCount = leaves;
     levelNodes[0] = leaves;
@@ -393,6 +426,9 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public int search(long key, RowIds out) {
     checkOpen();
     keyType.check(key);
+    if (stamps != null) {
+      return searchOptimistic(key, out, Integer.MAX_VALUE);
+    }
     MemorySegment s = pool.segment();
     long sink = 0;
     int node = root;
@@ -440,6 +476,11 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public long searchFirst(long key, long absent) {
     checkOpen();
     keyType.check(key);
+    if (stamps != null) {
+      RowIds first = firstScratch.get();
+      first.clear();
+      return searchOptimistic(key, first, 1) > 0 ? first.get(0) : absent;
+    }
     MemorySegment s = pool.segment();
     long sink = 0;
     int node = root;
@@ -476,6 +517,9 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public boolean contains(long key) {
     checkOpen();
     keyType.check(key);
+    if (stamps != null) {
+      return searchOptimistic(key, null, 1) > 0;
+    }
     long[] folded = new long[1];
     MemorySegment s = pool.segment();
     long off = (long) descendLower(s, key, folded) * nodeBytes;
@@ -492,6 +536,137 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
     consume(folded[0]);
     return leafKey(s, off, p) == key;
+  }
+
+  // ---- optimistic reads (PbTreeConfig.optimisticReaders) ---------------------------------------
+
+  /**
+   * Appends at most {@code limit} row ids of {@code key} to {@code out} (may be null: count only)
+   * from one validated traversal, retrying until one validates; returns how many.
+   */
+  private int searchOptimistic(long key, RowIds out, int limit) {
+    int start = out == null ? 0 : out.size();
+    while (true) {
+      int found = tryOptimistic(pool.segmentAcquire(), stamps.region(), key, out, limit);
+      if (found >= 0) {
+        return found;
+      }
+      if (out != null) {
+        out.truncate(start);
+      }
+      retries.increment();
+      Thread.onSpinWait();
+    }
+  }
+
+  /** Whether node {@code node} still has stamp {@code v} and neither region has moved. */
+  private boolean valid(MemorySegment s, MemorySegment st, int node, long v) {
+    return stamps.validate(st, node, v) && s == pool.segmentAcquire();
+  }
+
+  /**
+   * One optimistic traversal: the row ids found, or -1 when a validation failed (what was read
+   * may then be torn: node key counts are clamped so reads stay inside the node).
+   */
+  private int tryOptimistic(MemorySegment s, MemorySegment st, long key, RowIds out, int limit) {
+    long rw = rootWord;
+    int node = (int) rw;
+    int levels = (int) (rw >>> 32);
+    long v = 1; // odd until the root's stamp is read: a failure before that never validates
+    boolean atRoot = true; // the root's validation also checks that the root has not changed
+    long sink = 0;
+    try {
+      v = NodeStamps.readStamp(st, node); // the root may be newer than the regions read before
+      if ((v & 1) != 0) {
+        return -1;
+      }
+      for (int level = levels - 1; level > 0; level--) {
+        long off = (long) node * nodeBytes;
+        if (fetch) {
+          sink += touchRest(s, off);
+        }
+        int n = Math.min(s.get(SHORT, off + KEYNUM), innerKeys);
+        int child = s.get(INT, off + childOffset + 4L * bound(s, off + INNER_KEYS, n, key, false));
+        long cv = NodeStamps.readStamp(st, child);
+        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (cv & 1) != 0) {
+          return -1;
+        }
+        atRoot = false;
+        node = child;
+        v = cv;
+      }
+      long off = (long) node * nodeBytes;
+      if (fetch) {
+        sink += touchRest(s, off);
+      }
+      int n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
+      int p = bound(s, off + LEAF_KEYS, n, key, false);
+      int found = 0;
+      while (true) {
+        for (; p < n; p++) {
+          if (found == limit || leafKey(s, off, p) != key) {
+            consume(sink);
+            return valid(s, st, node, v) && (!atRoot || rootWord == rw) ? found : -1;
+          }
+          if (out != null) {
+            out.add(s.get(LONG, off + rowIdOffset + 8L * p));
+          }
+          found++;
+        }
+        int next = s.get(INT, off + NEXT);
+        long nv = next < 0 ? 0 : NodeStamps.readStamp(st, next);
+        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (nv & 1) != 0) {
+          return -1;
+        }
+        if (next < 0) {
+          consume(sink);
+          return found;
+        }
+        atRoot = false;
+        node = next;
+        v = nv;
+        off = (long) node * nodeBytes;
+        n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
+        p = 0;
+      }
+    } catch (IndexOutOfBoundsException e) {
+      if (valid(s, st, node, v)) {
+        throw e; // not a torn read
+      }
+      return -1;
+    }
+  }
+
+  /** Optimistic reads that failed validation and were retried, since the tree was created. */
+  public long optimisticRetries() {
+    return retries.sum();
+  }
+
+  private void publishRoot() {
+    rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
+  }
+
+  /** Writer: marks {@code node} as changing until {@link #publishChanges} (optimistic mode only). */
+  private void changing(int node) {
+    if (stamps == null) {
+      return;
+    }
+    for (int i = 0; i < changingCount; i++) {
+      if (changing[i] == node) {
+        return;
+      }
+    }
+    stamps.cover(node);
+    stamps.beginWrite(node);
+    changing[changingCount++] = node;
+  }
+
+  /** Writer: publishes every node marked by {@link #changing} (even stamps again). */
+  private void publishChanges() {
+    for (int i = 0; i < changingCount; i++) {
+      stamps.endWrite(changing[i]);
+    }
+    changingCount = 0;
   }
 
   // ---- batched lookups --------------------------------------------------------------------
@@ -517,6 +692,14 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       keyType.check(keys[i]);
     }
     out.clear();
+    if (stamps != null) { // key by key, each lookup validated on its own
+      for (int i = 0; i < count; i++) {
+        offsets[i] = out.size();
+        searchOptimistic(keys[i], out, Integer.MAX_VALUE);
+      }
+      offsets[count] = out.size();
+      return;
+    }
     int group = config.batchGroup();
     int[] nodes = new int[group];
     MemorySegment s = pool.segment();
@@ -578,6 +761,14 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
+    try {
+      insertEntry(key, rowId);
+    } finally {
+      publishChanges();
+    }
+  }
+
+  private void insertEntry(long key, long rowId) {
     MemorySegment s = pool.segment();
     int node = root;
     for (int level = height - 1; level > 0; level--) {
@@ -596,6 +787,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     int p = bound(s, off + LEAF_KEYS, n, key, true);
     modifications++;
     if (n < leafEntries) {
+      changing(node);
       int kb = keyType.bytes();
       MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * p, s, off + LEAF_KEYS + (long) kb * (p + 1),
           (long) kb * (n - p));
@@ -611,6 +803,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   private void splitLeaf(int leaf, int p, long key, long rowId) {
     int fresh = pool.allocate();
+    changing(leaf);
+    changing(fresh);
     MemorySegment s = pool.segment();
     long off = pool.offset(leaf);
     long freshOff = pool.offset(fresh);
@@ -654,6 +848,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
         throw new IllegalStateException("tree height limit " + MAX_HEIGHT + " reached");
       }
       int newRoot = pool.allocate();
+      changing(newRoot);
       MemorySegment s = pool.segment();
       long off = pool.offset(newRoot);
       s.set(SHORT, off + KEYNUM, (short) 1);
@@ -665,6 +860,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       root = newRoot;
       levelNodes[height] = 1;
       height++;
+      publishRoot();
       return;
     }
     int node = pathNode[level];
@@ -674,6 +870,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     int n = s.get(SHORT, off + KEYNUM);
     int kb = keyType.bytes();
     if (n < innerKeys) {
+      changing(node);
       MemorySegment.copy(s, off + INNER_KEYS + (long) kb * j, s, off + INNER_KEYS + (long) kb * (j + 1),
           (long) kb * (n - j));
       MemorySegment.copy(s, off + childOffset + 4L * (j + 1), s, off + childOffset + 4L * (j + 2), 4L * (n - j));
@@ -683,6 +880,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       return;
     }
     int fresh = pool.allocate();
+    changing(node);
+    changing(fresh);
     s = pool.segment();
     off = pool.offset(node);
     long freshOff = pool.offset(fresh);
@@ -741,11 +940,13 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
           return false;
         }
         if (s.get(LONG, off + rowIdOffset + 8L * p) == rowId) {
+          changing((int) (off / nodeBytes));
           int kb = keyType.bytes();
           MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * (p + 1), s, off + LEAF_KEYS + (long) kb * p,
               (long) kb * (n - p - 1));
           MemorySegment.copy(s, off + rowIdOffset + 8L * (p + 1), s, off + rowIdOffset + 8L * p, 8L * (n - p - 1));
           s.set(SHORT, off + KEYNUM, (short) (n - 1));
+          publishChanges();
           size--;
           modifications++;
           return true;
@@ -1045,9 +1246,13 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return layout;
   }
 
-  /** Off-heap bytes held by the nodes and the jump-pointer array. */
+  /**
+   * Off-heap bytes held by the node region, the jump-pointer array and the version stamps (with
+   * optimistic readers, regions the pool grew out of stay charged to the budget until close).
+   */
   public long reservedBytes() {
-    return pool.reservedBytes() + (external == null ? 0 : external.reservedBytes());
+    return pool.reservedBytes() + (external == null ? 0 : external.reservedBytes())
+        + (stamps == null ? 0 : stamps.reservedBytes());
   }
 
   /** Chunk splits of the external jump-pointer array so far (0 without one). */
@@ -1161,6 +1366,9 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     if (!closed) {
       closed = true;
       pool.close();
+      if (stamps != null) {
+        stamps.close();
+      }
       if (external != null) {
         external.close();
       }

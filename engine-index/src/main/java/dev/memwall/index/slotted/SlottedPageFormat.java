@@ -1,6 +1,7 @@
 package dev.memwall.index.slotted;
 
 import dev.memwall.index.page.PageFormat;
+import dev.memwall.index.page.RankedPageFormat;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -21,46 +22,21 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Thread safety: immutable.
  */
-public final class SlottedPageFormat implements PageFormat {
+public final class SlottedPageFormat extends RankedPageFormat {
   private static final long FREE = 12;
   private static final long GARBAGE = 14;
 
-  private final int pageBytes;
-  private final int kb;
-  private final int vb;
   private final int record;
   private final int capacity;
 
   public SlottedPageFormat(int pageBytes, int keyBytes, int valueBytes) {
-    this.pageBytes = pageBytes;
-    this.kb = keyBytes;
-    this.vb = valueBytes;
+    super(pageBytes, keyBytes, valueBytes);
     this.record = keyBytes + valueBytes;
     this.capacity = (pageBytes - HEADER_BYTES) / (record + 2);
   }
 
   @Override
-  public int pageBytes() {
-    return pageBytes;
-  }
-
-  @Override
-  public int keyBytes() {
-    return kb;
-  }
-
-  @Override
-  public int valueBytes() {
-    return vb;
-  }
-
-  @Override
   public int capacity() {
-    return capacity;
-  }
-
-  @Override
-  public int reorganizeLimit() {
     return capacity;
   }
 
@@ -74,10 +50,7 @@ public final class SlottedPageFormat implements PageFormat {
 
   @Override
   public void build(MemorySegment s, long base, long[] keys, long[] values, int from, int n) {
-    if (n < 0 || n > capacity) {
-      throw new IllegalArgumentException(n + " entries do not fit a page of " + capacity);
-    }
-    s.asSlice(base + 12, pageBytes - 12).fill((byte) 0);
+    startBuild(s, base, n);
     int at = HEADER_BYTES;
     for (int i = 0; i < n; i++) {
       PageFormat.put(s, base + at, kb, keys[from + i]);
@@ -89,7 +62,10 @@ public final class SlottedPageFormat implements PageFormat {
     s.set(INT, base + COUNT, n);
   }
 
-  private long search(MemorySegment s, long base, long key, boolean strict) {
+  // Specialized binary search (not shared with the other formats): a shared loop would reach each
+  // probed key through a per-key virtual call.
+  @Override
+  protected int search(MemorySegment s, long base, long key, boolean strict) {
     int lo = 0;
     int hi = count(s, base);
     while (lo < hi) {
@@ -102,39 +78,6 @@ public final class SlottedPageFormat implements PageFormat {
       }
     }
     return lo;
-  }
-
-  @Override
-  public long lowerBound(MemorySegment s, long base, long key) {
-    long i = search(s, base, key, false);
-    return i < count(s, base) ? i : END;
-  }
-
-  @Override
-  public long upperBound(MemorySegment s, long base, long key) {
-    long i = search(s, base, key, true);
-    return i < count(s, base) ? i : END;
-  }
-
-  @Override
-  public long insertionPoint(MemorySegment s, long base, long key) {
-    return search(s, base, key, true);
-  }
-
-  @Override
-  public long first(MemorySegment s, long base) {
-    return count(s, base) > 0 ? 0 : END;
-  }
-
-  @Override
-  public long last(MemorySegment s, long base) {
-    int n = count(s, base);
-    return n > 0 ? n - 1 : END;
-  }
-
-  @Override
-  public long next(MemorySegment s, long base, long h) {
-    return h + 1 < count(s, base) ? h + 1 : END;
   }
 
   @Override
@@ -179,11 +122,6 @@ public final class SlottedPageFormat implements PageFormat {
     }
     s.set(SHORT, base + GARBAGE, (short) ((s.get(SHORT, base + GARBAGE) & 0xFFFF) + record));
     s.set(INT, base + COUNT, n - 1);
-  }
-
-  @Override
-  public int rank(MemorySegment s, long base, long h) {
-    return h == END ? count(s, base) : (int) h;
   }
 
   @Override

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,63 +50,48 @@ class DiskTreeConcurrencyTest {
         tree.insert(k, k * 10L);
       }
       tree.sync();
-      AtomicBoolean stop = new AtomicBoolean();
-      ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-      AtomicLong reads = new AtomicLong();
       AtomicLongArray written = new AtomicLongArray(KEYS); // the writer's inserts per key, for the checks
-      List<Thread> readers = new ArrayList<>();
-      for (int t = 0; t < 3; t++) {
-        long seed = t;
-        Thread reader = new Thread(() -> {
-          Random random = new Random(seed);
-          RowIds out = new RowIds();
-          long[] keys = new long[37];
-          long[] rows = new long[37];
-          try {
-            while (!stop.get()) {
-              int key = random.nextInt(KEYS);
-              out.clear();
-              int got = tree.search(key, out);
-              if (key % 4 == 0) {
-                assertEquals(1, got, "stable key " + key);
-                assertEquals(key * 10L, out.get(0));
-              }
-              for (int i = 0; i < got; i++) {
-                long row = out.get(i);
-                assertTrue(row >= key * 10L && row < key * 10L + 10, "row id " + row + " under key " + key);
-              }
-              if (random.nextInt(16) == 0) {
-                int lo = random.nextInt(KEYS);
-                int hi = lo + random.nextInt(2000);
-                DiskBPlusTree.RangeScan scan = tree.scan(lo, hi);
-                long previous = Long.MIN_VALUE;
-                long nextStable = (lo + 3) / 4 * 4;
-                for (int n; (n = scan.next(keys, rows)) > 0; ) {
-                  for (int i = 0; i < n; i++) {
-                    assertTrue(keys[i] >= previous && keys[i] >= lo && keys[i] <= hi, "scan order");
-                    assertTrue(rows[i] >= keys[i] * 10 && rows[i] < keys[i] * 10 + 10, "scan row id");
-                    if (keys[i] % 4 == 0) {
-                      assertEquals(nextStable, keys[i], "stable keys exactly once, in order");
-                      nextStable += 4;
-                    }
-                    previous = keys[i];
-                  }
-                }
-                assertTrue(nextStable > Math.min(hi, KEYS - 1), "scan missed stable key " + nextStable);
-              }
-              reads.incrementAndGet();
-            }
-          } catch (Throwable e) {
-            failures.add(e);
+      ReaderThreads readers = ReaderThreads.start(3, t -> {
+        RowIds out = new RowIds();
+        long[] keys = new long[37];
+        long[] rows = new long[37];
+        return random -> {
+          int key = random.nextInt(KEYS);
+          out.clear();
+          int got = tree.search(key, out);
+          if (key % 4 == 0) {
+            assertEquals(1, got, "stable key " + key);
+            assertEquals(key * 10L, out.get(0));
           }
-        });
-        readers.add(reader);
-        reader.start();
-      }
+          for (int i = 0; i < got; i++) {
+            long row = out.get(i);
+            assertTrue(row >= key * 10L && row < key * 10L + 10, "row id " + row + " under key " + key);
+          }
+          if (random.nextInt(16) == 0) {
+            int lo = random.nextInt(KEYS);
+            int hi = lo + random.nextInt(2000);
+            DiskBPlusTree.RangeScan scan = tree.scan(lo, hi);
+            long previous = Long.MIN_VALUE;
+            long nextStable = (lo + 3) / 4 * 4;
+            for (int n; (n = scan.next(keys, rows)) > 0; ) {
+              for (int i = 0; i < n; i++) {
+                assertTrue(keys[i] >= previous && keys[i] >= lo && keys[i] <= hi, "scan order");
+                assertTrue(rows[i] >= keys[i] * 10 && rows[i] < keys[i] * 10 + 10, "scan row id");
+                if (keys[i] % 4 == 0) {
+                  assertEquals(nextStable, keys[i], "stable keys exactly once, in order");
+                  nextStable += 4;
+                }
+                previous = keys[i];
+              }
+            }
+            assertTrue(nextStable > Math.min(hi, KEYS - 1), "scan missed stable key " + nextStable);
+          }
+        };
+      });
       Random random = new Random(99);
       long deadline = System.nanoTime() + 3_000_000_000L;
       int ops = 0;
-      while (System.nanoTime() < deadline && failures.isEmpty()) {
+      while (System.nanoTime() < deadline && !readers.failed()) {
         int key = random.nextInt(KEYS);
         if (key % 4 == 0) {
           continue;
@@ -127,18 +108,10 @@ class DiskTreeConcurrencyTest {
           tree.sync();
         }
       }
-      stop.set(true);
-      for (Thread reader : readers) {
-        reader.join();
-      }
-      if (!failures.isEmpty()) {
-        AssertionError error = new AssertionError("a reader failed", failures.peek());
-        failures.forEach(error::addSuppressed);
-        throw error;
-      }
-      assertTrue(reads.get() > 100, "readers ran " + reads.get() + " reads");
+      long reads = readers.stopAndCheck();
+      assertTrue(reads > 100, "readers ran " + reads + " reads");
       tree.checkInvariants();
-      System.out.println(layout + " (" + frames + " frames): " + ops + " writes, " + reads.get() + " reads, " + tree.optimisticRetries()
+      System.out.println(layout + " (" + frames + " frames): " + ops + " writes, " + reads + " reads, " + tree.optimisticRetries()
           + " optimistic retries");
     }
   }

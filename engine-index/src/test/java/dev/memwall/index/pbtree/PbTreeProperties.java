@@ -34,7 +34,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * Model-based properties of {@link PrefetchingBPlusTree}: every operation sequence gives the same
  * answers as {@link TreeModel} (a {@code TreeMap} of row-id lists), with the tree's invariants
  * checked after each operation, over random configurations (key type, width, fetch, jump
- * pointers, d, c, batch group).
+ * pointers, d, c, batch group, optimistic readers on or off).
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 public class PbTreeProperties {
@@ -49,7 +49,8 @@ public class PbTreeProperties {
         Arbitraries.of(true, false), Arbitraries.of(JumpPointers.values()), Arbitraries.integers().between(1, 4),
         Arbitraries.integers().between(1, 2), Arbitraries.integers().between(1, 8), Arbitraries.of(0L, 100L))
         .as((kt, w, fetch, jp, d, c, group, min) -> new PbTreeConfig(kt, w, fetch, jp, d, c, min, group,
-            Placement.DEFAULT));
+            Placement.DEFAULT))
+        .flatMap(config -> Arbitraries.of(false, true).map(config::withOptimisticReaders));
   }
 
   /** Keys with many duplicates, the type limits and arbitrary values. */

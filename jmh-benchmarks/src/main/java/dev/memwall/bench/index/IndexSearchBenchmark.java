@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * B+-tree, one-line nodes), {@code CSB} (CSB+-tree, one-line nodes), {@code TREEMAP}
  * ({@code java.util.TreeMap<Long, Long>}) and {@code SORTED_ARRAY} (branch-free binary search over
  * sorted off-heap keys with a parallel row-id array). Width sweeps use {@code width} (0: the
- * model's choice).
+ * model's choice). {@code PB_TREE_OPTIMISTIC} is {@code PB_TREE} with per-node version stamps
+ * for optimistic readers ({@link PbTreeConfig#optimisticReaders()}), searched on one thread: the
+ * price of the stamps when no writer runs.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -43,7 +45,7 @@ public class IndexSearchBenchmark {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
   private static final int PROBES = 1 << 20;
 
-  public enum Structure { PB_TREE, ONE_LINE, CSB, TREEMAP, SORTED_ARRAY }
+  public enum Structure { PB_TREE, PB_TREE_OPTIMISTIC, ONE_LINE, CSB, TREEMAP, SORTED_ARRAY }
 
   @Param({"100000", "1000000", "10000000"})
   public long keys;
@@ -71,9 +73,9 @@ public class IndexSearchBenchmark {
     memory = EngineMemory.create("index-search");
     probes = IndexBenchData.probes(keys, PROBES, 42);
     switch (structure) {
-      case PB_TREE -> {
+      case PB_TREE, PB_TREE_OPTIMISTIC -> {
         PbTreeConfig config = PbTreeConfig.fromProfile(IndexBenchData.profile(), KeyType.INT64, keys)
-            .withJumpPointers(JumpPointers.NONE);
+            .withJumpPointers(JumpPointers.NONE).withOptimisticReaders(structure == Structure.PB_TREE_OPTIMISTIC);
         if (width > 0) {
           config = config.withWidth(width);
         }
@@ -129,7 +131,7 @@ public class IndexSearchBenchmark {
   public long search() {
     long key = nextProbe();
     return switch (structure) {
-      case PB_TREE, ONE_LINE -> tree.searchFirst(key, -1);
+      case PB_TREE, PB_TREE_OPTIMISTIC, ONE_LINE -> tree.searchFirst(key, -1);
       case CSB -> csb.searchFirst(key, -1);
       case TREEMAP -> treeMap.get(key);
       case SORTED_ARRAY -> sortedArraySearch(key);
