@@ -167,9 +167,11 @@ public final class Join {
    * Threads for the radix algorithms ({@link JoinAlgorithm#PHASH}, {@link JoinAlgorithm#PHASH_PLUS},
    * {@link JoinAlgorithm#RADIX_JOIN}), {@link JoinAlgorithm#INSPECTOR} and
    * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING}: parallel partitioning (each thread a share of
-   * the input) and a parallel join phase over cluster or sub-partition pairs; a streaming consumer
-   * is then called from these threads, one chunk at a time. The other algorithms run on the calling
-   * thread whatever this says. Default 1.
+   * the input) and a parallel join phase over cluster or sub-partition pairs; and for
+   * {@link JoinAlgorithm#OPEN_ADDRESSING}: a parallel probe of the table built on the calling thread
+   * (left inputs of at least 64K rows per thread). A streaming consumer is then called from these
+   * threads, one chunk at a time. The other algorithms run on the calling thread whatever this says.
+   * Default 1.
    */
   public Join threads(int threads) {
     if (threads < 1) {
@@ -388,7 +390,8 @@ public final class Join {
     }
     long perOutput = materializes ? JoinOutput.bytesFor(chunkPairs) : 0;
     boolean parallel = plan.algorithm().clusters() || plan.algorithm() == JoinAlgorithm.INSPECTOR
-        || plan.algorithm() == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING;
+        || plan.algorithm() == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING
+        || plan.algorithm() == JoinAlgorithm.OPEN_ADDRESSING;
     long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (parallel ? threads : 1);
     if (semiJoinReducer) {
       required += BloomReducer.bytesFor(keys[0].rowCount(), keys[1].rowCount()) + perOutput * (parallel ? threads : 1);
@@ -427,7 +430,7 @@ public final class Join {
     long nulls = type.reportsUnmatched() ? l.nullBound() : 0;
     return switch (plan.algorithm()) {
       case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
-      case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0);
+      case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0, threads);
       case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
       case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH, threads);
       case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
@@ -468,7 +471,7 @@ public final class Join {
     JoinPlan plan = prepared.plan();
     switch (plan.algorithm()) {
       case SIMPLE_HASH -> SimpleHashJoin.run(input, out);
-      case OPEN_ADDRESSING -> OpenAddressingHashJoin.run(input, out, probeGroup);
+      case OPEN_ADDRESSING -> OpenAddressingHashJoin.run(input, out, probeGroup, threads);
       case SORT_MERGE -> SortMergeJoin.run(input, out, plan.radix(), writeCombining);
       case PHASH -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH, writeCombining, threads);
       case PHASH_PLUS -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, writeCombining,

@@ -1,10 +1,15 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
+import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The optimized non-partitioned hash join: an open-addressing table (linear probing, load at most
@@ -22,7 +27,7 @@ import java.lang.foreign.ValueLayout;
  * {@code group == 1} it is the plain loop: one key at a time, load then compare.
  *
  * <p>Memory: 16 bytes per slot (2 to 4 per right row), 4 bytes per right row for the chains, a probe
- * block. Thread safety: stateless.
+ * block per probing thread. Thread safety: stateless.
  */
 public final class OpenAddressingHashJoin {
   /** The default probe group: enough independent misses to fill the machine's miss queues. */
@@ -33,18 +38,27 @@ public final class OpenAddressingHashJoin {
   private static final long HEAD = 8;
   private static final long MORE = 12;
 
+  /** Left blocks each probing thread should get at least: fewer and starting a thread costs more than it saves. */
+  private static final int BLOCKS_PER_THREAD = 64;
+
   private OpenAddressingHashJoin() {}
 
   static long slots(long rightRows) {
     return Math.max(2, Long.highestOneBit(Math.max(1, rightRows) * 4 - 1));
   }
 
-  /** Working memory for the given input sizes. */
-  public static long bytesFor(long leftRows, long rightRows, long rightNullBound) {
-    return (slots(rightRows) << SLOT_SHIFT) + 4L * Math.max(1, rightRows) + ProbeBlock.bytes();
+  /** Working memory for the given input sizes, with one probe block per probing thread. */
+  public static long bytesFor(long leftRows, long rightRows, long rightNullBound, int threads) {
+    return (slots(rightRows) << SLOT_SHIFT) + 4L * Math.max(1, rightRows) + Math.max(1, threads) * ProbeBlock.bytes();
   }
 
-  public static void run(JoinInput input, JoinOutput out, int group) {
+  /**
+   * Builds the table on the right input on the calling thread, then probes it with the left input's
+   * blocks on {@code threads} threads (the table is only read while probing; each thread has its
+   * own probe block and a {@linkplain JoinOutput#fork forked} output, so pairs arrive in no
+   * particular order).
+   */
+  public static void run(JoinInput input, JoinOutput out, int group, int threads) {
     if (group < 1 || group > ProbeBlock.ROWS) {
       throw new IllegalArgumentException("probe group must be in 1.." + ProbeBlock.ROWS + ", got " + group);
     }
@@ -53,32 +67,99 @@ public final class OpenAddressingHashJoin {
     long mask = slots - 1;
     int shift = 64 - Long.numberOfTrailingZeros(slots);
     try (OffHeapBuffer tableBuffer = input.memory().allocate(slots << SLOT_SHIFT, Placement.HUGE_PAGES);
-        OffHeapBuffer nextBuffer = input.memory().allocate(4L * Math.max(1, rightRows), Placement.HUGE_PAGES);
-        ProbeBlock block = new ProbeBlock(input.memory())) {
+        OffHeapBuffer nextBuffer = input.memory().allocate(4L * Math.max(1, rightRows), Placement.HUGE_PAGES)) {
       MemorySegment table = tableBuffer.segment();
       MemorySegment next = nextBuffer.segment();
+      try (ProbeBlock block = new ProbeBlock(input.memory())) {
+        MemorySegment bh = block.tuples.hashes();
+        MemorySegment br = block.tuples.rows();
+        for (int batch = 0; batch < input.right().batches(); batch++) {
+          for (int from = 0; from < input.right().batchRows(batch); from += ProbeBlock.ROWS) {
+            int keyed = block.fill(input.right(), batch, from);
+            for (int k = 0; k < keyed; k++) {
+              insert(table, next, mask, shift, bh.getAtIndex(HASH, k), br.getAtIndex(INT, k));
+            }
+          }
+        }
+      }
+      ProbeBlocks blocks = new ProbeBlocks(input.left());
+      int workers = Math.min(Math.max(1, threads), Math.max(1, blocks.count() / BLOCKS_PER_THREAD));
+      if (workers == 1) {
+        probe(input, out, new Probe(input, out, table, next, mask, shift, group), blocks);
+        return;
+      }
+      List<JoinOutput> forks = new ArrayList<>();
+      try {
+        List<Runnable> tasks = new ArrayList<>();
+        for (int t = 0; t < workers; t++) {
+          JoinOutput mine = t == 0 ? out : out.fork();
+          if (t > 0) {
+            forks.add(mine);
+          }
+          tasks.add(() -> {
+            probe(input, mine, new Probe(input, mine, table, next, mask, shift, group), blocks);
+            mine.flush();
+          });
+        }
+        Workers.runAll("memwall-join", tasks);
+        forks.forEach(out::absorb);
+      } finally {
+        forks.forEach(JoinOutput::close);
+      }
+    }
+  }
+
+  /** Probes the left input's blocks that {@code blocks} hands this thread. */
+  private static void probe(JoinInput input, JoinOutput out, Probe probe, ProbeBlocks blocks) {
+    try (ProbeBlock block = new ProbeBlock(input.memory())) {
       MemorySegment bh = block.tuples.hashes();
       MemorySegment br = block.tuples.rows();
-      for (int batch = 0; batch < input.right().batches(); batch++) {
-        for (int from = 0; from < input.right().batchRows(batch); from += ProbeBlock.ROWS) {
-          int keyed = block.fill(input.right(), batch, from);
-          for (int k = 0; k < keyed; k++) {
-            insert(table, next, mask, shift, bh.getAtIndex(HASH, k), br.getAtIndex(INT, k));
-          }
+      for (int b = blocks.claim(); b >= 0; b = blocks.claim()) {
+        int keyed = block.fill(input.left(), blocks.batch(b), blocks.from(b));
+        probe.probe(bh, br, keyed);
+        block.emitNullRows(input, out);
+      }
+    }
+  }
+
+  /** The left input's blocks of {@link ProbeBlock#ROWS} rows, handed out to probing threads one at a time. */
+  private static final class ProbeBlocks {
+    private final int[] batches;
+    private final int[] froms;
+    private final AtomicInteger next = new AtomicInteger();
+
+    ProbeBlocks(KeyColumns side) {
+      int count = 0;
+      for (int batch = 0; batch < side.batches(); batch++) {
+        count += (side.batchRows(batch) + ProbeBlock.ROWS - 1) / ProbeBlock.ROWS;
+      }
+      batches = new int[count];
+      froms = new int[count];
+      int b = 0;
+      for (int batch = 0; batch < side.batches(); batch++) {
+        for (int from = 0; from < side.batchRows(batch); from += ProbeBlock.ROWS, b++) {
+          batches[b] = batch;
+          froms[b] = from;
         }
       }
-      Probe probe = new Probe(input, out, table, next, mask, shift, group);
-      for (int batch = 0; batch < input.left().batches(); batch++) {
-        for (int from = 0; from < input.left().batchRows(batch); from += ProbeBlock.ROWS) {
-          int keyed = block.fill(input.left(), batch, from);
-          if (group == 1) {
-            probe.plain(bh, br, keyed);
-          } else {
-            probe.grouped(bh, br, keyed);
-          }
-          block.emitNullRows(input, out);
-        }
-      }
+    }
+
+    int count() {
+      return batches.length;
+    }
+
+    /** The next unclaimed block, or -1 when all are taken. */
+    int claim() {
+      int b = next.getAndIncrement();
+      return b < batches.length ? b : -1;
+    }
+
+    int batch(int b) {
+      return batches[b];
+    }
+
+    int from(int b) {
+      return froms[b];
     }
   }
 
@@ -123,6 +204,14 @@ public final class OpenAddressingHashJoin {
       this.slotOf = new long[group];
       this.slotHash = new long[group];
       this.slotHead = new int[group];
+    }
+
+    void probe(MemorySegment hashes, MemorySegment rows, int count) {
+      if (group == 1) {
+        plain(hashes, rows, count);
+      } else {
+        grouped(hashes, rows, count);
+      }
     }
 
     void plain(MemorySegment hashes, MemorySegment rows, int count) {
