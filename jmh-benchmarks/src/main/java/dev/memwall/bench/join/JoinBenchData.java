@@ -14,12 +14,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Join benchmark inputs: one Arrow batch with an int32 key "k" and an int32 payload "p" (the
- * seeds' 8-byte tuples: 4-byte key, 4-byte payload).
+ * seeds' 8-byte tuples: 4-byte key, 4-byte payload), or with the key alone.
  */
-final class JoinBenchData {
-  private static final Schema SCHEMA = new Schema(List.of(
-      new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null),
+public final class JoinBenchData {
+  private static final Field KEY = new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null);
+  private static final Schema SCHEMA = new Schema(List.of(KEY,
       new Field("p", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+  private static final Schema KEY_SCHEMA = new Schema(List.of(KEY));
 
   private JoinBenchData() {}
 
@@ -76,21 +77,35 @@ final class JoinBenchData {
     return table(memory, keys);
   }
 
+  /** One batch holding {@code keys} as the int32 column "k" and nothing else; the caller owns it. */
+  public static Table keysOnly(EngineMemory memory, int[] keys) {
+    return table(memory, keys, KEY_SCHEMA);
+  }
+
   private static Table table(EngineMemory memory, int[] keys) {
-    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, memory.arrow());
+    return table(memory, keys, SCHEMA);
+  }
+
+  /** {@code keys} as "k" and, when the schema has it, the row number as payload "p". */
+  private static Table table(EngineMemory memory, int[] keys, Schema schema) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, memory.arrow());
     try {
       IntVector k = (IntVector) root.getVector(0);
-      IntVector p = (IntVector) root.getVector(1);
       k.allocateNew(keys.length);
-      p.allocateNew(keys.length);
       for (int i = 0; i < keys.length; i++) {
         k.set(i, keys[i]);
-        p.set(i, i);
       }
       k.setValueCount(keys.length);
-      p.setValueCount(keys.length);
+      if (schema.getFields().size() > 1) {
+        IntVector p = (IntVector) root.getVector(1);
+        p.allocateNew(keys.length);
+        for (int i = 0; i < keys.length; i++) {
+          p.set(i, i);
+        }
+        p.setValueCount(keys.length);
+      }
       root.setRowCount(keys.length);
-      return Table.own(SCHEMA, List.of(root), Map.of());
+      return Table.own(schema, List.of(root), Map.of());
     } catch (RuntimeException | Error e) {
       root.close();
       throw e;

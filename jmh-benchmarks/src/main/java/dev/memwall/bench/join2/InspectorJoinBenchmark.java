@@ -1,21 +1,14 @@
 package dev.memwall.bench.join2;
 
+import dev.memwall.bench.join.JoinBenchData;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.grace.BucketTable;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
-import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,9 +36,6 @@ import org.openjdk.jmh.annotations.TearDown;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @State(Scope.Benchmark)
 public class InspectorJoinBenchmark {
-  private static final Schema SCHEMA = new Schema(List.of(
-      new Field("k", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
-
   /** Key order of both inputs. */
   public enum Order { RANDOM, NEARLY_SORTED }
 
@@ -87,8 +77,8 @@ public class InspectorJoinBenchmark {
     }
     arrange(build, random);
     arrange(probe, random);
-    right = table(build);
-    left = table(probe);
+    right = JoinBenchData.keysOnly(memory, build);
+    left = JoinBenchData.keysOnly(memory, probe);
     join = Join.of(memory, left, right).on("k").algorithm(algorithm).threads(threads).tupleBytes(tupleBytes)
         .memoryLimit(2L * tuples * BucketTable.BYTES_PER_TUPLE).prefetch(PrefetchingHashJoin.Mode.GROUP);
   }
@@ -110,18 +100,6 @@ public class InspectorJoinBenchmark {
     int t = a[i];
     a[i] = a[j];
     a[j] = t;
-  }
-
-  private Table table(int[] keys) {
-    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, memory.arrow());
-    IntVector k = (IntVector) root.getVector(0);
-    k.allocateNew(keys.length);
-    for (int i = 0; i < keys.length; i++) {
-      k.set(i, keys[i]);
-    }
-    k.setValueCount(keys.length);
-    root.setRowCount(keys.length);
-    return Table.own(SCHEMA, List.of(root), Map.of());
   }
 
   @Benchmark
