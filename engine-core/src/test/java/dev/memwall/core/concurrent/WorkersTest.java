@@ -1,0 +1,81 @@
+package dev.memwall.core.concurrent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WorkersTest {
+
+  @Test
+  void runsEveryTaskOnceTheFirstOnTheCallingThreadOthersNamedAfterTheStep() {
+    AtomicInteger runs = new AtomicInteger();
+    var names = ConcurrentHashMap.<String>newKeySet();
+    Thread caller = Thread.currentThread();
+    boolean[] firstOnCaller = new boolean[1];
+    List<Runnable> tasks = new ArrayList<>();
+    tasks.add(() -> {
+      firstOnCaller[0] = Thread.currentThread() == caller;
+      runs.incrementAndGet();
+    });
+    for (int i = 0; i < 5; i++) {
+      tasks.add(() -> {
+        names.add(Thread.currentThread().getName());
+        runs.incrementAndGet();
+      });
+    }
+    Workers.runAll("step-x", tasks);
+    assertEquals(6, runs.get());
+    assertTrue(firstOnCaller[0]);
+    assertEquals(java.util.Set.of("step-x"), names);
+  }
+
+  @Test
+  void rethrowsTheFailureOfAPooledTaskAfterTheOthersFinished() {
+    AtomicInteger finished = new AtomicInteger();
+    IllegalArgumentException boom = new IllegalArgumentException("boom");
+    List<Runnable> tasks = List.of(
+        () -> sleepThen(finished, 50),
+        () -> {
+          throw boom;
+        },
+        () -> sleepThen(finished, 100));
+    IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, () -> Workers.runAll("t", tasks));
+    assertSame(boom, thrown);
+    assertEquals(2, finished.get(), "every other task ran to completion before the failure was rethrown");
+  }
+
+  @Test
+  void nestedStepsRunAndWhenSeveralTasksFailOneOfTheirFailuresIsRethrown() {
+    AtomicInteger inner = new AtomicInteger();
+    List<Runnable> nested = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nested.add(() -> Workers.runAll("inner", List.of(inner::incrementAndGet, inner::incrementAndGet)));
+    }
+    Workers.runAll("outer", nested);
+    assertEquals(8, inner.get());
+    AssertionError error = new AssertionError("first");
+    IllegalStateException other = new IllegalStateException("second");
+    Throwable thrown = assertThrows(Throwable.class, () -> Workers.runAll("t", List.of(() -> {
+      throw error;
+    }, () -> {
+      throw other;
+    })));
+    assertTrue(thrown == error || thrown == other, "rethrows one of the failures itself, got " + thrown);
+  }
+
+  private static void sleepThen(AtomicInteger finished, long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    finished.incrementAndGet();
+  }
+}
