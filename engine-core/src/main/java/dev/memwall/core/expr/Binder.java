@@ -182,6 +182,10 @@ public final class Binder {
     }
     if (left.isIntegral() && right.isIntegral()) {
       requireComparable(left, right, c);
+      if (c.left() instanceof Expr.ColumnRef l && c.right() instanceof Expr.ColumnRef r && isInt32(left)
+          && isInt32(right)) {
+        return new FilterKernels.Int32ColumnComparison(c.op(), columnIndex(l), columnIndex(r));
+      }
       int scale = Math.max(left.scale(), right.scale());
       return new FilterKernels.LongComparison(c.op(), bindLong(c.left()), pow10(scale - left.scale()),
           bindLong(c.right()), pow10(scale - right.scale()));
@@ -343,6 +347,11 @@ public final class Binder {
     if (typeOf(expr).kind() != kind) {
       throw new IllegalArgumentException(where + " needs a " + kind + ", not " + expr);
     }
+  }
+
+  /** Whether values of this type are 4-byte integers in memory (INT32 and DATE columns). */
+  private static boolean isInt32(ColumnType type) {
+    return type.kind() == Kind.INT32 || type.kind() == Kind.DATE;
   }
 
   private static void requireComparable(ColumnType a, ColumnType b, Expr where) {

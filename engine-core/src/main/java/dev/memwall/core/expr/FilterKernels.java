@@ -147,6 +147,55 @@ final class FilterKernels {
     }
   }
 
+  /**
+   * {@code left op right} straight on the memory of two INT32 or DATE columns (TPC-H's
+   * {@code l_commitdate < l_receiptdate}), branch-free: the signs of the difference pick one bit of
+   * the operator's truth table, so one loop serves all six operators; rows with a null on either
+   * side are dropped afterwards (the comparison is NULL).
+   */
+  static final class Int32ColumnComparison extends FilterKernel {
+    private final int leftColumn;
+    private final int rightColumn;
+    /** Bit 0: holds when equal, bit 1: when less, bit 2: when greater. */
+    private final int truth;
+
+    Int32ColumnComparison(Expr.ComparisonOp op, int leftColumn, int rightColumn) {
+      this.leftColumn = leftColumn;
+      this.rightColumn = rightColumn;
+      this.truth = switch (op) {
+        case EQ -> 0b001;
+        case NE -> 0b110;
+        case LT -> 0b010;
+        case LE -> 0b011;
+        case GT -> 0b100;
+        case GE -> 0b101;
+      };
+    }
+
+    @Override
+    protected void select(Chunk chunk, boolean wanted) {
+      Column leftValues = chunk.batch().column(leftColumn);
+      Column rightValues = chunk.batch().column(rightColumn);
+      MemorySegment l = ((Int32Column) leftValues).data();
+      MemorySegment r = ((Int32Column) rightValues).data();
+      int table = wanted ? truth : ~truth & 0b111;
+      int start = chunk.start();
+      int[] sel = chunk.selection();
+      int selected = chunk.selected();
+      int n = 0;
+      for (int i = 0; i < selected; i++) {
+        int k = chunk.position(i);
+        long difference = (long) l.getAtIndex(INT, start + k) - r.getAtIndex(INT, start + k);
+        int outcome = (int) (difference >>> 63) | (int) (-difference >>> 63) << 1; // 0 equal, 1 less, 2 greater
+        sel[n] = k;
+        n += (table >>> outcome) & 1;
+      }
+      chunk.select(sel, n);
+      dropNulls(chunk, leftValues);
+      dropNulls(chunk, rightValues);
+    }
+  }
+
   /** {@code left op right} over two double kernels. */
   static final class DoubleComparison extends FilterKernel {
     private final Expr.ComparisonOp op;

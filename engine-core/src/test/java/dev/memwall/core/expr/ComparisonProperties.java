@@ -68,6 +68,61 @@ class ComparisonProperties {
     assertEquals(expected, filterColumn(memory, ColumnType.decimal(2), values, predicate));
   }
 
+  /**
+   * Column-versus-column comparisons of INT32 or DATE columns (the branch-free kernel) against
+   * Java's comparison under SQL's three-valued logic: nulls on either side satisfy neither the
+   * comparison nor its negation; values span the whole int range, so differences exceed int.
+   */
+  @Property(tries = 300)
+  void int32ColumnsComparedWithEachOther(@ForAll @Size(max = 60) List<@IntRange(min = -3, max = 3) Integer> steps,
+      @ForAll long seed, @ForAll ComparisonOp op, @ForAll boolean negated, @ForAll boolean dates, EngineMemory memory) {
+    java.util.Random random = new java.util.Random(seed);
+    int[] limits = {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1};
+    List<Integer> a = new ArrayList<>();
+    List<Integer> b = new ArrayList<>();
+    for (int step : steps) {
+      Integer x = random.nextInt(10) == 0 ? null : dates ? random.nextInt(20_000) : limits[random.nextInt(limits.length)];
+      Integer y = random.nextInt(10) == 0 ? null : x == null || random.nextBoolean() ? random.nextInt(20_000) - 10_000
+          : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) x + step));
+      a.add(x);
+      b.add(y);
+    }
+    ColumnType type = dates ? ColumnType.DATE : ColumnType.INT32;
+    Expr comparison = new Expr.Comparison(op, col("a"), col("b"));
+    Expr predicate = negated ? Expr.not(comparison) : comparison;
+    List<Long> expected = new ArrayList<>();
+    for (int row = 0; row < a.size(); row++) {
+      if (a.get(row) != null && b.get(row) != null
+          && FilterKernels.accepts(op, Integer.compare(a.get(row), b.get(row))) != negated) {
+        expected.add((long) row);
+      }
+    }
+    try (TableBuilder builder = new TableBuilder(List.of("a", "b", "row"), List.of(type, type, ColumnType.INT64),
+        memory.arrow())) {
+      for (int row = 0; row < a.size(); row++) {
+        for (Integer value : java.util.Arrays.asList(a.get(row), b.get(row))) {
+          if (value == null) {
+            builder.appendNull();
+          } else {
+            builder.appendLong(value);
+          }
+        }
+        builder.appendLong(row).endRow();
+      }
+      try (Table table = builder.build();
+          Table result = Plan.scan(table).filter(predicate).project(col("row").as("row"))
+              .execute(ExecutionContext.singleThreaded(memory))) {
+        List<Long> kept = new ArrayList<>();
+        for (Batch batch : result.batches()) {
+          for (int r = 0; r < batch.rowCount(); r++) {
+            kept.add(batch.column(0).getLong(r));
+          }
+        }
+        assertEquals(expected, kept, predicate.toString());
+      }
+    }
+  }
+
   static List<Long> filterColumn(EngineMemory memory, ColumnType type, List<Long> values, Expr predicate) {
     try (Table table = table(memory, type, values);
         Table result = Plan.scan(table).filter(predicate).execute(ExecutionContext.singleThreaded(memory))) {
