@@ -66,4 +66,32 @@ public final class TreeModel {
   public TreeMap<Long, List<Long>> map() {
     return map;
   }
+  /**
+   * The entry at position {@code selector} (modulo the size) in key order, as {key, row id}: a
+   * present entry for a delete. The model must not be empty.
+   */
+  public long[] pick(int selector) {
+    long index = selector % size;
+    for (Map.Entry<Long, List<Long>> e : map.entrySet()) {
+      if (index < e.getValue().size()) {
+        return new long[] {e.getKey(), e.getValue().get((int) index)};
+      }
+      index -= e.getValue().size();
+    }
+    throw new IllegalStateException("selector " + selector + " beyond " + size + " entries");
+  }
+
+  /** The key as a tree of {@code type} sees it: int32 trees get the low 32 bits (keeping the int limits). */
+  public static long fit(KeyType type, long key) {
+    return type == KeyType.INT32 ? (int) key : key;
+  }
+
+  /** The row ids {@code ids} holds, in order. */
+  public static List<Long> toList(RowIds ids) {
+    List<Long> list = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      list.add(ids.get(i));
+    }
+    return list;
+  }
 }

@@ -96,7 +96,7 @@ class DiskTreeCrashTest {
         for (Map.Entry<Long, List<Long>> e : expected.map().entrySet()) {
           out.clear();
           tree.search(e.getKey(), out);
-          assertEquals(e.getValue(), DiskTreeProperties.toList(out), "row ids of " + e.getKey());
+          assertEquals(e.getValue(), TreeModel.toList(out), "row ids of " + e.getKey());
         }
         // the reopened tree keeps working and committing
         tree.insert(1, 1);

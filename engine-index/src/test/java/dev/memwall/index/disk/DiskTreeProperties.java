@@ -1,5 +1,7 @@
 package dev.memwall.index.disk;
 
+import static dev.memwall.index.TreeModel.fit;
+import static dev.memwall.index.TreeModel.toList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,10 +79,6 @@ class DiskTreeProperties {
   @Provide
   Arbitrary<Long> bulkKeys() {
     return PbTreeProperties.keysForTests();
-  }
-
-  static long fit(KeyType type, long key) {
-    return type == KeyType.INT32 ? (int) key : key;
   }
 
   static Path tempFile() {
@@ -225,7 +223,7 @@ class DiskTreeProperties {
         }
         case DELETE_PRESENT -> {
           if (model.size() > 0) {
-            long[] entry = pick(model, op.selector());
+            long[] entry = model.pick(op.selector());
             assertTrue(tree.delete(entry[0], entry[1]), "delete of a present entry");
             model.delete(entry[0], entry[1]);
           }
@@ -252,17 +250,6 @@ class DiskTreeProperties {
       handle.tree.checkInvariants();
       assertEquals(model.size(), handle.tree.size());
     }
-  }
-
-  static long[] pick(TreeModel model, int selector) {
-    long index = selector % model.size();
-    for (Map.Entry<Long, List<Long>> e : model.map().entrySet()) {
-      if (index < e.getValue().size()) {
-        return new long[] {e.getKey(), e.getValue().get((int) index)};
-      }
-      index -= e.getValue().size();
-    }
-    throw new AssertionError("unreachable");
   }
 
   static void checkScan(DiskBPlusTree tree, TreeModel model, long lo, long hi, int selector) {
@@ -312,13 +299,5 @@ class DiskTreeProperties {
       checkScan(tree, model, lo, lo / 2 + hi / 2, 5);
       checkScan(tree, model, hi, hi, 1);
     }
-  }
-
-  static List<Long> toList(RowIds ids) {
-    List<Long> list = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      list.add(ids.get(i));
-    }
-    return list;
   }
 }

@@ -1,5 +1,7 @@
 package dev.memwall.index.pbtree;
 
+import static dev.memwall.index.TreeModel.fit;
+import static dev.memwall.index.TreeModel.toList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,11 +82,6 @@ public class PbTreeProperties {
     Arbitrary<Op> batch = Arbitraries.integers().between(0, 1000).map(s -> new Op(Kind.BATCH, 0, 0, s));
     return Arbitraries.frequencyOf(Tuple.of(12, insert), Tuple.of(4, deletePresent), Tuple.of(1, deleteAny),
         Tuple.of(2, search), Tuple.of(2, scan), Tuple.of(1, batch)).list().ofMaxSize(250);
-  }
-
-  /** The key as the tree's type sees it: int32 trees get the low 32 bits (keeping the int limits). */
-  static long fit(KeyType type, long key) {
-    return type == KeyType.INT32 ? (int) key : key;
   }
 
   @Property(tries = 150, afterFailure = AfterFailureMode.RANDOM_SEED)
@@ -216,7 +213,7 @@ public class PbTreeProperties {
         }
         case DELETE_PRESENT -> {
           if (model.size() > 0) {
-            long[] entry = pick(model, op.selector());
+            long[] entry = model.pick(op.selector());
             assertTrue(tree.delete(entry[0], entry[1]), "delete of a present entry");
             model.delete(entry[0], entry[1]);
           }
@@ -238,17 +235,6 @@ public class PbTreeProperties {
       tree.checkInvariants();
       assertEquals(model.size(), tree.size());
     }
-  }
-
-  private static long[] pick(TreeModel model, int selector) {
-    long index = selector % model.size();
-    for (Map.Entry<Long, List<Long>> e : model.map().entrySet()) {
-      if (index < e.getValue().size()) {
-        return new long[] {e.getKey(), e.getValue().get((int) index)};
-      }
-      index -= e.getValue().size();
-    }
-    throw new AssertionError("unreachable");
   }
 
   static void checkScan(PrefetchingBPlusTree tree, TreeModel model, long lo, long hi, int selector) {
@@ -325,13 +311,5 @@ public class PbTreeProperties {
       checkScan(tree, model, type.min(), type.max(), selector);
     }
     checkBatch(tree, model, 17);
-  }
-
-  static List<Long> toList(RowIds ids) {
-    List<Long> list = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      list.add(ids.get(i));
-    }
-    return list;
   }
 }
