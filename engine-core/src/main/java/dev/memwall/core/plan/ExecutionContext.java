@@ -13,7 +13,10 @@ import dev.memwall.core.operator.AggregateLayout;
  * @param aggregateLayout DSM or NSM accumulators ({@link #DEFAULT_AGGREGATE_LAYOUT} unless chosen)
  */
 public record ExecutionContext(EngineMemory memory, int threads, AggregateLayout aggregateLayout) {
-  /** The layout measured faster on TPC-H Q1 and its many-group variants (BENCHMARKS.md). */
+  /**
+   * COLUMNS: neither layout measured consistently faster on TPC-H Q1 and its many-group variants
+   * (BENCHMARKS.md, "DSM versus NSM"), and columns need no padding.
+   */
   public static final AggregateLayout DEFAULT_AGGREGATE_LAYOUT = AggregateLayout.COLUMNS;
 
   public ExecutionContext {
