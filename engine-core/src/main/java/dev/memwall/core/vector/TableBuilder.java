@@ -32,12 +32,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class TableBuilder implements AutoCloseable {
   /** Rows per output batch. */
   public static final int BATCH_ROWS = 1 << 16;
+  /** Capacity of a first batch: small results stay small, large ones double a few times. */
+  private static final int FIRST_BATCH_ROWS = 1 << 12;
 
   private final Schema schema;
   private final List<ColumnType> types;
   private final BufferAllocator allocator;
   private final List<VectorSchemaRoot> sealed = new ArrayList<>();
   private VectorSchemaRoot current;
+  /** Capacity the next batch is allocated with: once a batch has filled, later ones start full size. */
+  private int batchCapacity = FIRST_BATCH_ROWS;
   private int row;
   private int column;
 
@@ -60,11 +64,23 @@ public final class TableBuilder implements AutoCloseable {
   }
 
   private FieldVector next() {
+    startBatch();
+    return current.getVector(column++);
+  }
+
+  /**
+   * Allocates the current batch if there is none. After a full batch the next ones are allocated at
+   * {@link #BATCH_ROWS} at once: growing each by doubling would allocate, copy and free every
+   * buffer several times per batch.
+   */
+  private void startBatch() {
     if (current == null) {
       current = VectorSchemaRoot.create(schema, allocator);
+      for (FieldVector vector : current.getFieldVectors()) {
+        vector.setInitialCapacity(batchCapacity);
+      }
       current.allocateNew();
     }
-    return current.getVector(column++);
   }
 
   /** Appends an integral value (unscaled for decimals, days for dates). */
@@ -143,10 +159,7 @@ public final class TableBuilder implements AutoCloseable {
     if (column != 0) {
       throw new IllegalStateException("row " + row + " is half appended (" + column + " of " + types.size() + " values)");
     }
-    if (current == null) {
-      current = VectorSchemaRoot.create(schema, allocator);
-      current.allocateNew();
-    }
+    startBatch();
     int fit = Math.min(rows, BATCH_ROWS - row);
     for (FieldVector vector : current.getFieldVectors()) {
       if (vector instanceof BaseFixedWidthVector fixed) {
@@ -223,6 +236,9 @@ public final class TableBuilder implements AutoCloseable {
   }
 
   private void seal() {
+    if (row == BATCH_ROWS) {
+      batchCapacity = BATCH_ROWS;
+    }
     if (current != null) {
       current.setRowCount(row);
       sealed.add(current);
