@@ -57,8 +57,11 @@ class PlanProperties {
 
   @Property(tries = 40)
   void groupedAggregateMatchesReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
-      @ForAll AggregateLayout layout) {
+      @ForAll AggregateLayout layout, @ForAll boolean clustered) {
     List<Row> rows = randomRows(new Random(seed));
+    if (clustered) { // runs of equal keys, as lineitem is clustered on its order key
+      rows.sort(Comparator.comparing(Row::key, Comparator.nullsFirst(Comparator.naturalOrder())));
+    }
     long before = OffHeapBuffer.liveBuffers();
     try (EngineMemory memory = EngineMemory.create("plan-property")) {
       try (Table table = toTable(rows, memory);
