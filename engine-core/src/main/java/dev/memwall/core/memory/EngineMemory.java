@@ -9,7 +9,8 @@ import org.apache.arrow.memory.RootAllocator;
  * The root of all off-heap memory of one engine instance (a process, a query, a test): a
  * {@link MemoryBudget}, an Arrow {@link BufferAllocator} whose buffers are FFM segments charged to
  * that budget, and raw {@link OffHeapBuffer}s for the engine's own structures (hash tables,
- * partitions, trees).
+ * partitions, trees). Freed Arrow buffers are {@linkplain BufferRecycler recycled}: their regions
+ * stay mapped and charged to the budget, up to a limit, for the next allocation of their size.
  *
  * <p>Ownership: {@link #close} checks that every Arrow buffer and raw buffer handed out has been
  * released and throws {@link MemoryLeakException} describing what leaked otherwise. That check is
@@ -19,26 +20,43 @@ import org.apache.arrow.memory.RootAllocator;
  * race with them.
  */
 public final class EngineMemory implements AutoCloseable {
+  /** The most freed Arrow memory kept for reuse by default: a quarter of the budget, at most this. */
+  public static final long DEFAULT_RECYCLE_LIMIT_BYTES = 1L << 30;
+
   private final MemoryBudget budget;
+  private final BufferRecycler recycler;
   private final RootAllocator arrow;
   private final Set<OffHeapBuffer> rawBuffers = ConcurrentHashMap.newKeySet();
 
-  private EngineMemory(MemoryBudget budget) {
+  private EngineMemory(MemoryBudget budget, long recycleLimitBytes) {
     this.budget = budget;
+    this.recycler = new BufferRecycler(budget, recycleLimitBytes);
     this.arrow = new RootAllocator(RootAllocator.configBuilder()
-        .allocationManagerFactory(FfmAllocationManager.factory(budget))
+        .allocationManagerFactory(FfmAllocationManager.factory(recycler))
         .maxAllocation(Long.MAX_VALUE)
         .build());
   }
 
-  /** Engine memory limited by {@code budget}. */
+  /**
+   * Engine memory limited by {@code budget}, keeping up to a quarter of it (at most
+   * {@value #DEFAULT_RECYCLE_LIMIT_BYTES} bytes) of freed Arrow memory for reuse.
+   */
   public static EngineMemory create(MemoryBudget budget) {
-    return new EngineMemory(budget);
+    return create(budget, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, budget.limitBytes() / 4));
+  }
+
+  /**
+   * Engine memory limited by {@code budget}, keeping up to {@code recycleLimitBytes} of freed Arrow
+   * memory mapped for reuse (0: every buffer is unmapped when freed). Pooled memory counts against the
+   * budget, but is given up before the budget refuses an allocation.
+   */
+  public static EngineMemory create(MemoryBudget budget, long recycleLimitBytes) {
+    return new EngineMemory(budget, recycleLimitBytes);
   }
 
   /** Engine memory with an unbounded budget named {@code name}. */
   public static EngineMemory create(String name) {
-    return new EngineMemory(MemoryBudget.unbounded(name));
+    return create(MemoryBudget.unbounded(name));
   }
 
   /** The Arrow allocator: every buffer it hands out is an FFM segment charged to the budget. */
@@ -66,9 +84,17 @@ public final class EngineMemory implements AutoCloseable {
     return buffer;
   }
 
-  /** Bytes currently held by Arrow buffers and raw buffers together (at allocation granularity). */
+  /**
+   * Bytes currently held by Arrow buffers and raw buffers together (at allocation granularity: a
+   * recycled Arrow buffer counts its region's size class); not the freed memory kept for reuse.
+   */
   public long allocatedBytes() {
-    return budget.reservedBytes();
+    return budget.reservedBytes() - recycler.pooledBytes();
+  }
+
+  /** Bytes of freed Arrow memory kept mapped for reuse, still charged to the budget. */
+  public long recycledBytes() {
+    return recycler.pooledBytes();
   }
 
   /**
@@ -112,6 +138,7 @@ public final class EngineMemory implements AutoCloseable {
         leaks.append("Arrow allocator did not close (").append(firstLine(arrowLeak.getMessage())).append(')');
       }
     }
+    recycler.close();
     if (!leaks.isEmpty()) {
       throw new MemoryLeakException("memory leak in '" + budget.name() + "': " + leaks);
     }

@@ -9,7 +9,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * An Arrow {@link AllocationManager} whose memory is an {@link OffHeapBuffer}: every Arrow buffer
  * the engine allocates is a {@link MemorySegment} owned by an FFM arena and charged to a
  * {@link MemoryBudget}. Arrow's reference counting decides when {@link #release0} runs; that
- * closes the arena and returns the bytes to the budget.
+ * ends the buffer's scope and returns its region to the {@link BufferRecycler} (or frees it and
+ * returns the bytes to the budget).
  *
  * <p>Buffers of at least one huge page are placed on transparent huge pages where available.
  */
@@ -21,13 +22,13 @@ public final class FfmAllocationManager extends AllocationManager {
     this.buffer = buffer;
   }
 
-  /** A factory charging every allocation to {@code budget}. */
-  public static Factory factory(MemoryBudget budget) {
+  /** A factory taking every allocation from {@code recycler}, charged to its budget. */
+  static Factory factory(BufferRecycler recycler) {
     return new Factory() {
       @Override
       public AllocationManager create(BufferAllocator accountingAllocator, long size) {
         return new FfmAllocationManager(accountingAllocator,
-            OffHeapBuffer.allocate(budget, size, Placement.HUGE_PAGES, b -> {}));
+            OffHeapBuffer.recycled(recycler, size, Placement.HUGE_PAGES, b -> {}));
       }
 
       @Override

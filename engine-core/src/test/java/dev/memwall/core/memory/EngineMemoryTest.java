@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -159,6 +162,104 @@ class EngineMemoryTest {
       assertFalse(buffer.hugePages());
       assertEquals(HugePages.HUGE_PAGE_BYTES - 1, buffer.byteSize());
       assertEquals(0, buffer.segment().address() % 64);
+    }
+  }
+
+  @Test
+  void freedArrowMemoryIsReusedStillChargedAndFreedWithTheMemory(EngineMemory unused) {
+    EngineMemory memory = EngineMemory.create(MemoryBudget.of("recycling", 64L << 20));
+    long address;
+    try (BigIntVector first = new BigIntVector("first", memory.arrow())) {
+      first.allocateNew(10_000);
+      address = first.getDataBuffer().memoryAddress();
+    }
+    long pooled = memory.recycledBytes();
+    assertTrue(pooled > 0, "a freed Arrow buffer is kept for reuse");
+    assertEquals(0, memory.allocatedBytes(), "recycled memory is not in use");
+    assertEquals(pooled, memory.budget().reservedBytes(), "recycled memory stays charged");
+    try (BigIntVector second = new BigIntVector("second", memory.arrow())) {
+      second.allocateNew(10_000);
+      assertEquals(address, second.getDataBuffer().memoryAddress(), "the same size reuses the freed region");
+      assertEquals(0, memory.recycledBytes());
+      for (int i = 0; i < 10_000; i++) {
+        assertTrue(second.isNull(i), "Arrow clears the validity of a reused region");
+      }
+    }
+    memory.close();
+    assertEquals(0, memory.budget().reservedBytes(), "close frees the recycled regions");
+  }
+
+  @Test
+  void aSegmentOfAFreedBufferFailsEvenAfterItsRegionIsReused(EngineMemory memory) {
+    MemorySegment stale;
+    try (BigIntVector first = new BigIntVector("first", memory.arrow())) {
+      first.allocateNew(1000);
+      first.setSafe(3, 42L);
+      stale = ArrowSegments.of(first.getDataBuffer());
+      assertEquals(42L, stale.getAtIndex(ValueLayout.JAVA_LONG, 3));
+    }
+    try (BigIntVector second = new BigIntVector("second", memory.arrow())) {
+      second.allocateNew(1000);
+      second.setSafe(3, 7L);
+      MemorySegment fresh = ArrowSegments.of(second.getDataBuffer());
+      assertEquals(stale.address(), fresh.address(), "the region was reused");
+      assertThrows(IllegalStateException.class, () -> stale.getAtIndex(ValueLayout.JAVA_LONG, 3));
+      assertEquals(7L, fresh.getAtIndex(ValueLayout.JAVA_LONG, 3));
+    }
+  }
+
+  @Test
+  void recycledMemoryGivesWayBeforeTheBudgetRefuses(EngineMemory unused) {
+    long budget = 4L << 20;
+    try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("tight", budget), budget)) {
+      try (BigIntVector big = new BigIntVector("big", memory.arrow())) {
+        big.allocateNew(300_000); // 2.4 MB of values: a 4 MiB region with the validity
+      }
+      assertTrue(memory.recycledBytes() > budget / 2);
+      try (IntVector other = new IntVector("other", memory.arrow())) {
+        other.allocateNew(400_000); // a 2 MiB region: fits only once the 4 MiB one is given up
+        assertEquals(0, memory.recycledBytes());
+      }
+      assertThrows(BudgetExceededException.class, () -> memory.allocate(budget + 1));
+    }
+  }
+
+  @Test
+  void recyclingKeepsAtMostItsLimit(EngineMemory unused) {
+    try (EngineMemory memory = EngineMemory.create(MemoryBudget.unbounded("limited"), 1 << 20)) {
+      List<BigIntVector> vectors = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        BigIntVector vector = new BigIntVector("v" + i, memory.arrow());
+        vector.allocateNew(50_000); // 512 KiB regions
+        vectors.add(vector);
+      }
+      vectors.forEach(BigIntVector::close);
+      assertEquals(1 << 20, memory.recycledBytes());
+      assertEquals(1 << 20, memory.budget().reservedBytes(), "regions beyond the limit are freed at once");
+    }
+    try (EngineMemory off = EngineMemory.create(MemoryBudget.unbounded("off"), 0);
+        BigIntVector vector = new BigIntVector("v", off.arrow())) {
+      vector.allocateNew(1000);
+      vector.close();
+      assertEquals(0, off.recycledBytes());
+      assertEquals(0, off.budget().reservedBytes());
+    }
+  }
+
+  @Test
+  void sizeClassesRoundUpByAtMostAQuarterAndKeepPowersOfTwo() {
+    long previous = 0;
+    for (long bytes = 1; bytes < 1L << 40; bytes = bytes * 3 / 2 + 1) {
+      for (long b : new long[] {bytes, Long.highestOneBit(bytes)}) {
+        long c = BufferRecycler.classBytes(b);
+        assertTrue(c >= b && c <= Math.max(8, b + b / 4), b + " -> " + c);
+        if (Long.bitCount(b) == 1 && b >= 8) {
+          assertEquals(b, c, "a power of two is its own class");
+        }
+      }
+      long c = BufferRecycler.classBytes(bytes);
+      assertTrue(c >= previous, "classes grow with the request");
+      previous = c;
     }
   }
 

@@ -20,7 +20,7 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback, P
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    context.getStore(NAMESPACE).put("liveBuffers", OffHeapBuffer.liveBuffers());
+    context.getStore(NAMESPACE).put("liveBuffers", liveMemory());
   }
 
   @Override
@@ -30,7 +30,7 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback, P
       memory.close();
     }
     long before = context.getStore(NAMESPACE).remove("liveBuffers", Long.class);
-    assertEquals(before, OffHeapBuffer.liveBuffers(),
+    assertEquals(before, liveMemory(),
         "off-heap buffers still live after " + context.getDisplayName());
   }
 
@@ -43,5 +43,10 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback, P
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     return context.getStore(NAMESPACE).getOrComputeIfAbsent("memory",
         key -> EngineMemory.create(context.getDisplayName()), EngineMemory.class);
+  }
+
+  /** Open buffers and recycled regions in the process: both must be back where they were after a test. */
+  static long liveMemory() {
+    return OffHeapBuffer.liveBuffers() + BufferRecycler.pooledRegionsInProcess();
   }
 }

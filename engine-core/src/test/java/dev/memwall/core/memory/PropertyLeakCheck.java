@@ -20,7 +20,7 @@ import net.jqwik.api.lifecycle.TryLifecycleContext;
 public final class PropertyLeakCheck implements AroundTryHook, ResolveParameterHook {
   @Override
   public TryExecutionResult aroundTry(TryLifecycleContext context, TryExecutor aTry, List<Object> parameters) {
-    long before = OffHeapBuffer.liveBuffers();
+    long before = LeakCheck.liveMemory();
     TryExecutionResult result = aTry.execute(parameters);
     Throwable leak = null;
     for (Object parameter : parameters) {
@@ -38,7 +38,7 @@ public final class PropertyLeakCheck implements AroundTryHook, ResolveParameterH
     if (leak != null) {
       return TryExecutionResult.falsified(leak);
     }
-    long after = OffHeapBuffer.liveBuffers();
+    long after = LeakCheck.liveMemory();
     if (after != before) {
       return TryExecutionResult.falsified(new AssertionError(
           "off-heap buffers still live after " + context.label() + ": " + before + " before, " + after + " after"));

@@ -32,8 +32,10 @@ class PlanBudgetTest {
         int workers = threads;
         var e = assertThrows(BudgetExceededException.class, () -> plan.execute(new ExecutionContext(small, workers)).close());
         assertTrue(e.getMessage().contains("tiny query"), e.getMessage());
-        assertEquals(0, small.budget().reservedBytes(), "a failed plan must free what it allocated");
+        assertEquals(0, small.allocatedBytes(), "a failed plan must free what it allocated");
+        assertEquals(small.recycledBytes(), small.budget().reservedBytes(), "only recycled memory stays charged");
         small.close();
+        assertEquals(0, small.budget().reservedBytes());
       }
     }
   }
@@ -49,6 +51,9 @@ class PlanBudgetTest {
         assertTrue(memory.budget().reservedBytes() > 0);
         assertTrue(memory.budget().peakBytes() >= memory.budget().reservedBytes());
       }
+      assertEquals(0, memory.allocatedBytes());
+      assertEquals(memory.recycledBytes(), memory.budget().reservedBytes(), "only recycled memory stays charged");
+      memory.close();
       assertEquals(0, memory.budget().reservedBytes());
     }
   }

@@ -101,7 +101,7 @@ class PbTreeTest {
       e = assertThrows(IllegalArgumentException.class,
           () -> PrefetchingBPlusTree.bulkload(memory, INT32, Column.of(ints, null), 1.0));
       assertTrue(e.getMessage().contains("null key at row 1"), e.getMessage());
-      assertEquals(0, memory.budget().reservedBytes() - longs.getDataBuffer().capacity() - longs.getValidityBuffer()
+      assertEquals(0, memory.allocatedBytes() - longs.getDataBuffer().capacity() - longs.getValidityBuffer()
           .capacity() - ints.getDataBuffer().capacity() - ints.getValidityBuffer().capacity(),
           "no tree memory stays allocated");
     }
