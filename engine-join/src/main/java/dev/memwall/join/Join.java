@@ -9,6 +9,7 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Float64Column;
 import dev.memwall.core.vector.Int32Column;
 import dev.memwall.core.vector.Int64Column;
+import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.algorithm.ClusterJoin;
@@ -545,8 +546,8 @@ public final class Join {
     private final int leftWidth;
     private final Column[][] leftColumns;
     private final Column[][] rightColumns;
-    private final int[] leftStarts;
-    private final int[] rightStarts;
+    private final RowLocator leftRows;
+    private final RowLocator rightRows;
     private int[] leftBatch = new int[0];
     private int[] leftRow = new int[0];
     private int[] rightBatch = new int[0];
@@ -565,8 +566,8 @@ public final class Join {
       this.leftWidth = leftColumns.size();
       this.leftColumns = columns(left, leftColumns);
       this.rightColumns = columns(right, rightColumns);
-      this.leftStarts = starts(left);
-      this.rightStarts = starts(right);
+      this.leftRows = RowLocator.of(left.batches());
+      this.rightRows = RowLocator.of(right.batches());
     }
 
     /** {@code [batch][output column]}: the named columns of every batch. */
@@ -581,14 +582,6 @@ public final class Join {
       return columns;
     }
 
-    private static int[] starts(Table table) {
-      int[] starts = new int[table.batches().size() + 1];
-      for (int b = 0; b < table.batches().size(); b++) {
-        starts[b + 1] = starts[b] + table.batches().get(b).rowCount();
-      }
-      return starts;
-    }
-
     void append(PairChunk chunk) {
       int n = chunk.size();
       if (leftBatch.length < n) {
@@ -598,10 +591,10 @@ public final class Join {
         rightRow = new int[n];
       }
       if (leftWidth > 0) {
-        locate(chunk, true, leftStarts, leftBatch, leftRow, n);
+        locate(chunk, true, leftRows, leftBatch, leftRow, n);
       }
       if (names.size() > leftWidth) {
-        locate(chunk, false, rightStarts, rightBatch, rightRow, n);
+        locate(chunk, false, rightRows, rightBatch, rightRow, n);
       }
       for (int done = 0; done < n; ) {
         int take = builder.reserveRows(n - done);
@@ -617,15 +610,15 @@ public final class Join {
     }
 
     /** Each pair's batch (-1 for {@link JoinIndex#NO_ROW}) and row within it. */
-    private static void locate(PairChunk chunk, boolean left, int[] starts, int[] batch, int[] row, int n) {
+    private static void locate(PairChunk chunk, boolean left, RowLocator rows, int[] batch, int[] row, int n) {
       for (int i = 0; i < n; i++) {
         int global = left ? chunk.left(i) : chunk.right(i);
         if (global == JoinIndex.NO_ROW) {
           batch[i] = -1;
         } else {
-          int b = batchOf(starts, global);
+          int b = rows.batchOf(global);
           batch[i] = b;
-          row[i] = global - starts[b];
+          row[i] = global - rows.start(b);
         }
       }
     }
@@ -690,23 +683,6 @@ public final class Join {
     @Override
     public void close() {
       builder.close();
-    }
-
-    private static int batchOf(int[] starts, int row) {
-      int lo = 0;
-      int hi = starts.length - 2;
-      while (lo < hi) { // last batch whose start <= row and which holds it
-        int mid = (lo + hi + 1) >>> 1;
-        if (starts[mid] <= row) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      while (starts[lo + 1] <= row) {
-        lo++;
-      }
-      return lo;
     }
   }
 }

@@ -236,13 +236,18 @@ final class FilterKernels {
 
   /**
    * A {@link StringPredicate} on a string column. On a dictionary-encoded column the predicate
-   * runs once per distinct value and rows are then filtered by code.
+   * runs once per distinct value that occurs, the first time it occurs, and rows are then filtered
+   * by code (a dictionary may be large: a join's output refers to its build side's strings by code).
    */
   static final class StringMatch extends FilterKernel {
+    private static final byte UNKNOWN = 0;
+    private static final byte MATCHES = 1;
+    private static final byte FAILS = 2;
     private final int columnIndex;
     private final StringPredicate predicate;
     private FieldVector lastDictionary;
-    private boolean[] matchingCodes;
+    /** Per code of {@link #lastDictionary}: UNKNOWN until tested, then MATCHES or FAILS. */
+    private byte[] outcomes;
 
     StringMatch(int columnIndex, StringPredicate predicate) {
       this.columnIndex = columnIndex;
@@ -257,11 +262,23 @@ final class FilterKernels {
       int selected = chunk.selected();
       int n = 0;
       if (column instanceof DictionaryColumn dictionary) {
-        boolean[] matches = matchingCodes(dictionary.dictionary());
+        VarCharColumn values = dictionary.dictionary();
+        byte[] known = outcomesFor(values);
+        byte want = wanted ? MATCHES : FAILS;
+        boolean anyNull = dictionary.hasNulls();
         for (int i = 0; i < selected; i++) {
           int k = chunk.position(i);
+          if (anyNull && dictionary.isNull(start + k)) {
+            continue; // null is neither TRUE nor FALSE; a null row's code is not to be read
+          }
+          int code = dictionary.code(start + k);
+          byte outcome = known[code];
+          if (outcome == UNKNOWN) {
+            outcome = known[code] = !values.isNull(code)
+                && predicate.test(values.bytes(), values.offset(code), values.byteLength(code)) ? MATCHES : FAILS;
+          }
           sel[n] = k;
-          n += matches[dictionary.code(start + k)] == wanted ? 1 : 0;
+          n += outcome == want ? 1 : 0;
         }
       } else {
         VarCharColumn strings = (VarCharColumn) column;
@@ -277,17 +294,12 @@ final class FilterKernels {
       dropNulls(chunk, column);
     }
 
-    private boolean[] matchingCodes(VarCharColumn dictionary) {
+    private byte[] outcomesFor(VarCharColumn dictionary) {
       if (dictionary.arrow() != lastDictionary) {
-        boolean[] matches = new boolean[dictionary.length()];
-        for (int code = 0; code < matches.length; code++) {
-          matches[code] = !dictionary.isNull(code)
-              && predicate.test(dictionary.bytes(), dictionary.offset(code), dictionary.byteLength(code));
-        }
-        matchingCodes = matches;
+        outcomes = new byte[dictionary.length()];
         lastDictionary = dictionary.arrow();
       }
-      return matchingCodes;
+      return outcomes;
     }
   }
 

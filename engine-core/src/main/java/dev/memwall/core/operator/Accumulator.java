@@ -51,12 +51,7 @@ final class Accumulator {
     this.doubles = argumentType != null && argumentType.kind() == ColumnType.Kind.FLOAT64
         ? binder.bindDouble(argument) : null;
     this.unit = integral ? Math.pow(10, -argumentType.scale()) : 1;
-    this.resultType = switch (aggregate.function()) {
-      case COUNT -> ColumnType.INT64;
-      case AVG -> ColumnType.FLOAT64;
-      case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
-      case MIN, MAX -> argumentType;
-    };
+    this.resultType = aggregate.resultType(argumentType);
   }
 
   private boolean isDouble() {

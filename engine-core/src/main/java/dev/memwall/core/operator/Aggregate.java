@@ -1,6 +1,7 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.vector.ColumnType;
 
 /**
  * One aggregate of a grouped query: {@code function(argument) AS name}.
@@ -46,5 +47,18 @@ public record Aggregate(Function function, Expr argument, String name) {
   /** COUNT(*): rows. */
   public static Aggregate countStar(String name) {
     return new Aggregate(Function.COUNT, null, name);
+  }
+
+  /**
+   * The type of the result for an argument of {@code argumentType} (null for COUNT(*)): COUNT is
+   * INT64, AVG FLOAT64, SUM of INT32 INT64, otherwise the argument's type.
+   */
+  public ColumnType resultType(ColumnType argumentType) {
+    return switch (function) {
+      case COUNT -> ColumnType.INT64;
+      case AVG -> ColumnType.FLOAT64;
+      case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
+      case MIN, MAX -> argumentType;
+    };
   }
 }

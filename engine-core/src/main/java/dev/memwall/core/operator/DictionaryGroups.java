@@ -71,7 +71,7 @@ final class DictionaryGroups {
   private int firstGroupOf(int combinedCode, int row) {
     long[] tuple = new long[table.keyWidth()];
     for (int j = 0; j < current.length; j++) {
-      tuple[j] = ((GroupKey.Strings) keySources[j]).idsOf(current[j].dictionary())[current[j].code(row)];
+      tuple[j] = ((GroupKey.Strings) keySources[j]).idOf(current[j].dictionary(), current[j].code(row));
     }
     int group = table.findOrInsert(tuple);
     groupOfCode[combinedCode] = group;

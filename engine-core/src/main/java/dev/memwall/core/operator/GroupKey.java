@@ -36,7 +36,7 @@ sealed interface GroupKey permits GroupKey.Integral, GroupKey.Strings {
 
   /**
    * A string column, grouped by interned id: a dictionary column is interned once per dictionary
-   * entry, a plain one once per row.
+   * entry that occurs (when it first does), a plain one once per row.
    */
   final class Strings implements GroupKey {
     final int columnIndex;
@@ -53,41 +53,46 @@ sealed interface GroupKey permits GroupKey.Integral, GroupKey.Strings {
     public void fill(Chunk chunk, int[] positions, int n, long[] out, long[] nullMask, long nullBit) {
       Column column = chunk.batch().column(columnIndex);
       int start = chunk.start();
-      if (column instanceof DictionaryColumn codes) {
-        int[] ids = idsOf(codes.dictionary());
-        for (int i = 0; i < n; i++) {
-          int k = positions[i];
-          out[k] = ids[codes.code(start + k)];
-        }
-      } else {
-        VarCharColumn values = (VarCharColumn) column;
-        for (int i = 0; i < n; i++) {
-          int k = positions[i];
-          int row = start + k;
+      boolean anyNull = column.hasNulls();
+      DictionaryColumn codes = column instanceof DictionaryColumn d ? d : null;
+      VarCharColumn values = codes != null ? codes.dictionary() : (VarCharColumn) column;
+      int[] ids = codes != null ? idsOf(values) : null;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        int row = start + k;
+        if (anyNull && column.isNull(row)) { // a null row's code or bytes are not to be read
+          out[k] = 0;
+          nullMask[k] |= nullBit;
+        } else if (codes != null) {
+          int code = codes.code(row);
+          int id = ids[code];
+          out[k] = id >= 0 ? id : intern(values, code);
+        } else {
           out[k] = strings.id(values.bytes(), values.offset(row), values.byteLength(row));
-        }
-      }
-      if (column.hasNulls()) {
-        for (int i = 0; i < n; i++) {
-          int k = positions[i];
-          if (column.isNull(start + k)) {
-            out[k] = 0;
-            nullMask[k] |= nullBit;
-          }
         }
       }
     }
 
-    int[] idsOf(VarCharColumn dictionary) {
+    /** The interned id of {@code dictionary}'s entry {@code code}. */
+    int idOf(VarCharColumn dictionary, int code) {
+      int id = idsOf(dictionary)[code];
+      return id >= 0 ? id : intern(dictionary, code);
+    }
+
+    /** Ids by code of {@code dictionary}, -1 for codes not interned yet. */
+    private int[] idsOf(VarCharColumn dictionary) {
       if (dictionary.arrow() != lastDictionary) {
-        int[] ids = new int[dictionary.length()];
-        for (int code = 0; code < ids.length; code++) {
-          ids[code] = strings.id(dictionary.bytes(), dictionary.offset(code), dictionary.byteLength(code));
-        }
-        idByCode = ids;
+        idByCode = new int[dictionary.length()];
+        java.util.Arrays.fill(idByCode, -1);
         lastDictionary = dictionary.arrow();
       }
       return idByCode;
+    }
+
+    private int intern(VarCharColumn dictionary, int code) {
+      int id = strings.id(dictionary.bytes(), dictionary.offset(code), dictionary.byteLength(code));
+      idByCode[code] = id;
+      return id;
     }
   }
 }

@@ -25,7 +25,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -35,6 +37,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A physical plan: a scan of a {@link Table} followed by filters, projections, a grouped
@@ -67,9 +70,11 @@ public final class Plan {
   /** Rows a worker claims at a time. */
   static final int MORSEL_ROWS = 16 * Chunk.CAPACITY;
 
-  private sealed interface Step permits Filter, Project, Aggregation, OrderBy, Limit, TopN {}
+  private sealed interface Step permits Filter, Project, Stage, Aggregation, OrderBy, Limit, TopN {}
 
   private record Filter(Expr predicate) implements Step {}
+
+  private record Stage(ChunkStage stage) implements Step {}
 
   private record Project(List<NamedExpr> outputs) implements Step {}
 
@@ -111,6 +116,14 @@ public final class Plan {
     return then(new Project(List.of(outputs)));
   }
 
+  /**
+   * Passes the rows through {@code stage} (a join probe, for example), in the pipeline: the steps
+   * after it see what it emits.
+   */
+  public Plan stage(ChunkStage stage) {
+    return then(new Stage(java.util.Objects.requireNonNull(stage, "stage")));
+  }
+
   /** Groups by {@code keys} (none: one global group) and computes {@code aggregates}. */
   public Plan aggregate(List<NamedExpr> keys, Aggregate... aggregates) {
     return then(new Aggregation(List.copyOf(keys), List.of(aggregates)));
@@ -134,6 +147,86 @@ public final class Plan {
     return then(new Limit(rows));
   }
 
+  /**
+   * The schema of the result, derived without reading a row: the names and types {@link #execute}
+   * will produce (computed strings may be encoded differently).
+   *
+   * @throws IllegalArgumentException for an expression that does not fit its input, as execute would
+   */
+  public Schema schema() {
+    Schema schema = source.schema();
+    int i = 0;
+    while (i < steps.size()) {
+      List<Step> pipeline = new ArrayList<>();
+      while (i < steps.size() && isStreaming(steps.get(i))) {
+        pipeline.add(steps.get(i++));
+      }
+      Step breaker = i < steps.size() ? steps.get(i++) : null;
+      Pipeline chain = Pipeline.of(schema, pipeline);
+      Binder binder = new Binder(chain.outputSchema());
+      List<NamedExpr> columns = chain.outputs;
+      if (breaker instanceof Aggregation a) {
+        List<Field> fields = new ArrayList<>();
+        for (NamedExpr key : a.keys()) {
+          fields.add(binder.typeOf(resolve(key.expr(), chain.aliases)).toField(key.name(), true, null));
+        }
+        for (Aggregate aggregate : a.aggregates()) {
+          ColumnType argument = aggregate.argument() == null ? null
+              : binder.typeOf(resolve(aggregate.argument(), chain.aliases));
+          fields.add(aggregate.resultType(argument).toField(aggregate.name(), true, null));
+        }
+        schema = new Schema(fields);
+      } else if (columns != null) {
+        schema = new Schema(columns.stream().map(c -> binder.typeOf(c.expr()).toField(c.name(), true, null)).toList());
+      } else {
+        schema = chain.outputSchema();
+      }
+    }
+    return schema;
+  }
+
+  private static boolean isStreaming(Step step) {
+    return step instanceof Filter || step instanceof Project || step instanceof Stage;
+  }
+
+  /** The names of the result's columns, in order, as {@link #execute} will name them. */
+  public List<String> columnNames() {
+    List<String> names = source.schema().getFields().stream().map(Field::getName).toList();
+    for (Step step : steps) {
+      names = switch (step) {
+        case Project p -> p.outputs().stream().map(NamedExpr::name).toList();
+        case Stage s -> s.stage().outputColumns(names);
+        case Aggregation a -> java.util.stream.Stream.concat(a.keys().stream().map(NamedExpr::name),
+            a.aggregates().stream().map(Aggregate::name)).toList();
+        case Filter f -> names;
+        case OrderBy o -> names;
+        case Limit l -> names;
+        case TopN t -> names;
+      };
+    }
+    return names;
+  }
+
+  /**
+   * An upper bound of the rows {@link #execute} returns, or {@link Long#MAX_VALUE} when none is known
+   * without running the plan (a stage that may emit more rows than it receives).
+   */
+  public long maxRows() {
+    long rows = source.rowCount();
+    for (Step step : steps) {
+      rows = switch (step) {
+        case Stage s -> s.stage().narrowsOnly() ? rows : Long.MAX_VALUE;
+        case Aggregation a -> rows == Long.MAX_VALUE ? rows : Math.max(1, rows);
+        case Limit l -> Math.min(rows, l.rows());
+        case TopN t -> Math.min(rows, t.rows());
+        case Filter f -> rows;
+        case Project p -> rows;
+        case OrderBy o -> rows;
+      };
+    }
+    return rows;
+  }
+
   /** Runs the plan; the caller owns and closes the result. */
   public Table execute(ExecutionContext context) {
     Table input = source;
@@ -142,7 +235,7 @@ public final class Plan {
     try {
       do {
         List<Step> pipeline = new ArrayList<>();
-        while (i < steps.size() && (steps.get(i) instanceof Filter || steps.get(i) instanceof Project)) {
+        while (i < steps.size() && isStreaming(steps.get(i))) {
           pipeline.add(steps.get(i++));
         }
         Step breaker = i < steps.size() ? steps.get(i++) : null;
@@ -172,34 +265,15 @@ public final class Plan {
     if (pipeline.isEmpty() && breaker instanceof Limit limit) {
       return Sorter.sort(input, List.of(), limit.rows(), context.memory());
     }
-    Map<String, Expr> aliases = new HashMap<>();
-    List<Expr> filters = new ArrayList<>();
-    List<NamedExpr> outputs = null;
-    for (Step step : pipeline) {
-      switch (step) {
-        case Filter f -> filters.add(resolve(f.predicate(), aliases));
-        case Project p -> {
-          Map<String, Expr> next = new HashMap<>();
-          List<NamedExpr> resolved = new ArrayList<>();
-          for (NamedExpr output : p.outputs()) {
-            Expr expr = resolve(output.expr(), aliases);
-            next.put(output.name(), expr);
-            resolved.add(new NamedExpr(expr, output.name()));
-          }
-          aliases = next;
-          outputs = resolved;
-        }
-        default -> throw new AssertionError(step);
-      }
-    }
-    Map<String, Expr> finalAliases = aliases;
+    Pipeline chain = Pipeline.of(input.schema(), pipeline);
+    Map<String, Expr> aliases = chain.aliases;
     Table result = switch (breaker) {
-      case Aggregation a -> aggregate(input, filters,
-          a.keys().stream().map(k -> new NamedExpr(resolve(k.expr(), finalAliases), k.name())).toList(),
+      case Aggregation a -> aggregate(input, chain,
+          a.keys().stream().map(k -> new NamedExpr(resolve(k.expr(), aliases), k.name())).toList(),
           a.aggregates().stream().map(g -> new Aggregate(g.function(),
-              g.argument() == null ? null : resolve(g.argument(), finalAliases), g.name())).toList(),
+              g.argument() == null ? null : resolve(g.argument(), aliases), g.name())).toList(),
           context);
-      case null, default -> collect(input, filters, outputs, context);
+      case null, default -> collect(input, chain, context);
     };
     if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
       try (Table collected = result) {
@@ -209,10 +283,10 @@ public final class Plan {
     return result;
   }
 
-  private static Table aggregate(Table input, List<Expr> filters, List<NamedExpr> keys,
+  private static Table aggregate(Table input, Pipeline chain, List<NamedExpr> keys,
       List<Aggregate> aggregates, ExecutionContext context) {
     StringIds strings = new StringIds();
-    List<HashAggregator> partials = runWorkers(input, filters, context, binder ->
+    List<HashAggregator> partials = runWorkers(input, chain, context, binder ->
         new HashAggregator(context.memory(), binder, keys, aggregates, strings, context.aggregateLayout()),
         HashAggregator::consume);
     try {
@@ -226,10 +300,10 @@ public final class Plan {
     }
   }
 
-  private static Table collect(Table input, List<Expr> filters, List<NamedExpr> outputs, ExecutionContext context) {
-    List<NamedExpr> columns = outputs != null ? outputs
-        : input.schema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
-    List<Collector> collectors = runWorkers(input, filters, context,
+  private static Table collect(Table input, Pipeline chain, ExecutionContext context) {
+    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
+        : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    List<Collector> collectors = runWorkers(input, chain, context,
         binder -> new Collector(binder, columns, context), Collector::consume);
     List<VectorSchemaRoot> roots = new ArrayList<>();
     try {
@@ -387,10 +461,128 @@ public final class Plan {
   }
 
   /**
-   * Runs {@code filters} then {@code consumer} over every row of {@code input} on the context's
-   * threads, each with its own binder and state; returns the states (the caller's to close).
+   * The filters, projections and {@linkplain ChunkStage stages} of one pipeline, split at the stages
+   * into segments: a segment's filters run over the chunks the scan or the stage before it emits,
+   * then its stage (or, in the last segment, the pipeline's consumer) takes the rows that pass.
+   * Projections define names (substituted into later expressions) until a stage with an output
+   * schema of its own starts afresh from that schema's columns.
    */
-  private static <S> List<S> runWorkers(Table input, List<Expr> filters, ExecutionContext context,
+  private static final class Pipeline {
+    private final List<Segment> segments;
+    /** Names the projections define at the end of the pipeline. */
+    final Map<String, Expr> aliases;
+    /** The last projection's outputs, or null: every column of the last segment. */
+    final List<NamedExpr> outputs;
+
+    /** Filters over chunks of {@code schema}, then {@code stage} (null in the last segment), which sees {@code columns}. */
+    private record Segment(Schema schema, List<Expr> filters, ChunkStage stage, UnaryOperator<Expr> resolve,
+        List<String> columns) {
+      ChunkStage.Input input(Binder binder) {
+        return new ChunkStage.Input(binder, resolve, columns);
+      }
+    }
+
+    private Pipeline(List<Segment> segments, Map<String, Expr> aliases, List<NamedExpr> outputs) {
+      this.segments = segments;
+      this.aliases = aliases;
+      this.outputs = outputs;
+    }
+
+    static Pipeline of(Schema source, List<Step> steps) {
+      List<Segment> segments = new ArrayList<>();
+      Schema schema = source;
+      List<Expr> filters = new ArrayList<>();
+      Map<String, Expr> aliases = new HashMap<>();
+      List<NamedExpr> outputs = null;
+      for (Step step : steps) {
+        switch (step) {
+          case Filter f -> filters.add(resolve(f.predicate(), aliases));
+          case Project p -> {
+            Map<String, Expr> next = new HashMap<>();
+            List<NamedExpr> resolved = new ArrayList<>();
+            for (NamedExpr output : p.outputs()) {
+              Expr expr = resolve(output.expr(), aliases);
+              next.put(output.name(), expr);
+              resolved.add(new NamedExpr(expr, output.name()));
+            }
+            aliases = next;
+            outputs = resolved;
+          }
+          case Stage s -> {
+            Map<String, Expr> known = aliases;
+            List<String> columns = outputs != null ? outputs.stream().map(NamedExpr::name).toList()
+                : schema.getFields().stream().map(Field::getName).toList();
+            Segment segment = new Segment(schema, filters, s.stage(), e -> resolve(e, known), columns);
+            segments.add(segment);
+            filters = new ArrayList<>();
+            if (!s.stage().narrowsOnly()) {
+              schema = s.stage().outputSchema(segment.input(new Binder(schema)));
+              aliases = new HashMap<>();
+              outputs = null;
+            }
+          }
+          default -> throw new AssertionError(step);
+        }
+      }
+      segments.add(new Segment(schema, filters, null, null, null));
+      return new Pipeline(List.copyOf(segments), aliases, outputs);
+    }
+
+    /** The segment whose rows reach the pipeline's consumer. */
+    Segment last() {
+      return segments.getLast();
+    }
+
+    Schema outputSchema() {
+      return last().schema();
+    }
+
+    /** One binder per segment, over the columns its chunks have. */
+    Binder[] binders() {
+      return segments.stream().map(segment -> new Binder(segment.schema())).toArray(Binder[]::new);
+    }
+
+    /**
+     * One thread's chain from the scan's chunks to {@code sink}, bound with its {@code binders}; the
+     * stage workers it opens are added to {@code opened}, for the caller to close.
+     */
+    Consumer<Chunk> connect(Binder[] binders, Consumer<Chunk> sink, ExecutionContext context,
+        List<ChunkStage.Worker> opened) {
+      Consumer<Chunk> next = sink;
+      for (int i = segments.size() - 1; i >= 0; i--) {
+        Segment segment = segments.get(i);
+        FilterKernel[] filters = segment.filters().stream().map(binders[i]::bindFilter).toArray(FilterKernel[]::new);
+        Consumer<Chunk> after = next;
+        if (segment.stage() != null) {
+          ChunkStage.Worker worker = segment.stage().open(segment.input(binders[i]), context);
+          opened.add(worker);
+          Consumer<Chunk> downstream = next;
+          after = chunk -> worker.process(chunk, downstream);
+        }
+        Consumer<Chunk> passed = after;
+        next = chunk -> {
+          for (FilterKernel filter : filters) {
+            if (chunk.selected() == 0) {
+              return;
+            }
+            filter.filter(chunk);
+          }
+          if (chunk.selected() > 0) {
+            passed.accept(chunk);
+          }
+        };
+      }
+      return next;
+    }
+  }
+
+  /**
+   * Runs {@code chain} then {@code consumer} over every row of {@code input} on the context's
+   * threads, each with its own binders, stage workers and state (bound with the binder of the
+   * chain's last segment); returns the states (the caller's to close). The stage workers are closed
+   * before this returns.
+   */
+  private static <S> List<S> runWorkers(Table input, Pipeline chain, ExecutionContext context,
       Function<Binder, S> newState, ChunkConsumer<S> consumer) {
     List<long[]> morsels = new ArrayList<>();
     List<Batch> batches = input.batches();
@@ -401,14 +593,15 @@ public final class Plan {
     }
     int workers = (int) Math.max(1, Math.min(context.threads(), morsels.size()));
     List<S> states = new ArrayList<>();
+    List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
     List<Runnable> tasks = new ArrayList<>();
     AtomicInteger next = new AtomicInteger();
     try {
       for (int w = 0; w < workers; w++) {
-        Binder binder = new Binder(input.schema());
-        S state = newState.apply(binder);
+        Binder[] binders = chain.binders();
+        S state = newState.apply(binders[binders.length - 1]);
         states.add(state);
-        FilterKernel[] filterKernels = filters.stream().map(binder::bindFilter).toArray(FilterKernel[]::new);
+        Consumer<Chunk> head = chain.connect(binders, chunk -> consumer.consume(state, chunk), context, stageWorkers);
         tasks.add(() -> {
           Chunk chunk = new Chunk();
           for (int m = next.getAndIncrement(); m < morsels.size(); m = next.getAndIncrement()) {
@@ -417,32 +610,46 @@ public final class Plan {
             int end = (int) (morsel[1] + morsel[2]);
             for (int start = (int) morsel[1]; start < end; start += Chunk.CAPACITY) {
               chunk.reset(batch, start, Math.min(Chunk.CAPACITY, end - start));
-              for (FilterKernel filter : filterKernels) {
-                if (chunk.selected() == 0) {
-                  break;
-                }
-                filter.filter(chunk);
-              }
-              if (chunk.selected() > 0) {
-                consumer.consume(state, chunk);
-              }
+              head.accept(chunk);
             }
           }
         });
       }
       Workers.runAll("memwall-worker", tasks);
-      return states;
     } catch (RuntimeException | Error e) {
-      for (S state : states) {
-        if (state instanceof AutoCloseable closeable) {
-          try {
-            closeable.close();
-          } catch (Exception suppressed) {
-            e.addSuppressed(suppressed);
+      closeAll(stageWorkers, e);
+      closeAll(states, e);
+      throw e;
+    }
+    try {
+      closeAll(stageWorkers, null);
+    } catch (RuntimeException e) {
+      closeAll(states, e);
+      throw e;
+    }
+    return states;
+  }
+
+  /** Closes every closeable element; failures are added to {@code failure}, or thrown when it is null. */
+  private static void closeAll(List<?> elements, Throwable failure) {
+    RuntimeException first = null;
+    for (Object element : elements) {
+      if (element instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          if (failure != null) {
+            failure.addSuppressed(e);
+          } else if (first == null) {
+            first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+          } else {
+            first.addSuppressed(e);
           }
         }
       }
-      throw e;
+    }
+    if (first != null) {
+      throw first;
     }
   }
 

@@ -32,6 +32,12 @@ public final class Batch {
     this.columns = List.copyOf(views);
   }
 
+  /** Views {@code root} through {@code columns}, already made for its vectors (one per vector, in order). */
+  Batch(VectorSchemaRoot root, List<Column> columns) {
+    this.root = root;
+    this.columns = List.copyOf(columns);
+  }
+
   public int rowCount() {
     return root.getRowCount();
   }

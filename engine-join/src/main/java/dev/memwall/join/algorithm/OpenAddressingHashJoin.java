@@ -1,8 +1,6 @@
 package dev.memwall.join.algorithm;
 
 import dev.memwall.core.concurrent.Workers;
-import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
@@ -12,12 +10,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The optimized non-partitioned hash join: an open-addressing table (linear probing, load at most
- * one half) of 16-byte slots {hash, first row + 1, more + 1}, one slot per distinct key; the key's
- * further rows are chained from {@code more} through a next array indexed by right row id. A probe
- * of a unique key is then one cache line and nothing else (the chain is only read when the slot says
- * it exists); the right input is never copied (it is streamed into the table block by block), nor is
- * the left one (streamed through a probe block).
+ * The optimized non-partitioned hash join: an {@link OpenAddressingTable} built on the right input
+ * (one 16-byte slot per distinct key; a probe of a unique key is one cache line and nothing else),
+ * probed with the left input. Neither input is copied: the right one is streamed into the table
+ * block by block, the left one through a probe block.
  *
  * <p>Batched probes: with {@code group > 1} the probe loop works on groups of that many keys. It
  * first computes every slot of the group and loads each slot's hash and head, independent loads
@@ -31,25 +27,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OpenAddressingHashJoin {
   /** The default probe group: enough independent misses to fill the machine's miss queues. */
-  public static final int DEFAULT_GROUP = 16;
+  public static final int DEFAULT_GROUP = OpenAddressingTable.GROUP;
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  private static final int SLOT_SHIFT = 4;
-  private static final long HEAD = 8;
-  private static final long MORE = 12;
 
   /** Left blocks each probing thread should get at least: fewer and starting a thread costs more than it saves. */
   private static final int BLOCKS_PER_THREAD = 64;
 
   private OpenAddressingHashJoin() {}
 
-  static long slots(long rightRows) {
-    return Math.max(2, Long.highestOneBit(Math.max(1, rightRows) * 4 - 1));
-  }
-
   /** Working memory for the given input sizes, with one probe block per probing thread. */
   public static long bytesFor(long leftRows, long rightRows, long rightNullBound, int threads) {
-    return (slots(rightRows) << SLOT_SHIFT) + 4L * Math.max(1, rightRows) + Math.max(1, threads) * ProbeBlock.bytes();
+    return OpenAddressingTable.bytesFor(rightRows) + Math.max(1, threads) * ProbeBlock.bytes();
   }
 
   /**
@@ -62,30 +51,11 @@ public final class OpenAddressingHashJoin {
     if (group < 1 || group > ProbeBlock.ROWS) {
       throw new IllegalArgumentException("probe group must be in 1.." + ProbeBlock.ROWS + ", got " + group);
     }
-    int rightRows = input.right().rowCount();
-    long slots = slots(rightRows);
-    long mask = slots - 1;
-    int shift = 64 - Long.numberOfTrailingZeros(slots);
-    try (OffHeapBuffer tableBuffer = input.memory().allocate(slots << SLOT_SHIFT, Placement.HUGE_PAGES);
-        OffHeapBuffer nextBuffer = input.memory().allocate(4L * Math.max(1, rightRows), Placement.HUGE_PAGES)) {
-      MemorySegment table = tableBuffer.segment();
-      MemorySegment next = nextBuffer.segment();
-      try (ProbeBlock block = new ProbeBlock(input.memory())) {
-        MemorySegment bh = block.tuples.hashes();
-        MemorySegment br = block.tuples.rows();
-        for (int batch = 0; batch < input.right().batches(); batch++) {
-          for (int from = 0; from < input.right().batchRows(batch); from += ProbeBlock.ROWS) {
-            int keyed = block.fill(input.right(), batch, from);
-            for (int k = 0; k < keyed; k++) {
-              insert(table, next, mask, shift, bh.getAtIndex(HASH, k), br.getAtIndex(INT, k));
-            }
-          }
-        }
-      }
+    try (OpenAddressingTable table = OpenAddressingTable.build(input.right(), input.memory())) {
       ProbeBlocks blocks = new ProbeBlocks(input.left());
       int workers = Math.min(Math.max(1, threads), Math.max(1, blocks.count() / BLOCKS_PER_THREAD));
       if (workers == 1) {
-        probe(input, out, new Probe(input, out, table, next, mask, shift, group), blocks);
+        probe(input, out, new Probe(input, out, table, group), blocks);
         return;
       }
       List<JoinOutput> forks = new ArrayList<>();
@@ -97,7 +67,7 @@ public final class OpenAddressingHashJoin {
             forks.add(mine);
           }
           tasks.add(() -> {
-            probe(input, mine, new Probe(input, mine, table, next, mask, shift, group), blocks);
+            probe(input, mine, new Probe(input, mine, table, group), blocks);
             mine.flush();
           });
         }
@@ -108,7 +78,6 @@ public final class OpenAddressingHashJoin {
       }
     }
   }
-
   /** Probes the left input's blocks that {@code blocks} hands this thread. */
   private static void probe(JoinInput input, JoinOutput out, Probe probe, ProbeBlocks blocks) {
     try (ProbeBlock block = new ProbeBlock(input.memory())) {
@@ -163,42 +132,17 @@ public final class OpenAddressingHashJoin {
     }
   }
 
-  private static void insert(MemorySegment table, MemorySegment next, long mask, int shift, long h, int row) {
-    long slot = h >>> shift;
-    while (true) {
-      long at = slot << SLOT_SHIFT;
-      int head = table.get(INT, at + HEAD);
-      if (head == 0) {
-        table.set(HASH, at, h);
-        table.set(INT, at + HEAD, row + 1);
-        return; // the slot's more is still 0: no further rows
-      }
-      if (table.get(HASH, at) == h) {
-        next.setAtIndex(INT, row, table.get(INT, at + MORE));
-        table.set(INT, at + MORE, row + 1);
-        return;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
   /** The probe loops; fields hold what the loops read so they stay in registers. */
   private static final class Probe {
-    private final MemorySegment table;
-    private final MemorySegment next;
-    private final long mask;
-    private final int shift;
+    private final OpenAddressingTable table;
     private final int group;
     private final RowMatcher matcher;
     private final long[] slotOf;
     private final long[] slotHash;
     private final int[] slotHead;
 
-    Probe(JoinInput input, JoinOutput out, MemorySegment table, MemorySegment next, long mask, int shift, int group) {
+    Probe(JoinInput input, JoinOutput out, OpenAddressingTable table, int group) {
       this.table = table;
-      this.next = next;
-      this.mask = mask;
-      this.shift = shift;
       this.group = group;
       this.matcher = new RowMatcher(input, out);
       this.slotOf = new long[group];
@@ -215,27 +159,26 @@ public final class OpenAddressingHashJoin {
     }
 
     void plain(MemorySegment hashes, MemorySegment rows, int count) {
+      OpenAddressingTable t = table;
       for (int k = 0; k < count; k++) {
         long h = hashes.getAtIndex(HASH, k);
-        long slot = h >>> shift;
-        long at = slot << SLOT_SHIFT;
-        resolve(h, rows.getAtIndex(INT, k), slot, table.get(HASH, at), table.get(INT, at + HEAD));
+        long slot = t.homeSlot(h);
+        resolve(h, rows.getAtIndex(INT, k), slot, t.hashAt(slot), t.headAt(slot));
       }
     }
 
     void grouped(MemorySegment hashes, MemorySegment rows, int count) {
-      MemorySegment t = table;
+      OpenAddressingTable t = table;
       long[] slots = slotOf;
       long[] seen = slotHash;
       int[] heads = slotHead;
       for (int g = 0; g < count; g += group) {
         int n = Math.min(group, count - g);
         for (int k = 0; k < n; k++) { // stage 1: every slot of the group, loads issued back to back
-          long slot = hashes.getAtIndex(HASH, g + k) >>> shift;
-          long at = slot << SLOT_SHIFT;
+          long slot = t.homeSlot(hashes.getAtIndex(HASH, g + k));
           slots[k] = slot;
-          seen[k] = t.get(HASH, at);
-          heads[k] = t.get(INT, at + HEAD);
+          seen[k] = t.hashAt(slot);
+          heads[k] = t.headAt(slot);
         }
         for (int k = 0; k < n; k++) { // stage 2: compare, follow collisions and chains
           resolve(hashes.getAtIndex(HASH, g + k), rows.getAtIndex(INT, g + k), slots[k], seen[k], heads[k]);
@@ -243,16 +186,11 @@ public final class OpenAddressingHashJoin {
       }
     }
 
-    private void resolve(long h, int leftRow, long slot, long slotHash, int head) {
-      while (head != 0 && slotHash != h) {
-        slot = (slot + 1) & mask;
-        long at = slot << SLOT_SHIFT;
-        slotHash = table.get(HASH, at);
-        head = table.get(INT, at + HEAD);
-      }
-      if (head != 0 && !matcher.offer(leftRow, head - 1)) {
-        for (int e = table.get(INT, (slot << SLOT_SHIFT) + MORE); e != 0; e = next.getAtIndex(INT, e - 1)) {
-          if (matcher.offer(leftRow, e - 1)) {
+    private void resolve(long h, int leftRow, long home, long homeHash, int homeHead) {
+      long slot = table.resolve(h, home, homeHash, homeHead);
+      if (slot >= 0 && !matcher.offer(leftRow, table.firstRow(slot))) {
+        for (int e = table.secondRow(slot); e >= 0; e = table.nextRow(e)) {
+          if (matcher.offer(leftRow, e)) {
             break;
           }
         }

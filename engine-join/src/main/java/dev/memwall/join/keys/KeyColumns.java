@@ -6,12 +6,12 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Int32Column;
 import dev.memwall.core.vector.Int64Column;
+import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinKeyException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,17 +28,21 @@ public final class KeyColumns {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
   private static final ValueLayout.OfLong HASH = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfInt ROW = ValueLayout.JAVA_INT;
+  private static final long WIDE_SEED = 0x2545F4914F6CDD1DL;
 
   private final List<String> names;
+  private final List<ColumnType> types;
   private final KeyShape shape;
   private final Column[][] columns;
   private final MemorySegment[][] data;
   private final int[] batchStart;
+  private final RowLocator locator;
   private final int rowCount;
   private final long nullBound;
 
   private KeyColumns(Table table, List<String> names, KeyShape shape) {
     this.names = List.copyOf(names);
+    this.types = names.stream().map(name -> ColumnType.of(table.schema().findField(name))).toList();
     this.shape = shape;
     List<Batch> batches = table.batches();
     this.columns = new Column[batches.size()][];
@@ -64,6 +68,7 @@ public final class KeyColumns {
       }
     }
     batchStart[batches.size()] = (int) rows;
+    this.locator = RowLocator.of(batches);
     this.rowCount = (int) rows;
     this.nullBound = Math.min(rows, nulls);
   }
@@ -84,15 +89,55 @@ public final class KeyColumns {
     }
     List<ColumnType> leftTypes = types(left, leftKeys, "left");
     List<ColumnType> rightTypes = types(right, rightKeys, "right");
-    for (int k = 0; k < leftKeys.size(); k++) {
-      if (!leftTypes.get(k).equals(rightTypes.get(k))) {
-        throw new JoinKeyException("key types differ: left '" + leftKeys.get(k) + "' is " + leftTypes.get(k)
-            + ", right '" + rightKeys.get(k) + "' is " + rightTypes.get(k)
+    requireSameTypes(leftKeys, leftTypes, rightKeys, rightTypes);
+    KeyShape shape = shapeOf(leftTypes);
+    return new KeyColumns[] {new KeyColumns(left, leftKeys, shape), new KeyColumns(right, rightKeys, shape)};
+  }
+
+  /**
+   * Validates the key columns of one input whose partner is not a table (the build side of a
+   * pipelined join, probed by a stream of chunks): {@link #types()} then tells what the partner's
+   * keys must be.
+   *
+   * @throws JoinKeyException naming the column when one is missing or has an unsupported type
+   */
+  public static KeyColumns of(Table table, List<String> keys, String side) {
+    if (keys.isEmpty()) {
+      throw new JoinKeyException("a join needs at least one key column");
+    }
+    return new KeyColumns(table, keys, shapeOf(types(table, keys, side)));
+  }
+
+  /**
+   * Checks that keys of {@code types} can be joined with keys of {@code partnerTypes}, pair by pair.
+   *
+   * @throws JoinKeyException naming the keys when the numbers or a pair's types differ
+   */
+  public static void requireSameTypes(List<String> names, List<ColumnType> types, List<String> partnerNames,
+      List<ColumnType> partnerTypes) {
+    if (names.size() != partnerNames.size()) {
+      throw new JoinKeyException("left keys " + names + " and right keys " + partnerNames + " differ in number");
+    }
+    for (int k = 0; k < names.size(); k++) {
+      if (!types.get(k).equals(partnerTypes.get(k))) {
+        throw new JoinKeyException("key types differ: left '" + names.get(k) + "' is " + types.get(k)
+            + ", right '" + partnerNames.get(k) + "' is " + partnerTypes.get(k)
             + "; cast one side so both keys have the same type");
       }
     }
-    KeyShape shape = shapeOf(leftTypes);
-    return new KeyColumns[] {new KeyColumns(left, leftKeys, shape), new KeyColumns(right, rightKeys, shape)};
+  }
+
+  /**
+   * Checks that a key column of {@code type} can be joined on.
+   *
+   * @throws JoinKeyException naming the column unless it is int32, date or int64
+   */
+  public static void requireKeyType(String side, String key, ColumnType type) {
+    if (type.kind() != ColumnType.Kind.INT32 && type.kind() != ColumnType.Kind.INT64
+        && type.kind() != ColumnType.Kind.DATE) {
+      throw new JoinKeyException(side + " key column '" + key + "' is " + type
+          + "; joins support int32, date and int64 keys");
+    }
   }
 
   private static List<ColumnType> types(Table table, List<String> keys, String side) {
@@ -110,11 +155,7 @@ public final class KeyColumns {
       } catch (IllegalArgumentException e) {
         throw new JoinKeyException(side + " key column '" + key + "' has an unsupported type: " + e.getMessage());
       }
-      if (type.kind() != ColumnType.Kind.INT32 && type.kind() != ColumnType.Kind.INT64
-          && type.kind() != ColumnType.Kind.DATE) {
-        throw new JoinKeyException(side + " key column '" + key + "' is " + type
-            + "; joins support int32, date and int64 keys");
-      }
+      requireKeyType(side, key, type);
       types.add(type);
     }
     return types;
@@ -130,6 +171,11 @@ public final class KeyColumns {
 
   public List<String> names() {
     return names;
+  }
+
+  /** The key columns' types, in key order. */
+  public List<ColumnType> types() {
+    return types;
   }
 
   public KeyShape shape() {
@@ -230,13 +276,60 @@ public final class KeyColumns {
       case TWO_INT32 -> Hashing.mix64(((long) segs[0].getAtIndex(INT, i) << 32)
           | (segs[1].getAtIndex(INT, i) & 0xFFFF_FFFFL));
       case WIDE -> {
-        long h = 0x2545F4914F6CDD1DL;
+        long h = WIDE_SEED;
         for (Column c : cols) {
           h = Hashing.combine(h, c.getLong(i));
         }
         yield h;
       }
     };
+  }
+
+  /**
+   * The join hashes of keys given by value, as {@link #extract} computes them for rows of this
+   * shape: for each listed position {@code k = positions[i]}, {@code hashes[i]} is the hash of the
+   * key {@code (keys[0][k], keys[1][k], ...)} (an int32 or date key as its int value).
+   */
+  public static void hashValues(KeyShape shape, long[][] keys, int[] positions, int n, long[] hashes) {
+    switch (shape) {
+      case INT32, INT64 -> {
+        long[] first = keys[0];
+        for (int i = 0; i < n; i++) {
+          hashes[i] = Hashing.mix64(first[positions[i]]);
+        }
+      }
+      case TWO_INT32 -> {
+        long[] first = keys[0];
+        long[] second = keys[1];
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          hashes[i] = Hashing.mix64((first[k] << 32) | (second[k] & 0xFFFF_FFFFL));
+        }
+      }
+      case WIDE -> {
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          long h = WIDE_SEED;
+          for (long[] key : keys) {
+            h = Hashing.combine(h, key[k]);
+          }
+          hashes[i] = h;
+        }
+      }
+    }
+  }
+
+  /** Whether the key of global row {@code row} here equals {@code (keys[0][k], keys[1][k], ...)}. */
+  public boolean sameKey(int row, long[][] keys, int k) {
+    int b = batchOf(row);
+    Column[] mine = columns[b];
+    int local = row - batchStart[b];
+    for (int c = 0; c < mine.length; c++) {
+      if (mine[c].isNull(local) || mine[c].getLong(local) != keys[c][k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether the key of global row {@code row} here equals that of {@code otherRow} in {@code other}. */
@@ -258,13 +351,7 @@ public final class KeyColumns {
 
   /** The batch holding global row {@code row}. */
   public int batchOf(int row) {
-    int b = Arrays.binarySearch(batchStart, 0, columns.length, row);
-    if (b < 0) {
-      return -b - 2;
-    }
-    while (b + 1 < columns.length && batchStart[b + 1] == row) {
-      b++; // skip empty batches starting at the same row
-    }
-    return b;
+    return locator.batchOf(row);
   }
+
 }

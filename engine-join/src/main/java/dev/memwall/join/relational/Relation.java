@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Batch;
@@ -12,21 +13,27 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.JoinKeyException;
 import dev.memwall.join.JoinType;
+import dev.memwall.join.pipeline.HashProbeStage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A relation under construction: a table (a base table or an intermediate result) followed by
  * pending plan steps, combined with other relations by equi-joins. Filters, projections,
- * aggregation, ordering and limits are lazy ({@link Plan} steps); a join first runs the pending
- * steps of both inputs, joins the resulting tables with {@link Join} (the planner chooses the
- * algorithm unless {@link JoinSpec#algorithm} names one; the context's threads are used) and
- * gathers the requested output columns (late materialization). {@link #toTable} runs what is
- * pending and hands the result to the caller.
+ * aggregation, ordering and limits are lazy ({@link Plan} steps). A join, by default, is lazy on its
+ * left input too: the right input's pending steps run, a hash table is built on the result, and the
+ * left input gets a {@link HashProbeStage} as its next pending step, so its rows stream from the scan
+ * through the probe (and the joins after it) to the next pipeline breaker without ever being
+ * materialized. A join naming an algorithm ({@link JoinSpec#algorithm}) runs both inputs' steps,
+ * joins the resulting tables with {@link Join} and gathers the requested output columns (late
+ * materialization). {@link #toTable} runs what is pending and hands the result to the caller.
  *
  * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
  * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
@@ -36,7 +43,7 @@ import java.util.Objects;
  *
  * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
  * step; one over {@link #own an owned table} or a join result frees that table when it is closed
- * or consumed. Every operation consumes its receiver (a join consumes both inputs when its output
+ * or consumed, and one with pending probes frees their hash tables and build sides likewise. Every operation consumes its receiver (a join consumes both inputs when its output
  * columns are chosen, or when its configuration is refused): the receiver cannot be used again, and whatever it owned moves into the returned relation or is
  * freed when the step has run, also when the step throws. So a chain of steps never leaks
  * intermediates; only relations that are built but never consumed need {@link #close}
@@ -54,23 +61,27 @@ public final class Relation implements AutoCloseable {
   private final boolean ownsSource;
   /** The pending steps over {@link #source}, or null when there are none. */
   private final Plan plan;
+  /** What the pending steps use and this relation frees: the hash tables and build sides of its probes. */
+  private final List<AutoCloseable> resources;
   private boolean consumed;
 
-  private Relation(ExecutionContext context, Table source, boolean ownsSource, Plan plan) {
+  private Relation(ExecutionContext context, Table source, boolean ownsSource, Plan plan,
+      List<AutoCloseable> resources) {
     this.context = Objects.requireNonNull(context, "context");
     this.source = Objects.requireNonNull(source, "table");
     this.ownsSource = ownsSource;
     this.plan = plan;
+    this.resources = resources;
   }
 
   /** A relation reading {@code table}, which stays the caller's and must stay open while this is used. */
   public static Relation scan(Table table, ExecutionContext context) {
-    return new Relation(context, table, false, null);
+    return new Relation(context, table, false, null, new ArrayList<>());
   }
 
   /** A relation that takes ownership of {@code table}: it is closed with the relation or when consumed. */
   public static Relation own(Table table, ExecutionContext context) {
-    return new Relation(context, table, true, null);
+    return new Relation(context, table, true, null, new ArrayList<>());
   }
 
   /** The execution context the steps run with. */
@@ -156,12 +167,60 @@ public final class Relation implements AutoCloseable {
     return plan != null ? plan : Plan.scan(source);
   }
 
-  /** The relation with {@code next} as its pending steps; this one hands its table over. */
+  /** The relation with {@code next} as its pending steps; this one hands its table and resources over. */
   private Relation then(Plan next) {
-    Relation successor = new Relation(context, source, ownsSource, next);
+    Relation successor = new Relation(context, source, ownsSource, next, new ArrayList<>(resources));
     consumed = true;
     source = null;
+    resources.clear();
     return successor;
+  }
+
+  /** The relation with {@code stage} as its next pending step, owning {@code owned} (the stage's build side) too. */
+  private Relation then(ChunkStage stage, List<AutoCloseable> owned) {
+    Relation successor = then(steps().stage(stage));
+    successor.resources.addAll(owned);
+    return successor;
+  }
+
+  private static List<String> names(Table table) {
+    return names(table.schema());
+  }
+
+  private static List<String> names(Schema schema) {
+    return schema.getFields().stream().map(Field::getName).toList();
+  }
+
+  /** The names of the columns this relation has after its pending steps. */
+  private List<String> columnNames() {
+    requireUsable();
+    return plan != null ? plan.columnNames() : names(source);
+  }
+
+  /**
+   * The types {@code keys} will have after the pending steps, derived without running them.
+   *
+   * @throws JoinKeyException naming a key this relation will not have
+   */
+  private List<ColumnType> keyTypes(List<String> keys) {
+    Schema schema = plan != null ? plan.schema() : source.schema();
+    List<ColumnType> keyTypes = new ArrayList<>();
+    for (String key : keys) {
+      Field field = schema.getFields().stream().filter(f -> f.getName().equals(key)).findFirst()
+          .orElseThrow(() -> new JoinKeyException("no left key column '" + key + "' among " + names(schema)));
+      try {
+        keyTypes.add(ColumnType.of(field));
+      } catch (IllegalArgumentException e) {
+        throw new JoinKeyException("left key column '" + key + "' has an unsupported type: " + e.getMessage());
+      }
+    }
+    return keyTypes;
+  }
+
+  /** An upper bound of the rows this relation has after its pending steps, or {@link Long#MAX_VALUE}. */
+  private long maxRows() {
+    requireUsable();
+    return plan != null ? plan.maxRows() : source.rowCount();
   }
 
   private void requireUsable() {
@@ -188,19 +247,54 @@ public final class Relation implements AutoCloseable {
       source = null;
       return input;
     }
+    Table result;
     try {
-      return plan.execute(context);
-    } finally {
-      release();
+      result = plan.execute(context);
+    } catch (RuntimeException | Error e) {
+      try {
+        release();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
+    try {
+      release();
+    } catch (RuntimeException e) {
+      result.close();
+      throw e;
+    }
+    return result;
   }
 
   private void release() {
     consumed = true;
-    Table owned = ownsSource ? source : null;
+    List<AutoCloseable> owned = new ArrayList<>();
+    if (ownsSource && source != null) {
+      owned.add(source);
+    }
+    owned.addAll(resources);
     source = null;
-    if (owned != null) {
-      owned.close();
+    resources.clear();
+    closeAll(owned);
+  }
+
+  /** Closes every element, then throws the first failure with the others suppressed. */
+  private static void closeAll(List<AutoCloseable> owned) {
+    RuntimeException failure = null;
+    for (AutoCloseable closeable : owned) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = e instanceof RuntimeException r ? r : new IllegalStateException("closing " + closeable + " failed", e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -293,16 +387,16 @@ public final class Relation implements AutoCloseable {
         List<String> fromLeft = new ArrayList<>();
         List<String> fromRight = new ArrayList<>();
         for (String name : columns) {
-          boolean inLeft = has(leftInput, name);
-          boolean inRight = type != JoinType.SEMI && type != JoinType.ANTI && has(rightInput, name);
+          boolean inLeft = leftInput.contains(name);
+          boolean inRight = type != JoinType.SEMI && type != JoinType.ANTI && rightInput.contains(name);
           if (inLeft && inRight) {
             throw new IllegalArgumentException("column '" + name + "' is on both sides of the join; rename it "
                 + "with project() before joining");
           }
           if (!inLeft && !inRight) {
             throw new IllegalArgumentException("no column '" + name + "' in the join's "
-                + (type == JoinType.SEMI || type == JoinType.ANTI ? "left input " + names(leftInput)
-                : "inputs " + names(leftInput) + " and " + names(rightInput)));
+                + (type == JoinType.SEMI || type == JoinType.ANTI ? "left input " + leftInput
+                : "inputs " + leftInput + " and " + rightInput));
           }
           (inLeft ? fromLeft : fromRight).add(name);
         }
@@ -315,11 +409,8 @@ public final class Relation implements AutoCloseable {
      * every column of the right input; names must not repeat.
      */
     public Relation keepAll() {
-      return run((leftInput, rightInput) -> {
-        List<String> fromLeft = names(leftInput);
-        List<String> fromRight = type == JoinType.SEMI || type == JoinType.ANTI ? List.of() : names(rightInput);
-        return new Output(fromLeft, fromRight);
-      });
+      return run((leftInput, rightInput) -> new Output(leftInput,
+          type == JoinType.SEMI || type == JoinType.ANTI ? List.of() : rightInput));
     }
 
     /** Runs the join and keeps {@code leftColumns} of the left input, then {@code rightColumns} of the right. */
@@ -333,8 +424,9 @@ public final class Relation implements AutoCloseable {
     /** The gathered columns of each side. */
     private record Output(List<String> left, List<String> right) {}
 
+    /** Chooses the output columns given the names of the inputs' columns. */
     private interface OutputChoice {
-      Output choose(Table leftInput, Table rightInput);
+      Output choose(List<String> leftColumns, List<String> rightColumns);
     }
 
     private Relation run(OutputChoice choice) {
@@ -343,6 +435,54 @@ public final class Relation implements AutoCloseable {
         right.close();
         throw new IllegalStateException("name the join keys with on(...) before choosing the output columns");
       }
+      return algorithm == JoinAlgorithm.AUTO ? runPipelined(choice) : runMaterialized(choice);
+    }
+
+    /**
+     * The default: the right input runs and is hashed; the left input stays lazy and gets the probe as
+     * its next pending step ({@link HashProbeStage}). A semi or anti join whose left input is certainly
+     * smaller than the right one builds on the left input instead ({@link #buildOnLeft}).
+     */
+    private Relation runPipelined(OutputChoice choice) {
+      ExecutionContext context = left.context;
+      boolean ownsRight = right.ownsResult();
+      Table rightTable = null;
+      try {
+        rightTable = right.run();
+        Output output = choice.choose(left.columnNames(), names(rightTable));
+        boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
+        if (semiOrAnti && left.maxRows() < rightTable.rowCount()) {
+          boolean ownsLeft = left.ownsResult();
+          Table leftTable = left.run();
+          try {
+            return Relation.own(buildOnLeft(leftTable, rightTable, output.left(), context), context);
+          } finally {
+            if (ownsLeft) {
+              leftTable.close();
+            }
+          }
+        }
+        HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
+            semiOrAnti ? null : output.left(), output.right(), context.memory());
+        List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
+        if (ownsRight) {
+          owned.add(rightTable);
+        }
+        List<String> before = left.columnNames();
+        Relation joined = left.then(stage, owned);
+        rightTable = null; // the joined relation owns it now
+        return semiOrAnti && !output.left().equals(before) ? joined.select(output.left().toArray(String[]::new)) : joined;
+      } finally {
+        if (ownsRight && rightTable != null) {
+          rightTable.close();
+        }
+        left.close();
+        right.close();
+      }
+    }
+
+    /** A named algorithm: both inputs run, {@link Join} joins the tables and gathers the output columns. */
+    private Relation runMaterialized(OutputChoice choice) {
       Table leftTable = null;
       Table rightTable = null;
       boolean ownsLeft = left.ownsResult();
@@ -350,12 +490,8 @@ public final class Relation implements AutoCloseable {
       try {
         leftTable = left.run();
         rightTable = right.run();
-        Output output = choice.choose(leftTable, rightTable);
+        Output output = choice.choose(names(leftTable), names(rightTable));
         ExecutionContext context = left.context;
-        if ((type == JoinType.SEMI || type == JoinType.ANTI) && algorithm == JoinAlgorithm.AUTO
-            && leftTable.rowCount() < rightTable.rowCount()) {
-          return Relation.own(buildOnLeft(leftTable, rightTable, output.left(), context), context);
-        }
         Table joined = Join.of(context.memory(), leftTable, rightTable)
             .on(leftKeys, rightKeys)
             .type(type)
@@ -411,12 +547,5 @@ public final class Relation implements AutoCloseable {
       }
     }
 
-    private static boolean has(Table table, String name) {
-      return table.schema().getFields().stream().anyMatch(f -> f.getName().equals(name));
-    }
-
-    private static List<String> names(Table table) {
-      return table.schema().getFields().stream().map(f -> f.getName()).toList();
-    }
   }
 }

@@ -1,0 +1,518 @@
+package dev.memwall.join.pipeline;
+
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.DoubleKernel;
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.LongKernel;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.plan.ChunkStage;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.RowLocator;
+import dev.memwall.core.vector.ScratchBatch;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.VarCharColumn;
+import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.JoinKeyException;
+import dev.memwall.join.JoinMemoryException;
+import dev.memwall.join.JoinType;
+import dev.memwall.join.algorithm.OpenAddressingTable;
+import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.keys.KeyShape;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A hash join whose probe side streams through a {@link dev.memwall.core.plan.Plan} pipeline: the
+ * build side (a table) is put into an {@link OpenAddressingTable} once, and each chunk of the probe
+ * side is joined as it flows from the scan and its filters to the next step, so the probe side is
+ * never materialized (the push-based pipelining of vectorized engines).
+ *
+ * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
+ * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
+ * table is looked up {@value OpenAddressingTable#GROUP} hashes at a time (group prefetching by
+ * independent loads). Then by join type:
+ * <ul>
+ *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
+ *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
+ *   <li>{@link JoinType#INNER} and {@link JoinType#LEFT_OUTER} emit chunks of (probe row, build row)
+ *       pairs over a per-thread {@link ScratchBatch}: the chosen probe columns (evaluated, copied) then
+ *       the chosen build columns (gathered). Strings are not copied: they are codes into the probe
+ *       batch's or the build side's strings. A left outer row without a partner has null build columns.
+ * </ul>
+ *
+ * <p>Ownership: the stage owns the hash table and the build side's concatenated strings until
+ * {@link #close}; the build table stays its owner's and must outlive the stage. Each worker owns its
+ * scratch batch. Thread safety: after construction the stage is read-only; workers are per thread.
+ *
+ * <p>Bad input: key columns of unsupported or different types throw {@link JoinKeyException}, an
+ * output column missing or on both sides {@link IllegalArgumentException}, when the pipeline is
+ * bound (before any probe row is read); a table the budget cannot hold {@link JoinMemoryException}
+ * at construction.
+ */
+public final class HashProbeStage implements ChunkStage, AutoCloseable {
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+  private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+  private final JoinType type;
+  private final List<String> probeKeys;
+  private final List<String> probeOutputs;
+  private final KeyColumns buildKeys;
+  private final KeyShape shape;
+  private final OpenAddressingTable table;
+  private final RowLocator locator;
+  private final List<BuildColumn> buildOutputs;
+
+  private HashProbeStage(JoinType type, List<String> probeKeys, List<String> probeOutputs, KeyColumns buildKeys,
+      OpenAddressingTable table, RowLocator locator, List<BuildColumn> buildOutputs) {
+    this.type = type;
+    this.probeKeys = probeKeys;
+    this.probeOutputs = probeOutputs;
+    this.buildKeys = buildKeys;
+    this.shape = buildKeys.shape();
+    this.table = table;
+    this.locator = locator;
+    this.buildOutputs = buildOutputs;
+  }
+
+  /**
+   * Builds the hash table on {@code build}'s {@code buildKeys} (on the calling thread) for a join of
+   * {@code type} whose probe side has the keys {@code probeKeys} (paired by position) of
+   * {@code probeKeyTypes}, which are checked first.
+   *
+   * @param probeOutputs the probe columns inner and left outer joins emit, in order; null: every
+   *     column the probe side has at this point
+   * @param buildOutputs the build columns inner and left outer joins emit after them (none for semi
+   *     and anti joins)
+   * @throws JoinKeyException naming a key that is missing or of an unsupported type, or a pair of keys
+   *     of different types
+   * @throws JoinMemoryException if {@code memory}'s budget cannot hold the table
+   * @throws IllegalArgumentException for a build output column that does not exist, or outputs of
+   *     a semi or anti join
+   */
+  public static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
+      List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, EngineMemory memory) {
+    if ((type == JoinType.SEMI || type == JoinType.ANTI) && !buildOutputs.isEmpty()) {
+      throw new IllegalArgumentException(type + " joins emit only probe columns, not " + buildOutputs);
+    }
+    for (int k = 0; k < probeKeys.size(); k++) {
+      KeyColumns.requireKeyType("left", probeKeys.get(k), probeKeyTypes.get(k));
+    }
+    KeyColumns keys = KeyColumns.of(build, buildKeys, "right");
+    KeyColumns.requireSameTypes(probeKeys, probeKeyTypes, buildKeys, keys.types());
+    List<BuildColumn> columns = new ArrayList<>();
+    OpenAddressingTable table = null;
+    try {
+      for (String name : buildOutputs) {
+        columns.add(BuildColumn.of(build, name, memory.arrow()));
+      }
+      table = buildTable(keys, memory);
+      return new HashProbeStage(type, List.copyOf(probeKeys), probeOutputs == null ? null : List.copyOf(probeOutputs),
+          keys, table, RowLocator.of(build.batches()), List.copyOf(columns));
+    } catch (RuntimeException | Error e) {
+      columns.forEach(BuildColumn::close);
+      if (table != null) {
+        table.close();
+      }
+      throw e;
+    }
+  }
+
+  private static OpenAddressingTable buildTable(KeyColumns keys, EngineMemory memory) {
+    try {
+      return OpenAddressingTable.build(keys, memory);
+    } catch (BudgetExceededException e) {
+      long required = OpenAddressingTable.bytesFor(keys.rowCount());
+      throw new JoinMemoryException(String.format(Locale.ROOT,
+          "pipelined %s join building on %d rows needs about %d bytes for its hash table; %s",
+          JoinAlgorithm.OPEN_ADDRESSING, keys.rowCount(), required, e.getMessage()), required, e);
+    }
+  }
+
+  /** Bytes of the hash table for a build side of {@code rows} rows. */
+  public static long bytesFor(long rows) {
+    return OpenAddressingTable.bytesFor(rows);
+  }
+
+  public JoinType type() {
+    return type;
+  }
+
+  @Override
+  public boolean narrowsOnly() {
+    return type == JoinType.SEMI || type == JoinType.ANTI;
+  }
+
+  @Override
+  public List<String> outputColumns(List<String> input) {
+    if (narrowsOnly()) {
+      return input;
+    }
+    List<String> names = new ArrayList<>(probeOutputs != null ? probeOutputs : input);
+    buildOutputs.forEach(column -> names.add(column.name()));
+    return List.copyOf(names);
+  }
+
+  @Override
+  public Schema outputSchema(Input input) {
+    Bound bound = bind(input);
+    return ScratchBatch.schema(bound.names(), bound.types());
+  }
+
+  @Override
+  public Worker open(Input input, ExecutionContext context) {
+    Bound bound = bind(input);
+    return narrowsOnly() ? new Narrowing(bound) : new Pairing(bound, context);
+  }
+
+  /**
+   * The stage's expressions bound over one thread's input: key kernels, probe output kernels (or
+   * string column indexes), output names and types.
+   */
+  private record Bound(LongKernel[] keys, Object[] probeValues, List<String> names, List<ColumnType> types) {}
+
+  private Bound bind(Input input) {
+    Binder binder = input.binder();
+    LongKernel[] keys = new LongKernel[probeKeys.size()];
+    List<ColumnType> keyTypes = new ArrayList<>();
+    for (int k = 0; k < keys.length; k++) {
+      Expr key = input.resolved(Expr.col(probeKeys.get(k)));
+      ColumnType keyType;
+      try {
+        keyType = binder.typeOf(key);
+      } catch (IllegalArgumentException e) {
+        throw new JoinKeyException("no left key column '" + probeKeys.get(k) + "': " + e.getMessage());
+      }
+      KeyColumns.requireKeyType("left", probeKeys.get(k), keyType);
+      keyTypes.add(keyType);
+      keys[k] = binder.bindLong(key);
+    }
+    KeyColumns.requireSameTypes(probeKeys, keyTypes, buildKeys.names(), buildKeys.types());
+    if (narrowsOnly()) {
+      return new Bound(keys, new Object[0], List.of(), List.of());
+    }
+    List<String> outputs = probeOutputs != null ? probeOutputs : input.columns();
+    List<String> names = new ArrayList<>();
+    List<ColumnType> types = new ArrayList<>();
+    Object[] values = new Object[outputs.size()];
+    for (int c = 0; c < outputs.size(); c++) {
+      Expr expr = input.resolved(Expr.col(outputs.get(c)));
+      ColumnType outputType = binder.typeOf(expr);
+      values[c] = switch (outputType.kind()) {
+        case STRING -> {
+          if (!(expr instanceof Expr.ColumnRef ref)) {
+            throw new IllegalArgumentException("a join carries string columns, not the expression " + expr
+                + " named '" + outputs.get(c) + "'; project it after the join");
+          }
+          yield binder.columnIndex(ref);
+        }
+        case FLOAT64 -> binder.bindDouble(expr);
+        default -> binder.bindLong(expr);
+      };
+      names.add(outputs.get(c));
+      types.add(outputType);
+    }
+    for (BuildColumn column : buildOutputs) {
+      if (input.columns().contains(column.name())) {
+        throw new IllegalArgumentException("column '" + column.name() + "' is on both sides of the join; rename it "
+            + "with project() before joining");
+      }
+      names.add(column.name());
+      types.add(column.type());
+    }
+    return new Bound(keys, values, List.copyOf(names), List.copyOf(types));
+  }
+
+  /**
+   * The part of a worker both kinds share: evaluates a chunk's keys and finds each selected row's
+   * slot in the table (-1: no partner, or a null key).
+   */
+  private abstract class Lookup implements Worker {
+    final LongKernel[] keyKernels;
+    final long[][] keys;
+    final int[] positions = new int[Chunk.CAPACITY];
+    /** Slot of the row at position k, by k; -1 for none. */
+    final long[] slotAt = new long[Chunk.CAPACITY];
+    private final int[] keyed = new int[Chunk.CAPACITY];
+    private final long[] hashes = new long[Chunk.CAPACITY];
+    private final long[] slots = new long[Chunk.CAPACITY];
+    private final long[] seen = new long[OpenAddressingTable.GROUP];
+    private final int[] heads = new int[OpenAddressingTable.GROUP];
+
+    Lookup(Bound bound) {
+      this.keyKernels = bound.keys();
+      this.keys = new long[keyKernels.length][];
+    }
+
+    /** Looks up the selected rows of {@code chunk}; returns how many there are (listed in {@link #positions}). */
+    int lookUp(Chunk chunk) {
+      int n = chunk.copySelection(positions);
+      boolean anyNull = false;
+      for (int c = 0; c < keyKernels.length; c++) {
+        keys[c] = keyKernels[c].evaluate(chunk);
+        anyNull |= keyKernels[c].anyNull();
+      }
+      int[] rows = positions;
+      int m = n;
+      if (anyNull) {
+        rows = keyed;
+        m = 0;
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          slotAt[k] = -1;
+          boolean isNull = false;
+          for (LongKernel kernel : keyKernels) {
+            isNull |= kernel.anyNull() && kernel.nulls()[k];
+          }
+          if (!isNull) {
+            keyed[m++] = k;
+          }
+        }
+      }
+      KeyColumns.hashValues(shape, keys, rows, m, hashes);
+      for (int g = 0; g < m; g += OpenAddressingTable.GROUP) {
+        table.slotsOf(hashes, g, Math.min(OpenAddressingTable.GROUP, m - g), slots, seen, heads);
+      }
+      for (int i = 0; i < m; i++) {
+        slotAt[rows[i]] = slots[i];
+      }
+      return n;
+    }
+
+    /** Whether build row {@code row} of a found slot really has the key of position {@code k}. */
+    final boolean confirms(int row, int k) {
+      return shape.exact() || buildKeys.sameKey(row, keys, k);
+    }
+
+    /** Whether some build row of the slot of position {@code k} has its key. */
+    final boolean matches(int k) {
+      long slot = slotAt[k];
+      if (slot < 0) {
+        return false;
+      }
+      if (shape.exact()) {
+        return true;
+      }
+      if (confirms(table.firstRow(slot), k)) {
+        return true;
+      }
+      for (int row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+        if (confirms(row, k)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** Semi and anti joins: the chunk goes on with the rows that have (have no) partner selected. */
+  private final class Narrowing extends Lookup {
+    Narrowing(Bound bound) {
+      super(bound);
+    }
+
+    @Override
+    public void process(Chunk chunk, Consumer<Chunk> next) {
+      int n = lookUp(chunk);
+      boolean keepMatched = type == JoinType.SEMI;
+      int[] selection = chunk.selection();
+      int kept = 0;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        selection[kept] = k;
+        kept += matches(k) == keepMatched ? 1 : 0;
+      }
+      chunk.select(selection, kept);
+      if (kept > 0) {
+        next.accept(chunk);
+      }
+    }
+  }
+
+  /**
+   * Inner and left outer joins: (probe position, build row) pairs collected in chunk-sized blocks,
+   * each written into the scratch batch (probe columns copied, build columns gathered) and emitted.
+   */
+  private final class Pairing extends Lookup {
+    private final Object[] probeValues;
+    private final boolean outer = type == JoinType.LEFT_OUTER;
+    private final ScratchBatch out;
+    private final Chunk emitted = new Chunk();
+    private final int[] pairProbe = new int[Chunk.CAPACITY];
+    private final int[] pairBuild = new int[Chunk.CAPACITY];
+    private final int[] buildBatch = new int[Chunk.CAPACITY];
+    private final int[] buildRow = new int[Chunk.CAPACITY];
+    private final VarCharColumn[] dictionaries;
+    private final Object[] evaluated;
+    private int pairs;
+
+    Pairing(Bound bound, ExecutionContext context) {
+      super(bound);
+      this.probeValues = bound.probeValues();
+      this.evaluated = new Object[probeValues.length];
+      this.out = new ScratchBatch(bound.names(), bound.types(), Chunk.CAPACITY, context.memory().arrow());
+      this.dictionaries = new VarCharColumn[bound.names().size()];
+      for (int c = 0; c < buildOutputs.size(); c++) {
+        dictionaries[probeValues.length + c] = buildOutputs.get(c).strings();
+      }
+    }
+
+    @Override
+    public void process(Chunk chunk, Consumer<Chunk> next) {
+      int n = lookUp(chunk);
+      for (int c = 0; c < probeValues.length; c++) {
+        evaluated[c] = switch (probeValues[c]) {
+          case LongKernel kernel -> kernel.evaluate(chunk);
+          case DoubleKernel kernel -> kernel.evaluate(chunk);
+          default -> chunk.batch().column((Integer) probeValues[c]);
+        };
+      }
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        long slot = slotAt[k];
+        boolean matched = false;
+        if (slot >= 0) {
+          int row = table.firstRow(slot);
+          if (confirms(row, k)) {
+            pair(k, row, chunk, next);
+            matched = true;
+          }
+          for (row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+            if (confirms(row, k)) {
+              pair(k, row, chunk, next);
+              matched = true;
+            }
+          }
+        }
+        if (!matched && outer) {
+          pair(k, -1, chunk, next);
+        }
+      }
+      if (pairs > 0) {
+        emit(chunk, next);
+      }
+    }
+
+    private void pair(int k, int row, Chunk chunk, Consumer<Chunk> next) {
+      pairProbe[pairs] = k;
+      pairBuild[pairs] = row;
+      if (++pairs == Chunk.CAPACITY) {
+        emit(chunk, next);
+      }
+    }
+
+    /** Writes the collected pairs' columns and hands them on as one chunk. */
+    private void emit(Chunk chunk, Consumer<Chunk> next) {
+      int count = pairs;
+      pairs = 0;
+      for (int c = 0; c < probeValues.length; c++) {
+        writeProbeColumn(c, chunk, count);
+      }
+      if (!buildOutputs.isEmpty()) {
+        for (int i = 0; i < count; i++) {
+          int global = pairBuild[i];
+          if (global < 0) {
+            buildBatch[i] = -1;
+          } else {
+            int b = locator.batchOf(global);
+            buildBatch[i] = b;
+            buildRow[i] = global - locator.start(b);
+          }
+        }
+        for (int c = 0; c < buildOutputs.size(); c++) {
+          buildOutputs.get(c).gather(buildBatch, buildRow, pairBuild, count, out, probeValues.length + c);
+        }
+      }
+      emitted.reset(out.publish(count, dictionaries), 0, count);
+      next.accept(emitted);
+    }
+
+    private void writeProbeColumn(int c, Chunk chunk, int count) {
+      MemorySegment target = out.values(c);
+      out.clearNulls(c, count);
+      switch (evaluated[c]) {
+        case long[] values -> {
+          LongKernel kernel = (LongKernel) probeValues[c];
+          ColumnType.Kind kind = kernel.type().kind();
+          if (kind == ColumnType.Kind.INT32 || kind == ColumnType.Kind.DATE) {
+            for (int i = 0; i < count; i++) {
+              target.setAtIndex(INT, i, (int) values[pairProbe[i]]);
+            }
+          } else {
+            for (int i = 0; i < count; i++) {
+              target.setAtIndex(LONG, i, values[pairProbe[i]]);
+            }
+          }
+          markNulls(c, kernel.anyNull() ? kernel.nulls() : null, count);
+        }
+        case double[] values -> {
+          DoubleKernel kernel = (DoubleKernel) probeValues[c];
+          for (int i = 0; i < count; i++) {
+            target.setAtIndex(DOUBLE, i, values[pairProbe[i]]);
+          }
+          markNulls(c, kernel.anyNull() ? kernel.nulls() : null, count);
+        }
+        default -> {
+          Column strings = (Column) evaluated[c];
+          int start = chunk.start();
+          if (strings instanceof DictionaryColumn codes) {
+            for (int i = 0; i < count; i++) {
+              target.setAtIndex(INT, i, codes.code(start + pairProbe[i]));
+            }
+            dictionaries[c] = codes.dictionary();
+          } else {
+            for (int i = 0; i < count; i++) {
+              target.setAtIndex(INT, i, start + pairProbe[i]);
+            }
+            dictionaries[c] = (VarCharColumn) strings;
+          }
+          if (strings.hasNulls()) {
+            for (int i = 0; i < count; i++) {
+              if (strings.isNull(start + pairProbe[i])) {
+                out.setNull(c, i);
+              }
+            }
+          }
+        }
+      }
+    }
+
+    private void markNulls(int c, boolean[] nulls, int count) {
+      if (nulls != null) {
+        for (int i = 0; i < count; i++) {
+          if (nulls[pairProbe[i]]) {
+            out.setNull(c, i);
+          }
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      out.close();
+    }
+  }
+
+  /** Frees the hash table and the build side's concatenated strings; idempotent. */
+  @Override
+  public void close() {
+    try {
+      table.close();
+    } finally {
+      buildOutputs.forEach(BuildColumn::close);
+    }
+  }
+}

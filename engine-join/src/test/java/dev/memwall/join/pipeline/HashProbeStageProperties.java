@@ -1,0 +1,291 @@
+package dev.memwall.join.pipeline;
+
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.JoinType;
+import dev.memwall.join.relational.Relation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Pipelined hash joins ({@link HashProbeStage}, through {@link Relation}'s default joins) against
+ * nested loops, on inputs the relational properties do not reach: tables of many batches of uneven
+ * sizes (empty ones included), one to three key columns (int32, int64 and date: exact hashes and the
+ * wide, confirmed ones), string columns plain or dictionary-encoded on either side, probe inputs of
+ * several thousand rows whose pairs fill many output chunks, and what runs after the probe: a LIKE
+ * filter and a grouping on the strings the join passes on as codes.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class HashProbeStageProperties {
+  private static final String[] WORDS = {"alpha", "beta1", "gamma", "delta1", "", "eps11"};
+
+  /** A row: keys a (int32), b (int64), c (date, days), value v, text s; null fields are SQL nulls. */
+  record Row(Integer a, Long b, Integer c, long v, String s) {
+    Object key(int i) {
+      return switch (i) {
+        case 0 -> a;
+        case 1 -> b;
+        default -> c;
+      };
+    }
+  }
+
+  @Property(tries = 80)
+  void pipelinedJoinsOfManyBatchesMatchNestedLoops(@ForAll JoinType type,
+      @ForAll @IntRange(min = 1, max = 3) int keyCount, @ForAll @IntRange(min = 0, max = 3000) int leftRows,
+      @ForAll @IntRange(min = 0, max = 400) int rightRows, @ForAll @IntRange(min = 1, max = 50) int domain,
+      @ForAll boolean leftDictionary, @ForAll boolean rightDictionary, @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<Row> left = rows(random, leftRows, domain);
+    List<Row> right = rows(random, rightRows, domain);
+    List<String> keys = List.of("a", "b", "c").subList(0, keyCount);
+    boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
+
+    List<List<Object>> expected = new ArrayList<>();
+    Map<List<Object>, Long> expectedGroups = new HashMap<>();
+    for (Row l : left) {
+      int matches = 0;
+      for (Row r : right) {
+        if (keysEqual(l, r, keyCount)) {
+          matches++;
+          if (!semiOrAnti) {
+            expected.add(Arrays.asList(l.s(), l.v(), r.s(), r.v()));
+          }
+        }
+      }
+      if (matches == 0 && type.reportsUnmatched() || matches > 0 && type == JoinType.SEMI) {
+        expected.add(semiOrAnti ? Arrays.asList(l.s(), l.v()) : Arrays.asList(l.s(), l.v(), null, null));
+      }
+    }
+    for (List<Object> row : expected) {
+      Object text = row.get(semiOrAnti ? 0 : 2);
+      if (text != null && ((String) text).contains("1")) {
+        expectedGroups.merge(semiOrAnti ? List.of(row.get(0)) : Arrays.asList(row.get(0), row.get(2)), 1L, Long::sum);
+      }
+    }
+
+    ExecutionContext context = new ExecutionContext(memory, threads);
+    try (Table l = table(memory, random, left, "l", leftDictionary);
+        Table r = table(memory, random, right, "r", rightDictionary)) {
+      List<String> leftKeys = keys.stream().map(k -> "l" + k).toList();
+      List<String> rightKeys = keys.stream().map(k -> "r" + k).toList();
+      List<String> outputs = semiOrAnti ? List.of("ls", "lv") : List.of("ls", "lv", "rs", "rv");
+      try (Table actual = join(Relation.scan(l, context), Relation.scan(r, context), type)
+          .on(leftKeys, rightKeys).keep(outputs.toArray(String[]::new)).toTable()) {
+        assertEquals(sorted(expected), rows(actual), type + " on " + keys);
+      }
+      String text = semiOrAnti ? "ls" : "rs";
+      List<String> groupKeys = semiOrAnti ? List.of("ls") : List.of("ls", "rs");
+      try (Table grouped = join(Relation.scan(l, context), Relation.scan(r, context), type)
+          .on(leftKeys, rightKeys).keep(outputs.toArray(String[]::new))
+          .filter(col(text).like("%1%"))
+          .aggregate(groupKeys.stream().map(k -> col(k).as(k)).toList(), Aggregate.countStar("n"))
+          .toTable()) {
+        List<List<Object>> groups = new ArrayList<>();
+        expectedGroups.forEach((key, count) -> {
+          List<Object> row = new ArrayList<>(key);
+          row.add(count);
+          groups.add(row);
+        });
+        assertEquals(sorted(groups), rows(grouped), "grouped on the joined strings");
+      }
+    }
+  }
+
+  @Property(tries = 40)
+  void aChainOfProbesPassesStringsOnAsCodes(@ForAll @IntRange(min = 0, max = 2500) int leftRows,
+      @ForAll @IntRange(min = 0, max = 200) int middleRows, @ForAll @IntRange(min = 0, max = 200) int rightRows,
+      @ForAll @IntRange(min = 1, max = 30) int domain, @ForAll boolean dictionaries, @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<Row> left = rows(random, leftRows, domain);
+    List<Row> middle = rows(random, middleRows, domain);
+    List<Row> right = rows(random, rightRows, domain);
+    List<List<Object>> expected = new ArrayList<>();
+    for (Row l : left) {
+      for (Row m : middle) {
+        if (l.a() == null || !l.a().equals(m.a())) {
+          continue;
+        }
+        boolean matched = false;
+        for (Row r : right) {
+          if (m.b() != null && m.b().equals(r.b())) {
+            matched = true;
+            expected.add(Arrays.asList(l.s(), m.s(), r.s(), l.v() + r.v()));
+          }
+        }
+        if (!matched) {
+          expected.add(Arrays.asList(l.s(), m.s(), null, null));
+        }
+      }
+    }
+    ExecutionContext context = new ExecutionContext(memory, threads);
+    try (Table l = table(memory, random, left, "l", dictionaries);
+        Table m = table(memory, random, middle, "m", !dictionaries);
+        Table r = table(memory, random, right, "r", dictionaries);
+        Table actual = Relation.scan(l, context)
+            .join(Relation.scan(m, context)).on("la", "ma").keep("ls", "lv", "ms", "mb")
+            .leftOuterJoin(Relation.scan(r, context)).on("mb", "rb").keep("ls", "ms", "rs", "lv", "rv")
+            .project(col("ls").as("ls"), col("ms").as("ms"), col("rs").as("rs"), col("lv").add(col("rv")).as("sum"))
+            .toTable()) {
+      assertEquals(sorted(expected), rows(actual));
+    }
+  }
+
+  private static Relation.JoinSpec join(Relation left, Relation right, JoinType type) {
+    return switch (type) {
+      case INNER -> left.join(right);
+      case LEFT_OUTER -> left.leftOuterJoin(right);
+      case SEMI -> left.semiJoin(right);
+      case ANTI -> left.antiJoin(right);
+    };
+  }
+
+  private static boolean keysEqual(Row l, Row r, int keyCount) {
+    for (int i = 0; i < keyCount; i++) {
+      if (l.key(i) == null || !Objects.equals(l.key(i), r.key(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Rows over a small key domain, half of them on one key, a few at the types' limits, some nulls. */
+  private static List<Row> rows(Random random, int count, int domain) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int k = random.nextBoolean() ? 0 : random.nextInt(domain);
+      boolean limit = random.nextInt(20) == 0;
+      Integer a = random.nextInt(25) == 0 ? null : limit ? Integer.MIN_VALUE : k;
+      Long b = random.nextInt(25) == 0 ? null : limit ? Long.MAX_VALUE : k * 3L - 7;
+      Integer c = random.nextInt(25) == 0 ? null : limit ? Integer.MAX_VALUE : 9000 + k % 7;
+      String s = random.nextInt(10) == 0 ? null : WORDS[random.nextInt(WORDS.length)];
+      rows.add(new Row(a, b, c, random.nextInt(1000), s));
+    }
+    return rows;
+  }
+
+  /**
+   * The rows as a table with columns {prefix}a, b, c, v, s, cut into batches of random sizes (some
+   * empty); s plain, or dictionary-encoded with one dictionary for every batch.
+   */
+  private static Table table(EngineMemory memory, Random random, List<Row> rows, String prefix, boolean dictionary) {
+    DictionaryEncoding encoding = dictionary ? new DictionaryEncoding(1, false, new ArrowType.Int(16, true)) : null;
+    Schema schema = new Schema(List.of(
+        ColumnType.INT32.toField(prefix + "a", true, null),
+        ColumnType.INT64.toField(prefix + "b", true, null),
+        ColumnType.DATE.toField(prefix + "c", true, null),
+        ColumnType.INT64.toField(prefix + "v", false, null),
+        ColumnType.STRING.toField(prefix + "s", true, encoding)));
+    Map<Long, Dictionary> dictionaries = new HashMap<>();
+    if (dictionary) {
+      VarCharVector words = new VarCharVector(prefix + "-words", memory.arrow());
+      words.allocateNew();
+      for (int i = 0; i < WORDS.length; i++) {
+        words.setSafe(i, WORDS[i].getBytes(StandardCharsets.UTF_8));
+      }
+      words.setValueCount(WORDS.length);
+      dictionaries.put(1L, new Dictionary(words, encoding));
+    }
+    List<VectorSchemaRoot> roots = new ArrayList<>();
+    int at = 0;
+    while (at < rows.size() || roots.isEmpty()) {
+      int size = Math.min(rows.size() - at, random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(700));
+      VectorSchemaRoot root = VectorSchemaRoot.create(schema, memory.arrow());
+      root.allocateNew();
+      for (int i = 0; i < size; i++) {
+        Row row = rows.get(at + i);
+        set((IntVector) root.getVector(0), i, row.a());
+        if (row.b() == null) {
+          ((BigIntVector) root.getVector(1)).setNull(i);
+        } else {
+          ((BigIntVector) root.getVector(1)).setSafe(i, row.b());
+        }
+        if (row.c() == null) {
+          ((DateDayVector) root.getVector(2)).setNull(i);
+        } else {
+          ((DateDayVector) root.getVector(2)).setSafe(i, row.c());
+        }
+        ((BigIntVector) root.getVector(3)).setSafe(i, row.v());
+        if (row.s() == null) {
+          if (dictionary) {
+            ((SmallIntVector) root.getVector(4)).setNull(i);
+          } else {
+            ((VarCharVector) root.getVector(4)).setNull(i);
+          }
+        } else if (dictionary) {
+          ((SmallIntVector) root.getVector(4)).setSafe(i, List.of(WORDS).indexOf(row.s()));
+        } else {
+          ((VarCharVector) root.getVector(4)).setSafe(i, row.s().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      root.setRowCount(size);
+      roots.add(root);
+      at += size;
+    }
+    return Table.own(schema, roots, dictionaries);
+  }
+
+  private static void set(IntVector vector, int i, Integer value) {
+    if (value == null) {
+      vector.setNull(i);
+    } else {
+      vector.setSafe(i, value);
+    }
+  }
+
+  private static List<String> rows(Table table) {
+    List<String> rows = new ArrayList<>();
+    for (Batch batch : table.batches()) {
+      for (int r = 0; r < batch.rowCount(); r++) {
+        Object[] values = new Object[table.schema().getFields().size()];
+        for (int c = 0; c < values.length; c++) {
+          Object value = batch.column(c).getObject(r);
+          values[c] = value instanceof Number n ? (Object) n.longValue() : value;
+        }
+        rows.add(Arrays.toString(values));
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  private static List<String> sorted(List<List<Object>> rows) {
+    List<String> out = new ArrayList<>();
+    for (List<Object> row : rows) {
+      out.add(Arrays.toString(row.stream().map(v -> v instanceof Number n ? (Object) n.longValue() : v).toArray()));
+    }
+    out.sort(null);
+    return out;
+  }
+}
