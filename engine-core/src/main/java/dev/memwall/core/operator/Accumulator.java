@@ -8,6 +8,10 @@ import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.TableBuilder;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -280,26 +284,45 @@ final class Accumulator {
     }
   }
 
-  void appendResult(TableBuilder builder, int g, long groupRows) {
+  /**
+   * Writes the results of groups {@code [first, first + count)} to rows {@code [at, at + count)} of
+   * {@code target}, a vector of {@link #resultType} with room for them; {@code rows} holds each
+   * group's row count. SQL nulls: AVG, SUM, MIN and MAX of a group without non-null values.
+   */
+  void writeResults(FieldVector target, GroupColumns.Column rows, int first, int count, int at) {
     GroupColumns.Column values = sumSource.values;
-    long nonNull = groupRows - sumSource.nullRows.get(g);
+    GroupColumns.Column nullRows = sumSource.nullRows;
     switch (aggregate.function()) {
-      case COUNT -> builder.appendLong(nonNull);
+      case COUNT -> {
+        BigIntVector counts = (BigIntVector) target;
+        for (int i = 0; i < count; i++) {
+          counts.set(at + i, rows.get(first + i) - nullRows.get(first + i));
+        }
+      }
       case AVG -> {
-        if (nonNull == 0) {
-          builder.appendNull();
-        } else {
-          double sum = isDouble() ? values.getDouble(g) : values.get(g) * unit;
-          builder.appendDouble(sum / nonNull);
+        Float8Vector averages = (Float8Vector) target;
+        for (int i = 0; i < count; i++) {
+          int g = first + i;
+          long nonNull = rows.get(g) - nullRows.get(g);
+          if (nonNull == 0) {
+            averages.setNull(at + i);
+          } else {
+            averages.set(at + i, (isDouble() ? values.getDouble(g) : values.get(g) * unit) / nonNull);
+          }
         }
       }
       default -> {
-        if (nonNull == 0) {
-          builder.appendNull();
-        } else if (isDouble()) {
-          builder.appendDouble(values.getDouble(g));
-        } else {
-          builder.appendLong(values.get(g));
+        for (int i = 0; i < count; i++) {
+          int g = first + i;
+          if (rows.get(g) == nullRows.get(g)) {
+            ((BaseFixedWidthVector) target).setNull(at + i);
+          } else {
+            switch (target) {
+              case Float8Vector doubles -> doubles.set(at + i, values.getDouble(g));
+              case BigIntVector longs -> longs.set(at + i, values.get(g));
+              default -> TableBuilder.setInt32((BaseFixedWidthVector) target, at + i, Math.toIntExact(values.get(g)));
+            }
+          }
         }
       }
     }

@@ -4,6 +4,7 @@ import dev.memwall.core.machine.CacheLevel;
 import dev.memwall.core.machine.SysfsTopology;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -64,7 +65,7 @@ final class GroupColumns implements AutoCloseable {
     while (grown <= group) {
       grown *= 2;
     }
-    OffHeapBuffer larger = memory.allocate(rowSlots() * grown * Long.BYTES);
+    OffHeapBuffer larger = memory.allocate(rowSlots() * grown * Long.BYTES, Placement.HUGE_PAGES);
     if (layout == AggregateLayout.ROWS) {
       MemorySegment.copy(slots, 0, larger.segment(), 0, stride * capacity * Long.BYTES);
     } else {

@@ -2,6 +2,7 @@ package dev.memwall.core.operator;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -9,17 +10,23 @@ import java.lang.foreign.ValueLayout;
  * An off-heap open-addressing hash table from fixed-width keys (tuples of {@code keyWidth} longs)
  * to dense group ids 0, 1, 2, ... in order of first appearance.
  *
- * <p>Layout: a power-of-two slot array of ints holding {@code group + 1} (0 = empty), probed
- * linearly and kept at most half full; the keys live row-wise (NSM) in a group-indexed array, so
- * a probe compares one contiguous tuple. Lookups for a whole chunk are made in two passes, hashes
- * first, so the slot loads of consecutive rows are independent and their cache misses overlap; a
- * row whose key equals the previous row's (input clustered on the key, as lineitem on its order
- * key) takes that row's group without a lookup.
+ * <p>Layout: a power-of-two array of 8-byte slots, each {@code (tag << 32) | (group + 1)} (0 =
+ * empty), where the tag is the top half of the key's hash and the home slot its top bits; probed
+ * linearly and kept at most half full. The keys live row-wise (NSM) in a group-indexed array, so a
+ * probe compares one contiguous tuple, and only when the tags agree: a collision costs no key read,
+ * and growing re-places the slots from their tags alone (above {@value #FAST_GROWTH_SLOTS} slots
+ * the table grows fourfold, so large tables are rebuilt rarely). Lookups for a whole chunk are made
+ * in two passes, hashes first, so the slot loads of consecutive rows are independent and their
+ * cache misses overlap; a row whose key equals the previous row's (input clustered on the key, as
+ * lineitem on its order key) takes that row's group without a lookup.
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
 final class GroupTable implements AutoCloseable {
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+  private static final ValueLayout.OfLong SLOT = ValueLayout.JAVA_LONG;
+  /** Slots from which the table grows fourfold instead of twofold. */
+  static final int FAST_GROWTH_SLOTS = 1 << 16;
+  private static final int MAX_SLOT_BITS = 30;
   /**
    * Groups above which the table is assumed to outgrow L1 and lookups prefetch (see
    * {@link #touchHomeSlots}); the system property {@code memwall.aggregation.prefetch=false} turns
@@ -33,12 +40,14 @@ final class GroupTable implements AutoCloseable {
   private final OffHeapLongArray keys;
   private final long[] hashes = new long[dev.memwall.core.expr.Chunk.CAPACITY];
   private final long[] tuple;
-  private final int[] entries = new int[dev.memwall.core.expr.Chunk.CAPACITY];
+  private final long[] entries = new long[dev.memwall.core.expr.Chunk.CAPACITY];
   /** Sum of the values {@link #touchHomeSlots} loaded; only keeps those loads alive. */
   private long touched;
   private OffHeapBuffer slotBuffer;
   private MemorySegment slots;
-  private int mask;
+  private long mask;
+  /** 64 minus the slot bits: a hash's home slot is {@code h >>> shift}. */
+  private int shift;
   private int groups;
 
   GroupTable(EngineMemory memory, int keyWidth) {
@@ -46,7 +55,7 @@ final class GroupTable implements AutoCloseable {
     this.keyWidth = keyWidth;
     this.tuple = new long[keyWidth];
     this.keys = new OffHeapLongArray(memory, 16L * keyWidth);
-    allocateSlots(64);
+    allocateSlots(6);
   }
 
   int groups() {
@@ -115,16 +124,17 @@ final class GroupTable implements AutoCloseable {
    * {@link #touched} so the loads are not eliminated as dead code.
    */
   private void touchHomeSlots(int[] positions, int n) {
-    int[] entries = this.entries;
+    long[] entries = this.entries;
     long sink = 0;
     for (int i = 0; i < n; i++) {
       int k = positions[i];
-      entries[k] = slots.getAtIndex(INT, (int) hashes[k] & mask);
+      entries[k] = slots.getAtIndex(SLOT, hashes[k] >>> shift);
     }
     for (int i = 0; i < n; i++) {
-      int entry = entries[positions[i]];
-      if (entry != 0) {
-        sink += keys.get((long) (entry - 1) * keyWidth);
+      int k = positions[i];
+      long entry = entries[k];
+      if (entry != 0 && (int) (entry >>> 32) == (int) (hashes[k] >>> 32)) {
+        sink += keys.get((long) ((int) entry - 1) * keyWidth);
       }
     }
     touched += sink;
@@ -140,24 +150,27 @@ final class GroupTable implements AutoCloseable {
   }
 
   private int findOrInsert(long[] tuple, long h) {
-    int slot = (int) h & mask;
+    int tag = (int) (h >>> 32);
+    long slot = h >>> shift;
     while (true) {
-      int entry = slots.getAtIndex(INT, slot);
+      long entry = slots.getAtIndex(SLOT, slot);
       if (entry == 0) {
         int group = newGroup();
         for (int c = 0; c < keyWidth; c++) {
           keys.set((long) group * keyWidth + c, tuple[c]);
         }
-        claim(slot, group);
+        claim(slot, tag, group);
         return group;
       }
-      int group = entry - 1;
-      boolean equal = true;
-      for (int c = 0; c < keyWidth && equal; c++) {
-        equal = keys.get((long) group * keyWidth + c) == tuple[c];
-      }
-      if (equal) {
-        return group;
+      if ((int) (entry >>> 32) == tag) {
+        int group = (int) entry - 1;
+        boolean equal = true;
+        for (int c = 0; c < keyWidth && equal; c++) {
+          equal = keys.get((long) group * keyWidth + c) == tuple[c];
+        }
+        if (equal) {
+          return group;
+        }
       }
       slot = (slot + 1) & mask;
     }
@@ -170,42 +183,47 @@ final class GroupTable implements AutoCloseable {
   }
 
   /** Points {@code slot} at {@code group}, whose key is written, and grows the slots when half full. */
-  private void claim(int slot, int group) {
-    slots.setAtIndex(INT, slot, group + 1);
+  private void claim(long slot, int tag, int group) {
+    slots.setAtIndex(SLOT, slot, entry(tag, group));
     if ((long) groups * 2 > mask + 1L) {
-      long capacity = (mask + 1L) << 1;
-      if (capacity > 1L << 30) {
-        throw new IllegalStateException("group table over 2^29 groups");
+      int bits = 64 - shift;
+      int grownBits = bits + (mask + 1L >= FAST_GROWTH_SLOTS ? 2 : 1);
+      if (grownBits > MAX_SLOT_BITS) {
+        throw new IllegalStateException("group table over 2^" + (MAX_SLOT_BITS - 1) + " groups");
       }
-      slotBuffer.close();
-      allocateSlots((int) capacity);
-      for (int g = 0; g < groups; g++) {
-        place(g, hashOf(g));
+      OffHeapBuffer old = slotBuffer;
+      MemorySegment oldSlots = slots;
+      allocateSlots(grownBits);
+      try (old) {
+        long capacity = oldSlots.byteSize() / Long.BYTES;
+        for (long i = 0; i < capacity; i++) {
+          long moved = oldSlots.getAtIndex(SLOT, i);
+          if (moved != 0) {
+            place(moved);
+          }
+        }
       }
     }
   }
 
-  private long hashOf(int group) {
-    long h = 0;
-    long base = (long) group * keyWidth;
-    for (int c = 0; c < keyWidth; c++) {
-      h = mix(h ^ keys.get(base + c));
-    }
-    return h;
+  private static long entry(int tag, int group) {
+    return ((long) tag << 32) | (group + 1L);
   }
 
-  private void place(int group, long h) {
-    int slot = (int) h & mask;
-    while (slots.getAtIndex(INT, slot) != 0) {
+  /** Puts {@code entry} in the first free slot from its tag's home slot on (the tag is the hash's top half). */
+  private void place(long entry) {
+    long slot = (entry >>> 32) >>> (shift - 32);
+    while (slots.getAtIndex(SLOT, slot) != 0) {
       slot = (slot + 1) & mask;
     }
-    slots.setAtIndex(INT, slot, group + 1);
+    slots.setAtIndex(SLOT, slot, entry);
   }
 
-  private void allocateSlots(int capacity) {
-    slotBuffer = memory.allocate((long) capacity * Integer.BYTES);
+  private void allocateSlots(int bits) {
+    slotBuffer = memory.allocate(8L << bits, Placement.HUGE_PAGES);
     slots = slotBuffer.segment();
-    mask = capacity - 1;
+    mask = (1L << bits) - 1;
+    shift = 64 - bits;
   }
 
   static long mix(long x) {

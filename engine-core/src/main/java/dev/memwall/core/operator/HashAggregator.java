@@ -8,6 +8,10 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -191,24 +195,42 @@ public final class HashAggregator implements AutoCloseable {
       types.add(accumulator.resultType);
     }
     try (TableBuilder builder = new TableBuilder(names, types, memory.arrow())) {
-      for (int g = 0; g < table.groups(); g++) {
-        long nullMask = table.key(g, keys.size());
+      int groups = table.groups();
+      for (int first = 0; first < groups; ) {
+        int count = builder.reserveRows(groups - first);
+        int at = builder.nextRow();
         for (int j = 0; j < keys.size(); j++) {
-          long value = table.key(g, j);
-          if ((nullMask & (1L << j)) != 0) {
-            builder.appendNull();
-          } else if (keyTypes.get(j).kind() == ColumnType.Kind.STRING) {
-            builder.appendString(strings.value((int) value));
-          } else {
-            builder.appendLong(value);
-          }
+          writeKeys(builder.vector(j), j, first, count, at);
         }
-        for (Accumulator accumulator : accumulators) {
-          accumulator.appendResult(builder, g, rows.get(g));
+        for (int i = 0; i < accumulators.length; i++) {
+          accumulators[i].writeResults(builder.vector(keys.size() + i), rows, first, count, at);
         }
-        builder.endRow();
+        builder.commitRows(count);
+        first += count;
       }
       return builder.build();
+    }
+  }
+
+  /** Writes key {@code j} of groups {@code [first, first + count)} to rows {@code [at, at + count)} of {@code target}. */
+  private void writeKeys(FieldVector target, int j, int first, int count, int at) {
+    int nullComponent = keys.size();
+    long nullBit = 1L << j;
+    for (int i = 0; i < count; i++) {
+      int g = first + i;
+      if ((table.key(g, nullComponent) & nullBit) != 0) {
+        switch (target) {
+          case VarCharVector strings -> strings.setNull(at + i);
+          default -> ((BaseFixedWidthVector) target).setNull(at + i);
+        }
+        continue;
+      }
+      long value = table.key(g, j);
+      switch (target) {
+        case VarCharVector strings -> strings.setSafe(at + i, this.strings.value((int) value));
+        case BigIntVector longs -> longs.set(at + i, value);
+        default -> TableBuilder.setInt32((BaseFixedWidthVector) target, at + i, Math.toIntExact(value));
+      }
     }
   }
 

@@ -2,12 +2,13 @@ package dev.memwall.core.operator;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * A growable off-heap array of longs, zero-initialized and charged to an {@link EngineMemory}'s
- * budget. Growing doubles the capacity and copies.
+ * budget. Growing doubles the capacity and copies (onto huge pages once it spans one).
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
@@ -37,7 +38,7 @@ final class OffHeapLongArray implements AutoCloseable {
     while (capacity <= index) {
       capacity *= 2;
     }
-    OffHeapBuffer grown = memory.allocate(capacity * Long.BYTES);
+    OffHeapBuffer grown = memory.allocate(capacity * Long.BYTES, Placement.HUGE_PAGES);
     MemorySegment.copy(slots, 0, grown.segment(), 0, slots.byteSize());
     buffer.close();
     buffer = grown;
