@@ -163,18 +163,29 @@ public final class HashAggregator implements AutoCloseable {
     }
   }
 
-  /** Folds {@code other}'s groups into this aggregator; {@code other} is left unchanged. */
+  /**
+   * Folds {@code other}'s groups into this aggregator; {@code other} is left unchanged. The groups'
+   * keys are looked up a chunk at a time, as input rows are, so the lookups' cache misses overlap.
+   */
   public void mergeFrom(HashAggregator other) {
-    long[] tuple = new long[table.keyWidth()];
-    for (int og = 0; og < other.table.groups(); og++) {
-      for (int c = 0; c < tuple.length; c++) {
-        tuple[c] = other.table.key(og, c);
+    int groups = other.table.groups();
+    for (int first = 0; first < groups; first += Chunk.CAPACITY) {
+      int n = Math.min(Chunk.CAPACITY, groups - first);
+      for (int i = 0; i < n; i++) {
+        positions[i] = i;
+        for (int c = 0; c < keyColumns.length; c++) {
+          keyColumns[c][i] = other.table.key(first + i, c);
+        }
       }
-      int g = table.findOrInsert(tuple);
+      table.findOrInsert(keyColumns, positions, n, groupIds);
       prepareNewGroups();
-      rows.set(g, rows.get(g) + other.rows.get(og));
-      for (int i = 0; i < accumulators.length; i++) {
-        accumulators[i].merge(g, other.accumulators[i], og);
+      for (int i = 0; i < n; i++) {
+        int g = groupIds[i];
+        int og = first + i;
+        rows.set(g, rows.get(g) + other.rows.get(og));
+        for (int a = 0; a < accumulators.length; a++) {
+          accumulators[a].merge(g, other.accumulators[a], og);
+        }
       }
     }
   }

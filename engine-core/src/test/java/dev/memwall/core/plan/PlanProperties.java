@@ -84,6 +84,49 @@ class PlanProperties {
     assertEquals(before, OffHeapBuffer.liveBuffers());
   }
 
+  /**
+   * Tens of thousands of groups, each in several workers' morsels: the workers' tables grow large
+   * and their merge folds many groups, a chunk of lookups at a time.
+   */
+  @Property(tries = 8)
+  void manyGroupsMergeLikeReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 3) int threads) {
+    Random random = new Random(seed);
+    int groups = (1 << 16) + random.nextInt(40_000);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 3 * groups; i++) {
+      Integer key = random.nextInt(200) == 0 ? null : random.nextInt(groups);
+      String flag = FLAGS[random.nextInt(FLAGS.length)];
+      Long price = random.nextInt(50) == 0 ? null : (long) random.nextInt(1000);
+      rows.add(new Row(key, flag, price, 0, LocalDate.of(1995, 1, 1), null));
+    }
+    Map<List<Object>, long[]> expected = new java.util.HashMap<>();
+    for (Row row : rows) {
+      long[] a = expected.computeIfAbsent(java.util.Arrays.asList(row.key(), row.flag()), k -> new long[] {0, 0, 0});
+      a[0]++;
+      if (row.price() != null) {
+        a[1] += row.price();
+        a[2]++;
+      }
+    }
+    try (EngineMemory memory = EngineMemory.create("many-groups");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .aggregate(List.of(col("key").as("key"), col("flag").as("flag")),
+                Aggregate.countStar("rows"), Aggregate.sum(col("price"), "total"))
+            .execute(new ExecutionContext(memory, threads))) {
+      assertEquals(expected.size(), result.rowCount());
+      for (Batch batch : result.batches()) {
+        for (int r = 0; r < batch.rowCount(); r++) {
+          Object key = batch.column(0).getObject(r);
+          long[] a = expected.get(java.util.Arrays.asList(key == null ? null : ((Number) key).intValue(),
+              batch.column(1).getObject(r)));
+          assertEquals(a[0], batch.column(2).getObject(r), "rows of group " + key);
+          assertEquals(a[2] == 0 ? null : BigDecimal.valueOf(a[1], 2), batch.column(3).getObject(r), "total of " + key);
+        }
+      }
+    }
+  }
+
   @Property(tries = 40)
   void stringPredicatesCaseAndProjectionMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
     List<Row> rows = randomRows(new Random(seed));
