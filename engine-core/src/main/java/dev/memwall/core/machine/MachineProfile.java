@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -127,6 +128,28 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
    * next time when the directory is writable; {@code ./memwall calibrate --refresh} replaces it with a
    * full one. Loaded or measured once per process and shared.
    */
+  /**
+   * The size of the largest data cache that still behaves as a cache, that is whose measured hit
+   * latency is under half the full miss latency T1 (on a shared VM the last level can measure as slow
+   * as memory; a level whose latency was not measured does not count, unless T1 itself is unknown):
+   * its measured effective size where known, else its size; the first level's if none qualifies,
+   * 32 KiB if the profile has no caches. Structures that must stay cache-resident (a
+   * join's Bloom filter, a cluster's hash table) are sized against it.
+   */
+  public long fastCacheBytes() {
+    List<MeasuredCache> data = caches.stream().filter(c -> c.cache().holdsData())
+        .sorted(Comparator.comparingInt(c -> c.cache().level())).toList();
+    long bytes = 32 << 10;
+    for (MeasuredCache c : data) {
+      boolean fast = !Double.isFinite(missLatencyNanos)
+          || Double.isFinite(c.hitLatencyNanos()) && c.hitLatencyNanos() < missLatencyNanos / 2;
+      if (fast || c == data.getFirst()) {
+        bytes = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
+      }
+    }
+    return bytes;
+  }
+
   public static MachineProfile current() {
     return Current.PROFILE;
   }

@@ -156,6 +156,16 @@ public final class OpenAddressingTable implements AutoCloseable {
     return head == 0 ? -1 : slot;
   }
 
+  /** Hands the hash of every key in the table (one per distinct key) to {@code action}, in slot order. */
+  public void forEachKeyHash(java.util.function.LongConsumer action) {
+    long slots = mask + 1;
+    for (long slot = 0; slot < slots; slot++) {
+      if (headAt(slot) != 0) {
+        action.accept(hashAt(slot));
+      }
+    }
+  }
+
   /** The home slot of hash {@code h}. */
   long homeSlot(long h) {
     return h >>> shift;

@@ -2,8 +2,6 @@ package dev.memwall.join.inspector;
 
 import dev.memwall.core.bloom.BloomFilter;
 import dev.memwall.core.machine.MachineProfile;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * The sizes of an inspector join (seed 002, chapter 5, Table 5.1), derived from the machine profile
@@ -82,21 +80,11 @@ public record InspectorSizing(int recordBytes, long pageBytes, int tuplesPerPage
   }
 
   /**
-   * C: {@value #CACHE_FRACTION} of the largest data cache that still behaves as a cache, that is
-   * whose measured hit latency is under half the full miss latency T1 (on a shared VM the last level
-   * can measure as slow as memory); its measured effective size where known, else its size.
+   * C: {@value #CACHE_FRACTION} of {@link MachineProfile#fastCacheBytes()}, the largest data cache
+   * that still behaves as a cache.
    */
   public static long effectiveCache(MachineProfile profile) {
-    List<MachineProfile.MeasuredCache> caches = profile.caches().stream().filter(c -> c.cache().holdsData())
-        .sorted(Comparator.comparingInt(c -> c.cache().level())).toList();
-    long bytes = 32 << 10;
-    for (MachineProfile.MeasuredCache c : caches) {
-      boolean fast = !Double.isFinite(c.hitLatencyNanos()) || !Double.isFinite(profile.missLatencyNanos())
-          || c.hitLatencyNanos() < profile.missLatencyNanos() / 2;
-      if (fast || c == caches.getFirst()) {
-        bytes = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
-      }
-    }
-    return Math.max(1, (long) (bytes * CACHE_FRACTION));
+    return Math.max(1, (long) (profile.fastCacheBytes() * CACHE_FRACTION));
   }
+
 }

@@ -1,5 +1,6 @@
 package dev.memwall.join.pipeline;
 
+import dev.memwall.core.bloom.BlockedBloomFilter;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.DoubleKernel;
@@ -40,7 +41,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
  * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
  * table is looked up {@value OpenAddressingTable#GROUP} hashes at a time (group prefetching by
- * independent loads). Then by join type:
+ * independent loads). When the table outgrows the cache and probing shows most rows find no
+ * partner, a Bloom filter of its keys is tested first ({@link KeyFilter}). Then by join type:
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
@@ -72,15 +74,17 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   private final OpenAddressingTable table;
   private final RowLocator locator;
   private final List<BuildColumn> buildOutputs;
+  private final KeyFilter filter;
 
   private HashProbeStage(JoinType type, List<String> probeKeys, List<String> probeOutputs, KeyColumns buildKeys,
-      OpenAddressingTable table, RowLocator locator, List<BuildColumn> buildOutputs) {
+      OpenAddressingTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs) {
     this.type = type;
     this.probeKeys = probeKeys;
     this.probeOutputs = probeOutputs;
     this.buildKeys = buildKeys;
     this.shape = buildKeys.shape();
     this.table = table;
+    this.filter = filter;
     this.locator = locator;
     this.buildOutputs = buildOutputs;
   }
@@ -94,6 +98,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    *     column the probe side has at this point
    * @param buildOutputs the build columns inner and left outer joins emit after them (none for semi
    *     and anti joins)
+   * @param cacheBytes the cache a lookup structure must fit to be fast (see
+   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): a larger table may get a
+   *     Bloom filter in front ({@link KeyFilter})
    * @throws JoinKeyException naming a key that is missing or of an unsupported type, or a pair of keys
    *     of different types
    * @throws JoinMemoryException if {@code memory}'s budget cannot hold the table
@@ -101,7 +108,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    *     a semi or anti join
    */
   public static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
-      List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, EngineMemory memory) {
+      List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, long cacheBytes,
+      EngineMemory memory) {
     if ((type == JoinType.SEMI || type == JoinType.ANTI) && !buildOutputs.isEmpty()) {
       throw new IllegalArgumentException(type + " joins emit only probe columns, not " + buildOutputs);
     }
@@ -118,7 +126,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       }
       table = buildTable(keys, memory);
       return new HashProbeStage(type, List.copyOf(probeKeys), probeOutputs == null ? null : List.copyOf(probeOutputs),
-          keys, table, RowLocator.of(build.batches()), List.copyOf(columns));
+          keys, table, new KeyFilter(table, keys.rowCount(), cacheBytes, memory), RowLocator.of(build.batches()),
+          List.copyOf(columns));
     } catch (RuntimeException | Error e) {
       columns.forEach(BuildColumn::close);
       if (table != null) {
@@ -126,6 +135,11 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** Whether probing decided to test a Bloom filter before the table (see {@link KeyFilter}). */
+  public boolean filtered() {
+    return filter.built();
   }
 
   private static OpenAddressingTable buildTable(KeyColumns keys, EngineMemory memory) {
@@ -244,7 +258,11 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     /** Slot of the row at position k, by k; -1 for none. */
     final long[] slotAt = new long[Chunk.CAPACITY];
     private final int[] keyed = new int[Chunk.CAPACITY];
+    private final int[] candidates = new int[Chunk.CAPACITY];
     private final long[] hashes = new long[Chunk.CAPACITY];
+    private long sampledRows;
+    private long sampledMatches;
+    private int sampledChunks;
     private final long[] slots = new long[Chunk.CAPACITY];
     private final long[] seen = new long[OpenAddressingTable.GROUP];
     private final int[] heads = new int[OpenAddressingTable.GROUP];
@@ -262,31 +280,56 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
         keys[c] = keyKernels[c].evaluate(chunk);
         anyNull |= keyKernels[c].anyNull();
       }
-      int[] rows = positions;
-      int m = n;
-      if (anyNull) {
-        rows = keyed;
-        m = 0;
-        for (int i = 0; i < n; i++) {
-          int k = positions[i];
-          slotAt[k] = -1;
-          boolean isNull = false;
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        slotAt[k] = -1;
+        boolean isNull = false;
+        if (anyNull) {
           for (LongKernel kernel : keyKernels) {
             isNull |= kernel.anyNull() && kernel.nulls()[k];
           }
-          if (!isNull) {
-            keyed[m++] = k;
-          }
         }
+        keyed[m] = k;
+        m += isNull ? 0 : 1;
       }
-      KeyColumns.hashValues(shape, keys, rows, m, hashes);
+      KeyColumns.hashValues(shape, keys, keyed, m, hashes);
+      BlockedBloomFilter keysFilter = filter.current();
+      if (keysFilter != null) {
+        m = keepCandidates(keysFilter, m);
+      }
       for (int g = 0; g < m; g += OpenAddressingTable.GROUP) {
         table.slotsOf(hashes, g, Math.min(OpenAddressingTable.GROUP, m - g), slots, seen, heads);
       }
       for (int i = 0; i < m; i++) {
-        slotAt[rows[i]] = slots[i];
+        slotAt[keyed[i]] = slots[i];
+      }
+      if (keysFilter == null && filter.undecided()) {
+        sample(m);
       }
       return n;
+    }
+
+    /** Counts how many of the {@code m} rows just looked up found their key, for {@link KeyFilter#decide}. */
+    private void sample(int m) {
+      sampledRows += m;
+      for (int i = 0; i < m; i++) {
+        sampledMatches += slots[i] >= 0 ? 1 : 0;
+      }
+      if (++sampledChunks == KeyFilter.SAMPLE_CHUNKS) {
+        filter.decide(sampledRows, sampledMatches);
+      }
+    }
+
+    /** Narrows {@link #keyed} and {@link #hashes} to the {@code m} rows' hashes {@code keysFilter} passes; returns how many. */
+    private int keepCandidates(BlockedBloomFilter keysFilter, int m) {
+      int passed = keysFilter.select(hashes, m, candidates);
+      for (int i = 0; i < passed; i++) {
+        int from = candidates[i];
+        keyed[i] = keyed[from];
+        hashes[i] = hashes[from];
+      }
+      return passed;
     }
 
     /** Whether build row {@code row} of a found slot really has the key of position {@code k}. */
@@ -506,11 +549,12 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
   }
 
-  /** Frees the hash table and the build side's concatenated strings; idempotent. */
+  /** Frees the hash table, its filter and the build side's concatenated strings; idempotent. */
   @Override
   public void close() {
     try {
       table.close();
+      filter.close();
     } finally {
       buildOutputs.forEach(BuildColumn::close);
     }

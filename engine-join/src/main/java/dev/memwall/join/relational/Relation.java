@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
@@ -463,7 +464,8 @@ public final class Relation implements AutoCloseable {
           }
         }
         HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
-            semiOrAnti ? null : output.left(), output.right(), context.memory());
+            semiOrAnti ? null : output.left(), output.right(), MachineProfile.current().fastCacheBytes(),
+            context.memory());
         List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
         if (ownsRight) {
           owned.add(rightTable);

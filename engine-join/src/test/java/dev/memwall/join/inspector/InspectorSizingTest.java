@@ -56,6 +56,9 @@ class InspectorSizingTest {
     assertEquals(512 << 10, InspectorSizing.effectiveCache(slowL3));
     MachineProfile fastL3 = profile(40, 167);
     assertEquals(16 << 20, InspectorSizing.effectiveCache(fastL3));
+    MachineProfile unmeasuredL3 = profile(Double.NaN, 167); // a quick calibration may not reach the L3
+    assertEquals(1 << 20, unmeasuredL3.fastCacheBytes());
+    assertEquals(32 << 20, profile(Double.NaN, Double.NaN).fastCacheBytes(), "without T1 the sizes are trusted");
   }
 
   private static MachineProfile profile(double l3Nanos, double missNanos) {

@@ -162,6 +162,74 @@ class HashProbeStageProperties {
     }
   }
 
+  /**
+   * The stage given a cache size between its Bloom filter's and its table's: probes find the same
+   * partners whether or not sampling decided to filter (probe sides of up to 60K rows, so both before
+   * and after the decision), and a selective join with enough chunks does filter.
+   */
+  @Property(tries = 40)
+  void filteredProbesMatchNestedLoops(@ForAll JoinType type, @ForAll @IntRange(min = 1, max = 3) int keyCount,
+      @ForAll @IntRange(min = 0, max = 60_000) int leftRows, @ForAll @IntRange(min = 1, max = 300) int rightRows,
+      @ForAll @IntRange(min = 1, max = 400) int domain, @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<Row> left = rows(random, leftRows, domain);
+    List<Row> right = rows(random, rightRows, domain);
+    boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
+    List<String> keys = List.of("a", "b", "c").subList(0, keyCount);
+    java.util.Map<List<Object>, Integer> partners = new HashMap<>();
+    for (Row r : right) {
+      List<Object> key = keyOf(r, keyCount);
+      if (!key.contains(null)) {
+        partners.merge(key, 1, Integer::sum);
+      }
+    }
+    long expectedRows = 0;
+    long expectedSum = 0;
+    for (Row l : left) {
+      List<Object> key = keyOf(l, keyCount);
+      int matches = key.contains(null) ? 0 : partners.getOrDefault(key, 0);
+      long rows = switch (type) {
+        case INNER -> matches;
+        case LEFT_OUTER -> Math.max(1, matches);
+        case SEMI -> matches > 0 ? 1 : 0;
+        case ANTI -> matches > 0 ? 0 : 1;
+      };
+      expectedRows += rows;
+      expectedSum += rows * l.v();
+    }
+    ExecutionContext context = new ExecutionContext(memory, threads);
+    try (Table l = table(memory, random, left, "l", false);
+        Table r = table(memory, random, right, "r", false)) {
+      List<ColumnType> keyTypes = List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.DATE).subList(0, keyCount);
+      long cacheBytes = dev.memwall.core.bloom.BlockedBloomFilter.bytesFor(right.size(), 0.02);
+      try (HashProbeStage stage = HashProbeStage.build(r, keys.stream().map(k -> "r" + k).toList(), type,
+              keys.stream().map(k -> "l" + k).toList(), keyTypes, semiOrAnti ? null : List.of("lv"),
+              semiOrAnti ? List.of() : List.of("rv"), cacheBytes, memory);
+          Table actual = dev.memwall.core.plan.Plan.scan(l).stage(stage)
+              .aggregate(List.of(), Aggregate.countStar("rows"), Aggregate.sum(col("lv"), "total"))
+              .execute(context)) {
+        long keyed = left.stream().filter(row -> !keyOf(row, keyCount).contains(null)).count();
+        long matching = left.stream().filter(row -> partners.containsKey(keyOf(row, keyCount))).count();
+        if (leftRows >= 2 * KeyFilter.SAMPLE_CHUNKS * 1024 && matching * 8 < keyed) {
+          assertEquals(true, stage.filtered(), "a selective join over " + leftRows + " rows did not filter");
+        }
+        Batch batch = actual.batches().getFirst();
+        assertEquals(expectedRows, batch.column(0).getObject(0), type + " on " + keys);
+        Object total = batch.column(1).getObject(0);
+        assertEquals(expectedRows == 0 ? null : expectedSum, total == null ? null : ((Number) total).longValue());
+      }
+    }
+  }
+
+  private static List<Object> keyOf(Row row, int keyCount) {
+    List<Object> key = new ArrayList<>();
+    for (int i = 0; i < keyCount; i++) {
+      key.add(row.key(i));
+    }
+    return key;
+  }
+
   private static Relation.JoinSpec join(Relation left, Relation right, JoinType type) {
     return switch (type) {
       case INNER -> left.join(right);

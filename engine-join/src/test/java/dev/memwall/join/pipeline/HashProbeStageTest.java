@@ -1,0 +1,59 @@
+package dev.memwall.join.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memwall.core.bloom.BlockedBloomFilter;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.plan.Plan;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.join.JoinType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** When {@link HashProbeStage} puts its Bloom filter in front of the table, and that it never changes a result. */
+@ExtendWith(LeakCheck.class)
+class HashProbeStageTest {
+  private static final int BUILD_ROWS = 4000;
+  private static final int PROBE_ROWS = 200_000;
+
+  @Test
+  void aSelectiveJoinFiltersOnceSampledAndFindsEveryPartner(EngineMemory memory) {
+    // build keys are the multiples of 100 below 400,000: 1% of the probe keys 0..199,999 match
+    assertEquals(PROBE_ROWS / 100, probe(memory, 100, 2));
+  }
+
+  @Test
+  void aJoinWhoseRowsMostlyMatchBuildsNoFilter(EngineMemory memory) {
+    // build keys 0..3999, probe keys i % 4000: every row matches
+    assertEquals(PROBE_ROWS, probe(memory, 1, 1));
+  }
+
+  /** Joins probe keys i % (BUILD_ROWS * step) with build keys 0, step, 2 step, ...; returns the rows found. */
+  private static long probe(EngineMemory memory, int step, int threads) {
+    int domain = step == 1 ? BUILD_ROWS : Integer.MAX_VALUE;
+    try (Table build = keys(memory, BUILD_ROWS, i -> (long) i * step);
+        Table probe = keys(memory, PROBE_ROWS, i -> (long) i % domain);
+        HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
+            List.of(ColumnType.INT64), List.of(), List.of(), BlockedBloomFilter.bytesFor(BUILD_ROWS, 0.02), memory);
+        Table counted = Plan.scan(probe).stage(stage).aggregate(List.of(), Aggregate.countStar("rows"))
+            .execute(new ExecutionContext(memory, threads))) {
+      assertEquals(step > 1, stage.filtered(), "filtered with " + step);
+      return (Long) counted.batches().getFirst().column(0).getObject(0);
+    }
+  }
+
+  private static Table keys(EngineMemory memory, int rows, java.util.function.IntToLongFunction key) {
+    try (TableBuilder builder = new TableBuilder(List.of("k"), List.of(ColumnType.INT64), memory.arrow())) {
+      for (int i = 0; i < rows; i++) {
+        builder.appendLong(key.applyAsLong(i)).endRow();
+      }
+      return builder.build();
+    }
+  }
+}
