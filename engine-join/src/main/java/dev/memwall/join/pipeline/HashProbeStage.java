@@ -41,8 +41,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
  * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
  * table is looked up {@value OpenAddressingTable#GROUP} hashes at a time (group prefetching by
- * independent loads). When the table outgrows the cache and probing shows most rows find no
- * partner, a Bloom filter of its keys is tested first ({@link KeyFilter}). Then by join type:
+ * independent loads). When probing shows most rows find no partner, a Bloom filter of the keys is
+ * tested first ({@link KeyFilter}). Then by join type:
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
@@ -99,8 +99,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * @param buildOutputs the build columns inner and left outer joins emit after them (none for semi
    *     and anti joins)
    * @param cacheBytes the cache a lookup structure must fit to be fast (see
-   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): a larger table may get a
-   *     Bloom filter in front ({@link KeyFilter})
+   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): the most a Bloom filter in
+   *     front of the table may take ({@link KeyFilter})
    * @throws JoinKeyException naming a key that is missing or of an unsupported type, or a pair of keys
    *     of different types
    * @throws JoinMemoryException if {@code memory}'s budget cannot hold the table

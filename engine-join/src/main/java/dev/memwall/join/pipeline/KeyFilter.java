@@ -6,8 +6,8 @@ import dev.memwall.join.algorithm.OpenAddressingTable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The Bloom filter a pipelined join may put in front of a hash table that outgrew the cache, built
- * only once probing shows it pays: the probing threads first look the table up directly and count
+ * The Bloom filter a pipelined join may put in front of its hash table (some 40 times the filter's
+ * size, so the filter stays in a nearer cache level), built only once probing shows it pays: the probing threads first look the table up directly and count
  * how many rows find a partner; the first thread to have probed {@value #SAMPLE_CHUNKS} chunks
  * decides for all. If fewer than half its rows matched, it builds a split-block filter of the table's
  * keys (small enough to stay cached) and publishes it, and from then on only the hashes the filter
@@ -36,14 +36,13 @@ final class KeyFilter implements AutoCloseable {
 
   /**
    * A filter for {@code table}, which holds the keys of {@code rows} build rows; possible when the
-   * table is larger than {@code cacheBytes} and the filter is not.
+   * filter fits {@code cacheBytes}.
    */
   KeyFilter(OpenAddressingTable table, long rows, long cacheBytes, EngineMemory memory) {
     this.table = table;
     this.keys = rows;
     this.memory = memory;
-    this.possible = rows > 0 && OpenAddressingTable.bytesFor(rows) > cacheBytes
-        && BlockedBloomFilter.bytesFor(rows, FALSE_POSITIVES) <= cacheBytes;
+    this.possible = rows > 0 && BlockedBloomFilter.bytesFor(rows, FALSE_POSITIVES) <= cacheBytes;
     if (!possible) {
       state.set(DECIDED);
     }

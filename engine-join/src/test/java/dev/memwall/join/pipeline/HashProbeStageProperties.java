@@ -163,8 +163,8 @@ class HashProbeStageProperties {
   }
 
   /**
-   * The stage given a cache size between its Bloom filter's and its table's: probes find the same
-   * partners whether or not sampling decided to filter (probe sides of up to 60K rows, so both before
+   * The stage given a cache its Bloom filter just fits: probes find the same partners whether or not
+   * sampling decided to filter (probe sides of up to 60K rows, so both before
    * and after the decision), and a selective join with enough chunks does filter.
    */
   @Property(tries = 40)

@@ -18,8 +18,9 @@ import java.util.List;
  * TPC-H Q10, the returned item reporting query: the 20 customers whose returned items of one
  * quarter's orders lost the most revenue. The returned lineitems probe the quarter's orders and
  * are summed per customer first; since {@code c_custkey} is customer's key, every other grouping
- * column is determined by it, so the per-customer sums then join customer and nation (one partner
- * each) before the top 20. Parameter DATE (validation: 1993-10-01).
+ * column is determined by it, and each sum has exactly one customer, so the top 20 sums are taken
+ * first and only those 20 rows join customer (which probes them) and nation. Parameter DATE
+ * (validation: 1993-10-01).
  *
  * <pre>
  * select c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) as revenue, c_acctbal, n_name,
@@ -51,13 +52,13 @@ public final class Q10 implements TpchQuery {
         .join(orders).on("l_orderkey", "o_orderkey").keep("l_extendedprice", "l_discount", "o_custkey")
         .aggregate(List.of(col("o_custkey").as("o_custkey")),
             Aggregate.sum(col("l_extendedprice").mul(lit(1).sub(col("l_discount"))), "revenue"));
-    return revenueByCustomer
-        .join(Relation.scan(db.table("customer"), context)).on("o_custkey", "c_custkey")
+    Relation topCustomers = revenueByCustomer.orderBy(SortKey.desc("revenue")).limit(20);
+    return Relation.scan(db.table("customer"), context)
+        .join(topCustomers).on("c_custkey", "o_custkey")
         .keep("revenue", "c_custkey", "c_name", "c_acctbal", "c_address", "c_phone", "c_comment", "c_nationkey")
         .join(Relation.scan(db.table("nation"), context)).on("c_nationkey", "n_nationkey")
         .keep("revenue", "c_custkey", "c_name", "c_acctbal", "c_address", "c_phone", "c_comment", "n_name")
         .orderBy(SortKey.desc("revenue"))
-        .limit(20)
         .project(col("c_custkey").as("c_custkey"), col("c_name").as("c_name"), col("revenue").as("revenue"),
             col("c_acctbal").as("c_acctbal"), col("n_name").as("n_name"), col("c_address").as("c_address"),
             col("c_phone").as("c_phone"), col("c_comment").as("c_comment"))
