@@ -207,6 +207,11 @@ public final class Plan {
     return names;
   }
 
+  /** Whether every step streams rows (filters, projections, stages): the plan has no pipeline breaker. */
+  public boolean streams() {
+    return steps.stream().allMatch(Plan::isStreaming);
+  }
+
   /**
    * An upper bound of the rows {@link #execute} returns, or {@link Long#MAX_VALUE} when none is known
    * without running the plan (a stage that may emit more rows than it receives).

@@ -8,6 +8,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Column;
@@ -75,9 +76,12 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   private final RowLocator locator;
   private final List<BuildColumn> buildOutputs;
   private final KeyFilter filter;
+  /** A marking stage's marks, one byte per build row, 1 once a probe row matched it; null for the others. */
+  private final OffHeapBuffer marks;
 
   private HashProbeStage(JoinType type, List<String> probeKeys, List<String> probeOutputs, KeyColumns buildKeys,
-      OpenAddressingTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs) {
+      OpenAddressingTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs,
+      OffHeapBuffer marks) {
     this.type = type;
     this.probeKeys = probeKeys;
     this.probeOutputs = probeOutputs;
@@ -87,6 +91,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     this.filter = filter;
     this.locator = locator;
     this.buildOutputs = buildOutputs;
+    this.marks = marks;
   }
 
   /**
@@ -110,6 +115,25 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   public static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
       List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, long cacheBytes,
       EngineMemory memory) {
+    return build(build, buildKeys, type, probeKeys, probeKeyTypes, probeOutputs, buildOutputs, cacheBytes, memory,
+        false);
+  }
+
+  /**
+   * A marking stage, for a semi or anti join whose preserved side is the build side (the smaller
+   * one): the table is built on {@code build}, the other side's chunks probe it and pass nothing on,
+   * and every build row a probe row matches is marked; {@link #markedRows} then keeps the build rows
+   * with (semi) or without (anti) a mark, once the probe side has run. Parameters and failures as
+   * {@link #build}.
+   */
+  public static HashProbeStage marking(Table build, List<String> buildKeys, List<String> probeKeys,
+      List<ColumnType> probeKeyTypes, long cacheBytes, EngineMemory memory) {
+    return build(build, buildKeys, JoinType.SEMI, probeKeys, probeKeyTypes, null, List.of(), cacheBytes, memory, true);
+  }
+
+  private static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
+      List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, long cacheBytes,
+      EngineMemory memory, boolean marking) {
     if ((type == JoinType.SEMI || type == JoinType.ANTI) && !buildOutputs.isEmpty()) {
       throw new IllegalArgumentException(type + " joins emit only probe columns, not " + buildOutputs);
     }
@@ -120,21 +144,89 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     KeyColumns.requireSameTypes(probeKeys, probeKeyTypes, buildKeys, keys.types());
     List<BuildColumn> columns = new ArrayList<>();
     OpenAddressingTable table = null;
+    OffHeapBuffer marks = null;
     try {
       for (String name : buildOutputs) {
         columns.add(BuildColumn.of(build, name, memory.arrow()));
       }
       table = buildTable(keys, memory);
+      marks = marking ? memory.allocate(Math.max(1, keys.rowCount())) : null;
       return new HashProbeStage(type, List.copyOf(probeKeys), probeOutputs == null ? null : List.copyOf(probeOutputs),
           keys, table, new KeyFilter(table, keys.rowCount(), cacheBytes, memory), RowLocator.of(build.batches()),
-          List.copyOf(columns));
+          List.copyOf(columns), marks);
     } catch (RuntimeException | Error e) {
       columns.forEach(BuildColumn::close);
       if (table != null) {
         table.close();
       }
+      if (marks != null) {
+        marks.close();
+      }
       throw e;
     }
+  }
+
+  /**
+   * A stage over the chunks of {@code build} (the table this marking stage was built on, scanned
+   * after the probe side has run) that keeps the rows a probe row matched ({@code matched} true: a
+   * semi join) or those none did (false: an anti join, which so keeps the rows with a null key).
+   *
+   * @throws IllegalStateException if this is not a marking stage
+   */
+  public ChunkStage markedRows(Table build, boolean matched) {
+    if (marks == null) {
+      throw new IllegalStateException("only a marking stage has marks");
+    }
+    java.util.Map<dev.memwall.core.vector.Batch, Integer> starts = new java.util.IdentityHashMap<>();
+    for (int b = 0, start = 0; b < build.batches().size(); start += build.batches().get(b++).rowCount()) {
+      starts.put(build.batches().get(b), start);
+    }
+    MemorySegment marked = marks.segment();
+    byte wanted = (byte) (matched ? 1 : 0);
+    return new ChunkStage() {
+      @Override
+      public boolean narrowsOnly() {
+        return true;
+      }
+
+      @Override
+      public List<String> outputColumns(List<String> input) {
+        return input;
+      }
+
+      @Override
+      public Schema outputSchema(Input input) {
+        throw new UnsupportedOperationException("a narrowing stage has its input's schema");
+      }
+
+      @Override
+      public Worker open(Input input, ExecutionContext context) {
+        return new Worker() {
+          @Override
+          public void process(Chunk chunk, Consumer<Chunk> next) {
+            Integer start = starts.get(chunk.batch());
+            if (start == null) {
+              throw new IllegalArgumentException("these marks are of another table's rows");
+            }
+            int first = start + chunk.start();
+            int[] selection = chunk.selection();
+            int kept = 0;
+            for (int i = 0; i < chunk.selected(); i++) {
+              int k = chunk.position(i);
+              selection[kept] = k;
+              kept += marked.get(ValueLayout.JAVA_BYTE, first + k) == wanted ? 1 : 0;
+            }
+            chunk.select(selection, kept);
+            if (kept > 0) {
+              next.accept(chunk);
+            }
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+    };
   }
 
   /** Whether probing decided to test a Bloom filter before the table (see {@link KeyFilter}). */
@@ -186,6 +278,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   @Override
   public Worker open(Input input, ExecutionContext context) {
     Bound bound = bind(input);
+    if (marks != null) {
+      return new Marking(bound);
+    }
     return narrowsOnly() ? new Narrowing(bound) : new Pairing(bound, context);
   }
 
@@ -385,6 +480,37 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
   }
 
+  /** A marking stage's worker: marks the build rows each chunk's rows match and passes nothing on. */
+  private final class Marking extends Lookup {
+    private final MemorySegment marked = marks.segment();
+
+    Marking(Bound bound) {
+      super(bound);
+    }
+
+    @Override
+    public void process(Chunk chunk, Consumer<Chunk> next) {
+      int n = lookUp(chunk);
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        long slot = slotAt[k];
+        if (slot < 0) {
+          continue;
+        }
+        int row = table.firstRow(slot);
+        if (confirms(row, k)) {
+          marked.set(ValueLayout.JAVA_BYTE, row, (byte) 1);
+        }
+        for (row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+          if (confirms(row, k)) {
+            marked.set(ValueLayout.JAVA_BYTE, row, (byte) 1); // every writer stores the same 1
+          }
+        }
+      }
+      chunk.select(chunk.selection(), 0);
+    }
+  }
+
   /**
    * Inner and left outer joins: (probe position, build row) pairs collected in chunk-sized blocks,
    * each written into the scratch batch (probe columns copied, build columns gathered) and emitted.
@@ -555,6 +681,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     try {
       table.close();
       filter.close();
+      if (marks != null) {
+        marks.close();
+      }
     } finally {
       buildOutputs.forEach(BuildColumn::close);
     }

@@ -2,16 +2,14 @@ package dev.memwall.join.relational;
 
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
-import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.JoinKeyException;
@@ -19,7 +17,6 @@ import dev.memwall.join.JoinType;
 import dev.memwall.join.pipeline.HashProbeStage;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -38,8 +35,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
  * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
- * A semi or anti join (planned automatically) whose left input is the smaller builds on the left
- * input instead and lets the right one probe.
+ * A semi or anti join whose left input is certainly the smaller builds on the left input instead and
+ * streams the right one through it, marking the left rows it matches.
  * Null keys follow SQL: they match nothing ({@link JoinType}).
  *
  * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
@@ -216,6 +213,12 @@ public final class Relation implements AutoCloseable {
       }
     }
     return keyTypes;
+  }
+
+  /** Whether this relation's pending steps stream its rows (filters, projections, probes: no pipeline breaker). */
+  private boolean streams() {
+    requireUsable();
+    return plan == null || plan.streams();
   }
 
   /** An upper bound of the rows this relation has after its pending steps, or {@link Long#MAX_VALUE}. */
@@ -442,26 +445,26 @@ public final class Relation implements AutoCloseable {
     /**
      * The default: the right input runs and is hashed; the left input stays lazy and gets the probe as
      * its next pending step ({@link HashProbeStage}). A semi or anti join whose left input is certainly
-     * smaller than the right one builds on the left input instead ({@link #buildOnLeft}).
+     * the smaller one hashes the left input instead and streams the right one through it
+     * ({@link #markLeft}): before running the right input when that is a stream of rows (no pipeline
+     * breaker), else once it has run and turned out larger.
      */
     private Relation runPipelined(OutputChoice choice) {
       ExecutionContext context = left.context;
+      boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
+      if (semiOrAnti && right.streams() && left.maxRows() < right.maxRows()) {
+        Output output = choice.choose(left.columnNames(), right.columnNames());
+        return markLeft(right, output.left(), context);
+      }
       boolean ownsRight = right.ownsResult();
       Table rightTable = null;
       try {
         rightTable = right.run();
         Output output = choice.choose(left.columnNames(), names(rightTable));
-        boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
         if (semiOrAnti && left.maxRows() < rightTable.rowCount()) {
-          boolean ownsLeft = left.ownsResult();
-          Table leftTable = left.run();
-          try {
-            return Relation.own(buildOnLeft(leftTable, rightTable, output.left(), context), context);
-          } finally {
-            if (ownsLeft) {
-              leftTable.close();
-            }
-          }
+          Relation probe = ownsRight ? Relation.own(rightTable, context) : Relation.scan(rightTable, context);
+          rightTable = null; // the probe relation owns it now
+          return markLeft(probe, output.left(), context);
         }
         HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
             semiOrAnti ? null : output.left(), output.right(), MachineProfile.current().fastCacheBytes(),
@@ -480,6 +483,38 @@ public final class Relation implements AutoCloseable {
         }
         left.close();
         right.close();
+      }
+    }
+
+    /**
+     * A semi or anti join that hashes its (smaller) left input: the left input runs and is hashed by a
+     * marking {@link HashProbeStage}, {@code probe} (the right input) streams through it marking the
+     * left rows it matches, and the result is the left table's marked rows (semi) or unmarked ones
+     * (anti, which keeps rows with a null key, as they match nothing), still lazy. Consumes both.
+     */
+    private Relation markLeft(Relation probe, List<String> columns, ExecutionContext context) {
+      boolean ownsLeft = left.ownsResult();
+      Table leftTable = null;
+      HashProbeStage marker = null;
+      try {
+        leftTable = left.run();
+        marker = HashProbeStage.marking(leftTable, leftKeys, rightKeys, probe.keyTypes(rightKeys),
+            MachineProfile.current().fastCacheBytes(), context.memory());
+        probe.then(marker, List.of()).toTable().close(); // marks; the marking stage passes no row on
+        Relation base = ownsLeft ? Relation.own(leftTable, context) : Relation.scan(leftTable, context);
+        leftTable = null; // base owns it now (if it was ours)
+        Relation kept = base.then(marker.markedRows(base.source, type == JoinType.SEMI), List.of(marker));
+        marker = null; // kept owns it now
+        return columns.equals(kept.columnNames()) ? kept : kept.select(columns.toArray(String[]::new));
+      } finally {
+        if (marker != null) {
+          marker.close();
+        }
+        if (ownsLeft && leftTable != null) {
+          leftTable.close();
+        }
+        left.close();
+        probe.close();
       }
     }
 
@@ -513,41 +548,6 @@ public final class Relation implements AutoCloseable {
       }
     }
 
-    /**
-     * A semi or anti join whose preserved (left) input is the smaller one: the hash table is built on
-     * the left input and the right input probes it (an inner join with the sides swapped, streamed),
-     * marking the left rows that have a partner; then the marked rows (semi) or the unmarked ones
-     * (anti, which keeps rows with null keys, as they match nothing) are copied out in input order.
-     */
-    private Table buildOnLeft(Table leftTable, Table rightTable, List<String> columns, ExecutionContext context) {
-      BitSet matched = new BitSet(Math.toIntExact(leftTable.rowCount()));
-      Join.of(context.memory(), rightTable, leftTable)
-          .on(rightKeys, leftKeys)
-          .threads(context.threads())
-          .stream(chunk -> {
-            for (int i = 0; i < chunk.size(); i++) {
-              matched.set(chunk.right(i));
-            }
-          });
-      boolean keepMatched = type == JoinType.SEMI;
-      int[] indexes = columns.stream().mapToInt(leftTable::columnIndex).toArray();
-      List<ColumnType> types = columns.stream().map(name -> ColumnType.of(leftTable.schema().findField(name))).toList();
-      try (TableBuilder builder = new TableBuilder(columns, types, context.memory().arrow())) {
-        int first = 0;
-        for (Batch batch : leftTable.batches()) {
-          for (int row = 0; row < batch.rowCount(); row++) {
-            if (matched.get(first + row) == keepMatched) {
-              for (int index : indexes) {
-                builder.appendFrom(batch.column(index), row);
-              }
-              builder.endRow();
-            }
-          }
-          first += batch.rowCount();
-        }
-        return builder.build();
-      }
-    }
 
   }
 }

@@ -88,6 +88,36 @@ class RelationTest {
     }
   }
 
+  /**
+   * Semi and anti joins whose left input is the smaller: hashed and marked by the right input's rows,
+   * whether the right input streams (a filtered scan) or has run first (an aggregation).
+   */
+  @Test
+  void smallLeftInputsOfSemiAndAntiJoinsAreMarkedByTheRightInput(EngineMemory memory) {
+    ExecutionContext context = new ExecutionContext(memory, 2);
+    List<List<Object>> big = new java.util.ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      big.add(Arrays.asList(i % 1000, "r" + i));
+    }
+    try (Table l = table(memory, "k", "a", 5, "five", 1500, "none", null, "null key", 7, "seven", 5, "five again");
+        Table r = RelationTestData.table(memory, List.of("j", "b"), TYPES, big)) {
+      for (boolean aggregated : new boolean[] {false, true}) {
+        Relation semiRight = Relation.scan(r, context).filter(col("j").ne(lit(7)));
+        Relation antiRight = Relation.scan(r, context).filter(col("j").ne(lit(7)));
+        if (aggregated) {
+          semiRight = semiRight.aggregate(List.of(col("j").as("j")), dev.memwall.core.operator.Aggregate.countStar("n"));
+          antiRight = antiRight.aggregate(List.of(col("j").as("j")), dev.memwall.core.operator.Aggregate.countStar("n"));
+        }
+        try (Table semi = Relation.scan(l, context).semiJoin(semiRight).on("k", "j").keep("a").toTable();
+            Table anti = Relation.scan(l, context).antiJoin(antiRight).on("k", "j").keep("a", "k").toTable()) {
+          assertEquals(List.of("[five again]", "[five]"), RelationTestData.rows(semi), "aggregated " + aggregated);
+          assertEquals(List.of("[none, 1500]", "[null key, null]", "[seven, 7]"), RelationTestData.rows(anti),
+              "aggregated " + aggregated);
+        }
+      }
+    }
+  }
+
   @Test
   void aNamedAlgorithmIsUsedAndBorrowedTablesAreCopiedOut(EngineMemory memory) {
     ExecutionContext context = new ExecutionContext(memory, 2);
