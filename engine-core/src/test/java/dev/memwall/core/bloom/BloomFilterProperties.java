@@ -39,18 +39,25 @@ class BloomFilterProperties {
   void addedKeysAreAlwaysFound(@ForAll("hashes") List<Long> added, @ForAll @IntRange(min = 1, max = 8) int hashes,
       EngineMemory memory) {
     try (BlockedBloomFilter blocked = BlockedBloomFilter.create(memory, added.size(), 0.01);
-        BloomFilter classic = BloomFilter.create(memory, 10L * added.size(), hashes)) {
+        BloomFilter classic = BloomFilter.create(memory, 10L * added.size(), hashes);
+        RegisterBlockedBloomFilter register = RegisterBlockedBloomFilter.create(memory, added.size(), hashes)) {
       added.forEach(hash -> {
         blocked.add(hash);
         classic.add(hash);
+        register.add(hash);
       });
       for (long hash : added) {
         assertTrue(blocked.mightContain(hash), "blocked filter lost " + hash);
         assertTrue(classic.mightContain(hash), "classic filter lost " + hash);
+        assertTrue(register.mightContain(hash), "register-blocked filter lost " + hash);
       }
       long[] probe = added.stream().mapToLong(Long::longValue).toArray();
       int[] selection = new int[probe.length];
       assertEquals(probe.length, blocked.select(probe, probe.length, selection));
+      for (int i = 0; i < probe.length; i++) {
+        assertEquals(i, selection[i]);
+      }
+      assertEquals(probe.length, register.select(probe, probe.length, selection));
       for (int i = 0; i < probe.length; i++) {
         assertEquals(i, selection[i]);
       }
@@ -164,6 +171,52 @@ class BloomFilterProperties {
     }
   }
 
+  /** The register-blocked filter's select keeps exactly the positions mightContain accepts, in order. */
+  @Property(tries = 30)
+  void registerBlockedSelectionIsMightContain(@ForAll("hashes") List<Long> added, @ForAll("hashes") List<Long> probed,
+      @ForAll @IntRange(min = 1, max = 20) int bitsPerKey, EngineMemory memory) {
+    try (RegisterBlockedBloomFilter filter = RegisterBlockedBloomFilter.create(memory, added.size(), bitsPerKey)) {
+      added.forEach(filter::add);
+      long[] probe = probed.stream().mapToLong(Long::longValue).toArray();
+      int[] selection = new int[probe.length];
+      int selected = filter.select(probe, probe.length, selection);
+      List<Integer> expected = new ArrayList<>();
+      for (int i = 0; i < probe.length; i++) {
+        if (filter.mightContain(probe[i])) {
+          expected.add(i);
+        }
+      }
+      assertEquals(expected, java.util.Arrays.stream(selection, 0, selected).boxed().toList());
+    }
+  }
+
+  @Example
+  void registerBlockedRatesFollowTheBitsPerKey(EngineMemory memory) {
+    int keys = 20_000;
+    SplittableRandom random = new SplittableRandom(7);
+    Set<Long> added = new HashSet<>();
+    while (added.size() < keys) {
+      added.add(random.nextLong());
+    }
+    for (int bitsPerKey : new int[] {8, 16}) {
+      try (RegisterBlockedBloomFilter filter = RegisterBlockedBloomFilter.create(memory, keys, bitsPerKey)) {
+        added.forEach(filter::add);
+        double bits = filter.byteSize() * 8.0 / keys;
+        assertTrue(bits >= bitsPerKey && bits < 2 * bitsPerKey, bits + " bits per key for " + bitsPerKey);
+        int trials = 200_000;
+        int hits = 0;
+        for (int i = 0; i < trials; i++) {
+          long hash = random.nextLong();
+          hits += !added.contains(hash) && filter.mightContain(hash) ? 1 : 0;
+        }
+        double rate = (double) hits / trials;
+        // 3 bits in one word: about 5% at 8 bits a key, 1-2% at 16 (the power-of-two sizing gives up to twice the bits)
+        double ceiling = bitsPerKey == 8 ? 0.08 : 0.025;
+        assertTrue(rate > 0.0005 && rate < ceiling, "register-blocked rate " + rate + " at " + bits + " bits per key");
+      }
+    }
+  }
+
   @Example
   void sizingMatchesTheThesis() {
     // Inspector join: fpr 0.05 over S = 50 filters with 3 hash functions needs about 28.5 bits per key.
@@ -175,10 +228,12 @@ class BloomFilterProperties {
   @Example
   void emptyFiltersContainNothing(EngineMemory memory) {
     try (BlockedBloomFilter blocked = BlockedBloomFilter.create(memory, 1, 0.5);
-        BloomFilter classic = BloomFilter.create(memory, 1, 1)) {
+        BloomFilter classic = BloomFilter.create(memory, 1, 1);
+        RegisterBlockedBloomFilter register = RegisterBlockedBloomFilter.create(memory, 1, 1)) {
       for (long hash : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 12345}) {
         assertFalse(blocked.mightContain(hash));
         assertFalse(classic.mightContain(hash));
+        assertFalse(register.mightContain(hash));
       }
       assertEquals(64, classic.bits());
     }
@@ -190,6 +245,9 @@ class BloomFilterProperties {
     assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.bytesFor(10, 1.0));
     assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.bytesFor(10, Double.NaN));
     assertThrows(IllegalArgumentException.class, () -> BloomFilter.bitsPerKey(0, 3));
+    assertThrows(IllegalArgumentException.class, () -> RegisterBlockedBloomFilter.bytesFor(0, 16));
+    assertThrows(IllegalArgumentException.class, () -> RegisterBlockedBloomFilter.bytesFor(10, 0));
+    assertThrows(IllegalArgumentException.class, () -> RegisterBlockedBloomFilter.bytesFor(Long.MAX_VALUE / 2, 16));
     assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(memory, 0, 3));
     assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(memory, 64, 0));
     assertThrows(IllegalArgumentException.class, () -> VerticalBloomFilters.transpose(memory, List.of()));

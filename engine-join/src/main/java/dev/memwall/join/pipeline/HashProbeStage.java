@@ -1,6 +1,6 @@
 package dev.memwall.join.pipeline;
 
-import dev.memwall.core.bloom.BlockedBloomFilter;
+import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.DoubleKernel;
@@ -389,7 +389,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
         m += isNull ? 0 : 1;
       }
       KeyColumns.hashValues(shape, keys, keyed, m, hashes);
-      BlockedBloomFilter keysFilter = filter.current();
+      RegisterBlockedBloomFilter keysFilter = filter.current();
       if (keysFilter != null) {
         m = keepCandidates(keysFilter, m);
       }
@@ -417,7 +417,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
 
     /** Narrows {@link #keyed} and {@link #hashes} to the {@code m} rows' hashes {@code keysFilter} passes; returns how many. */
-    private int keepCandidates(BlockedBloomFilter keysFilter, int m) {
+    private int keepCandidates(RegisterBlockedBloomFilter keysFilter, int m) {
       int passed = keysFilter.select(hashes, m, candidates);
       for (int i = 0; i < passed; i++) {
         int from = candidates[i];

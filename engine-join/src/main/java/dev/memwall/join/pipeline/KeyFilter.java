@@ -1,6 +1,6 @@
 package dev.memwall.join.pipeline;
 
-import dev.memwall.core.bloom.BlockedBloomFilter;
+import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Thread safety: {@link #current} and {@link #decide} may be called from any number of threads.
  */
 final class KeyFilter implements AutoCloseable {
-  /** The filter's false-positive rate: about 8.4 bits per key. */
-  static final double FALSE_POSITIVES = 0.02;
+  /** The filter's bits per key (16 to 32 after rounding to a power of two): a false-positive rate of 1-2%. */
+  static final int BITS_PER_KEY = 16;
   /** Chunks a thread probes before it decides. */
   static final int SAMPLE_CHUNKS = 16;
 
@@ -32,7 +32,7 @@ final class KeyFilter implements AutoCloseable {
   private final EngineMemory memory;
   private final boolean possible;
   private final AtomicInteger state = new AtomicInteger(UNDECIDED);
-  private volatile BlockedBloomFilter filter;
+  private volatile RegisterBlockedBloomFilter filter;
 
   /**
    * A filter for {@code table}, which holds the keys of {@code rows} build rows; possible when the
@@ -42,14 +42,14 @@ final class KeyFilter implements AutoCloseable {
     this.table = table;
     this.keys = rows;
     this.memory = memory;
-    this.possible = rows > 0 && BlockedBloomFilter.bytesFor(rows, FALSE_POSITIVES) <= cacheBytes;
+    this.possible = rows > 0 && RegisterBlockedBloomFilter.bytesFor(rows, BITS_PER_KEY) <= cacheBytes;
     if (!possible) {
       state.set(DECIDED);
     }
   }
 
   /** The filter to test, or null: none yet, or none at all. */
-  BlockedBloomFilter current() {
+  RegisterBlockedBloomFilter current() {
     return filter;
   }
 
@@ -68,7 +68,7 @@ final class KeyFilter implements AutoCloseable {
     }
     try {
       if (matched * 2 < probed) {
-        BlockedBloomFilter built = BlockedBloomFilter.create(memory, keys, FALSE_POSITIVES);
+        RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
         table.forEachKeyHash(built::add);
         filter = built;
       }
@@ -85,7 +85,7 @@ final class KeyFilter implements AutoCloseable {
   /** Frees the filter, if one was built; call only when no thread probes any more. */
   @Override
   public void close() {
-    BlockedBloomFilter built = filter;
+    RegisterBlockedBloomFilter built = filter;
     filter = null;
     if (built != null) {
       built.close();

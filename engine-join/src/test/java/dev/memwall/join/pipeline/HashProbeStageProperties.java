@@ -202,7 +202,7 @@ class HashProbeStageProperties {
     try (Table l = table(memory, random, left, "l", false);
         Table r = table(memory, random, right, "r", false)) {
       List<ColumnType> keyTypes = List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.DATE).subList(0, keyCount);
-      long cacheBytes = dev.memwall.core.bloom.BlockedBloomFilter.bytesFor(right.size(), 0.02);
+      long cacheBytes = dev.memwall.core.bloom.RegisterBlockedBloomFilter.bytesFor(right.size(), KeyFilter.BITS_PER_KEY);
       try (HashProbeStage stage = HashProbeStage.build(r, keys.stream().map(k -> "r" + k).toList(), type,
               keys.stream().map(k -> "l" + k).toList(), keyTypes, semiOrAnti ? null : List.of("lv"),
               semiOrAnti ? List.of() : List.of("rv"), cacheBytes, memory);

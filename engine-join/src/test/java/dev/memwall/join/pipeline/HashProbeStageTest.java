@@ -2,7 +2,7 @@ package dev.memwall.join.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.memwall.core.bloom.BlockedBloomFilter;
+import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.operator.Aggregate;
@@ -40,7 +40,7 @@ class HashProbeStageTest {
     try (Table build = keys(memory, BUILD_ROWS, i -> (long) i * step);
         Table probe = keys(memory, PROBE_ROWS, i -> (long) i % domain);
         HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
-            List.of(ColumnType.INT64), List.of(), List.of(), BlockedBloomFilter.bytesFor(BUILD_ROWS, 0.02), memory);
+            List.of(ColumnType.INT64), List.of(), List.of(), RegisterBlockedBloomFilter.bytesFor(BUILD_ROWS, KeyFilter.BITS_PER_KEY), memory);
         Table counted = Plan.scan(probe).stage(stage).aggregate(List.of(), Aggregate.countStar("rows"))
             .execute(new ExecutionContext(memory, threads))) {
       assertEquals(step > 1, stage.filtered(), "filtered with " + step);
