@@ -13,11 +13,16 @@ final class ByteSearch {
 
   /**
    * The first position in {@code [from, to)} where {@code piece} starts and ends before {@code to},
-   * or -1. Candidates for the first byte are found eight bytes at a time (SWAR: a zero-byte test on
-   * the word XOR the byte repeated, which flags every occurrence and possibly a few bytes more) and
-   * each candidate is then compared in full.
+   * or -1. Candidates are found eight positions at a time (SWAR: a zero-byte test on a word XOR a
+   * byte repeated flags every occurrence of that byte and possibly a few bytes more): for a piece of
+   * two or more bytes, positions where both its first and its second byte match (two overlapping
+   * words), which in text is far rarer than the first byte alone; each candidate is then compared in
+   * full.
    */
   static long indexOf(MemorySegment bytes, long from, long to, byte[] piece) {
+    if (piece.length >= 2) {
+      return indexOfPair(bytes, from, to, piece);
+    }
     byte first = piece[0];
     long last = to - piece.length;
     long repeated = (first & 0xFFL) * 0x0101010101010101L;
@@ -43,6 +48,37 @@ final class ByteSearch {
       }
     }
     return -1;
+  }
+
+  private static long indexOfPair(MemorySegment bytes, long from, long to, byte[] piece) {
+    long last = to - piece.length;
+    long first = (piece[0] & 0xFFL) * 0x0101010101010101L;
+    long second = (piece[1] & 0xFFL) * 0x0101010101010101L;
+    long at = from;
+    for (; at + Long.BYTES + 1 <= to; at += Long.BYTES) {
+      long candidates = zeroBytes(bytes.get(WORD, at) ^ first) & zeroBytes(bytes.get(WORD, at + 1) ^ second);
+      while (candidates != 0) {
+        long candidate = at + (Long.numberOfTrailingZeros(candidates) >>> 3);
+        if (candidate > last) {
+          return -1;
+        }
+        if (regionEquals(bytes, candidate, piece, 0, piece.length)) {
+          return candidate;
+        }
+        candidates &= candidates - 1;
+      }
+    }
+    for (; at <= last; at++) {
+      if (regionEquals(bytes, at, piece, 0, piece.length)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /** The high bit of every zero byte of {@code x} (and possibly of bytes above a zero byte). */
+  private static long zeroBytes(long x) {
+    return (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
   }
 
   /** Whether bytes {@code [offset, offset + length)} equal {@code expected[from, from + length)}. */

@@ -261,7 +261,9 @@ final class FilterKernels {
       int[] sel = chunk.selection();
       int selected = chunk.selected();
       int n = 0;
-      if (column instanceof DictionaryColumn dictionary) {
+      if (column instanceof DictionaryColumn dictionary && dictionary.codeBytes() == 1 && !dictionary.hasNulls()) {
+        n = selectByteCodes(chunk, dictionary, wanted);
+      } else if (column instanceof DictionaryColumn dictionary) {
         VarCharColumn values = dictionary.dictionary();
         byte[] known = outcomesFor(values);
         byte want = wanted ? MATCHES : FAILS;
@@ -298,8 +300,55 @@ final class FilterKernels {
       if (dictionary.arrow() != lastDictionary) {
         outcomes = new byte[dictionary.length()];
         lastDictionary = dictionary.arrow();
+        passes = null;
       }
       return outcomes;
+    }
+
+    /** For 1-byte codes without nulls (a file's small dictionary): 1 where code & 0xFF is wanted, else 0. */
+    private byte[] passes;
+    private boolean passesWanted;
+
+    /**
+     * The common case of a small dictionary with byte codes and no nulls (TPC-H's flags, modes and
+     * segments): the predicate runs once per dictionary entry, then the rows are selected in one
+     * branch-free pass over the codes, a table lookup each.
+     */
+    private int selectByteCodes(Chunk chunk, DictionaryColumn dictionary, boolean wanted) {
+      VarCharColumn values = dictionary.dictionary();
+      byte[] known = outcomesFor(values);
+      if (passes == null || passesWanted != wanted) {
+        byte[] table = new byte[256];
+        for (int code = 0; code < values.length() && code < 128; code++) {
+          if (known[code] == UNKNOWN) {
+            known[code] = !values.isNull(code)
+                && predicate.test(values.bytes(), values.offset(code), values.byteLength(code)) ? MATCHES : FAILS;
+          }
+          table[code] = (byte) (known[code] == (wanted ? MATCHES : FAILS) ? 1 : 0);
+        }
+        passes = table;
+        passesWanted = wanted;
+      }
+      byte[] table = passes;
+      MemorySegment codes = dictionary.codes();
+      int start = chunk.start();
+      int[] sel = chunk.selection();
+      int n = 0;
+      if (chunk.isDense()) {
+        int count = chunk.count();
+        for (int k = 0; k < count; k++) {
+          sel[n] = k;
+          n += table[codes.get(ValueLayout.JAVA_BYTE, start + k) & 0xFF];
+        }
+      } else {
+        int selected = chunk.selected();
+        for (int i = 0; i < selected; i++) {
+          int k = sel[i];
+          sel[n] = k;
+          n += table[codes.get(ValueLayout.JAVA_BYTE, start + k) & 0xFF];
+        }
+      }
+      return n;
     }
   }
 
