@@ -160,6 +160,42 @@ class PlanProperties {
     }
   }
 
+  /**
+   * Predicates on a byte-coded dictionary column without nulls (the branch-free path over the codes),
+   * on dense chunks and after another filter has thinned them.
+   */
+  @Property(tries = 40)
+  void byteCodedDictionaryPredicatesMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
+      @ForAll boolean thinned) {
+    Random random = new Random(seed);
+    List<Row> rows = new ArrayList<>();
+    for (Row row : randomRows(random)) {
+      rows.add(new Row(row.key(), FLAGS[random.nextInt(FLAGS.length)], row.price(), row.discount(), row.day(),
+          row.name()));
+    }
+    try (EngineMemory memory = EngineMemory.create("plan-property");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .filter(thinned ? col("discount").le(decimal("0.05")) : col("discount").ge(decimal("0.00")))
+            .filter(or(col("flag").eq(lit("N")), not(col("flag").in(lit("N"), lit("R")))))
+            .project(col("flag").as("flag"), col("discount").as("discount"))
+            .execute(new ExecutionContext(memory, threads))) {
+      List<String> expected = new ArrayList<>();
+      for (Row row : rows) {
+        if ((!thinned || row.discount() <= 5) && !row.flag().equals("R")) {
+          expected.add(row.flag() + "/" + row.discount());
+        }
+      }
+      List<String> actualRows = new ArrayList<>();
+      for (List<Object> row : PlanProperties.<List<List<Object>>>actual(result)) {
+        actualRows.add(row.get(0) + "/" + ((BigDecimal) row.get(1)).movePointRight(2).intValue());
+      }
+      expected.sort(null);
+      actualRows.sort(null);
+      assertEquals(expected, actualRows);
+    }
+  }
+
   @Property(tries = 40)
   void substringFiltersAndProjectsLikeReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
       @ForAll @IntRange(min = 1, max = 14) int start, @ForAll @IntRange(min = 0, max = 4) int length) {
