@@ -18,6 +18,7 @@ final class LongKernels {
   /** Reads an INT32, DATE, INT64 or DECIMAL column (or a dictionary column's codes). */
   static final class ColumnValues extends LongKernel {
     private final int columnIndex;
+    private final int[] narrow = new int[Chunk.CAPACITY];
 
     ColumnValues(int columnIndex, ColumnType type) {
       super(type);
@@ -45,8 +46,10 @@ final class LongKernels {
         MemorySegment data = ints.data();
         if (chunk.computeAll()) {
           int count = chunk.count();
+          int[] narrow = this.narrow;
+          MemorySegment.copy(data, INT, (long) start << 2, narrow, 0, count); // a bulk copy, then a widening loop
           for (int k = 0; k < count; k++) {
-            out[k] = data.getAtIndex(INT, start + k);
+            out[k] = narrow[k];
           }
         } else {
           int[] sel = chunk.selection();
