@@ -5,8 +5,12 @@ import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.core.concurrent.Workers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The hash table of the non-partitioned joins: open addressing with linear probing, at most half
@@ -18,14 +22,19 @@ import java.lang.foreign.ValueLayout;
  * match nothing). For exact key shapes equal hashes mean equal keys; otherwise a match must be
  * confirmed on the key columns.
  *
+ * <p>The slots are cut into a power of two of ranges by their top bits, and probing wraps around
+ * within a range, so the ranges are independent tables: a large build side is hashed on several
+ * threads, each inserting the rows whose home slots lie in its ranges (every key's rows in row order,
+ * as one thread would).
+ *
  * <p>Lookups come one at a time ({@link #slotOf}) or for a group of hashes at once
  * ({@link #slotsOf}): the group's home slots are loaded back to back before any is compared, so
  * their cache misses overlap (the JVM has no prefetch instruction; these independent loads are its
  * "group prefetching", seed 002).
  *
  * <p>Ownership: the table owns its two buffers, charged to the memory it was built with, until
- * {@link #close}. Thread safety: built by one thread; afterwards any number of threads may look up
- * concurrently.
+ * {@link #close}. Thread safety: built by {@link #build}'s threads; afterwards any number of threads may
+ * look up concurrently.
  */
 public final class OpenAddressingTable implements AutoCloseable {
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
@@ -35,6 +44,8 @@ public final class OpenAddressingTable implements AutoCloseable {
   private static final long MORE = 12;
   /** Hashes looked up together by {@link #slotsOf}: enough independent misses to fill the miss queues. */
   public static final int GROUP = 16;
+  /** Build rows from which more than one thread builds the table. */
+  static final int PARALLEL_BUILD_ROWS = 1 << 16;
 
   private final OffHeapBuffer tableBuffer;
   private final OffHeapBuffer nextBuffer;
@@ -42,14 +53,17 @@ public final class OpenAddressingTable implements AutoCloseable {
   private final MemorySegment next;
   private final long mask;
   private final int shift;
+  /** Slots per range minus one: probing steps from slot s to {@code (s & ~rangeMask) | ((s + 1) & rangeMask)}. */
+  private final long rangeMask;
 
-  private OpenAddressingTable(OffHeapBuffer tableBuffer, OffHeapBuffer nextBuffer, long slots) {
+  private OpenAddressingTable(OffHeapBuffer tableBuffer, OffHeapBuffer nextBuffer, long slots, int ranges) {
     this.tableBuffer = tableBuffer;
     this.nextBuffer = nextBuffer;
     this.table = tableBuffer.segment();
     this.next = nextBuffer.segment();
     this.mask = slots - 1;
     this.shift = 64 - Long.numberOfTrailingZeros(slots);
+    this.rangeMask = slots / ranges - 1;
   }
 
   static long slots(long rows) {
@@ -61,24 +75,49 @@ public final class OpenAddressingTable implements AutoCloseable {
     return (slots(rows) << SLOT_SHIFT) + 4L * Math.max(1, rows);
   }
 
+  /** {@link #build(KeyColumns, EngineMemory, int)} on the calling thread alone. */
+  public static OpenAddressingTable build(KeyColumns build, EngineMemory memory) {
+    return build(build, memory, 1);
+  }
+
   /**
-   * Builds the table over every row of {@code build} with a non-null key, on the calling thread,
-   * streaming the input through one cache-resident block of (hash, row) tuples.
+   * Builds the table over every row of {@code build} with a non-null key. Up to
+   * {@value #PARALLEL_BUILD_ROWS} rows, or with one thread, the calling thread streams the input
+   * through one cache-resident block of (hash, row) tuples; beyond, {@code threads} threads first
+   * hash the rows (each a share of the blocks) and then insert them, each thread the rows of its
+   * slot ranges.
    *
    * @throws dev.memwall.core.memory.BudgetExceededException if {@code memory} cannot hold it;
    *     nothing stays allocated then
    */
-  public static OpenAddressingTable build(KeyColumns build, EngineMemory memory) {
+  public static OpenAddressingTable build(KeyColumns build, EngineMemory memory, int threads) {
     long slots = slots(build.rowCount());
+    int ranges = threads > 1 && build.rowCount() >= PARALLEL_BUILD_ROWS
+        ? (int) Math.min(slots / 1024, Integer.highestOneBit(threads) * 2L) : 1;
     OffHeapBuffer tableBuffer = memory.allocate(slots << SLOT_SHIFT, Placement.HUGE_PAGES);
     OpenAddressingTable built;
     try {
       built = new OpenAddressingTable(tableBuffer,
-          memory.allocate(4L * Math.max(1, build.rowCount()), Placement.HUGE_PAGES), slots);
+          memory.allocate(4L * Math.max(1, build.rowCount()), Placement.HUGE_PAGES), slots, Math.max(1, ranges));
     } catch (RuntimeException e) {
       tableBuffer.close();
       throw e;
     }
+    try {
+      if (ranges <= 1) {
+        built.insertAll(build, memory);
+      } else {
+        built.insertInParallel(build, memory, threads, ranges);
+      }
+      return built;
+    } catch (RuntimeException | Error e) {
+      built.close();
+      throw e;
+    }
+  }
+
+  /** Inserts every keyed row of {@code build}, in row order, on the calling thread. */
+  private void insertAll(KeyColumns build, EngineMemory memory) {
     try (ProbeBlock block = new ProbeBlock(memory)) {
       MemorySegment hashes = block.tuples.hashes();
       MemorySegment rows = block.tuples.rows();
@@ -86,14 +125,65 @@ public final class OpenAddressingTable implements AutoCloseable {
         for (int from = 0; from < build.batchRows(batch); from += ProbeBlock.ROWS) {
           int keyed = block.fill(build, batch, from);
           for (int k = 0; k < keyed; k++) {
-            built.insert(hashes.getAtIndex(HASH, k), rows.getAtIndex(INT, k));
+            insert(hashes.getAtIndex(HASH, k), rows.getAtIndex(INT, k));
           }
         }
       }
-      return built;
-    } catch (RuntimeException | Error e) {
-      built.close();
-      throw e;
+    }
+  }
+
+  /**
+   * Hashes every row on {@code threads} threads into a row-indexed array (a null key marked by an
+   * unset bit), then lets each thread insert, in row order, the rows whose home slots lie in the
+   * ranges it claims.
+   */
+  private void insertInParallel(KeyColumns build, EngineMemory memory, int threads, int ranges) {
+    int rows = build.rowCount();
+    List<int[]> blocks = new ArrayList<>();
+    for (int batch = 0; batch < build.batches(); batch++) {
+      for (int from = 0; from < build.batchRows(batch); from += ProbeBlock.ROWS) {
+        blocks.add(new int[] {batch, from});
+      }
+    }
+    try (OffHeapBuffer hashBuffer = memory.allocate(8L * rows, Placement.HUGE_PAGES);
+        OffHeapBuffer keyedBuffer = memory.allocate(rows)) {
+      MemorySegment hashOf = hashBuffer.segment();
+      MemorySegment keyed = keyedBuffer.segment();
+      AtomicInteger nextBlock = new AtomicInteger();
+      List<Runnable> hashing = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        hashing.add(() -> {
+          try (ProbeBlock block = new ProbeBlock(memory)) {
+            MemorySegment hashes = block.tuples.hashes();
+            MemorySegment rowIds = block.tuples.rows();
+            for (int b = nextBlock.getAndIncrement(); b < blocks.size(); b = nextBlock.getAndIncrement()) {
+              int count = block.fill(build, blocks.get(b)[0], blocks.get(b)[1]);
+              for (int k = 0; k < count; k++) {
+                int row = rowIds.getAtIndex(INT, k);
+                hashOf.setAtIndex(HASH, row, hashes.getAtIndex(HASH, k));
+                keyed.set(ValueLayout.JAVA_BYTE, row, (byte) 1);
+              }
+            }
+          }
+        });
+      }
+      Workers.runAll("memwall-build", hashing);
+      int rangeShift = Long.numberOfTrailingZeros(rangeMask + 1);
+      AtomicInteger nextRange = new AtomicInteger();
+      List<Runnable> inserting = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        inserting.add(() -> {
+          for (int r = nextRange.getAndIncrement(); r < ranges; r = nextRange.getAndIncrement()) {
+            for (int row = 0; row < rows; row++) {
+              long h = hashOf.getAtIndex(HASH, row);
+              if (((h >>> shift) >>> rangeShift) == r && keyed.get(ValueLayout.JAVA_BYTE, row) != 0) {
+                insert(h, row);
+              }
+            }
+          }
+        });
+      }
+      Workers.runAll("memwall-build", inserting);
     }
   }
 
@@ -112,8 +202,13 @@ public final class OpenAddressingTable implements AutoCloseable {
         table.set(INT, at + MORE, row + 1);
         return;
       }
-      slot = (slot + 1) & mask;
+      slot = following(slot);
     }
+  }
+
+  /** The slot probing visits after {@code slot}: the next one, wrapping around within its range. */
+  private long following(long slot) {
+    return (slot & ~rangeMask) | ((slot + 1) & rangeMask);
   }
 
   /** The slot holding hash {@code h}, or -1 when no row has it. */
@@ -148,7 +243,7 @@ public final class OpenAddressingTable implements AutoCloseable {
   /** Probes on from {@code slot}, whose hash and head were read, to the slot holding {@code h}, or -1. */
   long resolve(long h, long slot, long slotHash, int head) {
     while (head != 0 && slotHash != h) {
-      slot = (slot + 1) & mask;
+      slot = following(slot);
       long at = slot << SLOT_SHIFT;
       slotHash = table.get(HASH, at);
       head = table.get(INT, at + HEAD);

@@ -95,7 +95,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   }
 
   /**
-   * Builds the hash table on {@code build}'s {@code buildKeys} (on the calling thread) for a join of
+   * Builds the hash table on {@code build}'s {@code buildKeys} (on the context's threads) for a join of
    * {@code type} whose probe side has the keys {@code probeKeys} (paired by position) of
    * {@code probeKeyTypes}, which are checked first.
    *
@@ -108,14 +108,14 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    *     front of the table may take ({@link KeyFilter})
    * @throws JoinKeyException naming a key that is missing or of an unsupported type, or a pair of keys
    *     of different types
-   * @throws JoinMemoryException if {@code memory}'s budget cannot hold the table
+   * @throws JoinMemoryException if the context's memory budget cannot hold the table
    * @throws IllegalArgumentException for a build output column that does not exist, or outputs of
    *     a semi or anti join
    */
   public static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
       List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, long cacheBytes,
-      EngineMemory memory) {
-    return build(build, buildKeys, type, probeKeys, probeKeyTypes, probeOutputs, buildOutputs, cacheBytes, memory,
+      ExecutionContext context) {
+    return build(build, buildKeys, type, probeKeys, probeKeyTypes, probeOutputs, buildOutputs, cacheBytes, context,
         false);
   }
 
@@ -127,13 +127,14 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * {@link #build}.
    */
   public static HashProbeStage marking(Table build, List<String> buildKeys, List<String> probeKeys,
-      List<ColumnType> probeKeyTypes, long cacheBytes, EngineMemory memory) {
-    return build(build, buildKeys, JoinType.SEMI, probeKeys, probeKeyTypes, null, List.of(), cacheBytes, memory, true);
+      List<ColumnType> probeKeyTypes, long cacheBytes, ExecutionContext context) {
+    return build(build, buildKeys, JoinType.SEMI, probeKeys, probeKeyTypes, null, List.of(), cacheBytes, context, true);
   }
 
   private static HashProbeStage build(Table build, List<String> buildKeys, JoinType type, List<String> probeKeys,
       List<ColumnType> probeKeyTypes, List<String> probeOutputs, List<String> buildOutputs, long cacheBytes,
-      EngineMemory memory, boolean marking) {
+      ExecutionContext context, boolean marking) {
+    EngineMemory memory = context.memory();
     if ((type == JoinType.SEMI || type == JoinType.ANTI) && !buildOutputs.isEmpty()) {
       throw new IllegalArgumentException(type + " joins emit only probe columns, not " + buildOutputs);
     }
@@ -149,7 +150,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       for (String name : buildOutputs) {
         columns.add(BuildColumn.of(build, name, memory.arrow()));
       }
-      table = buildTable(keys, memory);
+      table = buildTable(keys, context);
       marks = marking ? memory.allocate(Math.max(1, keys.rowCount())) : null;
       return new HashProbeStage(type, List.copyOf(probeKeys), probeOutputs == null ? null : List.copyOf(probeOutputs),
           keys, table, new KeyFilter(table, keys.rowCount(), cacheBytes, memory), RowLocator.of(build.batches()),
@@ -234,9 +235,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     return filter.built();
   }
 
-  private static OpenAddressingTable buildTable(KeyColumns keys, EngineMemory memory) {
+  private static OpenAddressingTable buildTable(KeyColumns keys, ExecutionContext context) {
     try {
-      return OpenAddressingTable.build(keys, memory);
+      return OpenAddressingTable.build(keys, context.memory(), context.threads());
     } catch (BudgetExceededException e) {
       long required = OpenAddressingTable.bytesFor(keys.rowCount());
       throw new JoinMemoryException(String.format(Locale.ROOT,

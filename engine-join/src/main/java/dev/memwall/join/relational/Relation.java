@@ -467,8 +467,7 @@ public final class Relation implements AutoCloseable {
           return markLeft(probe, output.left(), context);
         }
         HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
-            semiOrAnti ? null : output.left(), output.right(), MachineProfile.current().fastCacheBytes(),
-            context.memory());
+            semiOrAnti ? null : output.left(), output.right(), MachineProfile.current().fastCacheBytes(), context);
         List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
         if (ownsRight) {
           owned.add(rightTable);
@@ -499,7 +498,7 @@ public final class Relation implements AutoCloseable {
       try {
         leftTable = left.run();
         marker = HashProbeStage.marking(leftTable, leftKeys, rightKeys, probe.keyTypes(rightKeys),
-            MachineProfile.current().fastCacheBytes(), context.memory());
+            MachineProfile.current().fastCacheBytes(), context);
         probe.then(marker, List.of()).toTable().close(); // marks; the marking stage passes no row on
         Relation base = ownsLeft ? Relation.own(leftTable, context) : Relation.scan(leftTable, context);
         leftTable = null; // base owns it now (if it was ours)

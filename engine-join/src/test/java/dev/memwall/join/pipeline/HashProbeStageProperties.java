@@ -205,7 +205,7 @@ class HashProbeStageProperties {
       long cacheBytes = dev.memwall.core.bloom.RegisterBlockedBloomFilter.bytesFor(right.size(), KeyFilter.BITS_PER_KEY);
       try (HashProbeStage stage = HashProbeStage.build(r, keys.stream().map(k -> "r" + k).toList(), type,
               keys.stream().map(k -> "l" + k).toList(), keyTypes, semiOrAnti ? null : List.of("lv"),
-              semiOrAnti ? List.of() : List.of("rv"), cacheBytes, memory);
+              semiOrAnti ? List.of() : List.of("rv"), cacheBytes, context);
           Table actual = dev.memwall.core.plan.Plan.scan(l).stage(stage)
               .aggregate(List.of(), Aggregate.countStar("rows"), Aggregate.sum(col("lv"), "total"))
               .execute(context)) {

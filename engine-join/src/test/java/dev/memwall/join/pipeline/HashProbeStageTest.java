@@ -40,7 +40,8 @@ class HashProbeStageTest {
     try (Table build = keys(memory, BUILD_ROWS, i -> (long) i * step);
         Table probe = keys(memory, PROBE_ROWS, i -> (long) i % domain);
         HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
-            List.of(ColumnType.INT64), List.of(), List.of(), RegisterBlockedBloomFilter.bytesFor(BUILD_ROWS, KeyFilter.BITS_PER_KEY), memory);
+            List.of(ColumnType.INT64), List.of(), List.of(), RegisterBlockedBloomFilter.bytesFor(BUILD_ROWS, KeyFilter.BITS_PER_KEY),
+            new ExecutionContext(memory, threads));
         Table counted = Plan.scan(probe).stage(stage).aggregate(List.of(), Aggregate.countStar("rows"))
             .execute(new ExecutionContext(memory, threads))) {
       assertEquals(step > 1, stage.filtered(), "filtered with " + step);

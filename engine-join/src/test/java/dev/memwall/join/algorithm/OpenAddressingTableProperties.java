@@ -1,0 +1,92 @@
+package dev.memwall.join.algorithm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.keys.KeyShape;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * {@link OpenAddressingTable} against a map from key to rows: built on one thread or, above
+ * {@link OpenAddressingTable#PARALLEL_BUILD_ROWS} rows, on several (slot ranges inserted
+ * independently), every key finds exactly its rows, chains included, and absent keys find nothing;
+ * with duplicates, nulls and keys at the limits.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class OpenAddressingTableProperties {
+  @Property(tries = 12)
+  void everyKeyFindsExactlyItsRows(@ForAll @IntRange(min = 0, max = 200_000) int rows,
+      @ForAll @IntRange(min = 1, max = 3) int threads, @ForAll @IntRange(min = 1, max = 100_000) int domain,
+      @ForAll long seed, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<Long> keys = new ArrayList<>();
+    Map<Long, TreeSet<Integer>> expected = new HashMap<>();
+    for (int row = 0; row < rows; row++) {
+      Long key = random.nextInt(50) == 0 ? null
+          : random.nextInt(100) == 0 ? (random.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE) : (long) random.nextInt(domain);
+      keys.add(key);
+      if (key != null) {
+        expected.computeIfAbsent(key, k -> new TreeSet<>()).add(row);
+      }
+    }
+    try (Table table = table(memory, keys);
+        OpenAddressingTable built = OpenAddressingTable.build(KeyColumns.of(table, List.of("k"), "right"), memory,
+            threads)) {
+      for (Map.Entry<Long, TreeSet<Integer>> entry : expected.entrySet()) {
+        assertEquals(entry.getValue(), rowsOf(built, entry.getKey()), "rows of key " + entry.getKey());
+      }
+      for (long absent : new long[] {-1, domain, domain + 17L, Long.MIN_VALUE + 1}) {
+        if (!expected.containsKey(absent)) {
+          assertEquals(-1, built.slotOf(hash(absent)), "absent key " + absent);
+        }
+      }
+    }
+  }
+
+  private static TreeSet<Integer> rowsOf(OpenAddressingTable table, long key) {
+    TreeSet<Integer> rows = new TreeSet<>();
+    long slot = table.slotOf(hash(key));
+    if (slot >= 0) {
+      rows.add(table.firstRow(slot));
+      for (int row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** The join hash of an int64 key, as the table's rows were hashed. */
+  private static long hash(long key) {
+    long[] hashes = new long[1];
+    KeyColumns.hashValues(KeyShape.INT64, new long[][] {{key}}, new int[] {0}, 1, hashes);
+    return hashes[0];
+  }
+
+  private static Table table(EngineMemory memory, List<Long> keys) {
+    try (TableBuilder builder = new TableBuilder(List.of("k"), List.of(ColumnType.INT64), memory.arrow())) {
+      for (Long key : keys) {
+        if (key == null) {
+          builder.appendNull();
+        } else {
+          builder.appendLong(key);
+        }
+        builder.endRow();
+      }
+      return builder.build();
+    }
+  }
+}
