@@ -20,6 +20,12 @@ import java.lang.foreign.ValueLayout;
  * cache misses overlap; a row whose key equals the previous row's (input clustered on the key, as
  * lineitem on its order key) takes that row's group without a lookup.
  *
+ * <p>Ordered input needs no slots at all: while a single integral key (no null) arrives in strictly
+ * increasing runs, as lineitem's order key does in a worker's morsels, every new run is a new group
+ * and is only appended ({@link #ordered()}); the slots are built from the groups the first time a
+ * key breaks the order or a lookup is asked for, and groups appended by {@link #append} (an ordered
+ * merge) leave the table unindexed until then.
+ *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
 final class GroupTable implements AutoCloseable {
@@ -41,6 +47,7 @@ final class GroupTable implements AutoCloseable {
   private final long[] hashes = new long[dev.memwall.core.expr.Chunk.CAPACITY];
   private final long[] tuple;
   private final long[] entries = new long[dev.memwall.core.expr.Chunk.CAPACITY];
+  private final int[] heads = new int[dev.memwall.core.expr.Chunk.CAPACITY];
   /** Sum of the values {@link #touchHomeSlots} loaded; only keeps those loads alive. */
   private long touched;
   private OffHeapBuffer slotBuffer;
@@ -49,6 +56,10 @@ final class GroupTable implements AutoCloseable {
   /** 64 minus the slot bits: a hash's home slot is {@code h >>> shift}. */
   private int shift;
   private int groups;
+  /** Whether the slots hold every group; while false, lookups first build them. */
+  private boolean indexed;
+  /** Whether every group was created in strictly increasing order of its single, non-null key. */
+  private boolean ordered;
 
   GroupTable(EngineMemory memory, int keyWidth) {
     this.memory = memory;
@@ -56,6 +67,13 @@ final class GroupTable implements AutoCloseable {
     this.tuple = new long[keyWidth];
     this.keys = new OffHeapLongArray(memory, 16L * keyWidth);
     allocateSlots(6);
+    this.ordered = keyWidth == 2; // one key and its null mask
+    this.indexed = !ordered;
+  }
+
+  /** Whether every group so far came in strictly increasing order of its single key, and the table has no slots. */
+  boolean ordered() {
+    return ordered;
   }
 
   int groups() {
@@ -80,30 +98,52 @@ final class GroupTable implements AutoCloseable {
    * @param groupIds receives the group id of row {@code k} at index {@code k}
    */
   void findOrInsert(long[][] columns, int[] positions, int n, int[] groupIds) {
-    for (int i = 0; i < n; i++) {
-      int k = positions[i];
-      long h = 0;
-      for (long[] column : columns) {
-        h = mix(h ^ column[k]);
-      }
-      hashes[k] = h;
-    }
-    if (groups > PREFETCH_MIN_GROUPS) {
-      touchHomeSlots(positions, n);
-    }
-    long[] tuple = this.tuple;
+    // A run of equal keys (clustered input, as lineitem on its order key) is looked up once, by its
+    // first row: only run heads are hashed, prefetched and looked up; the others take their group.
+    int[] heads = this.heads;
+    int m = 0;
     int previous = -1;
     for (int i = 0; i < n; i++) {
       int k = positions[i];
-      if (previous >= 0 && hashes[k] == hashes[previous] && sameKey(columns, k, previous)) {
-        groupIds[k] = groupIds[previous]; // a run of equal keys (clustered input) needs one lookup
-        continue;
+      if (previous < 0 || !sameKey(columns, k, previous)) {
+        heads[m++] = k;
+        previous = k;
       }
-      for (int c = 0; c < keyWidth; c++) {
-        tuple[c] = columns[c][k];
+    }
+    int first = ordered ? appendInOrder(columns, heads, m, groupIds) : 0;
+    if (first < m) {
+      ensureIndexed();
+      for (int i = first; i < m; i++) {
+        int k = heads[i];
+        long h = 0;
+        for (long[] column : columns) {
+          h = mix(h ^ column[k]);
+        }
+        hashes[k] = h;
       }
-      groupIds[k] = findOrInsert(tuple, hashes[k]);
-      previous = k;
+      if (groups > PREFETCH_MIN_GROUPS) {
+        touchHomeSlots(heads, first, m);
+      }
+      long[] tuple = this.tuple;
+      for (int i = first; i < m; i++) {
+        int k = heads[i];
+        for (int c = 0; c < keyWidth; c++) {
+          tuple[c] = columns[c][k];
+        }
+        groupIds[k] = findOrInsert(tuple, hashes[k]);
+      }
+    }
+    if (m < n) {
+      int group = -1;
+      for (int i = 0, h = 0; i < n; i++) {
+        int k = positions[i];
+        if (h < m && heads[h] == k) {
+          group = groupIds[k];
+          h++;
+        } else {
+          groupIds[k] = group;
+        }
+      }
     }
   }
 
@@ -123,14 +163,14 @@ final class GroupTable implements AutoCloseable {
    * probe loop, which then finds those lines in cache. The loaded values are folded into
    * {@link #touched} so the loads are not eliminated as dead code.
    */
-  private void touchHomeSlots(int[] positions, int n) {
+  private void touchHomeSlots(int[] positions, int from, int n) {
     long[] entries = this.entries;
     long sink = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
       int k = positions[i];
       entries[k] = slots.getAtIndex(SLOT, hashes[k] >>> shift);
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
       int k = positions[i];
       long entry = entries[k];
       if (entry != 0 && (int) (entry >>> 32) == (int) (hashes[k] >>> 32)) {
@@ -138,6 +178,72 @@ final class GroupTable implements AutoCloseable {
       }
     }
     touched += sink;
+  }
+
+  /**
+   * While the table is ordered: appends a group for each run head whose key is larger than every
+   * key before it (a head equal to the last key continues the last group); returns how many heads
+   * were settled so (all of them, or up to the first that breaks the order, after which the table is
+   * no longer ordered).
+   */
+  private int appendInOrder(long[][] columns, int[] heads, int m, int[] groupIds) {
+    long[] values = columns[0];
+    long[] nullMasks = columns[1];
+    for (int i = 0; i < m; i++) {
+      int k = heads[i];
+      long key = values[k];
+      long last = groups > 0 ? keys.get((long) (groups - 1) * 2) : 0;
+      if (groups > 0 && key == last && nullMasks[k] == 0) {
+        groupIds[k] = groups - 1; // the previous chunk's last run goes on
+        continue;
+      }
+      if (nullMasks[k] != 0 || (groups > 0 && key < last)) {
+        ordered = false;
+        return i;
+      }
+      int group = newGroup();
+      keys.set(2L * group, key);
+      keys.set(2L * group + 1, 0);
+      groupIds[k] = group;
+    }
+    return m;
+  }
+
+  /**
+   * Appends a group for {@code tuple} without looking it up: the caller knows no group has its key
+   * (an ordered merge). The table is then neither ordered nor indexed until the next lookup.
+   */
+  int append(long[] tuple) {
+    int group = newGroup();
+    for (int c = 0; c < keyWidth; c++) {
+      keys.set((long) group * keyWidth + c, tuple[c]);
+    }
+    ordered = false;
+    indexed = false;
+    return group;
+  }
+
+  /** Builds the slots from the groups if they were created without (ordered, or appended). */
+  private void ensureIndexed() {
+    if (indexed) {
+      return;
+    }
+    ordered = false;
+    indexed = true;
+    int bits = Math.max(6, 64 - Long.numberOfLeadingZeros(Math.max(1, 2L * groups) - 1) + 1);
+    if (bits > MAX_SLOT_BITS) {
+      throw new IllegalStateException("group table over 2^" + (MAX_SLOT_BITS - 1) + " groups");
+    }
+    slotBuffer.close();
+    allocateSlots(bits);
+    for (int g = 0; g < groups; g++) {
+      long h = 0;
+      long base = (long) g * keyWidth;
+      for (int c = 0; c < keyWidth; c++) {
+        h = mix(h ^ keys.get(base + c));
+      }
+      place(entry((int) (h >>> 32), g));
+    }
   }
 
   /** Finds or creates the group of {@code tuple}. */
@@ -150,6 +256,7 @@ final class GroupTable implements AutoCloseable {
   }
 
   private int findOrInsert(long[] tuple, long h) {
+    ensureIndexed();
     int tag = (int) (h >>> 32);
     long slot = h >>> shift;
     while (true) {

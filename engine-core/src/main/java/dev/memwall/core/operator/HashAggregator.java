@@ -143,6 +143,35 @@ public final class HashAggregator implements AutoCloseable {
   }
 
 
+  /**
+   * {@link #mergeFrom} for two aggregators whose groups are both in increasing order of their single
+   * key: one pass over both lists, as a merge join, folds the groups with equal keys and appends
+   * the others, with no lookup at all.
+   */
+  private void mergeOrdered(HashAggregator other) {
+    int own = table.groups();
+    int theirs = other.table.groups();
+    long[] tuple = new long[table.keyWidth()];
+    for (int g = 0, og = 0; og < theirs; og++) {
+      long key = other.table.key(og, 0);
+      while (g < own && table.key(g, 0) < key) {
+        g++;
+      }
+      int target;
+      if (g < own && table.key(g, 0) == key) {
+        target = g;
+      } else {
+        tuple[0] = key;
+        target = table.append(tuple);
+        prepareNewGroups();
+      }
+      rows.set(target, rows.get(target) + other.rows.get(og));
+      for (int a = 0; a < accumulators.length; a++) {
+        accumulators[a].merge(target, other.accumulators[a], og);
+      }
+    }
+  }
+
   private void prepareNewGroups() {
     int groups = table.groups();
     if (groups == initializedGroups) {
@@ -168,6 +197,10 @@ public final class HashAggregator implements AutoCloseable {
    * keys are looked up a chunk at a time, as input rows are, so the lookups' cache misses overlap.
    */
   public void mergeFrom(HashAggregator other) {
+    if (table.ordered() && other.table.ordered()) {
+      mergeOrdered(other);
+      return;
+    }
     int groups = other.table.groups();
     for (int first = 0; first < groups; first += Chunk.CAPACITY) {
       int n = Math.min(Chunk.CAPACITY, groups - first);

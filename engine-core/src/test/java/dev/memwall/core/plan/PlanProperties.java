@@ -127,6 +127,62 @@ class PlanProperties {
     }
   }
 
+  /** How the rows of {@link #singleKeyAggregationOfOrderedAndUnorderedInput} are ordered by key. */
+  enum KeyOrder { ASCENDING, ASCENDING_THEN_ONE_BACK, DESCENDING, RANDOM }
+
+  /**
+   * Grouping on one integral key, whose groups need no hash table while the key only grows (each
+   * worker's morsels of ascending input) and whose workers' groups then merge as a merge join: against
+   * the reference for ascending input with runs, ascending input broken once, descending and random
+   * input, with and without null keys, on 1-3 threads and across the many-group sizes.
+   */
+  @Property(tries = 60)
+  void singleKeyAggregationOfOrderedAndUnorderedInput(@ForAll long seed, @ForAll @IntRange(min = 1, max = 3) int threads,
+      @ForAll KeyOrder order, @ForAll boolean nulls) {
+    Random random = new Random(seed);
+    int n = random.nextInt(4) == 0 ? random.nextInt(40) : random.nextInt(120_000);
+    List<Integer> keys = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      keys.add(nulls && random.nextInt(500) == 0 ? null : random.nextInt(Math.max(1, n / (1 + random.nextInt(4)))));
+    }
+    Comparator<Integer> ascending = Comparator.nullsLast(Comparator.naturalOrder());
+    switch (order) {
+      case ASCENDING -> keys.sort(ascending);
+      case ASCENDING_THEN_ONE_BACK -> {
+        keys.sort(ascending);
+        if (n > 2) {
+          keys.add(random.nextInt(n), keys.get(0)); // one small key late in the input
+        }
+      }
+      case DESCENDING -> keys.sort(ascending.reversed());
+      case RANDOM -> { }
+    }
+    List<Row> rows = new ArrayList<>();
+    Map<Integer, long[]> expected = new java.util.HashMap<>();
+    for (Integer key : keys) {
+      long price = random.nextInt(1000);
+      rows.add(new Row(key, "A", price, 0, LocalDate.of(1995, 1, 1), null));
+      long[] a = expected.computeIfAbsent(key, k -> new long[2]);
+      a[0]++;
+      a[1] += price;
+    }
+    try (EngineMemory memory = EngineMemory.create("ordered-groups");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .aggregate(List.of(col("key").as("key")), Aggregate.countStar("rows"), Aggregate.sum(col("price"), "total"))
+            .execute(new ExecutionContext(memory, threads))) {
+      assertEquals(expected.size(), result.rowCount(), "groups");
+      for (Batch batch : result.batches()) {
+        for (int r = 0; r < batch.rowCount(); r++) {
+          Object key = batch.column(0).getObject(r);
+          long[] a = expected.get(key == null ? null : ((Number) key).intValue());
+          assertEquals(a[0], batch.column(1).getObject(r), "rows of " + key);
+          assertEquals(BigDecimal.valueOf(a[1], 2), batch.column(2).getObject(r), "total of " + key);
+        }
+      }
+    }
+  }
+
   @Property(tries = 40)
   void stringPredicatesCaseAndProjectionMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
     List<Row> rows = randomRows(new Random(seed));
