@@ -45,6 +45,18 @@ public abstract class Column {
   }
 
   /**
+   * A view whose length and validity bitmap (null: no row is null) the caller already knows: the
+   * cheap path for a batch rewritten in place ({@link ScratchBatch}), which neither counts nulls nor
+   * resolves segments per chunk.
+   */
+  Column(FieldVector vector, ColumnType type, int length, MemorySegment validity) {
+    this.vector = vector;
+    this.type = type;
+    this.length = length;
+    this.validity = validity;
+  }
+
+  /**
    * Wraps {@code vector} in the column class of its type.
    *
    * @param dictionaries resolves dictionary-encoded vectors; may be null when none is encoded

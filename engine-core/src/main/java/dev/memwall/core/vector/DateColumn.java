@@ -9,6 +9,12 @@ public final class DateColumn extends Int32Column {
     super(vector, ColumnType.DATE);
   }
 
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, java.lang.foreign.MemorySegment)}). */
+  DateColumn(DateDayVector vector, int length, java.lang.foreign.MemorySegment validity,
+      java.lang.foreign.MemorySegment data) {
+    super(vector, ColumnType.DATE, length, validity, data);
+  }
+
   @Override
   public Object getObject(int row) {
     return isNull(row) ? null : LocalDate.ofEpochDay(get(row));

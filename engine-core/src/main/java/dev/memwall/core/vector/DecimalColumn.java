@@ -15,6 +15,13 @@ public final class DecimalColumn extends Int64Column {
     this.unit = Math.pow(10, -type.scale());
   }
 
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, java.lang.foreign.MemorySegment)}). */
+  DecimalColumn(BigIntVector vector, ColumnType type, int length, java.lang.foreign.MemorySegment validity,
+      java.lang.foreign.MemorySegment data) {
+    super(vector, type, length, validity, data);
+    this.unit = Math.pow(10, -type.scale());
+  }
+
   public int scale() {
     return type().scale();
   }

@@ -18,6 +18,18 @@ public final class DictionaryColumn extends Column {
   private final int codeBytes;
   private final VarCharColumn dictionary;
 
+  /**
+   * A view of 4-byte codes with its parts known (see
+   * {@link Column#Column(FieldVector, ColumnType, int, MemorySegment)}).
+   */
+  DictionaryColumn(FieldVector codes, VarCharColumn dictionary, int length, MemorySegment validity,
+      MemorySegment codeBytes) {
+    super(codes, ColumnType.STRING, length, validity);
+    this.codes = codeBytes;
+    this.codeBytes = 4;
+    this.dictionary = dictionary;
+  }
+
   public DictionaryColumn(BaseIntVector indices, VarCharColumn dictionary) {
     super((FieldVector) indices, ColumnType.STRING);
     FieldVector vector = (FieldVector) indices;

@@ -13,6 +13,12 @@ public final class Float64Column extends Column {
     this.data = ArrowSegments.of(vector.getDataBuffer());
   }
 
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, MemorySegment)}). */
+  Float64Column(Float8Vector vector, int length, MemorySegment validity, MemorySegment data) {
+    super(vector, ColumnType.FLOAT64, length, validity);
+    this.data = data;
+  }
+
   /** The values, 8 bytes each, little-endian IEEE 754. */
   public MemorySegment data() {
     return data;

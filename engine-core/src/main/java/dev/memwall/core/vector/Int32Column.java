@@ -18,6 +18,12 @@ public class Int32Column extends Column {
     this.data = ArrowSegments.of(vector.getDataBuffer());
   }
 
+  /** A view with its parts known (see {@link Column#Column(FieldVector, ColumnType, int, MemorySegment)}). */
+  Int32Column(BaseFixedWidthVector vector, ColumnType type, int length, MemorySegment validity, MemorySegment data) {
+    super(vector, type, length, validity);
+    this.data = data;
+  }
+
   /** The values, 4 bytes each, little-endian. */
   public final MemorySegment data() {
     return data;

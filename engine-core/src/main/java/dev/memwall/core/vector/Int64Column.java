@@ -17,6 +17,12 @@ public class Int64Column extends Column {
     this.data = ArrowSegments.of(vector.getDataBuffer());
   }
 
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, MemorySegment)}). */
+  Int64Column(BigIntVector vector, ColumnType type, int length, MemorySegment validity, MemorySegment data) {
+    super(vector, type, length, validity);
+    this.data = data;
+  }
+
   /** The values, 8 bytes each, little-endian. */
   public final MemorySegment data() {
     return data;

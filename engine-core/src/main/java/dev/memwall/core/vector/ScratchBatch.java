@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -21,8 +24,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the cache, and nothing is allocated per chunk but the {@link Batch} view.
  *
  * <p>Writing: for each column write the values of rows {@code [0, rows)} into {@link #values}{@code (c)}
- * (fixed width, little-endian: 4 bytes for INT32 and DATE, 8 for INT64, DECIMAL and FLOAT64), mark
- * nulls with {@link #setNull} after {@link #clearNulls}, then {@link #publish} the rows.
+ * (fixed width, little-endian: 4 bytes for INT32 and DATE, 8 for INT64, DECIMAL and FLOAT64), call
+ * {@link #clearNulls} and mark nulls with {@link #setNull}, then {@link #publish} the rows; the
+ * published columns are views made without counting nulls or resolving segments again.
  *
  * <p>Strings are not copied: a STRING column holds 4-byte codes into a {@link VarCharColumn} given
  * at {@link #publish} (a build side's column, or the column of the batch the rows came from), and is
@@ -41,6 +45,8 @@ public final class ScratchBatch implements AutoCloseable {
   private final VectorSchemaRoot root;
   private final MemorySegment[] values;
   private final MemorySegment[] validity;
+  /** Whether column c has a null among the rows being written (since its {@link #clearNulls}). */
+  private final boolean[] anyNull;
   private final int capacity;
 
   /** Vectors for {@code capacity} rows of the named columns, all nullable. */
@@ -55,6 +61,7 @@ public final class ScratchBatch implements AutoCloseable {
     try {
       values = new MemorySegment[names.size()];
       validity = new MemorySegment[names.size()];
+      anyNull = new boolean[names.size()];
       for (int c = 0; c < names.size(); c++) {
         BaseFixedWidthVector vector = (BaseFixedWidthVector) root.getVector(c);
         vector.allocateNew(capacity);
@@ -96,6 +103,7 @@ public final class ScratchBatch implements AutoCloseable {
 
   /** Marks rows {@code [0, rows)} of column {@code c} valid; call before {@link #setNull}. */
   public void clearNulls(int c, int rows) {
+    anyNull[c] = false;
     MemorySegment bits = validity[c];
     int whole = rows >>> 3;
     bits.asSlice(0, whole).fill((byte) -1);
@@ -107,6 +115,7 @@ public final class ScratchBatch implements AutoCloseable {
 
   /** Marks row {@code row} of column {@code c} null. */
   public void setNull(int c, int row) {
+    anyNull[c] = true;
     MemorySegment bits = validity[c];
     long at = row >>> 3;
     bits.set(ValueLayout.JAVA_BYTE, at, (byte) (bits.get(ValueLayout.JAVA_BYTE, at) & ~(1 << (row & 7))));
@@ -122,15 +131,22 @@ public final class ScratchBatch implements AutoCloseable {
     if (rows < 0 || rows > capacity) {
       throw new IllegalArgumentException("cannot publish " + rows + " rows of a batch of " + capacity);
     }
+    root.setRowCount(rows);
     List<Column> columns = new ArrayList<>(types.length);
     for (int c = 0; c < types.length; c++) {
       FieldVector vector = root.getVector(c);
-      vector.setValueCount(rows);
-      columns.add(types[c].kind() == ColumnType.Kind.STRING
-          ? new DictionaryColumn((IntVector) vector, dictionaries[c])
-          : Column.of(vector, null));
+      MemorySegment nulls = anyNull[c] ? validity[c] : null;
+      MemorySegment data = values[c];
+      ColumnType type = types[c];
+      columns.add(switch (type.kind()) {
+        case INT32 -> new Int32Column((IntVector) vector, type, rows, nulls, data);
+        case DATE -> new DateColumn((DateDayVector) vector, rows, nulls, data);
+        case INT64 -> new Int64Column((BigIntVector) vector, type, rows, nulls, data);
+        case DECIMAL -> new DecimalColumn((BigIntVector) vector, type, rows, nulls, data);
+        case FLOAT64 -> new Float64Column((Float8Vector) vector, rows, nulls, data);
+        case STRING -> new DictionaryColumn(vector, dictionaries[c], rows, nulls, data);
+      });
     }
-    root.setRowCount(rows);
     return new Batch(root, columns);
   }
 
