@@ -78,4 +78,26 @@ class PlannerTest {
     JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 1_000_000, null, true);
     assertEquals(large.alternatives().getFirst().algorithm(), large.algorithm());
   }
+
+  @Test
+  void aLastLevelSlowerThanHalfAMissCountsOnlyAsFarAsTheCurveStaysFast() {
+    for (double l3Nanos : new double[] {Double.NaN, 167.8}) {
+      CostModel model = new CostModel(TestProfiles.sharedL3(l3Nanos));
+      assertEquals(16 << 20, model.lastLevelCacheBytes(), "L3 latency " + l3Nanos);
+    }
+    // measured fast, it is trusted at its sysfs size
+    assertEquals(480 << 20, new CostModel(TestProfiles.sharedL3(30)).lastLevelCacheBytes());
+  }
+
+  @Test
+  void onTheSharedL3VmCacheSizedBuildsStayUnpartitionedAndHugeOnesArePartitioned() {
+    // Table 2 as measured there: open addressing fastest up to 1M tuples per side, phash+ at 8M
+    Planner planner = new Planner(TestProfiles.sharedL3(Double.NaN));
+    for (long c : new long[] {125_000, 1_000_000}) {
+      JoinPlan plan = planner.plan(JoinAlgorithm.AUTO, c, c, null, true);
+      assertEquals(JoinAlgorithm.OPEN_ADDRESSING, plan.algorithm(), plan.describe());
+    }
+    JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 8_000_000, 8_000_000, null, true);
+    assertTrue(large.algorithm().clusters(), large.describe());
+  }
 }

@@ -39,4 +39,22 @@ final class TestProfiles {
         400, 100, 4, List.of(), new MachineProfile.Bandwidth(1, 1, 1, 1, 1, 1), pageBytes,
         new MachineProfile.Tlb(64, 228, Double.NaN, List.of()));
   }
+
+  /**
+   * The Xeon VM of 2026-11-24 as its calibration saw it: a 480 MiB L3 on sysfs whose latency was
+   * not measured ({@code l3Nanos} NaN) or measured as slow as memory, and a latency curve that stays
+   * under half a miss (T1 190 ns) up to 16 MiB.
+   */
+  static MachineProfile sharedL3(double l3Nanos) {
+    List<MachineProfile.LatencyPoint> curve = List.of(new MachineProfile.LatencyPoint(32 << 10, 1.4),
+        new MachineProfile.LatencyPoint(1 << 20, 5.2), new MachineProfile.LatencyPoint(2 << 20, 17.5),
+        new MachineProfile.LatencyPoint(4 << 20, 35.4), new MachineProfile.LatencyPoint(16 << 20, 49.3),
+        new MachineProfile.LatencyPoint(32 << 20, 96.9), new MachineProfile.LatencyPoint(256 << 20, 190.7));
+    return new MachineProfile("shared L3", 2,
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 48 << 10, 64, 12), 0, 1.4),
+            new MachineProfile.MeasuredCache(new CacheLevel(2, "Unified", 2 << 20, 64, 16), 0, 4.8),
+            new MachineProfile.MeasuredCache(new CacheLevel(3, "Unified", 480 << 20, 64, 16), 0, l3Nanos)),
+        190.7, 23.7, 8.0, curve, new MachineProfile.Bandwidth(10.6, 10.9, 21.4, 18.5, 21.7, 50.3), 4096,
+        new MachineProfile.Tlb(1024, 5.4, 4.7, List.of()));
+  }
 }

@@ -17,7 +17,11 @@ import java.util.List;
  *   <li>Cache levels: capacities ({@code effectiveBytes} where measured, the sysfs size otherwise)
  *       and hit latencies. A random access into a footprint of F bytes is served by level i with
  *       probability {@code min(1, |Li| / F)} minus what the smaller levels serve; what no cache
- *       holds goes to memory.
+ *       holds goes to memory. A level whose latency was not measured, or measured at half a miss
+ *       or more (a VM's share of a host's large last level), counts only as far as the latency
+ *       curve stays under half a miss, at the curve's latency there; none of it, if the curve
+ *       never does. Independent accesses overlap their cache hits as they overlap their misses
+ *       (by T1 / Tnext).
  *   <li>Memory: independent random misses (the iterations of a partitioning or probing loop) cost
  *       Tnext, the pipelined miss; dependent ones (following a chain) cost T1. Sequential streams
  *       cost their bytes over the measured one-core read bandwidth: the seed's {@code 2 |Re|}
@@ -28,9 +32,11 @@ import java.util.List;
  * </ul>
  *
  * <p>CPU work per tuple (the seed's w_c, w_h, w'_h, w_r, w'_r) is expressed in units of one L1 hit
- * (the profile's L1 latency, a few cycles) and estimated from the kernels' inner loops; those
- * weights are properties of the code, not of the machine, and {@code explain} reports how far the
- * prediction is from a measured run.
+ * (the profile's L1 latency, a few cycles). Those weights are properties of the code, not of the
+ * machine: they were fitted to seed 000's Table 2 as measured on the 2-vCPU Xeon VM (joins of
+ * 125K, 1M and 8M unique keys per side, every costed algorithm at the model's plan, predictions
+ * within 0.6-1.9x of the times and mostly within 0.8-1.3x, the cheapest prediction the fastest run
+ * at each size); {@code explain} reports how far a prediction is from a measured run.
  *
  * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique uniform
  * keys, one result per left tuple (hit rate 1), the seed's assumptions.
@@ -38,29 +44,32 @@ import java.util.List;
  * <p>Thread safety: immutable.
  */
 public final class CostModel {
+  /** Bytes of one build key as a probe reads it to confirm a match. */
+  static final double KEY_BYTES = 4;
   /** Bytes of one extracted tuple. */
   static final double TUPLE_BYTES = 12;
   /** CPU per tuple and radix pass (histogram and scatter), in L1 hits. */
-  static final double W_CLUSTER = 1.2;
+  static final double W_CLUSTER = 7.0;
   /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */
-  static final double W_EXTRACT = 0.8;
+  static final double W_EXTRACT = 2.0;
   /** CPU per tuple to insert into or probe a hash table, in L1 hits. */
-  static final double W_HASH = 2.0;
+  static final double W_HASH = 5.0;
   /** CPU per cluster to set up a table, in L1 hits (the seed's w'_h). */
-  static final double W_CLUSTER_SETUP = 12;
+  static final double W_CLUSTER_SETUP = 30;
   /** CPU per bucket cleared, in L1 hits. */
-  static final double W_BUCKET = 0.3;
+  static final double W_BUCKET = 0.75;
   /** CPU per nested-loop comparison (the seed's w_r), in L1 hits. */
-  static final double W_COMPARE = 0.35;
+  static final double W_COMPARE = 0.9;
   /** CPU per result pair (the seed's w'_r), in L1 hits. */
-  static final double W_RESULT = 0.5;
+  static final double W_RESULT = 1.25;
   /** CPU per tuple and comparison level of the per-cluster sort, in L1 hits. */
-  static final double W_SORT = 1.0;
+  static final double W_SORT = 2.5;
 
   private final long[] levelBytes;
   private final double[] levelNanos;
   private final double independentMissNanos;
   private final double dependentMissNanos;
+  private final double overlap;
   private final double bytesPerNano;
   private final long pageBytes;
   private final long tlbEntries;
@@ -74,23 +83,61 @@ public final class CostModel {
     if (caches.isEmpty()) {
       throw new IllegalArgumentException("machine profile without data caches: " + profile.cpu());
     }
-    levelBytes = new long[caches.size()];
-    levelNanos = new double[caches.size()];
-    for (int i = 0; i < caches.size(); i++) {
-      MachineProfile.MeasuredCache c = caches.get(i);
-      levelBytes[i] = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
-      levelNanos[i] = Double.isFinite(c.hitLatencyNanos()) && c.hitLatencyNanos() > 0 ? c.hitLatencyNanos()
-          : (i == 0 ? 1.0 : levelNanos[i - 1] * 3);
+    List<long[]> levels = new ArrayList<>();
+    List<Double> nanos = new ArrayList<>();
+    double cacheLike = Double.isFinite(profile.missLatencyNanos()) ? profile.missLatencyNanos() / 2 : Double.MAX_VALUE;
+    for (MachineProfile.MeasuredCache c : caches) {
+      long bytes = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
+      double latency = c.hitLatencyNanos();
+      if (!(Double.isFinite(latency) && latency > 0 && latency < cacheLike)) {
+        // not measured, or measured as slow as memory (a VM's share of a large last level):
+        // the latency curve says how much of it still behaves as a cache, and how fast
+        long below = levels.isEmpty() ? 0 : levels.getLast()[0];
+        MachineProfile.LatencyPoint point = fastestBeyond(profile, below, c.cache().sizeBytes(), cacheLike);
+        if (point == null) {
+          continue;
+        }
+        bytes = point.workingSetBytes();
+        latency = point.nanosPerAccess();
+      }
+      levels.add(new long[] {bytes});
+      nanos.add(latency);
+    }
+    if (levels.isEmpty()) {
+      throw new IllegalArgumentException("machine profile without data caches faster than memory: " + profile.cpu());
+    }
+    levelBytes = new long[levels.size()];
+    levelNanos = new double[levels.size()];
+    for (int i = 0; i < levels.size(); i++) {
+      levelBytes[i] = levels.get(i)[0];
+      levelNanos[i] = nanos.get(i);
     }
     unit = levelNanos[0];
     independentMissNanos = profile.pipelinedMissNanos();
     dependentMissNanos = profile.missLatencyNanos();
+    overlap = Math.max(1, dependentMissNanos / independentMissNanos);
     bytesPerNano = profile.bandwidth().readOneCore();
     pageBytes = profile.pageBytes();
     tlbEntries = Math.max(1, profile.tlb().entries());
     tlbMissNanos = Double.isFinite(profile.tlb().missNanos()) ? Math.max(0, profile.tlb().missNanos()) : 0;
     // a cluster being written keeps two pages open (its hash region and its row region)
     maxBitsPerPass = Math.max(1, 63 - Long.numberOfLeadingZeros(tlbEntries) - 1);
+  }
+
+  /**
+   * The largest working set of the latency curve above {@code below} and within {@code sizeBytes}
+   * whose latency is still under {@code cacheLike}: the part of a cache level that behaves as one.
+   */
+  private static MachineProfile.LatencyPoint fastestBeyond(MachineProfile profile, long below, long sizeBytes,
+      double cacheLike) {
+    MachineProfile.LatencyPoint best = null;
+    for (MachineProfile.LatencyPoint p : profile.curve()) {
+      if (p.workingSetBytes() > below && p.workingSetBytes() <= sizeBytes && p.nanosPerAccess() < cacheLike
+          && (best == null || p.workingSetBytes() > best.workingSetBytes())) {
+        best = p;
+      }
+    }
+    return best;
   }
 
   /**
@@ -103,6 +150,15 @@ public final class CostModel {
 
   /** Expected latency beyond an L1 hit of one random access into {@code footprint} bytes. */
   double randomAccess(double footprint, boolean dependent) {
+    return cacheAndMemory(footprint, dependent) + tlbMiss(footprint / pageBytes) * tlbMissNanos;
+  }
+
+  /**
+   * Expected latency beyond an L1 hit, without the TLB: each level serves its share of the
+   * footprint; independent accesses overlap their cache hits as they overlap their misses (by the
+   * memory-level parallelism T1 / Tnext).
+   */
+  private double cacheAndMemory(double footprint, boolean dependent) {
     double served = 0;
     double nanos = 0;
     for (int i = 0; i < levelBytes.length; i++) {
@@ -110,9 +166,9 @@ public final class CostModel {
       nanos += (upTo - served) * (levelNanos[i] - unit);
       served = Math.max(served, upTo);
     }
+    nanos = dependent ? nanos : nanos / overlap;
     double memory = dependent ? dependentMissNanos : independentMissNanos;
-    nanos += (1 - served) * Math.max(0, memory - unit);
-    return nanos + tlbMiss(footprint / pageBytes) * tlbMissNanos;
+    return nanos + (1 - served) * Math.max(0, memory - unit);
   }
 
   private double tlbMiss(double pages) {
@@ -131,22 +187,11 @@ public final class CostModel {
       nanos += tuples * (W_CLUSTER * unit + stream(8 + 2 * TUPLE_BYTES));
       // each tuple writes into one of `fanout` open lines: 96-byte buffers, or a line of hashes and one of rows
       double active = fanout * (writeCombining ? 96 : 128);
-      nanos += tuples * randomAccessNoTlb(active);
+      nanos += tuples * cacheAndMemory(active, false);
       double pageTouches = writeCombining ? tuples / 4 : tuples * 2;
       nanos += pageTouches * tlbMiss(2 * fanout) * tlbMissNanos;
     }
     return nanos;
-  }
-
-  private double randomAccessNoTlb(double footprint) {
-    double served = 0;
-    double nanos = 0;
-    for (int i = 0; i < levelBytes.length; i++) {
-      double upTo = Math.min(1, levelBytes[i] / Math.max(1, footprint));
-      nanos += (upTo - served) * (levelNanos[i] - unit);
-      served = Math.max(served, upTo);
-    }
-    return nanos + (1 - served) * Math.max(0, independentMissNanos - unit);
   }
 
   /** The join phase over 2^B cluster pairs (the seed's T_h and T_r). */
@@ -198,9 +243,12 @@ public final class CostModel {
   /** The whole non-partitioned open-addressing join with grouped probes. */
   public JoinPlan.Cost openAddressing(double left, double right) {
     double slots = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1));
-    double footprint = slots * 16;
-    double build = right * (W_EXTRACT * unit + W_HASH * unit + randomAccess(footprint, false));
-    double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + randomAccess(footprint, false));
+    // the slots are on huge pages (no TLB misses); a probe then confirms its key in the build side's
+    // key column, a second independent access, as a group's loads are all issued before any is used
+    double slotAccess = cacheAndMemory(slots * 16, false);
+    double keyAccess = cacheAndMemory(right * KEY_BYTES, false);
+    double build = right * ((W_EXTRACT + W_HASH) * unit + slotAccess);
+    double probe = left * ((W_EXTRACT + W_HASH + W_RESULT) * unit + slotAccess + keyAccess);
     return new JoinPlan.Cost(build, probe);
   }
 
