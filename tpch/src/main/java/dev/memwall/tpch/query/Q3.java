@@ -50,9 +50,11 @@ public final class Q3 implements TpchQuery {
     return lines
         .join(orders.join(customers).on("o_custkey", "c_custkey").keep("o_orderkey", "o_orderdate", "o_shippriority"))
         .on("l_orderkey", "o_orderkey").keep("l_orderkey", "l_extendedprice", "l_discount", "o_orderdate", "o_shippriority")
-        .aggregate(List.of(col("l_orderkey").as("l_orderkey"), col("o_orderdate").as("o_orderdate"),
-                col("o_shippriority").as("o_shippriority")),
-            Aggregate.sum(col("l_extendedprice").mul(lit(1).sub(col("l_discount"))), "revenue"))
+        // o_orderdate and o_shippriority depend on l_orderkey (= o_orderkey, the key of orders): grouping
+        // on the order key alone lets lineitem's runs of equal order keys aggregate without a hash table
+        .aggregate(List.of(col("l_orderkey").as("l_orderkey")),
+            Aggregate.sum(col("l_extendedprice").mul(lit(1).sub(col("l_discount"))), "revenue"),
+            Aggregate.min(col("o_orderdate"), "o_orderdate"), Aggregate.min(col("o_shippriority"), "o_shippriority"))
         .project(col("l_orderkey").as("l_orderkey"), col("revenue").as("revenue"),
             col("o_orderdate").as("o_orderdate"), col("o_shippriority").as("o_shippriority"))
         .orderBy(SortKey.desc("revenue"), SortKey.asc("o_orderdate"))
