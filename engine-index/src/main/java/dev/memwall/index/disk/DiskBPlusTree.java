@@ -64,8 +64,8 @@ import java.util.concurrent.atomic.LongAdder;
  * this layout and key type: {@link PageFileFormatException}, file untouched. A full page file:
  * {@link PageFileFullException} before the operation changes anything.
  */
-public final class DiskBPlusTree implements AutoCloseable {
-  private static final long TREE_MAGIC = 0x4D57_4449_534B_5452L; // "MWDISKTR"
+public final class DiskBPlusTree implements DiskIndex {
+  private static final long TREE_MAGIC = DiskIndex.FILE_MAGIC;
   private static final int KIND_LEAF = 1;
   private static final int KIND_INNER = 2;
   private static final int MAX_HEIGHT = 32;
@@ -124,6 +124,8 @@ public final class DiskBPlusTree implements AutoCloseable {
       case FPB_DISK_FIRST -> DiskFirstFormat.of(c.pageBytes(), kb, valueBytes, c.nonLeafLines(), c.leafLines());
       case SLOTTED -> new SlottedPageFormat(c.pageBytes(), kb, valueBytes);
       case MICRO_INDEX -> new MicroIndexFormat(c.pageBytes(), kb, valueBytes, c.subarrayLines());
+      case FPB_CACHE_FIRST -> throw new IllegalArgumentException(
+          "the cache-first layout is a CacheFirstTree: create it through DiskIndex or CacheFirstTree");
     };
   }
 
@@ -428,6 +430,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    * @throws PageFileFullException if the file cannot hold the pages the insert may need; the tree
    *     is unchanged then
    */
+  @Override
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
@@ -505,6 +508,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    *
    * @throws IllegalArgumentException if the key does not fit the key type
    */
+  @Override
   public boolean delete(long key, long rowId) {
     checkOpen();
     keyType.check(key);
@@ -568,6 +572,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    * Commits: everything changed so far survives a crash from now on. Pages replaced since the
    * last commit become free.
    */
+  @Override
   public void sync() {
     checkOpen();
     if (!changedSinceCommit) {
@@ -702,11 +707,13 @@ public final class DiskBPlusTree implements AutoCloseable {
    *
    * @return how many were appended
    */
+  @Override
   public int search(long key, RowIds out) {
     return lookup(key, out, Integer.MAX_VALUE);
   }
 
   /** The first row id of {@code key} (insertion order), or {@code absent}. */
+  @Override
   public long searchFirst(long key, long absent) {
     RowIds one = readPaths.get().one;
     one.clear();
@@ -714,6 +721,7 @@ public final class DiskBPlusTree implements AutoCloseable {
   }
 
   /** Whether any entry has {@code key}. */
+  @Override
   public boolean contains(long key) {
     RowIds one = readPaths.get().one;
     one.clear();
@@ -784,6 +792,7 @@ public final class DiskBPlusTree implements AutoCloseable {
   }
 
   /** A scan of the entries with {@code lo <= key <= hi}, in key order (empty if lo > hi). */
+  @Override
   public RangeScan scan(long lo, long hi) {
     checkOpen();
     return new RangeScan(lo, hi);
@@ -798,7 +807,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer (see
    * the class comment).
    */
-  public final class RangeScan {
+  public final class RangeScan implements DiskIndex.Scan {
     private final long lo;
     private final long hi;
     private final ReadPath p = new ReadPath();
@@ -983,16 +992,19 @@ public final class DiskBPlusTree implements AutoCloseable {
   // ---- inspection --------------------------------------------------------------------------
 
   /** Entries in the tree (committed or not). */
+  @Override
   public long size() {
     return size;
   }
 
   /** Levels of pages (1: the root is a leaf). */
+  @Override
   public int height() {
     return root.height();
   }
 
   /** The configuration, with the in-page widths the file uses. */
+  @Override
   public DiskTreeConfig config() {
     return config;
   }
@@ -1007,6 +1019,7 @@ public final class DiskBPlusTree implements AutoCloseable {
   }
 
   /** Pages of the file in use (including free ones and the header). */
+  @Override
   public int filePages() {
     return file.usedPages();
   }
@@ -1017,10 +1030,12 @@ public final class DiskBPlusTree implements AutoCloseable {
   }
 
   /** Optimistic reads that failed validation and were retried, since the tree was opened. */
+  @Override
   public long optimisticRetries() {
     return retries.sum();
   }
 
+  @Override
   public BufferPool pool() {
     return pool;
   }
@@ -1031,6 +1046,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    *
    * @throws IllegalStateException describing the first violation
    */
+  @Override
   public void checkInvariants() {
     checkOpen();
     Root r = root;
@@ -1128,6 +1144,7 @@ public final class DiskBPlusTree implements AutoCloseable {
    * Closes without committing, as a crash would: what was not synced is lost. For tests and for
    * abandoning a failed batch of updates.
    */
+  @Override
   public void closeWithoutSync() {
     if (!closed) {
       closed = true;

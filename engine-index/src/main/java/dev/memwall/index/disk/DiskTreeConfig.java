@@ -2,13 +2,15 @@ package dev.memwall.index.disk;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.fpb.CacheFirstLayout;
 import dev.memwall.index.fpb.InPageWidths;
 import dev.memwall.index.micro.MicroIndexFormat;
 import java.util.Objects;
 
 /**
  * The parameters of a {@link DiskBPlusTree}: key type, page layout and size, the in-page widths
- * (fpB+: non-leaf and leaf node lines; micro-indexing: sub-array lines), buffer pool frames, the
+ * (disk-first fpB+: non-leaf and leaf node lines; cache-first fpB+: node lines; micro-indexing:
+ * sub-array lines), buffer pool frames, the
  * page limit of the file, and how many leaf pages a range scan prefetches ahead.
  *
  * <p>{@link #fromProfile} chooses the widths with goal G ({@link InPageWidths},
@@ -23,9 +25,11 @@ import java.util.Objects;
  * @param poolFrames buffer pool frames (>= 8)
  * @param maxPages most pages the file may grow to
  * @param scanPrefetchPages leaf pages a range scan prefetches ahead (>= 0)
+ * @param nodeLines cache-first fpB+ node width, leaves and non-leaves alike (ignored by the other
+ *     layouts); the constructor without it takes {@code max(nonLeafLines, leafLines)}
  */
 public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, int nonLeafLines, int leafLines,
-    int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages) {
+    int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages, int nodeLines) {
 
   /** Default pool size: 64 MiB of 8 KiB pages. */
   public static final int DEFAULT_POOL_FRAMES = 8192;
@@ -43,10 +47,20 @@ public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, 
       throw new IllegalArgumentException("in-page widths must be 1 .. 32 lines, got w=" + nonLeafLines + " x="
           + leafLines + " sub-array=" + subarrayLines);
     }
+    if (nodeLines < 1 || nodeLines > 32) {
+      throw new IllegalArgumentException("cache-first node width must be 1 .. 32 lines, got " + nodeLines);
+    }
     if (poolFrames < 8 || maxPages < 8 || scanPrefetchPages < 0) {
       throw new IllegalArgumentException("need >= 8 pool frames, >= 8 pages and a prefetch distance >= 0, got "
           + poolFrames + ", " + maxPages + ", " + scanPrefetchPages);
     }
+  }
+
+  /** A configuration whose cache-first node width is {@code max(nonLeafLines, leafLines)}. */
+  public DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, int nonLeafLines, int leafLines,
+      int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages) {
+    this(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, maxPages, scanPrefetchPages,
+        Math.max(nonLeafLines, leafLines));
   }
 
   /** The widths goal G picks for this machine, page size and key type. */
@@ -59,37 +73,44 @@ public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, 
   public static DiskTreeConfig choose(KeyType keyType, PageLayout layout, int pageBytes, double t1, double tnext) {
     InPageWidths widths = InPageWidths.choose(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
     int sub = MicroIndexFormat.chooseSubarrayLines(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
+    int node = CacheFirstLayout.choose(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext).nodeLines();
     return new DiskTreeConfig(keyType, layout, pageBytes, widths.nonLeafLines(), widths.leafLines(), sub,
-        DEFAULT_POOL_FRAMES, DEFAULT_MAX_PAGES, DEFAULT_SCAN_PREFETCH_PAGES);
+        DEFAULT_POOL_FRAMES, DEFAULT_MAX_PAGES, DEFAULT_SCAN_PREFETCH_PAGES, node);
   }
 
   public DiskTreeConfig withPoolFrames(int frames) {
     return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, frames, maxPages,
-        scanPrefetchPages);
+        scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withMaxPages(long pages) {
     return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, pages,
-        scanPrefetchPages);
+        scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withWidths(int w, int x) {
     return new DiskTreeConfig(keyType, layout, pageBytes, w, x, subarrayLines, poolFrames, maxPages,
-        scanPrefetchPages);
+        scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withSubarrayLines(int lines) {
     return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, lines, poolFrames, maxPages,
-        scanPrefetchPages);
+        scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withLayout(PageLayout other) {
     return new DiskTreeConfig(keyType, other, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
-        maxPages, scanPrefetchPages);
+        maxPages, scanPrefetchPages, nodeLines);
+  }
+
+  /** The same configuration with a cache-first node width of {@code lines}. */
+  public DiskTreeConfig withNodeLines(int lines) {
+    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
+        maxPages, scanPrefetchPages, lines);
   }
 
   public DiskTreeConfig withScanPrefetchPages(int pages) {
     return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
-        maxPages, pages);
+        maxPages, pages, nodeLines);
   }
 }

@@ -1,11 +1,19 @@
 package dev.memwall.index.disk;
 
-/** The in-page organization of a {@link DiskBPlusTree}: the fpB+-tree or one of its baselines. */
+/**
+ * The organization of a disk tree ({@link DiskIndex}): the fpB+-trees of seed 002 chapter 3 or one of
+ * their baselines. All but {@link #FPB_CACHE_FIRST} are page formats of {@link DiskBPlusTree}.
+ */
 public enum PageLayout {
   /** Disk-first fpB+-tree: a cache-optimized tree inside every page (seed 002 section 3.3.3). */
   FPB_DISK_FIRST,
   /** Disk-optimized B+-tree with slotted pages: the baseline of seed 002 chapter 3. */
   SLOTTED,
   /** Disk-optimized B+-tree with micro-indexed key arrays. */
-  MICRO_INDEX
+  MICRO_INDEX,
+  /**
+   * Cache-first fpB+-tree: a prefetching B+-tree of cache-line nodes placed onto pages
+   * ({@link dev.memwall.index.fpb.CacheFirstTree}, seed 002 section 3.3.4).
+   */
+  FPB_CACHE_FIRST
 }

@@ -30,7 +30,7 @@ public final class CrashChild {
     int batch = Integer.parseInt(args[3]);
     DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
     EngineMemory memory = EngineMemory.create("crash child");
-    DiskBPlusTree tree = DiskBPlusTree.create(file, config, memory);
+    DiskIndex tree = DiskIndex.create(file, config, memory);
     System.out.println("committed 0");
     System.out.flush();
     Random random = new Random(seed);

@@ -45,7 +45,7 @@ class DiskTreeConcurrencyTest {
 
   private void stress(PageLayout layout, int frames, EngineMemory memory) throws Exception {
     DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(frames);
-    try (DiskBPlusTree tree = DiskBPlusTree.create(dir.resolve("tree"), config, memory)) {
+    try (DiskIndex tree = DiskIndex.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += 4) {
         tree.insert(k, k * 10L);
       }
@@ -70,7 +70,7 @@ class DiskTreeConcurrencyTest {
           if (random.nextInt(16) == 0) {
             int lo = random.nextInt(KEYS);
             int hi = lo + random.nextInt(2000);
-            DiskBPlusTree.RangeScan scan = tree.scan(lo, hi);
+            DiskIndex.Scan scan = tree.scan(lo, hi);
             long previous = Long.MIN_VALUE;
             long nextStable = (lo + 3) / 4 * 4;
             for (int n; (n = scan.next(keys, rows)) > 0; ) {

@@ -72,13 +72,13 @@ class DiskTreeCrashTest {
       }
       assertTrue(reported >= 0, "child never committed: " + lines);
       DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
-      try (DiskBPlusTree tree = DiskBPlusTree.open(file, config, memory)) {
+      try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
         tree.checkInvariants();
         TreeModel atReport = model(seed, reported);
         TreeModel atNext = model(seed, reported + batch);
         List<Long> keys = new ArrayList<>();
         List<Long> rows = new ArrayList<>();
-        DiskBPlusTree.RangeScan scan = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
+        DiskIndex.Scan scan = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
         long[] k = new long[64];
         long[] r = new long[64];
         for (int got; (got = scan.next(k, r)) > 0; ) {

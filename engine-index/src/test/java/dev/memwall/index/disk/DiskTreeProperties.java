@@ -38,7 +38,8 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * Model-based properties of {@link DiskBPlusTree} in all three page layouts: every operation
+ * Model-based properties of {@link DiskIndex} in all four page layouts (the three {@link DiskBPlusTree} formats and the
+ * cache-first {@link dev.memwall.index.fpb.CacheFirstTree}): every operation
  * sequence (inserts, deletes, searches, scans, syncs, reopens) answers as {@link TreeModel} does,
  * with the tree's invariants checked after each operation. Narrow in-page nodes and 4 KiB pages
  * make small inputs split pages and grow the tree.
@@ -101,7 +102,7 @@ class DiskTreeProperties {
 
   /** Holds the tree so a REOPEN can replace it. */
   static final class Handle {
-    DiskBPlusTree tree;
+    DiskIndex tree;
   }
 
   @Property(tries = 120, afterFailure = AfterFailureMode.RANDOM_SEED)
@@ -110,12 +111,12 @@ class DiskTreeProperties {
     Path file = tempFile();
     Handle handle = new Handle();
     try {
-      handle.tree = DiskBPlusTree.create(file, config, memory);
+      handle.tree = DiskIndex.create(file, config, memory);
       TreeModel model = new TreeModel();
       run(handle, file, config, memory, model, ops);
       assertMatches(handle.tree, model);
       handle.tree.close();
-      handle.tree = DiskBPlusTree.open(file, config, memory);
+      handle.tree = DiskIndex.open(file, config, memory);
       assertMatches(handle.tree, model);
     } finally {
       if (handle.tree != null) {
@@ -146,7 +147,7 @@ class DiskTreeProperties {
     Path file = tempFile();
     Handle handle = new Handle();
     try {
-      handle.tree = DiskBPlusTree.bulkload(file, config, memory, SortedEntries.of(k, r), fill);
+      handle.tree = DiskIndex.bulkload(file, config, memory, SortedEntries.of(k, r), fill);
       assertMatches(handle.tree, model);
       run(handle, file, config, memory, model, ops);
       assertMatches(handle.tree, model);
@@ -174,7 +175,7 @@ class DiskTreeProperties {
       default -> { } // round-robin: every key duplicated across the sequence, near the type's maximum
     }
     Path file = tempFile();
-    try (DiskBPlusTree tree = DiskBPlusTree.create(file, config, memory)) {
+    try (DiskIndex tree = DiskIndex.create(file, config, memory)) {
       TreeModel model = new TreeModel();
       for (int i = 0; i < entries.size(); i++) {
         tree.insert(entries.get(i)[0], entries.get(i)[1]);
@@ -214,7 +215,7 @@ class DiskTreeProperties {
     KeyType type = config.keyType();
     RowIds out = new RowIds();
     for (Op op : ops) {
-      DiskBPlusTree tree = handle.tree;
+      DiskIndex tree = handle.tree;
       switch (op.kind()) {
         case INSERT -> {
           long key = fit(type, op.a());
@@ -244,7 +245,7 @@ class DiskTreeProperties {
         case REOPEN -> {
           tree.close();
           handle.tree = null;
-          handle.tree = DiskBPlusTree.open(file, config, memory);
+          handle.tree = DiskIndex.open(file, config, memory);
         }
       }
       handle.tree.checkInvariants();
@@ -252,9 +253,9 @@ class DiskTreeProperties {
     }
   }
 
-  static void checkScan(DiskBPlusTree tree, TreeModel model, long lo, long hi, int selector) {
+  static void checkScan(DiskIndex tree, TreeModel model, long lo, long hi, int selector) {
     int batch = 1 + selector % 13;
-    DiskBPlusTree.RangeScan scan = tree.scan(lo, hi);
+    DiskIndex.Scan scan = tree.scan(lo, hi);
     List<Long> rows = new ArrayList<>();
     List<Long> keys = new ArrayList<>();
     long[] k = new long[batch];
@@ -271,7 +272,7 @@ class DiskTreeProperties {
     assertEquals(model.range(lo, hi), rows, "row ids of [" + lo + ", " + hi + "]");
   }
 
-  static void assertMatches(DiskBPlusTree tree, TreeModel model) {
+  static void assertMatches(DiskIndex tree, TreeModel model) {
     tree.checkInvariants();
     assertEquals(model.size(), tree.size());
     RowIds out = new RowIds();

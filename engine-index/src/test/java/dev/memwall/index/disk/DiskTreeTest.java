@@ -42,7 +42,7 @@ class DiskTreeTest {
     Path file = dir.resolve("big");
     TreeModel model = new TreeModel();
     Random random = new Random(42);
-    try (DiskBPlusTree tree = DiskBPlusTree.create(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndex.create(file, config(layout, KeyType.INT64), memory)) {
       for (int i = 0; i < 60_000; i++) {
         long key = random.nextInt(40_000) * 7919L;
         if (i % 4 == 3 && model.size() > 0) {
@@ -59,7 +59,7 @@ class DiskTreeTest {
       assertTrue(tree.height() >= 2, "45k entries in 4 KiB pages need more than one level");
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskBPlusTree tree = DiskBPlusTree.open(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndex.open(file, config(layout, KeyType.INT64), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
   }
@@ -93,11 +93,11 @@ class DiskTreeTest {
       rows[i] = i;
       model.insert(keys[i], rows[i]);
     }
-    try (DiskBPlusTree tree = DiskBPlusTree.bulkload(file, config(layout, KeyType.INT32), memory,
+    try (DiskIndex tree = DiskIndex.bulkload(file, config(layout, KeyType.INT32), memory,
         SortedEntries.of(keys, rows), 0.7)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskBPlusTree tree = DiskBPlusTree.open(file, config(layout, KeyType.INT32), memory)) {
+    try (DiskIndex tree = DiskIndex.open(file, config(layout, KeyType.INT32), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
       DiskTreeProperties.checkScan(tree, model, keys[100], keys[40_000], 12);
     }
@@ -146,7 +146,7 @@ class DiskTreeTest {
     Path file = dir.resolve("full");
     TreeModel model = new TreeModel();
     DiskTreeConfig config = config(layout, KeyType.INT64).withMaxPages(40);
-    try (DiskBPlusTree tree = DiskBPlusTree.create(file, config, memory)) {
+    try (DiskIndex tree = DiskIndex.create(file, config, memory)) {
       PageFileFullException full = null;
       for (int i = 0; i < 1_000_000 && full == null; i++) {
         try {
@@ -164,7 +164,7 @@ class DiskTreeTest {
       assertTrue(tree.delete(0, 0));
       model.delete(0, 0);
     }
-    try (DiskBPlusTree tree = DiskBPlusTree.open(file, config, memory)) {
+    try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
   }
@@ -181,7 +181,7 @@ class DiskTreeTest {
       rows[i] = i;
     }
     DiskTreeConfig config = config(layout, KeyType.INT64);
-    DiskBPlusTree.bulkload(file, config, memory, SortedEntries.of(keys, rows), 1.0).close();
+    DiskIndex.bulkload(file, config, memory, SortedEntries.of(keys, rows), 1.0).close();
     int page = PageFile.FIRST_DATA_PAGE + 2; // a leaf page: bulkload writes the leaves first
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
       raf.seek((long) page * 4096 + 2000);
@@ -189,7 +189,7 @@ class DiskTreeTest {
       raf.seek((long) page * 4096 + 2000);
       raf.write(b ^ 0x10);
     }
-    try (DiskBPlusTree tree = DiskBPlusTree.open(file, config, memory)) {
+    try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
       CorruptPageException e = assertThrows(CorruptPageException.class, () -> {
         RowIds out = new RowIds();
         for (int i = 0; i < n; i++) {

@@ -1,0 +1,93 @@
+package dev.memwall.index.disk;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.index.RowIds;
+import dev.memwall.index.SortedEntries;
+import dev.memwall.index.fpb.CacheFirstTree;
+import dev.memwall.index.page.BufferPool;
+import java.nio.file.Path;
+
+/**
+ * A durable B+-tree index over a page file: what {@link DiskBPlusTree} (disk-first fpB+-tree,
+ * slotted pages, micro-indexing) and {@link CacheFirstTree} (cache-first fpB+-tree) share, so tests
+ * and benchmarks run over every {@link PageLayout}. {@link #create}, {@link #bulkload} and
+ * {@link #open} pick the implementation from {@link DiskTreeConfig#layout()}.
+ *
+ * <p>Contract common to both (see the implementations for details): int32/int64 keys passed as
+ * {@code long}, int64 row ids, duplicates kept in insertion order, lazy deletes; {@link #sync} and
+ * {@link #close} commit, and a crash at any point reopens at the last commit; one writer thread
+ * ({@link #insert}, {@link #delete}, {@link #sync}, {@link #close}, {@link #checkInvariants}) and
+ * any number of concurrent readers ({@link #search}, {@link #searchFirst}, {@link #contains},
+ * {@link #scan}). Keys outside the key type: {@link IllegalArgumentException}; a full file:
+ * {@code PageFileFullException} before anything changes; a file of another layout or key type:
+ * {@code PageFileFormatException}, file untouched; a page failing its checksum:
+ * {@code CorruptPageException} naming file and page.
+ */
+public interface DiskIndex extends AutoCloseable {
+  /** First long of the commit metadata of every disk tree ("MWDISKTR"); then layout ordinal, key bytes. */
+  long FILE_MAGIC = 0x4D57_4449_534B_5452L;
+
+  /** A new file at {@code path} holding an empty tree of {@code config}'s layout (committed). */
+  static DiskIndex create(Path path, DiskTreeConfig config, EngineMemory memory) {
+    return config.layout() == PageLayout.FPB_CACHE_FIRST ? CacheFirstTree.create(path, config, memory)
+        : DiskBPlusTree.create(path, config, memory);
+  }
+
+  /** Bulkloads a new file from sorted entries, {@code fill} in (0, 1], and commits. */
+  static DiskIndex bulkload(Path path, DiskTreeConfig config, EngineMemory memory, SortedEntries entries,
+      double fill) {
+    return config.layout() == PageLayout.FPB_CACHE_FIRST
+        ? CacheFirstTree.bulkload(path, config, memory, entries, fill)
+        : DiskBPlusTree.bulkload(path, config, memory, entries, fill);
+  }
+
+  /** Opens the committed tree in {@code path}, which must be of {@code config}'s layout and key type. */
+  static DiskIndex open(Path path, DiskTreeConfig config, EngineMemory memory) {
+    return config.layout() == PageLayout.FPB_CACHE_FIRST ? CacheFirstTree.open(path, config, memory)
+        : DiskBPlusTree.open(path, config, memory);
+  }
+
+  /** A range scan handing out batches in key order; one thread per scan. */
+  interface Scan {
+    /** Next row ids into {@code rowIds}; returns how many (0: the scan is over). */
+    int next(long[] rowIds);
+
+    /** Next keys and row ids ({@code keys} may be null); returns how many (0: the scan is over). */
+    int next(long[] keys, long[] rowIds);
+  }
+
+  void insert(long key, long rowId);
+
+  boolean delete(long key, long rowId);
+
+  int search(long key, RowIds out);
+
+  long searchFirst(long key, long absent);
+
+  boolean contains(long key);
+
+  /** The entries with {@code lo <= key <= hi} in key order (empty if lo > hi). */
+  Scan scan(long lo, long hi);
+
+  void sync();
+
+  @Override
+  void close();
+
+  /** Closes without committing, as a crash would. */
+  void closeWithoutSync();
+
+  long size();
+
+  int height();
+
+  DiskTreeConfig config();
+
+  int filePages();
+
+  long optimisticRetries();
+
+  BufferPool pool();
+
+  void checkInvariants();
+}
