@@ -45,7 +45,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * make small inputs split pages and grow the tree.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
-class DiskTreeProperties {
+public class DiskTreeProperties {
 
   enum Kind { INSERT, DELETE_PRESENT, DELETE_ANY, SEARCH, SCAN, SYNC, REOPEN }
 
@@ -253,7 +253,7 @@ class DiskTreeProperties {
     }
   }
 
-  static void checkScan(DiskIndex tree, TreeModel model, long lo, long hi, int selector) {
+  public static void checkScan(DiskIndex tree, TreeModel model, long lo, long hi, int selector) {
     int batch = 1 + selector % 13;
     DiskIndex.Scan scan = tree.scan(lo, hi);
     List<Long> rows = new ArrayList<>();
@@ -272,7 +272,7 @@ class DiskTreeProperties {
     assertEquals(model.range(lo, hi), rows, "row ids of [" + lo + ", " + hi + "]");
   }
 
-  static void assertMatches(DiskIndex tree, TreeModel model) {
+  public static void assertMatches(DiskIndex tree, TreeModel model) {
     tree.checkInvariants();
     assertEquals(model.size(), tree.size());
     RowIds out = new RowIds();

@@ -1,0 +1,203 @@
+package dev.memwall.index.fpb;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.KeyType;
+import dev.memwall.index.RowIds;
+import dev.memwall.index.SortedEntries;
+import dev.memwall.index.TreeModel;
+import dev.memwall.index.disk.DiskBPlusTree;
+import dev.memwall.index.disk.DiskIndex;
+import dev.memwall.index.disk.DiskTreeConfig;
+import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.page.CorruptPageException;
+import dev.memwall.index.page.PageFile;
+import dev.memwall.index.page.PageFileFormatException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What is specific to the cache-first fpB+-tree (the model, crash, concurrency and bad-input tests
+ * shared with the other layouts are in {@code dev.memwall.index.disk}): the goal-G width choice,
+ * the placement after bulkload (leaf pages, aggressive node pages, overflow pages for leaf
+ * parents, checked by {@link CacheFirstTree#checkInvariants}), page splits under inserts, and
+ * refusing files of the other layouts.
+ */
+@ExtendWith(LeakCheck.class)
+class CacheFirstTreeTest {
+  @TempDir
+  Path dir;
+
+  static DiskTreeConfig config(int pageBytes, KeyType type) {
+    return DiskTreeConfig.choose(type, PageLayout.FPB_CACHE_FIRST, pageBytes, 240, 24).withPoolFrames(64);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4096, 8192, 16384, 32768})
+  void widthChoiceFollowsGoalG(int pageBytes) {
+    CacheFirstLayout.Choice chosen = CacheFirstLayout.choose(pageBytes, 4, 4, 250, 15);
+    assertTrue(chosen.cost() <= 1.10 * chosen.bestCost(), "within 10% of the best search cost");
+    double best = Double.POSITIVE_INFINITY;
+    // no width within the tolerance has a larger page fan-out
+    for (int w = 1; w <= 32; w++) {
+      int slots = Math.min(CacheFirstLayout.MAX_SLOTS, (pageBytes / 64 - 1) / w);
+      int leaf = (64 * w - CacheFirstLayout.NODE_HEADER) / 8;
+      int fanout = (64 * w - CacheFirstLayout.NODE_HEADER) / 10;
+      if (slots < 3 || leaf < 2 || fanout < 3) {
+        continue;
+      }
+      double levels = 1 + Math.max(0, Math.log(CacheFirstLayout.REFERENCE_ENTRIES / leaf) / Math.log(fanout));
+      double cost = levels * (250 + (w - 1) * 15);
+      best = Math.min(best, cost);
+      if (cost <= 1.10 * chosen.bestCost()) {
+        assertTrue(slots * leaf <= chosen.pageFanout(), "width " + w + " has a larger fan-out within G");
+      }
+    }
+    assertEquals(best, chosen.bestCost(), 1e-9);
+    // the thesis's Table 3.1 picks 9-15 line nodes (576 B, 960 B) for these parameters
+    assertTrue(chosen.nodeLines() >= 5 && chosen.nodeLines() <= 20, "chose " + chosen);
+    System.out.println(pageBytes + " B pages: " + chosen);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4096, 16384})
+  void bulkloadPlacesLeavesOnLeafPagesAndLeafParentsOnOverflowPages(int pageBytes, EngineMemory memory) {
+    int n = 200_000;
+    long[] keys = new long[n];
+    long[] rows = new long[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = 3L * i;
+      rows[i] = i;
+    }
+    try (CacheFirstTree tree = CacheFirstTree.bulkload(dir.resolve("b" + pageBytes), config(pageBytes, KeyType.INT64),
+        memory, SortedEntries.of(keys, rows), 1.0)) {
+      tree.checkInvariants();
+      int[] byKind = tree.pagesByKind();
+      CacheFirstLayout layout = tree.layout();
+      int leaves = (n + layout.leafCapacity() - 1) / layout.leafCapacity();
+      assertEquals((leaves + layout.slots() - 1) / layout.slots(), byKind[0], "leaf pages packed full");
+      assertTrue(byKind[1] >= 1, "node pages");
+      assertTrue(tree.height() >= 3, "height " + tree.height());
+      long leafParents = (leaves + layout.innerCapacity() - 1) / layout.innerCapacity();
+      assertTrue(byKind[2] > 0 && byKind[2] * (long) layout.slots() >= leafParents / 2,
+          "most leaf parents of a large tree live in overflow pages: " + byKind[2] + " overflow pages for "
+              + leafParents + " leaf parents");
+      RowIds out = new RowIds();
+      Random random = new Random(5);
+      for (int i = 0; i < 2000; i++) {
+        int k = random.nextInt(n);
+        out.clear();
+        assertEquals(1, tree.search(3L * k, out));
+        assertEquals(k, out.get(0));
+        assertEquals(0, tree.search(3L * k + 1, new RowIds()));
+      }
+    }
+  }
+
+  @Test
+  void insertsSplitLeafPagesAndNodePagesAndStayConsistent(EngineMemory memory) {
+    DiskTreeConfig narrow = config(4096, KeyType.INT64).withNodeLines(2).withPoolFrames(16);
+    TreeModel model = new TreeModel();
+    Random random = new Random(11);
+    long[] keys = new long[2000];
+    long[] rows = new long[2000];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = 1000L * i;
+      rows[i] = i;
+      model.insert(keys[i], rows[i]);
+    }
+    try (CacheFirstTree tree = CacheFirstTree.bulkload(dir.resolve("grow"), narrow, memory,
+        SortedEntries.of(keys, rows), 1.0)) {
+      int[] before = tree.pagesByKind();
+      for (int i = 0; i < 30_000; i++) {
+        long key = random.nextInt(2_000_000);
+        tree.insert(key, i);
+        model.insert(key, i);
+        if (i % 1000 == 0) {
+          tree.checkInvariants();
+        }
+        if (i % 7000 == 0) {
+          tree.sync();
+        }
+      }
+      int[] after = tree.pagesByKind();
+      assertTrue(after[0] > before[0], "leaf pages split");
+      assertTrue(after[1] > before[1], "node pages split");
+      assertTrue(after[2] > before[2], "leaf parents overflowed");
+      dev.memwall.index.disk.DiskTreeProperties.assertMatches(tree, model);
+    }
+    try (CacheFirstTree tree = CacheFirstTree.open(dir.resolve("grow"), narrow, memory)) {
+      dev.memwall.index.disk.DiskTreeProperties.assertMatches(tree, model);
+    }
+  }
+
+  @Test
+  void filesOfOtherLayoutsAndForeignFilesAreRefusedUntouched(EngineMemory memory) throws IOException {
+    Path disk = dir.resolve("disk-first");
+    DiskTreeConfig cache = config(4096, KeyType.INT64);
+    DiskBPlusTree.create(disk, cache.withLayout(PageLayout.FPB_DISK_FIRST), memory).close();
+    byte[] before = Files.readAllBytes(disk);
+    PageFileFormatException e = assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(disk, cache,
+        memory));
+    assertTrue(e.getMessage().contains("FPB_DISK_FIRST"), e.getMessage());
+    assertArrayEquals(before, Files.readAllBytes(disk));
+
+    Path cf = dir.resolve("cache-first");
+    try (DiskIndex tree = DiskIndex.create(cf, cache, memory)) {
+      tree.insert(1, 1);
+    }
+    byte[] cfBefore = Files.readAllBytes(cf);
+    PageFileFormatException other = assertThrows(PageFileFormatException.class,
+        () -> DiskIndex.open(cf, cache.withLayout(PageLayout.SLOTTED), memory));
+    assertTrue(other.getMessage().contains("FPB_CACHE_FIRST"), other.getMessage());
+    assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(cf, config(4096, KeyType.INT32), memory));
+    assertThrows(IllegalArgumentException.class,
+        () -> CacheFirstTree.create(dir.resolve("wrong"), cache.withLayout(PageLayout.SLOTTED), memory));
+    assertArrayEquals(cfBefore, Files.readAllBytes(cf));
+
+    Path bare = dir.resolve("bare");
+    PageFile.create(bare, 4096, 100).close();
+    assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(bare, cache, memory));
+    assertThrows(IllegalArgumentException.class, () -> CacheFirstTree.create(dir.resolve("too-wide"),
+        cache.withNodeLines(32), memory), "one 32-line node per 4 KiB page is refused");
+    assertTrue(!Files.exists(dir.resolve("too-wide")));
+  }
+
+  @Test
+  void corruptMapPageIsReportedOnOpen(EngineMemory memory) throws IOException {
+    Path file = dir.resolve("map");
+    DiskTreeConfig c = config(4096, KeyType.INT64);
+    long[] keys = new long[5000];
+    long[] rows = new long[5000];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i;
+      rows[i] = i;
+    }
+    int mapPage;
+    try (CacheFirstTree tree = CacheFirstTree.bulkload(file, c, memory, SortedEntries.of(keys, rows), 1.0)) {
+      mapPage = tree.filePages() - 1; // the map is written last, after every tree page
+    }
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek((long) mapPage * 4096 + 100);
+      int b = raf.read();
+      raf.seek((long) mapPage * 4096 + 100);
+      raf.write(b ^ 0x01);
+    }
+    CorruptPageException e = assertThrows(CorruptPageException.class, () -> CacheFirstTree.open(file, c, memory));
+    assertEquals(mapPage, e.page());
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+}
