@@ -1741,6 +1741,11 @@ public final class CacheFirstTree implements DiskIndex {
     return file.usedPages();
   }
 
+  /** Pages free for reuse now (after a sync: every file page the committed tree does not use). */
+  public int freePages() {
+    return freeCount;
+  }
+
   /** Logical pages of the tree: leaf, node and overflow pages. */
   public int treePages() {
     return logicalCount;
@@ -1923,29 +1928,6 @@ public final class CacheFirstTree implements DiskIndex {
       low = bound;
     }
     return total;
-  }
-
-  /** The non-leaf nodes as text, for debugging: pointer, kind, in-page level, children. */
-  String dumpNonLeaf() {
-    StringBuilder b = new StringBuilder();
-    dump(rootPtr, height - 1, 0, b);
-    images.clear();
-    return b.toString();
-  }
-
-  private void dump(long p, int levelsBelow, int depth, StringBuilder b) {
-    if (levelsBelow == 0) {
-      return;
-    }
-    MemorySegment s = read(p);
-    long node = nodeAt(p);
-    int n = layout.count(s, node);
-    b.append("  ".repeat(depth)).append(Long.toHexString(p)).append(" kind ").append(layout.nodeKind(s, node))
-        .append(" level ").append(layout.level(s, node)).append(" n ").append(n).append(" pagekind ")
-        .append(layout.pageKind(s, 0)).append('\n');
-    for (int i = 0; i < n; i++) {
-      dump(layout.child(read(p), node, i), levelsBelow - 1, depth + 1, b);
-    }
   }
 
   private void checkOpen() {

@@ -3,7 +3,7 @@ package dev.memwall.bench.index;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
-import dev.memwall.index.disk.DiskBPlusTree;
+import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
 import java.io.IOException;
@@ -24,11 +24,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Seed 002 chapter 3's comparison with the file cached in memory: the disk-first fpB+-tree
- * against the slotted-page B+-tree and micro-indexing, at page sizes 4-32 KiB. Each tree is
+ * Seed 002 chapter 3's comparison with the file cached in memory: the disk-first and cache-first
+ * fpB+-trees against the slotted-page B+-tree and micro-indexing, at page sizes 4-32 KiB. Each tree is
  * bulkloaded 100% full with int64 keys {@code 0, 2, 4, ...} into a page file, and the buffer pool
  * holds every page (warmed by a full scan), so the benchmark measures the in-page search and the
- * pool's page lookup, not the device. In-page widths come from the machine profile by goal G.
+ * pool's page lookup, not the device. In-page widths (the cache-first node width) come from the
+ * machine profile by goal G.
  *
  * <p>{@code search}: {@value #BATCH} random present keys per invocation, score per key.
  * {@code scan}: one range scan of {@code rangeEntries} entries from a random present key, score per
@@ -48,7 +49,7 @@ public class DiskTreeBenchmark {
   @Param({"4096", "8192", "16384", "32768"})
   public int pageBytes;
 
-  @Param({"FPB_DISK_FIRST", "SLOTTED", "MICRO_INDEX"})
+  @Param({"FPB_DISK_FIRST", "FPB_CACHE_FIRST", "SLOTTED", "MICRO_INDEX"})
   public PageLayout layout;
 
   /** Entries per range scan. */
@@ -57,7 +58,7 @@ public class DiskTreeBenchmark {
 
   private EngineMemory memory;
   private Path dir;
-  private DiskBPlusTree tree;
+  private DiskIndex tree;
   private long[] probes;
   private int next;
   private final RowIds out = new RowIds(2 * BATCH);
@@ -70,9 +71,9 @@ public class DiskTreeBenchmark {
     int frames = (int) (keys / (pageBytes / 32) + 256);
     DiskTreeConfig config = DiskTreeConfig.fromProfile(IndexBenchData.profile(), KeyType.INT64, layout, pageBytes)
         .withPoolFrames(frames);
-    tree = DiskBPlusTree.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
+    tree = DiskIndex.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
     long[] rows = new long[4096];
-    DiskBPlusTree.RangeScan all = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
+    DiskIndex.Scan all = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
     long seen = 0;
     for (int n; (n = all.next(rows)) > 0; ) {
       seen += n;
@@ -111,7 +112,7 @@ public class DiskTreeBenchmark {
   public long scan() {
     long lo = probes[next];
     next = (next + 1) & (PROBES - 1);
-    DiskBPlusTree.RangeScan scan = tree.scan(lo, lo + 2L * (rangeEntries - 1));
+    DiskIndex.Scan scan = tree.scan(lo, lo + 2L * (rangeEntries - 1));
     long sum = 0;
     for (int n; (n = scan.next(scanRows)) > 0; ) {
       sum += n + scanRows[n - 1];
