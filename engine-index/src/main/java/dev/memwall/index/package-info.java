@@ -33,10 +33,15 @@
  *       ({@link dev.memwall.index.fpb.DiskFirstFormat}, widths by
  *       {@link dev.memwall.index.fpb.InPageWidths}), slotted pages
  *       ({@link dev.memwall.index.slotted.SlottedPageFormat}) and micro-indexing
- *       ({@link dev.memwall.index.micro.MicroIndexFormat}).
+ *       ({@link dev.memwall.index.micro.MicroIndexFormat});
+ *   <li>{@link dev.memwall.index.fpb.CacheFirstTree}: the cache-first fpB+-tree, a pB+-tree of
+ *       {@link dev.memwall.index.fpb.CacheFirstLayout} nodes placed onto leaf, node and overflow
+ *       pages, durable through a logical-page map with copy on write;
+ *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
+ *       {@link dev.memwall.index.disk.PageLayout}.
  * </ul>
  *
- * <p>Not yet here: the cache-first fpB+-tree (with overflow pages), optimistic concurrency for the
- * CSB+-tree, and range scans of the pB+-tree beside a running writer.
+ * <p>Not yet here: optimistic concurrency for the CSB+-tree, and range scans of the pB+-tree beside
+ * a running writer.
  */
 package dev.memwall.index;

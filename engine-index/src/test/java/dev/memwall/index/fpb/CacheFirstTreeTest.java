@@ -148,12 +148,13 @@ class CacheFirstTreeTest {
    * Seed 002 Figure 3.25's two scenarios, pages against the disk-first fpB+-tree: (a) bulkloaded
    * 100% full, (b) bulkloaded with 10% of the keys, then the other 90% inserted in random order. The
    * thesis reports under 5% for cache-first in (a) and up to 36% in (b). The total is
-   * {@code -Dmemwall.spaceKeys} (default 200,000; the report quotes 1,000,000).
+   * environment variable {@code MEMWALL_SPACE_KEYS} (default 200,000).
    */
   @ParameterizedTest
   @ValueSource(ints = {4096, 8192, 16384, 32768})
   void spaceAgainstDiskFirstAfterBulkloadAndAfterInserts(int pageBytes, EngineMemory memory) {
-    int total = Integer.getInteger("memwall.spaceKeys", 200_000);
+    String keys = System.getenv("MEMWALL_SPACE_KEYS");
+    int total = keys == null ? 200_000 : Integer.parseInt(keys);
     long[] all = new long[total];
     Random random = new Random(pageBytes);
     for (int i = 0; i < total; i++) {
