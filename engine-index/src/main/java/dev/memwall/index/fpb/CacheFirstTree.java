@@ -1644,58 +1644,58 @@ public final class CacheFirstTree implements DiskIndex {
       }
       int got = 0;
       long guard = 0;
+      int capacity = rowIds.length;
       for (;;) {
         long node = r.base() + nodeAt(p);
         int n = layout.count(frames, node);
         if (n < 0 || n > layout.leafCapacity()) {
           return RETRY;
         }
-        if (i >= n) {
-          long next = layout.next(frames, node);
-          if (next == NULL) {
-            return finish(got, NULL, 0, any, key, count, true);
+        for (; i < n; i++) { // the leaf's entries: a tight loop over its key and row id arrays
+          long k = layout.key(frames, node, i);
+          if (skip > 0) {
+            if (k == from) {
+              skip--;
+              continue;
+            }
+            skip = 0;
           }
-          if (!nodeSane(next) || ++guard > (long) logicalCountSeen() * layout.slots()) {
+          if (k > hi) {
+            return finish(got, p, i, any, key, count, true);
+          }
+          if (got == capacity) {
+            return finish(got, p, i, any, key, count, false);
+          }
+          if (keys != null) {
+            keys[got] = k;
+          }
+          rowIds[got++] = layout.rowId(frames, node, i);
+          if (any && k == key) {
+            count++;
+          } else {
+            any = true;
+            key = k;
+            count = 1;
+          }
+        }
+        long next = layout.next(frames, node);
+        if (next == NULL) {
+          return finish(got, NULL, 0, any, key, count, true);
+        }
+        if (!nodeSane(next) || ++guard > (long) logicalCountSeen() * layout.slots()) {
+          return RETRY;
+        }
+        if (pageOf(next) != r.page) {
+          if (got > 0) {
+            return finish(got, next, 0, any, key, count, false); // one leaf page per batch
+          }
+          if (!r.valid() || !r.enter(pageOf(next))) {
             return RETRY;
           }
-          if (pageOf(next) != r.page) {
-            if (got > 0) {
-              return finish(got, next, 0, any, key, count, false); // one leaf page per batch
-            }
-            if (!r.valid() || !r.enter(pageOf(next))) {
-              return RETRY;
-            }
-            enterLeafPage(r.page);
-          }
-          p = next;
-          i = 0;
-          continue;
+          enterLeafPage(r.page);
         }
-        long k = layout.key(frames, node, i);
-        if (skip > 0 && k == from) {
-          skip--;
-          i++;
-          continue;
-        }
-        skip = 0;
-        if (k > hi) {
-          return finish(got, p, i, any, key, count, true);
-        }
-        if (got == rowIds.length) {
-          return finish(got, p, i, any, key, count, false);
-        }
-        if (keys != null) {
-          keys[got] = k;
-        }
-        rowIds[got++] = layout.rowId(frames, node, i);
-        if (any && k == key) {
-          count++;
-        } else {
-          any = true;
-          key = k;
-          count = 1;
-        }
-        i++;
+        p = next;
+        i = 0;
       }
     }
 
