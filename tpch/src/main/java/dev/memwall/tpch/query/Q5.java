@@ -17,7 +17,7 @@ import java.util.List;
 /**
  * TPC-H Q5, the local supplier volume query: revenue of one region's nations from orders of one
  * year whose customer and supplier are in the same nation. The region's nations and their
- * suppliers form a small build side; customers join the year's orders, which lineitem probes; the
+ * suppliers form a small build side; the region's customers join the year's orders, which lineitem probes; the
  * supplier join is on the composite key (suppkey, nationkey), which enforces
  * {@code c_nationkey = s_nationkey}. Parameters REGION, DATE (validation: ASIA, 1994-01-01).
  *
@@ -41,17 +41,19 @@ public final class Q5 implements TpchQuery {
   @Override
   public Table run(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
     LocalDate from = parameters.date("DATE");
-    Relation region = Relation.scan(db.table("region"), context)
-        .filter(col("r_name").eq(lit(parameters.text("REGION"))));
-    Relation nations = Relation.scan(db.table("nation"), context)
-        .join(region).on("n_regionkey", "r_regionkey").keep("n_nationkey", "n_name");
     Relation suppliers = Relation.scan(db.table("supplier"), context)
-        .join(nations).on("s_nationkey", "n_nationkey").keep("s_suppkey", "s_nationkey", "n_name");
+        .join(regionNations(db, parameters, context)).on("s_nationkey", "n_nationkey")
+        .keep("s_suppkey", "s_nationkey", "n_name");
     Relation orders = Relation.scan(db.table("orders"), context)
         .filter(and(col("o_orderdate").ge(date(from)), col("o_orderdate").lt(date(from.plusYears(1)))))
         .select("o_orderkey", "o_custkey");
+    // c_nationkey = s_nationkey and the supplier's nation is in the region, so only the region's
+    // customers (a fifth) can match: their orders are the small build side lineitem probes
+    Relation customers = Relation.scan(db.table("customer"), context)
+        .join(regionNations(db, parameters, context)).on("c_nationkey", "n_nationkey")
+        .keep("c_custkey", "c_nationkey");
     Relation customerOrders = orders
-        .join(Relation.scan(db.table("customer"), context)).on("o_custkey", "c_custkey")
+        .join(customers).on("o_custkey", "c_custkey")
         .keep("o_orderkey", "c_nationkey");
     return Relation.scan(db.table("lineitem"), context)
         .join(customerOrders).on("l_orderkey", "o_orderkey")
@@ -62,5 +64,13 @@ public final class Q5 implements TpchQuery {
             Aggregate.sum(col("l_extendedprice").mul(lit(1).sub(col("l_discount"))), "revenue"))
         .orderBy(SortKey.desc("revenue"))
         .toTable();
+  }
+
+  /** The nations of the parameter's region: {@code n_nationkey, n_name}. */
+  private static Relation regionNations(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
+    Relation region = Relation.scan(db.table("region"), context)
+        .filter(col("r_name").eq(lit(parameters.text("REGION"))));
+    return Relation.scan(db.table("nation"), context)
+        .join(region).on("n_regionkey", "r_regionkey").keep("n_nationkey", "n_name");
   }
 }
