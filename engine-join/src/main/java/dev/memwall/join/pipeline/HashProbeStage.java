@@ -543,6 +543,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     @Override
     public void process(Chunk chunk, Consumer<Chunk> next) {
       int n = lookUp(chunk);
+      if (!outer) {
+        n = keepFound(chunk, n);
+      }
       for (int c = 0; c < probeValues.length; c++) {
         evaluated[c] = switch (probeValues[c]) {
           case LongKernel kernel -> kernel.evaluate(chunk);
@@ -574,6 +577,25 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       if (pairs > 0) {
         emit(chunk, next);
       }
+    }
+
+    /**
+     * Narrows {@link #positions} to the {@code n} rows whose key found a slot, and the chunk's
+     * selection with them when that drops rows, so the probe columns are then evaluated for those
+     * rows only (a selective join would otherwise copy every column of every chunk); returns how
+     * many are left. Only for inner joins: an outer join emits every row.
+     */
+    private int keepFound(Chunk chunk, int n) {
+      int found = 0;
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        positions[found] = k;
+        found += slotAt[k] >= 0 ? 1 : 0;
+      }
+      if (found < n) {
+        chunk.select(positions, found);
+      }
+      return found;
     }
 
     private void pair(int k, int row, Chunk chunk, Consumer<Chunk> next) {
