@@ -16,6 +16,7 @@ import dev.memwall.index.page.PageFileFullException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.StampedLock;
 
 /**
  * The cache-first fpB+-tree of seed 002 section 3.3.4 over a {@link PageFile}: a prefetching
@@ -63,16 +63,44 @@ import java.util.concurrent.locks.StampedLock;
  * commits; only then do the replaced physical pages become free. A crash at any point reopens at
  * the last commit; pages written after it are reclaimed on open (the free pages are those neither
  * the map nor its chain names). An update works on heap images of the pages it touches and installs
- * them only when it has succeeded, so a failing update (full file, corrupt page) changes nothing.
+ * them only when it has succeeded (each to a fresh physical page, see Concurrency), so a failing
+ * update (full file, corrupt page) changes nothing.
  *
  * <p><b>Concurrency.</b> One writer thread ({@link #insert}, {@link #delete}, {@link #sync},
- * {@link #close}, {@link #checkInvariants}) and any number of reader threads. This tree uses the
- * simpler of the two schemes the design allows: a tree-level {@link StampedLock}; the writer holds
- * its write lock while it installs an update (and during sync), readers read optimistically and
- * validate the lock's stamp as well as each page's buffer-pool frame stamp (frames may be evicted
- * by other readers), retrying on failure; after a few failed attempts a reader takes the read lock,
- * so readers cannot starve under a busy writer. A scan validates each batch and, after a failed
- * validation, resumes from the last key returned (as {@code DiskBPlusTree} does).
+ * {@link #close}, {@link #checkInvariants}) and any number of reader threads, with no lock: readers
+ * validate optimistically per page and never block the writer, and the writer never waits for
+ * them. The scheme is copy on write per update over the logical page map:
+ * <ul>
+ *   <li>The writer never changes a published physical page. An update writes each page it changed
+ *       to a fresh physical page, then publishes a new immutable {@code View} (page map, root node,
+ *       height, jump-pointer array) with one volatile store, then retires the replaced pages: pages
+ *       written since the last commit are dropped from the buffer pool (their frames' stamps move)
+ *       and reused at once, committed ones stay intact until the next {@link #sync} frees them.
+ *       {@link #sync} publishes nothing new.
+ *   <li>A reader's position on a page is (logical page, physical page the map named, frame, frame
+ *       stamp). It is <em>current</em> while the published map still names that physical page and
+ *       the frame's stamp is unchanged; {@code validate} checks the map first, then the stamp.
+ *       <b>Invariant:</b> a validated position was current from the moment its map entry was read
+ *       to the moment of validation, and its bytes are those of one published state: a remapped
+ *       page fails the map check, and a page remapped away and back again must have been freed in
+ *       between, which drops its frame and fails the stamp check. Readers holding the old physical
+ *       page of a remapped logical page therefore fail validation; its bytes stay a consistent
+ *       older version until then, and garbage read from a reused frame never validates.
+ *   <li>Readers couple: to follow a pointer to another page (a child or the next leaf) they enter
+ *       that page through the latest map (reading its stamp), then re-validate the page they leave,
+ *       so some instant saw both pages current, i.e. both of one published state; the root page is
+ *       coupled with the root pointer and height it was read for. A page whose bytes are unchanged
+ *       keeps its nodes and their key ranges (a node that splits or moves changes its page), so a
+ *       descent or leaf walk never combines a new parent with an old child or loses or repeats
+ *       entries. On a failed validation a search restarts from the root.
+ *   <li>A scan validates each batch (at most one leaf page) before handing it out; the next batch
+ *       continues from the same position if that page is still current (coupled with the next page
+ *       when it crosses), else descends again from the last key returned, with the caveat of
+ *       {@code DiskBPlusTree} for runs of equal keys the writer changed meanwhile.
+ * </ul>
+ * A reader retries only when a page it is reading is replaced under it, so readers can starve
+ * only under a writer that rewrites their pages without pause (accepted: there is no fallback
+ * lock). Buffer-pool misses of readers and the writer are serialized by the pool.
  *
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
  * {@link EngineMemory}); {@link #close} commits and frees them. Writer page images are heap arrays.
@@ -91,7 +119,6 @@ public final class CacheFirstTree implements DiskIndex {
   private static final long NULL = -1;
   private static final int META_LONGS = 13;
   private static final int MAX_HEIGHT = 64;
-  private static final int READ_ATTEMPTS_BEFORE_LOCK = 4;
   private static final long MAP_NEXT = 8; // in a map page: next map page (int), then count (int) at 12
   private static final long MAP_COUNT = 12;
 
@@ -102,17 +129,18 @@ public final class CacheFirstTree implements DiskIndex {
   private final BufferPool pool;
   private final MemorySegment frames;
   private final int pageBytes;
-  private final StampedLock lock = new StampedLock();
   private final LongAdder retries = new LongAdder();
   private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(Reader::new);
 
-  // the tree (written by the writer under the write lock, read by readers under validation)
-  private volatile int[] physOf = new int[16];
-  private volatile JumpArray jump = new JumpArray(new int[0], new int[0]);
-  private volatile long rootPtr;
-  private volatile int height;
+  // what readers see: replaced as a whole by one volatile store when an update is installed
+  private volatile View view = new View(PageMap.EMPTY, 0, 0, new JumpArray(new int[0], new int[0]), 0);
   private volatile long size;
   private volatile boolean closed;
+
+  // the writer's working copy of the tree's shape (published through view by installImages)
+  private long rootPtr;
+  private int height;
+  private JumpArray jump = new JumpArray(new int[0], new int[0]);
   private int logicalCount;
   private int overflowPage = -1;
 
@@ -125,6 +153,7 @@ public final class CacheFirstTree implements DiskIndex {
   private int freeCount;
   private int[] mapChain = new int[0];
   private boolean changedSinceCommit;
+  private boolean building; // bulkload under way: no reader can reach the tree yet
   private final long[] pathPtr = new long[MAX_HEIGHT];
   private final int[] pathIdx = new int[MAX_HEIGHT];
   private final long[] scratchKeys;
@@ -132,6 +161,74 @@ public final class CacheFirstTree implements DiskIndex {
 
   /** The external jump-pointer array: leaf pages in key order, and each leaf page's rank in it. */
   private record JumpArray(int[] pages, int[] rankOf) {}
+
+  /**
+   * One published state of the tree: the logical-to-physical page map, the root node and height,
+   * the jump-pointer array and the number of logical pages. Immutable; readers get it from the
+   * volatile field {@code view}, whose store publishes everything written before it (the pages the
+   * map names included).
+   */
+  private record View(PageMap map, long root, int height, JumpArray jump, int pages) {}
+
+  /**
+   * An immutable logical-to-physical page map ({@code -1}: unmapped) in chunks of {@value #CHUNK}
+   * entries: an update copies the chunk table and only the chunks it changes, so publishing a new
+   * map costs {@code O(pages / CHUNK + CHUNK * changed chunks)}, not a copy of the whole map.
+   */
+  static final class PageMap {
+    private static final int SHIFT = 10;
+    static final int CHUNK = 1 << SHIFT;
+    static final PageMap EMPTY = new PageMap(new int[0][]);
+    private final int[][] chunks;
+
+    private PageMap(int[][] chunks) {
+      this.chunks = chunks;
+    }
+
+    /** The map of logical pages {@code 0 .. n-1} to {@code phys[0 .. n-1]}. */
+    static PageMap of(int[] phys, int n) {
+      int[][] chunks = new int[(n + CHUNK - 1) >>> SHIFT][];
+      for (int c = 0; c < chunks.length; c++) {
+        chunks[c] = new int[CHUNK];
+        Arrays.fill(chunks[c], -1);
+        System.arraycopy(phys, c * CHUNK, chunks[c], 0, Math.min(CHUNK, n - c * CHUNK));
+      }
+      return new PageMap(chunks);
+    }
+
+    /** The physical page of {@code logical}, or -1 if it has none (or is out of range). */
+    int get(int logical) {
+      int c = logical >>> SHIFT;
+      return c < chunks.length ? chunks[c][logical & (CHUNK - 1)] : -1;
+    }
+
+    /** A copy of this map with {@code logical[i] -> phys[i]} for {@code i < n}; this map is unchanged. */
+    PageMap with(int[] logical, int[] phys, int n) {
+      if (n == 0) {
+        return this;
+      }
+      int top = chunks.length;
+      for (int i = 0; i < n; i++) {
+        top = Math.max(top, (logical[i] >>> SHIFT) + 1);
+      }
+      int[][] next = Arrays.copyOf(chunks, top);
+      boolean[] copied = new boolean[top];
+      for (int i = 0; i < n; i++) {
+        int c = logical[i] >>> SHIFT;
+        if (!copied[c]) {
+          copied[c] = true;
+          if (next[c] == null) {
+            next[c] = new int[CHUNK];
+            Arrays.fill(next[c], -1);
+          } else {
+            next[c] = next[c].clone();
+          }
+        }
+        next[c][logical[i] & (CHUNK - 1)] = phys[i];
+      }
+      return new PageMap(next);
+    }
+  }
 
   /** A writer's heap copy of one logical page. */
   private static final class Image {
@@ -214,7 +311,9 @@ public final class CacheFirstTree implements DiskIndex {
     CacheFirstTree tree = null;
     try {
       tree = new CacheFirstTree(file, config, memory);
+      tree.building = true;
       init.run(tree);
+      tree.building = false;
       tree.changedSinceCommit = true;
       tree.sync();
       return tree;
@@ -341,8 +440,8 @@ public final class CacheFirstTree implements DiskIndex {
       }
       rank[leaves[i]] = i;
     }
-    physOf = map;
     jump = new JumpArray(leaves, rank);
+    view = new View(PageMap.of(map, logicalCount), rootPtr, height, jump, logicalCount);
   }
 
   /** Every data page neither the map nor its chain names becomes free. */
@@ -352,7 +451,7 @@ public final class CacheFirstTree implements DiskIndex {
       used.set(p);
     }
     for (int l = 0; l < logicalCount; l++) {
-      used.set(physOf[l]);
+      used.set(physOf(l));
     }
     for (int p = PageFile.FIRST_DATA_PAGE; p < file.usedPages(); p++) {
       if (!used.get(p)) {
@@ -402,7 +501,7 @@ public final class CacheFirstTree implements DiskIndex {
     Image im = images.get(logical);
     if (im == null) {
       im = new Image(logical, MemorySegment.ofArray(new byte[pageBytes]));
-      int phys = physOf[logical];
+      int phys = physOf(logical);
       int frame = pool.pin(phys);
       try {
         MemorySegment.copy(frames, pool.offset(frame), im.s, 0, pageBytes);
@@ -433,10 +532,6 @@ public final class CacheFirstTree implements DiskIndex {
   /** A new logical page of {@code kind}, empty, as a dirty image. */
   private int newPage(int kind) {
     int logical = logicalCount++;
-    if (logical >= physOf.length) {
-      physOf = Arrays.copyOf(physOf, Math.max(16, physOf.length * 2));
-    }
-    physOf[logical] = -1;
     Image im = new Image(logical, MemorySegment.ofArray(new byte[pageBytes]));
     im.dirty = true;
     layout.setPageKind(im.s, 0, kind);
@@ -472,13 +567,89 @@ public final class CacheFirstTree implements DiskIndex {
     return layout.usedSlots(read(ptr(page, 0)), 0) < layout.slots();
   }
 
-  /** Copies every dirty image to a physical page the last commit does not reference. */
+  /** The physical page the published map gives logical page {@code logical} (writer side). */
+  private int physOf(int logical) {
+    return view.map().get(logical);
+  }
+
+  /**
+   * Installs the update: copies every dirty image to a fresh physical page (never one the last
+   * commit or the published map references), then publishes the new map together with the root,
+   * height, jump-pointer array and page count in one volatile store of {@code view}, and only then
+   * retires the physical pages it replaced: pages written since the last commit are dropped from the
+   * pool and reused at once, committed ones are freed by the next sync. Published pages are never
+   * written again (copy on write for every update), so a reader sees either the whole update or none
+   * of it. A failure before the publication changes nothing readers can see; the fresh pages go
+   * back to the free list.
+   */
   private void installImages() {
+    if (building) {
+      installInPlace();
+      return;
+    }
+    PageMap map = view.map();
+    int dirty = 0;
+    for (Image im : images.values()) {
+      if (im.dirty) {
+        dirty++;
+      }
+    }
+    int[] logicals = new int[dirty];
+    int[] copies = new int[dirty];
+    int made = 0;
+    try {
+      for (Image im : images.values()) {
+        if (!im.dirty) {
+          continue;
+        }
+        int copy = newPhysical();
+        logicals[made] = im.logical;
+        copies[made++] = copy;
+        int frame = pool.pinNew(copy);
+        try {
+          pool.beginWrite(frame);
+          MemorySegment.copy(im.s, 0, frames, pool.offset(frame), pageBytes);
+          pool.endWrite(frame);
+        } finally {
+          pool.unpin(frame);
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      for (int i = 0; i < made; i++) {
+        dropUncommitted(copies[i]);
+      }
+      throw e;
+    }
+    // the publication: the volatile store orders every page write above before any reader's use
+    view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
+    images.clear();
+    for (int i = 0; i < made; i++) {
+      int old = map.get(logicals[i]);
+      if (old < 0) {
+        continue;
+      }
+      if (txnPages.get(old)) {
+        dropUncommitted(old);
+      } else {
+        addPendingFree(old);
+      }
+    }
+  }
+
+  /**
+   * Bulkload's install, while no reader can hold the tree yet: pages written since the last commit
+   * are overwritten in place (so bulkloaded leaf pages stay in file order), others get fresh pages.
+   */
+  private void installInPlace() {
+    PageMap map = view.map();
+    int[] logicals = new int[images.size()];
+    int[] copies = new int[images.size()];
+    int made = 0;
     for (Image im : images.values()) {
       if (!im.dirty) {
         continue;
       }
-      int phys = physOf[im.logical];
+      int phys = map.get(im.logical);
       int frame;
       if (phys < 0 || !txnPages.get(phys)) {
         int copy = newPhysical();
@@ -486,7 +657,8 @@ public final class CacheFirstTree implements DiskIndex {
           addPendingFree(phys);
         }
         frame = pool.pinNew(copy);
-        physOf[im.logical] = copy;
+        logicals[made] = im.logical;
+        copies[made++] = copy;
       } else {
         frame = pool.pin(phys);
       }
@@ -498,7 +670,18 @@ public final class CacheFirstTree implements DiskIndex {
         pool.unpin(frame);
       }
     }
+    view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
     images.clear();
+  }
+
+  /**
+   * Frees a physical page no commit and no published map references: its frame is dropped
+   * (readers still holding it fail validation) and the page is reused at once.
+   */
+  private void dropUncommitted(int phys) {
+    pool.discard(phys);
+    txnPages.clear(phys);
+    pushFree(phys);
   }
 
   private void addPendingFree(int phys) {
@@ -725,7 +908,6 @@ public final class CacheFirstTree implements DiskIndex {
     keyType.check(key);
     ensureSpace(insertPagesBound());
     Saved saved = save();
-    long stamp = lock.writeLock();
     try {
       descend(key, true);
       int leafDepth = height - 1;
@@ -740,14 +922,12 @@ public final class CacheFirstTree implements DiskIndex {
       } else {
         splitLeafAndInsert(leafDepth, pos, key, rowId);
       }
+      installImages();
       size = saved.size() + 1;
       changedSinceCommit = true;
-      installImages();
     } catch (RuntimeException | Error e) {
       restore(saved);
       throw e;
-    } finally {
-      lock.unlockWrite(stamp);
     }
   }
 
@@ -824,7 +1004,7 @@ public final class CacheFirstTree implements DiskIndex {
     long p = ptr(page, layout.lineOf(layout.firstLeafSlot(s, 0)));
     for (int i = 0; i < used; i++) {
       if (p == NULL || pageOf(p) != page) {
-        throw new CorruptPageException(file.path(), physOf[page], "leaf page " + page + " holds " + used
+        throw new CorruptPageException(file.path(), physOf(page), "leaf page " + page + " holds " + used
             + " leaves but links only " + i);
       }
       run[i] = p;
@@ -851,7 +1031,7 @@ public final class CacheFirstTree implements DiskIndex {
       }
     }
     if (t < 0) {
-      throw new CorruptPageException(file.path(), physOf[page], "leaf not in its page's run");
+      throw new CorruptPageException(file.path(), physOf(page), "leaf not in its page's run");
     }
     int newPageId = newPage(PAGE_LEAF);
     MemorySegment ns = writePage(newPageId);
@@ -881,12 +1061,12 @@ public final class CacheFirstTree implements DiskIndex {
     }
     for (int i = half; i < k; i++) {
       if (i > half && !stepEntry(cPtr, cIdx, parentDepth, +1)) {
-        throw new CorruptPageException(file.path(), physOf[page], "fewer leaf-parent entries than leaves");
+        throw new CorruptPageException(file.path(), physOf(page), "fewer leaf-parent entries than leaves");
       }
       MemorySegment ps = write(cPtr[parentDepth]);
       long pnode = nodeAt(cPtr[parentDepth]);
       if (layout.child(ps, pnode, cIdx[parentDepth]) != run[i]) {
-        throw new CorruptPageException(file.path(), physOf[pageOf(cPtr[parentDepth])],
+        throw new CorruptPageException(file.path(), physOf(pageOf(cPtr[parentDepth])),
             "leaf-parent entries out of step with the leaves");
       }
       layout.setChild(ps, pnode, cIdx[parentDepth], moved[i - half]);
@@ -1177,7 +1357,6 @@ public final class CacheFirstTree implements DiskIndex {
     keyType.check(key);
     ensureSpace(2 + mapPagesNeeded(0));
     Saved saved = save();
-    long stamp = lock.writeLock();
     try {
       descend(key, false);
       long leaf = pathPtr[height - 1];
@@ -1208,9 +1387,9 @@ public final class CacheFirstTree implements DiskIndex {
             layout.setRowId(s, node, j, layout.rowId(s, node, j + 1));
           }
           layout.setCount(s, node, n - 1);
+          installImages();
           size = saved.size() - 1;
           changedSinceCommit = true;
-          installImages();
           return true;
         }
         i++;
@@ -1218,8 +1397,6 @@ public final class CacheFirstTree implements DiskIndex {
     } catch (RuntimeException | Error e) {
       restore(saved);
       throw e;
-    } finally {
-      lock.unlockWrite(stamp);
     }
   }
 
@@ -1234,59 +1411,58 @@ public final class CacheFirstTree implements DiskIndex {
     if (!changedSinceCommit) {
       return;
     }
-    long stamp = lock.writeLock();
-    try {
-      int[] leaves = jump.pages();
-      int total = logicalCount + leaves.length;
-      int perPage = mapIntsPerPage();
-      int chainPages = (total + perPage - 1) / perPage;
-      ensureSpace(chainPages);
-      int[] chain = new int[chainPages];
-      for (int c = 0; c < chainPages; c++) {
-        chain[c] = newPhysical();
-      }
-      for (int c = 0; c < chainPages; c++) {
-        int frame = pool.pinNew(chain[c]);
-        try {
-          pool.beginWrite(frame);
-          long base = pool.offset(frame);
-          layout.setPageKind(frames, base, PAGE_MAP);
-          int start = c * perPage;
-          int n = Math.min(perPage, total - start);
-          frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_NEXT, c + 1 < chainPages ? chain[c + 1] : -1);
-          frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_COUNT, n);
-          for (int i = 0; i < n; i++) {
-            int at = start + i;
-            int v = at < logicalCount ? physOf[at] : leaves[at - logicalCount];
-            frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + 64 + 4L * i, v);
-          }
-          pool.endWrite(frame);
-        } finally {
-          pool.unpin(frame);
-        }
-      }
-      int[] previousChain = mapChain;
-      mapChain = chain;
-      pool.flush();
-      file.commit(meta());
-      for (int p : previousChain) {
-        addPendingFree(p);
-      }
-      for (int i = 0; i < pendingCount; i++) {
-        pool.discard(pendingFree[i]);
-        pushFree(pendingFree[i]);
-      }
-      pendingCount = 0;
-      txnPages.clear();
-      changedSinceCommit = false;
-    } finally {
-      lock.unlockWrite(stamp);
+    int[] leaves = jump.pages();
+    int total = logicalCount + leaves.length;
+    int perPage = mapIntsPerPage();
+    int chainPages = (total + perPage - 1) / perPage;
+    ensureSpace(chainPages);
+    int[] chain = new int[chainPages];
+    for (int c = 0; c < chainPages; c++) {
+      chain[c] = newPhysical();
     }
+    for (int c = 0; c < chainPages; c++) {
+      int frame = pool.pinNew(chain[c]);
+      try {
+        pool.beginWrite(frame);
+        long base = pool.offset(frame);
+        layout.setPageKind(frames, base, PAGE_MAP);
+        int start = c * perPage;
+        int n = Math.min(perPage, total - start);
+        frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_NEXT, c + 1 < chainPages ? chain[c + 1] : -1);
+        frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_COUNT, n);
+        for (int i = 0; i < n; i++) {
+          int at = start + i;
+          int v = at < logicalCount ? physOf(at) : leaves[at - logicalCount];
+          frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + 64 + 4L * i, v);
+        }
+        pool.endWrite(frame);
+      } finally {
+        pool.unpin(frame);
+      }
+    }
+    int[] previousChain = mapChain;
+    mapChain = chain;
+    pool.flush();
+    file.commit(meta());
+    for (int p : previousChain) {
+      addPendingFree(p);
+    }
+    for (int i = 0; i < pendingCount; i++) {
+      pool.discard(pendingFree[i]);
+      pushFree(pendingFree[i]);
+    }
+    pendingCount = 0;
+    txnPages.clear();
+    changedSinceCommit = false;
   }
 
   // ---- readers -----------------------------------------------------------------------------
 
-  /** A reader's optimistic state: the page it is on, with the frame and stamp read. */
+  /**
+   * A reader's optimistic position: the logical page it is on, the physical page the map gave it,
+   * that page's frame and the frame's stamp. The position is valid while the published map still
+   * sends the logical page to that physical page and the frame still holds it unchanged.
+   */
   private final class Reader {
     final RowIds one = new RowIds(1);
     int page = -1;
@@ -1294,14 +1470,26 @@ public final class CacheFirstTree implements DiskIndex {
     int frame;
     long frameStamp;
 
-    /** Moves to logical page {@code logical}; false if the frame is mid-change. */
+    /**
+     * Moves to logical page {@code logical} through the current published map, reading the frame's
+     * stamp; false (position unchanged) if the page is unmapped or its frame is mid-change. Does not
+     * re-validate the page it leaves: {@link #move} does.
+     */
     boolean enter(int logical) {
-      int p = physOf[logical];
+      int p = view.map().get(logical); // volatile read of view: acquire
       if (p < PageFile.FIRST_DATA_PAGE || p >= file.usedPages()) {
         return false;
       }
-      int f = pool.frameOf(p);
-      long st = pool.stamp(f);
+      int f;
+      try {
+        f = pool.frameOf(p);
+      } catch (CorruptPageException e) {
+        if (view.map().get(logical) != p) {
+          return false; // the page was replaced (and freed) while we loaded it: not a corruption
+        }
+        throw e;
+      }
+      long st = pool.stamp(f); // volatile read: the page's bytes are read after it
       if (st < 0) {
         return false;
       }
@@ -1312,13 +1500,37 @@ public final class CacheFirstTree implements DiskIndex {
       return true;
     }
 
+    /**
+     * Stamp coupling: enters {@code logical}, then re-validates the page it came from, so there is
+     * an instant at which both pages were as read; false: retry.
+     */
+    boolean move(int logical) {
+      int fromPage = page;
+      int fromPhys = phys;
+      int fromFrame = frame;
+      long fromStamp = frameStamp;
+      return enter(logical) && (fromPage < 0 || validate(fromPage, fromPhys, fromFrame, fromStamp));
+    }
+
+    /** Whether everything read on the current page since {@link #enter} is still current. */
     boolean valid() {
-      return page < 0 || pool.validate(frame, phys, frameStamp);
+      return page < 0 || validate(page, phys, frame, frameStamp);
     }
 
     long base() {
       return pool.offset(frame);
     }
+  }
+
+  /**
+   * Whether logical page {@code logical}, read from physical page {@code phys} in {@code frame} at
+   * {@code stamp}, is still current. The map is checked before the stamp: if the map still names
+   * {@code phys} and the frame's stamp is unchanged, the page was not freed meanwhile (freeing drops
+   * the frame, which moves its stamp), so it cannot have been remapped away and back either.
+   */
+  private boolean validate(int logical, int phys, int frame, long stamp) {
+    VarHandle.loadLoadFence(); // the page's bytes are read before the map and the stamp
+    return view.map().get(logical) == phys && pool.validate(frame, phys, stamp);
   }
 
   /** Result of a read attempt that must be retried. */
@@ -1329,18 +1541,26 @@ public final class CacheFirstTree implements DiskIndex {
     return layout.slotOf(line) >= 0 && pageOf(ptr) >= 0 && pageOf(ptr) < logicalCountSeen();
   }
 
+  /** Logical pages of the latest published state (a bound for sanity checks of torn reads). */
   private int logicalCountSeen() {
-    return physOf.length;
+    return view.pages();
   }
 
   /**
-   * Descends to the leaf for {@code key}; the reader is left on the leaf's page. Returns the leaf
-   * pointer or {@link #NULL} for a retry. Pages are fetched only when a pointer leaves the page.
+   * Descends to the leaf for {@code key} in the latest published state; the reader is left on the
+   * leaf's page. Returns the leaf pointer or {@link #NULL} for a retry. Pages are fetched only when
+   * a pointer leaves the page, each coupled with the page it leaves.
    */
-  private long descendRead(Reader r, long key, boolean strict, int h, long root) {
+  private long descendRead(Reader r, long key, boolean strict) {
     r.page = -1;
-    long p = root;
+    View v = view;
+    long p = v.root();
+    int h = v.height();
     if (!nodeSane(p) || !r.enter(pageOf(p))) {
+      return NULL;
+    }
+    View now = view; // couple the root page with the root pointer and height it was read for
+    if (now != v && (now.root() != p || now.height() != h)) {
       return NULL;
     }
     for (int d = 0; d < h - 1; d++) {
@@ -1358,10 +1578,8 @@ public final class CacheFirstTree implements DiskIndex {
       if (!nodeSane(c)) {
         return NULL;
       }
-      if (pageOf(c) != r.page) {
-        if (!r.valid() || !r.enter(pageOf(c))) {
-          return NULL;
-        }
+      if (pageOf(c) != r.page && !r.move(pageOf(c))) {
+        return NULL;
       }
       p = c;
     }
@@ -1375,26 +1593,18 @@ public final class CacheFirstTree implements DiskIndex {
     }
     int mark = out.size();
     Reader r = readers.get();
-    for (int attempt = 0; ; attempt++) {
-      boolean locked = attempt >= READ_ATTEMPTS_BEFORE_LOCK;
-      long stamp = locked ? lock.readLock() : lock.tryOptimisticRead();
+    for (;;) {
+      int got;
       try {
-        int got;
-        try {
-          got = stamp == 0 ? RETRY : trySearch(r, key, out, limit);
-        } catch (RuntimeException e) {
-          if (r.valid() && (locked || lock.validate(stamp))) {
-            throw e;
-          }
-          got = RETRY;
+        got = trySearch(r, key, out, limit);
+      } catch (RuntimeException e) {
+        if (r.valid()) {
+          throw e; // what was read was current: a real error, not a torn read
         }
-        if (got >= 0 && (locked || lock.validate(stamp))) {
-          return got;
-        }
-      } finally {
-        if (locked) {
-          lock.unlockRead(stamp);
-        }
+        got = RETRY;
+      }
+      if (got >= 0) {
+        return got;
       }
       out.truncate(mark);
       retries.increment();
@@ -1403,7 +1613,7 @@ public final class CacheFirstTree implements DiskIndex {
   }
 
   private int trySearch(Reader r, long key, RowIds out, int limit) {
-    long leaf = descendRead(r, key, false, height, rootPtr);
+    long leaf = descendRead(r, key, false);
     if (leaf == NULL) {
       return RETRY;
     }
@@ -1425,7 +1635,7 @@ public final class CacheFirstTree implements DiskIndex {
         if (!nodeSane(next) || ++guard > (long) logicalCountSeen() * layout.slots()) {
           return RETRY;
         }
-        if (pageOf(next) != r.page && (!r.valid() || !r.enter(pageOf(next)))) {
+        if (pageOf(next) != r.page && !r.move(pageOf(next))) {
           return RETRY;
         }
         node = r.base() + nodeAt(next);
@@ -1476,7 +1686,10 @@ public final class CacheFirstTree implements DiskIndex {
    * to {@link DiskTreeConfig#scanPrefetchPages()} leaf pages ahead (never past the end key's page)
    * through the external jump-pointer array of leaf pages, and loads the lines of every leaf node
    * of the page (found through the page's slot bitmap) back to back before reading them. Each batch
-   * ends at a leaf page boundary or when full and is validated before it is handed out.
+   * ends at a leaf page boundary or when full and is validated (its leaf page still current) before
+   * it is handed out. The next batch continues from the same position if that page is still current
+   * (coupled with the next page when it crosses to it), else it descends again from the last key
+   * returned.
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer.
    */
@@ -1486,7 +1699,6 @@ public final class CacheFirstTree implements DiskIndex {
     private final Reader r = new Reader();
     private boolean done;
     private boolean positioned;
-    private long validStamp;
     private boolean emitted;
     private long lastKey;
     private long lastKeyCount;
@@ -1511,44 +1723,27 @@ public final class CacheFirstTree implements DiskIndex {
       if (rowIds.length == 0 || (keys != null && keys.length < rowIds.length)) {
         throw new IllegalArgumentException("need a non-empty row id array and a key array at least as long");
       }
-      for (int attempt = 0; !done; attempt++) {
-        boolean locked = attempt >= READ_ATTEMPTS_BEFORE_LOCK;
-        long stamp = locked ? lock.readLock() : lock.tryOptimisticRead();
+      while (!done) {
+        int got;
         try {
-          if (stamp == 0) {
-            continue;
+          got = tryNext(keys, rowIds);
+        } catch (RuntimeException e) {
+          if (r.valid()) {
+            throw e;
           }
-          if (positioned && (locked || stamp != validStamp)) {
-            positioned = false; // the writer ran since the last batch: resume by key
-          }
-          int got;
-          try {
-            got = tryNext(keys, rowIds, stamp);
-          } catch (RuntimeException e) {
-            if (r.valid() && (locked || lock.validate(stamp))) {
-              throw e;
-            }
-            got = RETRY;
-          }
-          if (got >= 0 && (locked || lock.validate(stamp))) {
-            commitBatch(keys, rowIds, got);
-            validStamp = locked ? 0 : stamp;
-            if (locked) {
-              positioned = false;
-            }
-            if (got > 0 || done) {
-              return got;
-            }
-            continue;
-          }
-          positioned = false;
-          pendingDone = false;
-          retries.increment();
-        } finally {
-          if (locked) {
-            lock.unlockRead(stamp);
-          }
+          got = RETRY;
         }
+        if (got >= 0) {
+          commitBatch();
+          if (got > 0 || done) {
+            return got;
+          }
+          continue;
+        }
+        positioned = false; // resume by key
+        pendingDone = false;
+        retries.increment();
+        Thread.onSpinWait();
       }
       return 0;
     }
@@ -1560,7 +1755,7 @@ public final class CacheFirstTree implements DiskIndex {
     private long pendingKey;
     private long pendingCount;
 
-    private void commitBatch(long[] keys, long[] rowIds, int got) {
+    private void commitBatch() {
       leaf = pendingLeaf;
       index = pendingIndex;
       emitted = pendingEmitted;
@@ -1573,22 +1768,23 @@ public final class CacheFirstTree implements DiskIndex {
     }
 
     private void locateEnd() {
-      long p = descendRead(r, hi, true, height, rootPtr);
+      long p = descendRead(r, hi, true);
       endPage = p == NULL || !r.valid() ? -1 : pageOf(p);
     }
 
     /** Prefetches the leaf pages after {@code page} and loads the page's leaf lines. */
     private void enterLeafPage(int page) {
-      JumpArray j = jump;
+      View v = view;
+      JumpArray j = v.jump();
       int d = config.scanPrefetchPages();
       if (d > 0 && page < j.rankOf().length && page != endPage) {
         int rank = j.rankOf()[page];
         int[] pages = j.pages();
-        int[] map = physOf;
         for (int i = 1; rank >= 0 && i <= d && rank + i < pages.length; i++) {
           int next = pages[rank + i];
-          if (next < map.length) {
-            pool.prefetch(map[next]);
+          int phys = v.map().get(next);
+          if (phys >= PageFile.FIRST_DATA_PAGE && phys < file.usedPages()) {
+            pool.prefetch(phys);
           }
           if (next == endPage) {
             break;
@@ -1606,7 +1802,7 @@ public final class CacheFirstTree implements DiskIndex {
       LineFetch.consume(folded);
     }
 
-    private int tryNext(long[] keys, long[] rowIds, long stamp) {
+    private int tryNext(long[] keys, long[] rowIds) {
       long p;
       int i;
       long skip = 0;
@@ -1618,7 +1814,7 @@ public final class CacheFirstTree implements DiskIndex {
         if (endPage < 0 && !emitted) {
           locateEnd();
         }
-        p = descendRead(r, from, false, height, rootPtr);
+        p = descendRead(r, from, false);
         if (p == NULL) {
           return RETRY;
         }
@@ -1638,9 +1834,14 @@ public final class CacheFirstTree implements DiskIndex {
           pendingLeaf = NULL;
           return 0;
         }
-        if (!r.enter(pageOf(p))) {
-          return RETRY;
+        if (pageOf(p) != r.page) {
+          // the last batch ended at a page boundary: p was read on r's page, still r's position
+          if (!nodeSane(p) || !r.move(pageOf(p))) {
+            return RETRY;
+          }
+          enterLeafPage(r.page);
         }
+        // else p and i lie on r's page as validated for the last batch; finish() re-validates it
       }
       int got = 0;
       long guard = 0;
@@ -1648,7 +1849,7 @@ public final class CacheFirstTree implements DiskIndex {
       for (;;) {
         long node = r.base() + nodeAt(p);
         int n = layout.count(frames, node);
-        if (n < 0 || n > layout.leafCapacity()) {
+        if (n < 0 || n > layout.leafCapacity() || i > n) {
           return RETRY;
         }
         for (; i < n; i++) { // the leaf's entries: a tight loop over its key and row id arrays
@@ -1689,7 +1890,7 @@ public final class CacheFirstTree implements DiskIndex {
           if (got > 0) {
             return finish(got, next, 0, any, key, count, false); // one leaf page per batch
           }
-          if (!r.valid() || !r.enter(pageOf(next))) {
+          if (!r.move(pageOf(next))) {
             return RETRY;
           }
           enterLeafPage(r.page);
@@ -1699,6 +1900,7 @@ public final class CacheFirstTree implements DiskIndex {
       }
     }
 
+    /** Ends a batch: validates the page it was read from and records where the next one starts. */
     private int finish(int got, long nextLeaf, int nextIndex, boolean any, long key, long count, boolean end) {
       if (!r.valid()) {
         return RETRY;
@@ -1723,7 +1925,7 @@ public final class CacheFirstTree implements DiskIndex {
   /** Levels of nodes (1: the root is a leaf). */
   @Override
   public int height() {
-    return height;
+    return view.height();
   }
 
   @Override
@@ -1841,10 +2043,10 @@ public final class CacheFirstTree implements DiskIndex {
       }
       BitSet phys = new BitSet();
       for (int l = 0; l < logicalCount; l++) {
-        if (phys.get(physOf[l])) {
-          throw new IllegalStateException("physical page " + physOf[l] + " mapped twice");
+        if (phys.get(physOf(l))) {
+          throw new IllegalStateException("physical page " + physOf(l) + " mapped twice");
         }
-        phys.set(physOf[l]);
+        phys.set(physOf(l));
       }
       for (int i = 0; i < freeCount; i++) {
         if (phys.get(freeList[i])) {
