@@ -36,7 +36,8 @@
  *       ({@link dev.memwall.index.micro.MicroIndexFormat});
  *   <li>{@link dev.memwall.index.fpb.CacheFirstTree}: the cache-first fpB+-tree, a pB+-tree of
  *       {@link dev.memwall.index.fpb.CacheFirstLayout} nodes placed onto leaf, node and overflow
- *       pages, durable through a logical-page map with copy on write;
+ *       pages, durable through a logical-page map with copy on write, which also lets its readers
+ *       run without locks, validating per page against the published map;
  *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
  *       {@link dev.memwall.index.disk.PageLayout}.
  * </ul>

@@ -71,12 +71,16 @@ import java.util.concurrent.atomic.LongAdder;
  * validate optimistically per page and never block the writer, and the writer never waits for
  * them. The scheme is copy on write per update over the logical page map:
  * <ul>
- *   <li>The writer never changes a published physical page. An update writes each page it changed
- *       to a fresh physical page, then publishes a new immutable {@code View} (page map, root node,
- *       height, jump-pointer array) with one volatile store, then retires the replaced pages: pages
- *       written since the last commit are dropped from the buffer pool (their frames' stamps move)
- *       and reused at once, committed ones stay intact until the next {@link #sync} frees them.
- *       {@link #sync} publishes nothing new.
+ *   <li>An update that changes a single page written since the last commit, and nothing else, is
+ *       copied into that page's frame in place while the frame's stamp is odd (as a
+ *       {@code DiskBPlusTree} leaf insert). Every other update (splits, the first change of a
+ *       committed page, new pages, a new root) writes each page it changed to a fresh physical page,
+ *       then publishes a new immutable {@code View} (page map, root node, height, jump-pointer
+ *       array) with one volatile store, then retires the replaced pages: pages written since the
+ *       last commit are dropped from the buffer pool (their frames' stamps move) and reused at once,
+ *       committed ones stay intact until the next {@link #sync} frees them. So a page's bytes change
+ *       only under an odd stamp of its frame, and several pages change together only by one
+ *       publication. {@link #sync} publishes nothing new.
  *   <li>A reader's position on a page is (logical page, physical page the map named, frame, frame
  *       stamp). It is <em>current</em> while the published map still names that physical page and
  *       the frame's stamp is unchanged; {@code validate} checks the map first, then the stamp.
@@ -573,26 +577,46 @@ public final class CacheFirstTree implements DiskIndex {
   }
 
   /**
-   * Installs the update: copies every dirty image to a fresh physical page (never one the last
-   * commit or the published map references), then publishes the new map together with the root,
-   * height, jump-pointer array and page count in one volatile store of {@code view}, and only then
-   * retires the physical pages it replaced: pages written since the last commit are dropped from the
-   * pool and reused at once, committed ones are freed by the next sync. Published pages are never
-   * written again (copy on write for every update), so a reader sees either the whole update or none
-   * of it. A failure before the publication changes nothing readers can see; the fresh pages go
-   * back to the free list.
+   * Installs the update so that a reader sees all of it or none of it. An update that changes one
+   * page written since the last commit and nothing else (the common insert or delete) overwrites
+   * that page in place between {@link BufferPool#beginWrite} and {@link BufferPool#endWrite}: the
+   * frame's stamp alone makes it atomic. Any other update copies every dirty image to a fresh
+   * physical page (never one the last commit or the published map references), then publishes the
+   * new map together with the root, height, jump-pointer array and page count in one volatile store
+   * of {@code view}, and only then retires the physical pages it replaced: pages written since the
+   * last commit are dropped from the pool and reused at once, committed ones are freed by the next
+   * sync. A failure before the publication (or the in-place copy) changes nothing readers can see;
+   * fresh pages go back to the free list.
    */
   private void installImages() {
     if (building) {
       installInPlace();
       return;
     }
-    PageMap map = view.map();
+    View published = view;
+    PageMap map = published.map();
     int dirty = 0;
+    Image only = null;
     for (Image im : images.values()) {
       if (im.dirty) {
         dirty++;
+        only = im;
       }
+    }
+    int onlyPhys = only == null ? -1 : map.get(only.logical);
+    if (dirty == 1 && onlyPhys >= 0 && txnPages.get(onlyPhys) && rootPtr == published.root()
+        && height == published.height() && jump == published.jump() && logicalCount == published.pages()) {
+      // one uncommitted page changes and nothing else: its frame's stamp alone makes the change atomic
+      int frame = pool.pin(onlyPhys);
+      try {
+        pool.beginWrite(frame);
+        MemorySegment.copy(only.s, 0, frames, pool.offset(frame), pageBytes);
+        pool.endWrite(frame);
+      } finally {
+        pool.unpin(frame);
+      }
+      images.clear();
+      return;
     }
     int[] logicals = new int[dirty];
     int[] copies = new int[dirty];
