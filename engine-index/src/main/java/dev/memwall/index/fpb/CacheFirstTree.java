@@ -69,7 +69,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Concurrency.</b> One writer thread ({@link #insert}, {@link #delete}, {@link #sync},
  * {@link #close}, {@link #checkInvariants}) and any number of reader threads, with no lock: readers
  * validate optimistically per page and never block the writer, and the writer never waits for
- * them. The scheme is copy on write per update over the logical page map:
+ * them. The scheme:
  * <ul>
  *   <li>An update that changes a single page written since the last commit, and nothing else, is
  *       copied into that page's frame in place while the frame's stamp is odd (as a
@@ -102,7 +102,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       when it crosses), else descends again from the last key returned, with the caveat of
  *       {@code DiskBPlusTree} for runs of equal keys the writer changed meanwhile.
  * </ul>
- * A reader retries only when a page it is reading is replaced under it, so readers can starve
+ * A reader retries only when a page it is reading is rewritten, replaced or evicted under it, so
+ * readers can starve
  * only under a writer that rewrites their pages without pause (accepted: there is no fallback
  * lock). Buffer-pool misses of readers and the writer are serialized by the pool.
  *
