@@ -103,9 +103,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code DiskBPlusTree} for runs of equal keys the writer changed meanwhile.
  * </ul>
  * A reader retries only when a page it is reading is rewritten, replaced or evicted under it, so
- * readers can starve
- * only under a writer that rewrites their pages without pause (accepted: there is no fallback
- * lock). Buffer-pool misses of readers and the writer are serialized by the pool.
+ * readers can starve only under a writer that rewrites their pages without pause (accepted: there
+ * is no fallback lock). Buffer-pool misses of readers and the writer are serialized by the pool.
  *
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
  * {@link EngineMemory}); {@link #close} commits and frees them. Writer page images are heap arrays.
