@@ -12,6 +12,7 @@ import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
 import dev.memwall.index.page.PageFileFullException;
 import dev.memwall.index.page.PageFormat;
+import dev.memwall.index.page.ShadowPages;
 import dev.memwall.index.slotted.SlottedPageFormat;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -88,11 +89,7 @@ public final class DiskBPlusTree implements DiskIndex {
   private final ThreadLocal<ReadPath> readPaths = ThreadLocal.withInitial(ReadPath::new);
 
   // writer state
-  private final BitSet txnPages = new BitSet();
-  private int[] pendingFree = new int[16];
-  private int pendingCount;
-  private int[] freeList = new int[16];
-  private int freeCount;
+  private final ShadowPages shadow;
   private boolean changedSinceCommit;
   private final int[] wPage = new int[MAX_HEIGHT];
   private final int[] wFrame = new int[MAX_HEIGHT];
@@ -116,6 +113,7 @@ public final class DiskBPlusTree implements DiskIndex {
     this.scratchValues = new long[scratch];
     this.pool = new BufferPool(file, config.poolFrames(), memory);
     this.seg = pool.frames();
+    this.shadow = new ShadowPages(file, pool);
   }
 
   private static PageFormat format(DiskTreeConfig c, int valueBytes) {
@@ -140,7 +138,7 @@ public final class DiskBPlusTree implements DiskIndex {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(memory, "memory");
     return createWith(path, config, memory, tree -> {
-      int page = tree.newPage();
+      int page = tree.shadow.allocate();
       tree.buildNewPage(page, KIND_LEAF, tree.leafFmt, tree.scratchKeys, tree.scratchValues, 0, 0);
       tree.root = new Root(page, 1);
     });
@@ -208,7 +206,7 @@ public final class DiskBPlusTree implements DiskIndex {
         scratchKeys[i] = entries.key(at);
         scratchValues[i] = entries.rowId(at);
       }
-      pages[j] = newPage();
+      pages[j] = shadow.allocate();
       buildNewPage(pages[j], KIND_LEAF, leafFmt, scratchKeys, scratchValues, 0, c);
       bounds[j] = c > 0 ? scratchKeys[c - 1] : keyType.max();
     }
@@ -223,7 +221,7 @@ public final class DiskBPlusTree implements DiskIndex {
           scratchKeys[i - from] = bounds[i];
           scratchValues[i - from] = pages[i];
         }
-        int page = newPage();
+        int page = shadow.allocate();
         buildNewPage(page, KIND_INNER, innerFmt, scratchKeys, scratchValues, 0, to - from);
         pages[p] = page;
         bounds[p] = bounds[to - 1];
@@ -285,11 +283,7 @@ public final class DiskBPlusTree implements DiskIndex {
   private void reclaimUnreachable() {
     BitSet reached = new BitSet();
     markReachable(root.page(), root.height() - 1, reached);
-    for (int p = PageFile.FIRST_DATA_PAGE; p < file.usedPages(); p++) {
-      if (!reached.get(p)) {
-        pushFree(p);
-      }
-    }
+    shadow.reclaimAllBut(reached);
   }
 
   private void markReachable(int page, int levelsBelow, BitSet reached) {
@@ -312,29 +306,6 @@ public final class DiskBPlusTree implements DiskIndex {
   }
 
   // ---- page allocation and copy on write ---------------------------------------------------
-
-  private void pushFree(int page) {
-    if (freeCount == freeList.length) {
-      freeList = java.util.Arrays.copyOf(freeList, freeList.length * 2);
-    }
-    freeList[freeCount++] = page;
-  }
-
-  private int newPage() {
-    int page = freeCount > 0 ? freeList[--freeCount] : file.allocatePage();
-    txnPages.set(page);
-    return page;
-  }
-
-  /** Makes sure {@code pages} new pages can be had, growing the file now: nothing half-done later. */
-  private void ensureSpace(int pages) {
-    int fresh = Math.max(0, pages - freeCount);
-    if (file.usedPages() + (long) fresh > file.maxPages()) {
-      throw new PageFileFullException("page file " + file.path() + " is full: an update may need " + pages
-          + " pages, " + freeCount + " free and " + (file.maxPages() - file.usedPages()) + " left to grow");
-    }
-    file.reserve(fresh);
-  }
 
   private void buildNewPage(int page, int kind, PageFormat fmt, long[] keys, long[] values, int from, int n) {
     int frame = pool.pinNew(page);
@@ -394,19 +365,16 @@ public final class DiskBPlusTree implements DiskIndex {
   /** Copies every committed page of the path down to {@code depth} (shadow paging). */
   private void makeWritable(int depth) {
     for (int d = 0; d <= depth; d++) {
-      if (txnPages.get(wPage[d])) {
+      if (shadow.writtenSinceCommit(wPage[d])) {
         continue;
       }
-      int copy = newPage();
+      int copy = shadow.allocate();
       int frame = pool.pinNew(copy);
       pool.beginWrite(frame);
       MemorySegment.copy(seg, base(d), seg, pool.offset(frame), pageBytes);
       pool.endWrite(frame);
       unpinAt(d);
-      if (pendingCount == pendingFree.length) {
-        pendingFree = java.util.Arrays.copyOf(pendingFree, pendingCount * 2);
-      }
-      pendingFree[pendingCount++] = wPage[d];
+      shadow.freeAfterCommit(wPage[d]);
       wPage[d] = copy;
       wFrame[d] = frame;
       wPinned[d] = true;
@@ -435,7 +403,7 @@ public final class DiskBPlusTree implements DiskIndex {
     checkOpen();
     keyType.check(key);
     int height = root.height();
-    ensureSpace(2 * height + 2);
+    shadow.reserve(2 * height + 2);
     try {
       descendForWrite(key, true);
       int leaf = height - 1;
@@ -484,7 +452,7 @@ public final class DiskBPlusTree implements DiskIndex {
       return;
     }
     int m = n / 2;
-    int right = newPage();
+    int right = shadow.allocate();
     buildNewPage(right, leaf ? KIND_LEAF : KIND_INNER, fmt, scratchKeys, scratchValues, m, n - m);
     fmt.build(seg, base, scratchKeys, scratchValues, 0, m);
     long separator = scratchKeys[m - 1];
@@ -493,7 +461,7 @@ public final class DiskBPlusTree implements DiskIndex {
       scratchValues[0] = wPage[0];
       scratchKeys[1] = keyType.max();
       scratchValues[1] = right;
-      int page = newPage();
+      int page = shadow.allocate();
       buildNewPage(page, KIND_INNER, innerFmt, scratchKeys, scratchValues, 0, 2);
       root = new Root(page, root.height() + 1);
     } else {
@@ -513,7 +481,7 @@ public final class DiskBPlusTree implements DiskIndex {
     checkOpen();
     keyType.check(key);
     int height = root.height();
-    ensureSpace(height);
+    shadow.reserve(height);
     try {
       descendForWrite(key, false);
       int leaf = height - 1;
@@ -580,12 +548,7 @@ public final class DiskBPlusTree implements DiskIndex {
     }
     pool.flush();
     file.commit(meta());
-    for (int i = 0; i < pendingCount; i++) {
-      pool.discard(pendingFree[i]);
-      pushFree(pendingFree[i]);
-    }
-    pendingCount = 0;
-    txnPages.clear();
+    shadow.committed();
     changedSinceCommit = false;
   }
 
@@ -1026,7 +989,7 @@ public final class DiskBPlusTree implements DiskIndex {
 
   /** Pages free for reuse now. */
   public int freePages() {
-    return freeCount;
+    return shadow.freeCount();
   }
 
   /** Optimistic reads that failed validation and were retried, since the tree was opened. */
@@ -1055,16 +1018,7 @@ public final class DiskBPlusTree implements DiskIndex {
     if (total != size) {
       throw new IllegalStateException("tree holds " + total + " entries, size says " + size);
     }
-    for (int i = 0; i < freeCount; i++) {
-      if (reached.get(freeList[i])) {
-        throw new IllegalStateException("page " + freeList[i] + " is both free and in the tree");
-      }
-    }
-    for (int i = 0; i < pendingCount; i++) {
-      if (reached.get(pendingFree[i])) {
-        throw new IllegalStateException("replaced page " + pendingFree[i] + " is still in the tree");
-      }
-    }
+    shadow.checkDisjoint(reached);
   }
 
   private long checkPage(int page, int levelsBelow, long lo, long hi, BitSet reached) {

@@ -13,6 +13,7 @@ import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
 import dev.memwall.index.page.PageFileFullException;
+import dev.memwall.index.page.ShadowPages;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -150,11 +151,7 @@ public final class CacheFirstTree implements DiskIndex {
 
   // writer state
   private final Map<Integer, Image> images = new LinkedHashMap<>();
-  private final BitSet txnPages = new BitSet();
-  private int[] pendingFree = new int[16];
-  private int pendingCount;
-  private int[] freeList = new int[16];
-  private int freeCount;
+  private final ShadowPages shadow;
   private int[] mapChain = new int[0];
   private boolean changedSinceCommit;
   private boolean building; // bulkload under way: no reader can reach the tree yet
@@ -259,6 +256,7 @@ public final class CacheFirstTree implements DiskIndex {
     this.scratchKeys = new long[scratch];
     this.scratchValues = new long[scratch];
     this.pool = new BufferPool(file, config.poolFrames(), memory);
+    this.shadow = new ShadowPages(file, pool);
     this.frames = pool.frames();
   }
 
@@ -457,37 +455,11 @@ public final class CacheFirstTree implements DiskIndex {
     for (int l = 0; l < logicalCount; l++) {
       used.set(physOf(l));
     }
-    for (int p = PageFile.FIRST_DATA_PAGE; p < file.usedPages(); p++) {
-      if (!used.get(p)) {
-        pushFree(p);
-      }
-    }
+    shadow.reclaimAllBut(used);
   }
 
   // ---- physical pages and images -----------------------------------------------------------
 
-  private void pushFree(int page) {
-    if (freeCount == freeList.length) {
-      freeList = Arrays.copyOf(freeList, freeList.length * 2);
-    }
-    freeList[freeCount++] = page;
-  }
-
-  private int newPhysical() {
-    int page = freeCount > 0 ? freeList[--freeCount] : file.allocatePage();
-    txnPages.set(page);
-    return page;
-  }
-
-  /** Makes sure {@code pages} physical pages can be had, growing the file now. */
-  private void ensureSpace(int pages) {
-    int fresh = Math.max(0, pages - freeCount);
-    if (file.usedPages() + (long) fresh > file.maxPages()) {
-      throw new PageFileFullException("page file " + file.path() + " is full: an update may need " + pages
-          + " pages, " + freeCount + " free and " + (file.maxPages() - file.usedPages()) + " left to grow");
-    }
-    file.reserve(fresh);
-  }
 
   /** Pages a commit's map needs (with room for the pages an update adds). */
   private int mapPagesNeeded(int extraLogical) {
@@ -604,7 +576,7 @@ public final class CacheFirstTree implements DiskIndex {
       }
     }
     int onlyPhys = only == null ? -1 : map.get(only.logical);
-    if (dirty == 1 && onlyPhys >= 0 && txnPages.get(onlyPhys) && rootPtr == published.root()
+    if (dirty == 1 && onlyPhys >= 0 && shadow.writtenSinceCommit(onlyPhys) && rootPtr == published.root()
         && height == published.height() && jump == published.jump() && logicalCount == published.pages()) {
       // one uncommitted page changes and nothing else: its frame's stamp alone makes the change atomic
       int frame = pool.pin(onlyPhys);
@@ -626,7 +598,7 @@ public final class CacheFirstTree implements DiskIndex {
         if (!im.dirty) {
           continue;
         }
-        int copy = newPhysical();
+        int copy = shadow.allocate();
         logicals[made] = im.logical;
         copies[made++] = copy;
         int frame = pool.pinNew(copy);
@@ -640,7 +612,7 @@ public final class CacheFirstTree implements DiskIndex {
       }
     } catch (RuntimeException | Error e) {
       for (int i = 0; i < made; i++) {
-        dropUncommitted(copies[i]);
+        shadow.freeNow(copies[i]);
       }
       throw e;
     }
@@ -652,10 +624,10 @@ public final class CacheFirstTree implements DiskIndex {
       if (old < 0) {
         continue;
       }
-      if (txnPages.get(old)) {
-        dropUncommitted(old);
+      if (shadow.writtenSinceCommit(old)) {
+        shadow.freeNow(old);
       } else {
-        addPendingFree(old);
+        shadow.freeAfterCommit(old);
       }
     }
   }
@@ -675,10 +647,10 @@ public final class CacheFirstTree implements DiskIndex {
       }
       int phys = map.get(im.logical);
       int frame;
-      if (phys < 0 || !txnPages.get(phys)) {
-        int copy = newPhysical();
+      if (phys < 0 || !shadow.writtenSinceCommit(phys)) {
+        int copy = shadow.allocate();
         if (phys >= 0) {
-          addPendingFree(phys);
+          shadow.freeAfterCommit(phys);
         }
         frame = pool.pinNew(copy);
         logicals[made] = im.logical;
@@ -698,22 +670,6 @@ public final class CacheFirstTree implements DiskIndex {
     images.clear();
   }
 
-  /**
-   * Frees a physical page no commit and no published map references: its frame is dropped
-   * (readers still holding it fail validation) and the page is reused at once.
-   */
-  private void dropUncommitted(int phys) {
-    pool.discard(phys);
-    txnPages.clear(phys);
-    pushFree(phys);
-  }
-
-  private void addPendingFree(int phys) {
-    if (pendingCount == pendingFree.length) {
-      pendingFree = Arrays.copyOf(pendingFree, pendingCount * 2);
-    }
-    pendingFree[pendingCount++] = phys;
-  }
 
   // ---- bulkload ----------------------------------------------------------------------------
 
@@ -729,7 +685,7 @@ public final class CacheFirstTree implements DiskIndex {
     long[] ptrs = new long[leafCount];
     long[] bounds = new long[leafCount];
     int[] leafPages = new int[(leafCount + slots - 1) / slots];
-    ensureSpace(leafPages.length + 2);
+    shadow.reserve(leafPages.length + 2);
     long at = 0;
     MemorySegment s = null;
     int page = -1;
@@ -740,7 +696,7 @@ public final class CacheFirstTree implements DiskIndex {
         }
         page = newPage(PAGE_LEAF);
         leafPages[j / slots] = page;
-        ensureSpace(2);
+        shadow.reserve(2);
         s = writePage(page);
         layout.setFirstLeafSlot(s, 0, 0);
       }
@@ -796,7 +752,7 @@ public final class CacheFirstTree implements DiskIndex {
       return;
     }
     installImages();
-    ensureSpace(nonLeafPagesBound(from) + 2);
+    shadow.reserve(nonLeafPagesBound(from) + 2);
     Placement placement = new Placement(perInner, from, levelBounds, ptrs);
     int top = levels - 1;
     int rootPage = newPage(PAGE_NODES);
@@ -930,7 +886,7 @@ public final class CacheFirstTree implements DiskIndex {
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    ensureSpace(insertPagesBound());
+    shadow.reserve(insertPagesBound());
     Saved saved = save();
     try {
       descend(key, true);
@@ -1379,7 +1335,7 @@ public final class CacheFirstTree implements DiskIndex {
   public boolean delete(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    ensureSpace(2 + mapPagesNeeded(0));
+    shadow.reserve(2 + mapPagesNeeded(0));
     Saved saved = save();
     try {
       descend(key, false);
@@ -1439,10 +1395,10 @@ public final class CacheFirstTree implements DiskIndex {
     int total = logicalCount + leaves.length;
     int perPage = mapIntsPerPage();
     int chainPages = (total + perPage - 1) / perPage;
-    ensureSpace(chainPages);
+    shadow.reserve(chainPages);
     int[] chain = new int[chainPages];
     for (int c = 0; c < chainPages; c++) {
-      chain[c] = newPhysical();
+      chain[c] = shadow.allocate();
     }
     for (int c = 0; c < chainPages; c++) {
       int frame = pool.pinNew(chain[c]);
@@ -1469,14 +1425,9 @@ public final class CacheFirstTree implements DiskIndex {
     pool.flush();
     file.commit(meta());
     for (int p : previousChain) {
-      addPendingFree(p);
+      shadow.freeAfterCommit(p);
     }
-    for (int i = 0; i < pendingCount; i++) {
-      pool.discard(pendingFree[i]);
-      pushFree(pendingFree[i]);
-    }
-    pendingCount = 0;
-    txnPages.clear();
+    shadow.committed();
     changedSinceCommit = false;
   }
 
@@ -1969,7 +1920,7 @@ public final class CacheFirstTree implements DiskIndex {
 
   /** Pages free for reuse now (after a sync: every file page the committed tree does not use). */
   public int freePages() {
-    return freeCount;
+    return shadow.freeCount();
   }
 
   /** Logical pages of the tree: leaf, node and overflow pages. */
@@ -2072,16 +2023,7 @@ public final class CacheFirstTree implements DiskIndex {
         }
         phys.set(physOf(l));
       }
-      for (int i = 0; i < freeCount; i++) {
-        if (phys.get(freeList[i])) {
-          throw new IllegalStateException("page " + freeList[i] + " is both free and mapped");
-        }
-      }
-      for (int i = 0; i < pendingCount; i++) {
-        if (phys.get(pendingFree[i])) {
-          throw new IllegalStateException("replaced page " + pendingFree[i] + " is still mapped");
-        }
-      }
+      shadow.checkDisjoint(phys);
     } finally {
       images.clear();
     }
