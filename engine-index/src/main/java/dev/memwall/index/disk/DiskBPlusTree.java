@@ -12,15 +12,12 @@ import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
 import dev.memwall.index.page.PageFileFullException;
 import dev.memwall.index.page.PageFormat;
-import dev.memwall.index.page.ShadowPages;
 import dev.memwall.index.slotted.SlottedPageFormat;
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * A durable B+-tree of page-sized nodes in a {@link PageFile}, read and written through a CLOCK
@@ -65,7 +62,7 @@ import java.util.concurrent.atomic.LongAdder;
  * this layout and key type: {@link PageFileFormatException}, file untouched. A full page file:
  * {@link PageFileFullException} before the operation changes anything.
  */
-public final class DiskBPlusTree implements DiskIndex {
+public final class DiskBPlusTree extends AbstractDiskTree {
   private static final long TREE_MAGIC = DiskIndex.FILE_MAGIC;
   private static final int KIND_LEAF = 1;
   private static final int KIND_INNER = 2;
@@ -74,23 +71,15 @@ public final class DiskBPlusTree implements DiskIndex {
 
   private record Root(int page, int height) {}
 
-  private final DiskTreeConfig config;
   private final KeyType keyType;
-  private final PageFile file;
-  private final BufferPool pool;
   private final MemorySegment seg;
   private final PageFormat leafFmt;
   private final PageFormat innerFmt;
   private final int pageBytes;
   private volatile Root root;
-  private volatile long size;
-  private volatile boolean closed;
-  private final LongAdder retries = new LongAdder();
   private final ThreadLocal<ReadPath> readPaths = ThreadLocal.withInitial(ReadPath::new);
 
   // writer state
-  private final ShadowPages shadow;
-  private boolean changedSinceCommit;
   private final int[] wPage = new int[MAX_HEIGHT];
   private final int[] wFrame = new int[MAX_HEIGHT];
   private final boolean[] wPinned = new boolean[MAX_HEIGHT];
@@ -99,21 +88,21 @@ public final class DiskBPlusTree implements DiskIndex {
   private final long[] scratchValues;
 
   private DiskBPlusTree(PageFile file, DiskTreeConfig config, EngineMemory memory) {
-    this.file = file;
-    this.config = config;
-    this.keyType = config.keyType();
-    this.pageBytes = config.pageBytes();
-    this.leafFmt = format(config, Long.BYTES);
-    this.innerFmt = format(config, Integer.BYTES);
-    if (leafFmt.capacity() < 3 || innerFmt.capacity() < 3) {
+    // checked before the base class allocates the buffer pool
+    PageFormat leaf = format(config, Long.BYTES);
+    PageFormat inner = format(config, Integer.BYTES);
+    if (leaf.capacity() < 3 || inner.capacity() < 3) {
       throw new IllegalArgumentException("pages of " + config + " hold fewer than 3 entries");
     }
-    int scratch = Math.max(leafFmt.capacity(), innerFmt.capacity()) + 2;
+    this.keyType = config.keyType();
+    this.pageBytes = config.pageBytes();
+    this.leafFmt = leaf;
+    this.innerFmt = inner;
+    int scratch = Math.max(leaf.capacity(), inner.capacity()) + 2;
     this.scratchKeys = new long[scratch];
     this.scratchValues = new long[scratch];
-    this.pool = new BufferPool(file, config.poolFrames(), memory);
+    super(file, config, memory, "disk tree");
     this.seg = pool.frames();
-    this.shadow = new ShadowPages(file, pool);
   }
 
   private static PageFormat format(DiskTreeConfig c, int valueBytes) {
@@ -144,31 +133,9 @@ public final class DiskBPlusTree implements DiskIndex {
     });
   }
 
-  private interface Init {
-    void run(DiskBPlusTree tree);
-  }
-
-  private static DiskBPlusTree createWith(Path path, DiskTreeConfig config, EngineMemory memory, Init init) {
-    PageFile file = PageFile.create(path, config.pageBytes(), config.maxPages());
-    DiskBPlusTree tree = null;
-    try {
-      tree = new DiskBPlusTree(file, config, memory);
-      init.run(tree);
-      tree.changedSinceCommit = true;
-      tree.sync();
-      return tree;
-    } catch (RuntimeException | Error e) {
-      if (tree != null) {
-        tree.pool.close();
-      }
-      file.close();
-      try {
-        Files.deleteIfExists(path); // we created it; leave nothing half-built behind
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+  private static DiskBPlusTree createWith(Path path, DiskTreeConfig config, EngineMemory memory,
+      Consumer<DiskBPlusTree> init) {
+    return createAndCommit(path, config, file -> new DiskBPlusTree(file, config, memory), init);
   }
 
   /**
@@ -180,11 +147,7 @@ public final class DiskBPlusTree implements DiskIndex {
    */
   public static DiskBPlusTree bulkload(Path path, DiskTreeConfig config, EngineMemory memory, SortedEntries entries,
       double fill) {
-    Objects.requireNonNull(entries, "entries");
-    if (!(fill > 0 && fill <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fill);
-    }
-    entries.validate(config.keyType());
+    checkBulkload(config, entries, fill);
     return createWith(path, config, memory, tree -> tree.build(entries, fill));
   }
 
@@ -245,32 +208,15 @@ public final class DiskBPlusTree implements DiskIndex {
   public static DiskBPlusTree open(Path path, DiskTreeConfig config, EngineMemory memory) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(memory, "memory");
-    PageFile file = PageFile.open(path, config.pageBytes(), config.maxPages());
-    DiskBPlusTree tree = null;
-    try {
-      long[] meta = file.committedMeta();
-      if (meta.length < 9 || meta[0] != TREE_MAGIC) {
-        throw new PageFileFormatException(path + " holds no committed memwall disk tree");
-      }
-      PageLayout layout = meta[1] >= 0 && meta[1] < PageLayout.values().length
-          ? PageLayout.values()[(int) meta[1]] : null;
-      if (layout != config.layout() || meta[2] != config.keyType().bytes()) {
-        throw new PageFileFormatException(path + " holds a " + layout + " tree of " + meta[2]
-            + "-byte keys, not the " + config.layout() + " tree of " + config.keyType() + " keys asked for");
-      }
+    return openWith(path, config, (file, meta) -> {
+      checkMeta(path, meta, 9, 9, config.layout(), config.keyType());
       DiskTreeConfig own = config.withWidths((int) meta[3], (int) meta[4]).withSubarrayLines((int) meta[5]);
-      tree = new DiskBPlusTree(file, own, memory);
+      return new DiskBPlusTree(file, own, memory);
+    }, (tree, meta) -> {
       tree.root = new Root((int) meta[6], (int) meta[7]);
       tree.size = meta[8];
       tree.reclaimUnreachable();
-      return tree;
-    } catch (RuntimeException | Error e) {
-      if (tree != null) {
-        tree.pool.close();
-      }
-      file.close();
-      throw e;
-    }
+    });
   }
 
   private long[] meta() {
@@ -954,22 +900,10 @@ public final class DiskBPlusTree implements DiskIndex {
 
   // ---- inspection --------------------------------------------------------------------------
 
-  /** Entries in the tree (committed or not). */
-  @Override
-  public long size() {
-    return size;
-  }
-
   /** Levels of pages (1: the root is a leaf). */
   @Override
   public int height() {
     return root.height();
-  }
-
-  /** The configuration, with the in-page widths the file uses. */
-  @Override
-  public DiskTreeConfig config() {
-    return config;
   }
 
   /** The format of leaf pages (the fpB+ in-page tree, slotted page or micro-indexed page). */
@@ -979,28 +913,6 @@ public final class DiskBPlusTree implements DiskIndex {
 
   public PageFormat innerFormat() {
     return innerFmt;
-  }
-
-  /** Pages of the file in use (including free ones and the header). */
-  @Override
-  public int filePages() {
-    return file.usedPages();
-  }
-
-  /** Pages free for reuse now. */
-  public int freePages() {
-    return shadow.freeCount();
-  }
-
-  /** Optimistic reads that failed validation and were retried, since the tree was opened. */
-  @Override
-  public long optimisticRetries() {
-    return retries.sum();
-  }
-
-  @Override
-  public BufferPool pool() {
-    return pool;
   }
 
   /**
@@ -1067,46 +979,6 @@ public final class DiskBPlusTree implements DiskIndex {
       return total;
     } finally {
       pool.unpin(frame);
-    }
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("disk tree over " + file.path() + " is closed");
-    }
-  }
-
-  /** Syncs, then frees the buffer pool and closes the file; idempotent. */
-  @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    try {
-      sync();
-    } finally {
-      closed = true;
-      try {
-        pool.close();
-      } finally {
-        file.close();
-      }
-    }
-  }
-
-  /**
-   * Closes without committing, as a crash would: what was not synced is lost. For tests and for
-   * abandoning a failed batch of updates.
-   */
-  @Override
-  public void closeWithoutSync() {
-    if (!closed) {
-      closed = true;
-      try {
-        pool.close();
-      } finally {
-        file.close();
-      }
     }
   }
 

@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.disk.AbstractDiskTree;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
@@ -13,12 +14,9 @@ import dev.memwall.index.page.LineFetch;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
 import dev.memwall.index.page.PageFileFullException;
-import dev.memwall.index.page.ShadowPages;
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * The cache-first fpB+-tree of seed 002 section 3.3.4 over a {@link PageFile}: a prefetching
@@ -116,7 +114,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link PageFileFullException} before the update changes anything; a page failing its checksum or
  * a map naming pages outside the file {@link CorruptPageException} naming file and page.
  */
-public final class CacheFirstTree implements DiskIndex {
+public final class CacheFirstTree extends AbstractDiskTree {
   static final int PAGE_LEAF = 1;
   static final int PAGE_NODES = 2;
   static final int PAGE_OVERFLOW = 3;
@@ -127,20 +125,14 @@ public final class CacheFirstTree implements DiskIndex {
   private static final long MAP_NEXT = 8; // in a map page: next map page (int), then count (int) at 12
   private static final long MAP_COUNT = 12;
 
-  private final DiskTreeConfig config;
   private final KeyType keyType;
   private final CacheFirstLayout layout;
-  private final PageFile file;
-  private final BufferPool pool;
   private final MemorySegment frames;
   private final int pageBytes;
-  private final LongAdder retries = new LongAdder();
   private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(Reader::new);
 
   // what readers see: replaced as a whole by one volatile store when an update is installed
   private volatile View view = new View(PageMap.EMPTY, 0, 0, new JumpArray(new int[0], new int[0]), 0);
-  private volatile long size;
-  private volatile boolean closed;
 
   // the writer's working copy of the tree's shape (published through view by installImages)
   private long rootPtr;
@@ -151,9 +143,7 @@ public final class CacheFirstTree implements DiskIndex {
 
   // writer state
   private final Map<Integer, Image> images = new LinkedHashMap<>();
-  private final ShadowPages shadow;
   private int[] mapChain = new int[0];
-  private boolean changedSinceCommit;
   private boolean building; // bulkload under way: no reader can reach the tree yet
   private final long[] pathPtr = new long[MAX_HEIGHT];
   private final int[] pathIdx = new int[MAX_HEIGHT];
@@ -247,16 +237,15 @@ public final class CacheFirstTree implements DiskIndex {
     if (config.layout() != PageLayout.FPB_CACHE_FIRST) {
       throw new IllegalArgumentException("a CacheFirstTree needs the FPB_CACHE_FIRST layout, got " + config.layout());
     }
-    this.file = file;
-    this.config = config;
+    // checked before the base class allocates the buffer pool
+    CacheFirstLayout nodes = new CacheFirstLayout(config.pageBytes(), config.keyType().bytes(), config.nodeLines());
     this.keyType = config.keyType();
     this.pageBytes = config.pageBytes();
-    this.layout = new CacheFirstLayout(pageBytes, keyType.bytes(), config.nodeLines());
-    int scratch = Math.max(layout.leafCapacity(), layout.innerCapacity()) + 2;
+    this.layout = nodes;
+    int scratch = Math.max(nodes.leafCapacity(), nodes.innerCapacity()) + 2;
     this.scratchKeys = new long[scratch];
     this.scratchValues = new long[scratch];
-    this.pool = new BufferPool(file, config.poolFrames(), memory);
-    this.shadow = new ShadowPages(file, pool);
+    super(file, config, memory, "cache-first tree");
     this.frames = pool.frames();
   }
 
@@ -295,42 +284,18 @@ public final class CacheFirstTree implements DiskIndex {
    */
   public static CacheFirstTree bulkload(Path path, DiskTreeConfig config, EngineMemory memory, SortedEntries entries,
       double fill) {
-    Objects.requireNonNull(entries, "entries");
-    if (!(fill > 0 && fill <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fill);
-    }
-    entries.validate(config.keyType());
+    checkBulkload(config, entries, fill);
     return createWith(path, config, memory, tree -> tree.build(entries, fill));
   }
 
-  private interface Init {
-    void run(CacheFirstTree tree);
-  }
-
-  private static CacheFirstTree createWith(Path path, DiskTreeConfig config, EngineMemory memory, Init init) {
+  private static CacheFirstTree createWith(Path path, DiskTreeConfig config, EngineMemory memory,
+      Consumer<CacheFirstTree> init) {
     new CacheFirstLayout(config.pageBytes(), config.keyType().bytes(), config.nodeLines()); // reject bad widths first
-    PageFile file = PageFile.create(path, config.pageBytes(), config.maxPages());
-    CacheFirstTree tree = null;
-    try {
-      tree = new CacheFirstTree(file, config, memory);
+    return createAndCommit(path, config, file -> new CacheFirstTree(file, config, memory), tree -> {
       tree.building = true;
-      init.run(tree);
+      init.accept(tree);
       tree.building = false;
-      tree.changedSinceCommit = true;
-      tree.sync();
-      return tree;
-    } catch (RuntimeException | Error e) {
-      if (tree != null) {
-        tree.pool.close();
-      }
-      file.close();
-      try {
-        Files.deleteIfExists(path);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    });
   }
 
   /**
@@ -344,22 +309,11 @@ public final class CacheFirstTree implements DiskIndex {
   public static CacheFirstTree open(Path path, DiskTreeConfig config, EngineMemory memory) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(memory, "memory");
-    PageFile file = PageFile.open(path, config.pageBytes(), config.maxPages());
-    CacheFirstTree tree = null;
-    try {
-      long[] meta = file.committedMeta();
-      if (meta.length < 3 || meta[0] != DiskIndex.FILE_MAGIC) {
-        throw new PageFileFormatException(path + " holds no committed memwall disk tree");
-      }
-      PageLayout layout = meta[1] >= 0 && meta[1] < PageLayout.values().length
-          ? PageLayout.values()[(int) meta[1]] : null;
-      if (layout != PageLayout.FPB_CACHE_FIRST || meta[2] != config.keyType().bytes()
-          || meta.length < META_LONGS) {
-        throw new PageFileFormatException(path + " holds a " + layout + " tree of " + meta[2]
-            + "-byte keys, not the FPB_CACHE_FIRST tree of " + config.keyType() + " keys asked for");
-      }
+    return openWith(path, config, (file, meta) -> {
+      checkMeta(path, meta, 3, META_LONGS, PageLayout.FPB_CACHE_FIRST, config.keyType());
       DiskTreeConfig own = config.withNodeLines((int) meta[3]);
-      tree = new CacheFirstTree(file, own, memory);
+      return new CacheFirstTree(file, own, memory);
+    }, (tree, meta) -> {
       tree.rootPtr = meta[4];
       tree.height = (int) meta[5];
       tree.size = meta[6];
@@ -367,14 +321,7 @@ public final class CacheFirstTree implements DiskIndex {
       tree.overflowPage = (int) meta[10];
       tree.readMap((int) meta[8], (int) meta[9], (int) meta[11], (int) meta[12]);
       tree.reclaimUnreferenced();
-      return tree;
-    } catch (RuntimeException | Error e) {
-      if (tree != null) {
-        tree.pool.close();
-      }
-      file.close();
-      throw e;
-    }
+    });
   }
 
   private long[] meta() {
@@ -1892,35 +1839,14 @@ public final class CacheFirstTree implements DiskIndex {
 
   // ---- inspection --------------------------------------------------------------------------
 
-  @Override
-  public long size() {
-    return size;
-  }
-
   /** Levels of nodes (1: the root is a leaf). */
   @Override
   public int height() {
     return view.height();
   }
 
-  @Override
-  public DiskTreeConfig config() {
-    return config;
-  }
-
   public CacheFirstLayout layout() {
     return layout;
-  }
-
-  /** Pages of the file in use (including free ones, the map and the header pages). */
-  @Override
-  public int filePages() {
-    return file.usedPages();
-  }
-
-  /** Pages free for reuse now (after a sync: every file page the committed tree does not use). */
-  public int freePages() {
-    return shadow.freeCount();
   }
 
   /** Logical pages of the tree: leaf, node and overflow pages. */
@@ -1940,16 +1866,6 @@ public final class CacheFirstTree implements DiskIndex {
     }
     images.clear();
     return byKind;
-  }
-
-  @Override
-  public long optimisticRetries() {
-    return retries.sum();
-  }
-
-  @Override
-  public BufferPool pool() {
-    return pool;
   }
 
   /**
@@ -2096,43 +2012,6 @@ public final class CacheFirstTree implements DiskIndex {
       low = bound;
     }
     return total;
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("cache-first tree over " + file.path() + " is closed");
-    }
-  }
-
-  /** Commits, then frees the buffer pool and closes the file; idempotent. */
-  @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    try {
-      sync();
-    } finally {
-      closed = true;
-      try {
-        pool.close();
-      } finally {
-        file.close();
-      }
-    }
-  }
-
-  /** Closes without committing, as a crash would: what was not synced is lost. */
-  @Override
-  public void closeWithoutSync() {
-    if (!closed) {
-      closed = true;
-      try {
-        pool.close();
-      } finally {
-        file.close();
-      }
-    }
   }
 
   @Override
