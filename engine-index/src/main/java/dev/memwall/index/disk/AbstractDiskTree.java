@@ -186,6 +186,19 @@ public abstract class AbstractDiskTree implements DiskIndex {
     return pool;
   }
 
+  // ---- scans -------------------------------------------------------------------------------
+
+  /**
+   * Checks the arrays of a {@link DiskIndex.Scan#next(long[], long[])} call.
+   *
+   * @throws IllegalArgumentException if {@code rowIds} is empty or {@code keys} is shorter
+   */
+  protected static void checkBatchArrays(long[] keys, long[] rowIds) {
+    if (rowIds.length == 0 || (keys != null && keys.length < rowIds.length)) {
+      throw new IllegalArgumentException("need a non-empty row id array and a key array at least as long");
+    }
+  }
+
   // ---- closing -----------------------------------------------------------------------------
 
   /** @throws IllegalStateException if the tree is closed */

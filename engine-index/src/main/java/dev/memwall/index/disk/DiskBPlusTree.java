@@ -743,9 +743,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     /** Next keys and row ids ({@code keys} may be null); returns how many (0: the scan is over). */
     public int next(long[] keys, long[] rowIds) {
       checkOpen();
-      if (rowIds.length == 0 || (keys != null && keys.length < rowIds.length)) {
-        throw new IllegalArgumentException("need a non-empty row id array and a key array at least as long");
-      }
+      checkBatchArrays(keys, rowIds);
       while (!done) {
         int got;
         try {

@@ -1642,9 +1642,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     @Override
     public int next(long[] keys, long[] rowIds) {
       checkOpen();
-      if (rowIds.length == 0 || (keys != null && keys.length < rowIds.length)) {
-        throw new IllegalArgumentException("need a non-empty row id array and a key array at least as long");
-      }
+      checkBatchArrays(keys, rowIds);
       while (!done) {
         int got;
         try {
