@@ -526,14 +526,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     if (dirty == 1 && onlyPhys >= 0 && shadow.writtenSinceCommit(onlyPhys) && rootPtr == published.root()
         && height == published.height() && jump == published.jump() && logicalCount == published.pages()) {
       // one uncommitted page changes and nothing else: its frame's stamp alone makes the change atomic
-      int frame = pool.pin(onlyPhys);
-      try {
-        pool.beginWrite(frame);
-        MemorySegment.copy(only.s, 0, frames, pool.offset(frame), pageBytes);
-        pool.endWrite(frame);
-      } finally {
-        pool.unpin(frame);
-      }
+      writeFrame(pool.pin(onlyPhys), only);
       images.clear();
       return;
     }
@@ -548,14 +541,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         int copy = shadow.allocate();
         logicals[made] = im.logical;
         copies[made++] = copy;
-        int frame = pool.pinNew(copy);
-        try {
-          pool.beginWrite(frame);
-          MemorySegment.copy(im.s, 0, frames, pool.offset(frame), pageBytes);
-          pool.endWrite(frame);
-        } finally {
-          pool.unpin(frame);
-        }
+        writeFrame(pool.pinNew(copy), im);
       }
     } catch (RuntimeException | Error e) {
       for (int i = 0; i < made; i++) {
@@ -579,6 +565,16 @@ public final class CacheFirstTree extends AbstractDiskTree {
     }
   }
 
+  /** Copies a page image into a pinned frame under an odd stamp, then unpins it. */
+  private void writeFrame(int frame, Image image) {
+    try {
+      pool.beginWrite(frame);
+      MemorySegment.copy(image.s, 0, frames, pool.offset(frame), pageBytes);
+      pool.endWrite(frame);
+    } finally {
+      pool.unpin(frame);
+    }
+  }
   /**
    * Bulkload's install, while no reader can hold the tree yet: pages written since the last commit
    * are overwritten in place (so bulkloaded leaf pages stay in file order), others get fresh pages.
