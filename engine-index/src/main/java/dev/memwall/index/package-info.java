@@ -39,7 +39,9 @@
  *       pages, durable through a logical-page map with copy on write, which also lets its readers
  *       run without locks, validating per page against the published map;
  *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
- *       {@link dev.memwall.index.disk.PageLayout}.
+ *       {@link dev.memwall.index.disk.PageLayout}; both extend
+ *       {@link dev.memwall.index.disk.AbstractDiskTree} (file, pool, create/open/close) and keep
+ *       their free and replaced pages in {@link dev.memwall.index.page.ShadowPages}.
  * </ul>
  *
  * <p>Not yet here: optimistic concurrency for the CSB+-tree, and range scans of the pB+-tree beside
