@@ -83,39 +83,30 @@ public final class CostModel {
     if (caches.isEmpty()) {
       throw new IllegalArgumentException("machine profile without data caches: " + profile.cpu());
     }
-    List<long[]> levels = new ArrayList<>();
-    List<Double> nanos = new ArrayList<>();
+    List<Level> levels = new ArrayList<>();
     double cacheLike = Double.isFinite(profile.missLatencyNanos()) ? profile.missLatencyNanos() / 2 : Double.MAX_VALUE;
     for (MachineProfile.MeasuredCache c : caches) {
-      long bytes = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
-      double latency = c.hitLatencyNanos();
-      if (!(Double.isFinite(latency) && latency > 0 && latency < cacheLike)) {
+      Level level = new Level(c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes(), c.hitLatencyNanos());
+      if (!(Double.isFinite(level.nanos()) && level.nanos() > 0 && level.nanos() < cacheLike)) {
         // not measured, or measured as slow as memory (a VM's share of a large last level):
         // the latency curve says how much of it still behaves as a cache, and how fast
-        long below = levels.isEmpty() ? 0 : levels.getLast()[0];
-        MachineProfile.LatencyPoint point = fastestBeyond(profile, below, c.cache().sizeBytes(), cacheLike);
-        if (point == null) {
-          continue;
+        long below = levels.isEmpty() ? 0 : levels.getLast().bytes();
+        level = fastestBeyond(profile, below, c.cache().sizeBytes(), cacheLike);
+        if (level == null && levels.isEmpty()) {
+          level = new Level(c.cache().sizeBytes(), 1.0); // an unmeasured first level: a nanosecond
         }
-        bytes = point.workingSetBytes();
-        latency = point.nanosPerAccess();
       }
-      levels.add(new long[] {bytes});
-      nanos.add(latency);
+      if (level != null) {
+        levels.add(level);
+      }
     }
-    if (levels.isEmpty()) {
-      throw new IllegalArgumentException("machine profile without data caches faster than memory: " + profile.cpu());
-    }
-    levelBytes = new long[levels.size()];
-    levelNanos = new double[levels.size()];
-    for (int i = 0; i < levels.size(); i++) {
-      levelBytes[i] = levels.get(i)[0];
-      levelNanos[i] = nanos.get(i);
-    }
+    levelBytes = levels.stream().mapToLong(Level::bytes).toArray();
+    levelNanos = levels.stream().mapToDouble(Level::nanos).toArray();
     unit = levelNanos[0];
     independentMissNanos = profile.pipelinedMissNanos();
     dependentMissNanos = profile.missLatencyNanos();
-    overlap = Math.max(1, dependentMissNanos / independentMissNanos);
+    double parallelism = dependentMissNanos / independentMissNanos;
+    overlap = Double.isFinite(parallelism) && parallelism > 1 ? parallelism : 1;
     bytesPerNano = profile.bandwidth().readOneCore();
     pageBytes = profile.pageBytes();
     tlbEntries = Math.max(1, profile.tlb().entries());
@@ -124,17 +115,20 @@ public final class CostModel {
     maxBitsPerPass = Math.max(1, 63 - Long.numberOfLeadingZeros(tlbEntries) - 1);
   }
 
+  /** A cache level as the model uses it: bytes it serves, latency of a hit. */
+  private record Level(long bytes, double nanos) {}
+
   /**
    * The largest working set of the latency curve above {@code below} and within {@code sizeBytes}
-   * whose latency is still under {@code cacheLike}: the part of a cache level that behaves as one.
+   * whose latency is still under {@code cacheLike}, as a level: the part of a cache level that
+   * behaves as one; null if none.
    */
-  private static MachineProfile.LatencyPoint fastestBeyond(MachineProfile profile, long below, long sizeBytes,
-      double cacheLike) {
-    MachineProfile.LatencyPoint best = null;
+  private static Level fastestBeyond(MachineProfile profile, long below, long sizeBytes, double cacheLike) {
+    Level best = null;
     for (MachineProfile.LatencyPoint p : profile.curve()) {
       if (p.workingSetBytes() > below && p.workingSetBytes() <= sizeBytes && p.nanosPerAccess() < cacheLike
-          && (best == null || p.workingSetBytes() > best.workingSetBytes())) {
-        best = p;
+          && (best == null || p.workingSetBytes() > best.bytes())) {
+        best = new Level(p.workingSetBytes(), p.nanosPerAccess());
       }
     }
     return best;
