@@ -122,13 +122,6 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
       double writeAllCores, double copyAllCores) {}
 
   /**
-   * This machine's profile for cost models that were given none: the one stored in
-   * {@link CacheDirectory#root()}, or, when there is none (or it is corrupt or of another version),
-   * a quick calibration (a few seconds, {@link Calibrator.Settings#quick()}) that is stored there for
-   * next time when the directory is writable; {@code ./memwall calibrate --refresh} replaces it with a
-   * full one. Loaded or measured once per process and shared.
-   */
-  /**
    * The size of the largest data cache that still behaves as a cache, that is whose measured hit
    * latency is under half the full miss latency T1 (on a shared VM the last level can measure as slow
    * as memory; a level whose latency was not measured does not count, unless T1 itself is unknown):
@@ -150,6 +143,13 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     return bytes;
   }
 
+  /**
+   * This machine's profile for cost models that were given none: the one stored in
+   * {@link CacheDirectory#root()}, or, when there is none (or it is corrupt or of another version),
+   * a quick calibration (a few seconds, {@link Calibrator.Settings#quick()}) that is stored there for
+   * next time when the directory is writable; {@code ./memwall calibrate --refresh} replaces it with a
+   * full one. Loaded or measured once per process and shared.
+   */
   public static MachineProfile current() {
     return Current.PROFILE;
   }

@@ -236,23 +236,27 @@ final class GroupTable implements AutoCloseable {
     }
     slotBuffer.close();
     allocateSlots(bits);
+    long[] tuple = new long[keyWidth]; // not this.tuple: a lookup may be passing that in
     for (int g = 0; g < groups; g++) {
-      long h = 0;
-      long base = (long) g * keyWidth;
       for (int c = 0; c < keyWidth; c++) {
-        h = mix(h ^ keys.get(base + c));
+        tuple[c] = keys.get((long) g * keyWidth + c);
       }
-      place(entry((int) (h >>> 32), g));
+      place(entry((int) (hash(tuple) >>> 32), g));
     }
   }
 
   /** Finds or creates the group of {@code tuple}. */
   int findOrInsert(long[] tuple) {
+    return findOrInsert(tuple, hash(tuple));
+  }
+
+  /** The hash of a key tuple, as {@link #findOrInsert(long[][], int[], int, int[])} computes it per row. */
+  private static long hash(long[] tuple) {
     long h = 0;
     for (long component : tuple) {
       h = mix(h ^ component);
     }
-    return findOrInsert(tuple, h);
+    return h;
   }
 
   private int findOrInsert(long[] tuple, long h) {

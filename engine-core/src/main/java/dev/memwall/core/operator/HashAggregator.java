@@ -142,7 +142,6 @@ public final class HashAggregator implements AutoCloseable {
     laneSums.add(sumValues, sumTargets, sums, positions, n, groupIds, table.groups());
   }
 
-
   /**
    * {@link #mergeFrom} for two aggregators whose groups are both in increasing order of their single
    * key: one pass over both lists, as a merge join, folds the groups with equal keys and appends
@@ -165,10 +164,15 @@ public final class HashAggregator implements AutoCloseable {
         target = table.append(tuple);
         prepareNewGroups();
       }
-      rows.set(target, rows.get(target) + other.rows.get(og));
-      for (int a = 0; a < accumulators.length; a++) {
-        accumulators[a].merge(target, other.accumulators[a], og);
-      }
+      fold(target, other, og);
+    }
+  }
+
+  /** Adds {@code other}'s group {@code og} (its row count and accumulators) into group {@code target}. */
+  private void fold(int target, HashAggregator other, int og) {
+    rows.set(target, rows.get(target) + other.rows.get(og));
+    for (int a = 0; a < accumulators.length; a++) {
+      accumulators[a].merge(target, other.accumulators[a], og);
     }
   }
 
@@ -213,12 +217,7 @@ public final class HashAggregator implements AutoCloseable {
       table.findOrInsert(keyColumns, positions, n, groupIds);
       prepareNewGroups();
       for (int i = 0; i < n; i++) {
-        int g = groupIds[i];
-        int og = first + i;
-        rows.set(g, rows.get(g) + other.rows.get(og));
-        for (int a = 0; a < accumulators.length; a++) {
-          accumulators[a].merge(g, other.accumulators[a], og);
-        }
+        fold(groupIds[i], other, first + i);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.memwall.core.vector;
 
+import java.lang.foreign.MemorySegment;
 import java.time.LocalDate;
 import org.apache.arrow.vector.DateDayVector;
 
@@ -9,9 +10,9 @@ public final class DateColumn extends Int32Column {
     super(vector, ColumnType.DATE);
   }
 
-  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, java.lang.foreign.MemorySegment)}). */
-  DateColumn(DateDayVector vector, int length, java.lang.foreign.MemorySegment validity,
-      java.lang.foreign.MemorySegment data) {
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, MemorySegment)}). */
+  DateColumn(DateDayVector vector, int length, MemorySegment validity,
+      MemorySegment data) {
     super(vector, ColumnType.DATE, length, validity, data);
   }
 

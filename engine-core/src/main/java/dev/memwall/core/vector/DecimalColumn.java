@@ -1,5 +1,6 @@
 package dev.memwall.core.vector;
 
+import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import org.apache.arrow.vector.BigIntVector;
 
@@ -15,9 +16,9 @@ public final class DecimalColumn extends Int64Column {
     this.unit = Math.pow(10, -type.scale());
   }
 
-  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, java.lang.foreign.MemorySegment)}). */
-  DecimalColumn(BigIntVector vector, ColumnType type, int length, java.lang.foreign.MemorySegment validity,
-      java.lang.foreign.MemorySegment data) {
+  /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, MemorySegment)}). */
+  DecimalColumn(BigIntVector vector, ColumnType type, int length, MemorySegment validity,
+      MemorySegment data) {
     super(vector, type, length, validity, data);
     this.unit = Math.pow(10, -type.scale());
   }

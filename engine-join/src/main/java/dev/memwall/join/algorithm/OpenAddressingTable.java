@@ -1,16 +1,17 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
-import dev.memwall.core.concurrent.Workers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 
 /**
  * The hash table of the non-partitioned joins: open addressing with linear probing, at most half
@@ -252,7 +253,7 @@ public final class OpenAddressingTable implements AutoCloseable {
   }
 
   /** Hands the hash of every key in the table (one per distinct key) to {@code action}, in slot order. */
-  public void forEachKeyHash(java.util.function.LongConsumer action) {
+  public void forEachKeyHash(LongConsumer action) {
     long slots = mask + 1;
     for (long slot = 0; slot < slots; slot++) {
       if (headAt(slot) != 0) {

@@ -11,6 +11,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryColumn;
@@ -28,8 +29,10 @@ import dev.memwall.join.keys.KeyShape;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -178,7 +181,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     if (marks == null) {
       throw new IllegalStateException("only a marking stage has marks");
     }
-    java.util.Map<dev.memwall.core.vector.Batch, Integer> starts = new java.util.IdentityHashMap<>();
+    Map<Batch, Integer> starts = new IdentityHashMap<>();
     for (int b = 0, start = 0; b < build.batches().size(); start += build.batches().get(b++).rowCount()) {
       starts.put(build.batches().get(b), start);
     }

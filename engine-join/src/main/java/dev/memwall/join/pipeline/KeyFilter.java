@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Bloom filter a pipelined join may put in front of its hash table (some 40 times the filter's
- * size, so the filter stays in a nearer cache level), built only once probing shows it pays: the probing threads first look the table up directly and count
- * how many rows find a partner; the first thread to have probed {@value #SAMPLE_CHUNKS} chunks
- * decides for all. If fewer than half its rows matched, it builds a split-block filter of the table's
- * keys (small enough to stay cached) and publishes it, and from then on only the hashes the filter
+ * size, so the filter stays in a nearer cache level), built only once probing shows it pays: the
+ * probing threads first look the table up directly and count how many rows find a partner; the
+ * first thread to have probed {@value #SAMPLE_CHUNKS} chunks decides for all. If fewer than half its
+ * rows matched, it builds a register-blocked filter ({@link RegisterBlockedBloomFilter}) of the
+ * table's keys (small enough to stay cached) and publishes it, and from then on only the hashes the filter
  * passes look the table up, so a selective join does not pay a memory miss per probe row; otherwise
  * no filter is built, and a join whose rows mostly match pays nothing for one.
  *

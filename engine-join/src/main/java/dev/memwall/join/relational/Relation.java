@@ -546,7 +546,5 @@ public final class Relation implements AutoCloseable {
         right.release();
       }
     }
-
-
   }
 }
