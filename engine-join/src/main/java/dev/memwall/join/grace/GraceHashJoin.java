@@ -1,6 +1,5 @@
 package dev.memwall.join.grace;
 
-import dev.memwall.core.hash.Hashing;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.partition.Tuples;
@@ -14,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import dev.memwall.join.prefetch.PrefetchingPartitioner;
 import java.nio.file.Path;
 
 /**
@@ -27,7 +27,9 @@ import java.nio.file.Path;
  * scan of the key columns) so that the hybrid variant can choose its resident partitions by their
  * real sizes ({@link HybridSplit}); plain GRACE keeps none resident. Tuples of spilled partitions go
  * through one page per partition into a spill file per partition and side, as 16-byte
- * {@link SpillRecords} that keep the hash code beside the tuple. Tuples of resident partitions form
+ * {@link SpillRecords} that keep the hash code beside the tuple: a block of up to {@value #BLOCK_ROWS}
+ * of them is staged as records and partitioned at once by a {@link PrefetchingPartitioner}, in the
+ * same loop form (plain, group, pipelined) as the join phase. Tuples of resident partitions form
  * one in-memory hash table that probe tuples of those partitions probe, a staged batch at a time,
  * while the probe side is being partitioned.
  *
@@ -36,7 +38,8 @@ import java.nio.file.Path;
  * plain, group-prefetched or software-pipelined ({@link PrefetchingHashJoin}). A partition still too
  * big for {@code M} is re-partitioned with a fresh hash of the key (one seed per level) into
  * {@code ceil(F |R_i| / M)} sub-partitions, recursively up to {@value #MAX_LEVELS} levels; a
- * sub-partition that re-partitioning did not shrink (a single key too frequent for {@code M}, or
+ * sub-partition (partitioned a read page at a time, in the configured loop form) that
+ * re-partitioning did not shrink (a single key too frequent for {@code M}, or
  * keys that all collide) is joined by block nested loops over the spill files: the build partition
  * in blocks of {@code M} bytes, each hashed and probed by the whole probe partition, a bit per probe
  * tuple remembering matches for outer, semi and anti joins.
@@ -47,7 +50,7 @@ import java.nio.file.Path;
  * <p>Resources: in memory, the table for at most {@code M} bytes of build tuples (more only when a
  * resident partition or a block must hold at least one page), plus one output page per partition
  * of the side being partitioned (pages shrink, down to 256 bytes, so that they take about a quarter
- * of {@code M}). On disk, up to the size of both inputs' tuples (16 bytes each), in a fresh
+ * of {@code M}), and a staging block of {@value #BLOCK_ROWS} records. On disk, up to the size of both inputs' tuples (16 bytes each), in a fresh
  * directory under the spill root that is removed with everything in it on success, failure and
  * interruption ({@link dev.memwall.join.JoinSpillException}).
  *
@@ -79,8 +82,8 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
    * @param spillRoot where the spill directory is created
    * @param spillQuotaBytes the most bytes the spill files may hold at once ({@link Long#MAX_VALUE}: the disk decides)
    * @param hybrid keep partitions resident (hybrid hash join) rather than spilling all (GRACE)
-   * @param prefetch the form of the join phase's build and probe loops
-   * @param tuning G and D for them
+   * @param prefetch the form of the partition loops and of the join phase's build and probe loops
+   * @param tuning G and D for them (one tuning for all three loops)
    * @param rates measured rates for the hybrid split ({@link SpillRates#measure}); may be null for GRACE
    */
   public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates,
@@ -128,6 +131,8 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   private final PrefetchingHashJoin loops;
   private final Tuples block;
   private final OffHeapBuffer nullRows;
+  /** Spilled tuples of one block as {@link SpillRecords}, for the partition loop. */
+  private final OffHeapBuffer staging;
   private OffHeapBuffer readBuffer;
   private SpillDirectory spill;
   private int topPartitions = 1;
@@ -150,16 +155,22 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     this.table = new BucketTable(memory);
     this.loops = new PrefetchingHashJoin(settings.prefetch(), settings.tuning());
     Tuples tuples = null;
+    OffHeapBuffer nulls = null;
     try {
       tuples = Tuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
-      this.nullRows = memory.allocate((long) BLOCK_ROWS * Integer.BYTES);
+      nulls = memory.allocate((long) BLOCK_ROWS * Integer.BYTES);
+      this.staging = memory.allocate((long) BLOCK_ROWS * SpillRecords.BYTES);
     } catch (RuntimeException | Error e) {
       if (tuples != null) {
         tuples.close();
       }
+      if (nulls != null) {
+        nulls.close();
+      }
       throw e;
     }
     this.block = tuples;
+    this.nullRows = nulls;
   }
 
   /** Runs the join; every buffer and spill file is gone when this returns or throws. */
@@ -191,7 +202,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     long pages = rightRows * (long) BucketTable.BYTES_PER_TUPLE <= memoryBytes ? 0
         : (long) MAX_FANOUT * pageBytes(MAX_FANOUT, memoryBytes);
     return table + Math.min(pages, memoryBytes) + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS
-        + readBytes(memoryBytes);
+        + (long) SpillRecords.BYTES * BLOCK_ROWS + readBytes(memoryBytes);
   }
 
   /** The buffer spill files are read through: up to a quarter of M, 256 bytes to 64 KiB. */
@@ -237,13 +248,14 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     long[] probeCounts;
     SpillFile[] buildFiles;
     SpillFile[] probeFiles;
-    try (Partitioner builds = anySpilled ? new Partitioner(spill, memory, "build", k, page) : null) {
+    PrefetchingPartitioner.Routing byCode = PrefetchingPartitioner.Routing.code((int) SpillRecords.CODE);
+    try (Partitioner builds = anySpilled ? new Partitioner(spill, memory, "build", k, page, byCode) : null) {
       partitionBuild(right, k, resident, (int) plan.residentTuples(), builds);
       buildCounts = builds == null ? null : builds.finish();
       buildFiles = builds == null ? null : builds.files;
     }
     readBuffer = memory.allocate(readBytes(memoryBytes));
-    try (Partitioner probes = anySpilled ? new Partitioner(spill, memory, "probe", k, page) : null) {
+    try (Partitioner probes = anySpilled ? new Partitioner(spill, memory, "probe", k, page, byCode) : null) {
       partitionProbe(left, k, resident, probes);
       probeCounts = probes == null ? null : probes.finish();
       probeFiles = probes == null ? null : probes.files;
@@ -286,29 +298,47 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
 
   private void partitionBuild(KeyColumns right, int k, boolean[] resident, int residentTuples, Partitioner builds) {
     MemorySegment space = table.tupleSpace(residentTuples);
+    boolean allSpilled = noneTrue(resident);
     int at = 0;
     MemorySegment hashes = block.hashes();
     MemorySegment rows = block.rows();
+    MemorySegment records = staging.segment();
     for (int b = 0; b < right.batches(); b++) {
       for (int from = 0; from < right.batchRows(b); from += BLOCK_ROWS) {
         int n = fill(right, b, from, false);
+        int spilled = 0;
         for (int i = 0; i < n; i++) {
           long key = hashes.getAtIndex(HASH, i);
           int code = SpillRecords.code(key);
           int row = rows.getAtIndex(INT, i);
-          int p = Integer.remainderUnsigned(code, k);
-          if (resident[p]) {
-            long o = (long) at++ * SpillRecords.BYTES;
-            space.set(INT, o + SpillRecords.CODE, code);
-            space.set(INT, o + SpillRecords.ROW, row);
-            space.set(LONG, o + SpillRecords.KEY, key);
+          if (!allSpilled && resident[Integer.remainderUnsigned(code, k)]) {
+            writeRecord(space, at++, code, row, key);
           } else {
-            builds.add(p, code, row, key);
+            writeRecord(records, spilled++, code, row, key);
           }
+        }
+        if (spilled > 0) {
+          builds.add(records, spilled);
         }
       }
     }
     table.build(at, k);
+  }
+
+  private static boolean noneTrue(boolean[] flags) {
+    for (boolean flag : flags) {
+      if (flag) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void writeRecord(MemorySegment records, int index, int code, int row, long key) {
+    long o = (long) index * SpillRecords.BYTES;
+    records.set(INT, o + SpillRecords.CODE, code);
+    records.set(INT, o + SpillRecords.ROW, row);
+    records.set(LONG, o + SpillRecords.KEY, key);
   }
 
   /**
@@ -319,28 +349,30 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     MemorySegment hashes = block.hashes();
     MemorySegment rows = block.rows();
     MemorySegment staged = readBuffer.segment();
+    MemorySegment records = staging.segment();
+    boolean allSpilled = noneTrue(resident);
     int capacity = (int) (staged.byteSize() / SpillRecords.BYTES);
     int count = 0;
     for (int b = 0; b < left.batches(); b++) {
       for (int from = 0; from < left.batchRows(b); from += BLOCK_ROWS) {
         int n = fill(left, b, from, true);
+        int spilled = 0;
         for (int i = 0; i < n; i++) {
           long key = hashes.getAtIndex(HASH, i);
           int code = SpillRecords.code(key);
           int row = rows.getAtIndex(INT, i);
-          int p = Integer.remainderUnsigned(code, k);
-          if (resident[p]) {
-            long o = (long) count * SpillRecords.BYTES;
-            staged.set(INT, o + SpillRecords.CODE, code);
-            staged.set(INT, o + SpillRecords.ROW, row);
-            staged.set(LONG, o + SpillRecords.KEY, key);
+          if (!allSpilled && resident[Integer.remainderUnsigned(code, k)]) {
+            writeRecord(staged, count, code, row, key);
             if (++count == capacity) {
               loops.probe(table, staged, count, firstSuffices, this);
               count = 0;
             }
           } else {
-            probes.add(p, code, row, key);
+            writeRecord(records, spilled++, code, row, key);
           }
+        }
+        if (spilled > 0) {
+          probes.add(records, spilled);
         }
       }
     }
@@ -412,7 +444,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       }
       if (buildCount * BucketTable.BYTES_PER_TUPLE <= memoryBytes) {
         loadAndBuild(build, 0, (int) buildCount, topPartitionCount);
-        forEachPage(probe);
+        forEachPage(probe, (page, n) -> loops.probe(table, page, n, firstSuffices, this));
         return;
       }
       if (level > MAX_LEVELS) {
@@ -427,14 +459,15 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       long[] probeCounts;
       SpillFile[] buildFiles;
       SpillFile[] probeFiles;
-      try (Partitioner builds = new Partitioner(spill, memory, "build-l" + level, k, page)) {
-        forEachRecord(build, (code, row, key) -> builds.add(freshPartition(key, seed, k), code, row, key));
+      PrefetchingPartitioner.Routing fresh = PrefetchingPartitioner.Routing.remixedKey((int) SpillRecords.KEY, seed);
+      try (Partitioner builds = new Partitioner(spill, memory, "build-l" + level, k, page, fresh)) {
+        forEachPage(build, builds::add);
         buildCounts = builds.finish();
         buildFiles = builds.files;
       }
       build.delete();
-      try (Partitioner probes = new Partitioner(spill, memory, "probe-l" + level, k, page)) {
-        forEachRecord(probe, (code, row, key) -> probes.add(freshPartition(key, seed, k), code, row, key));
+      try (Partitioner probes = new Partitioner(spill, memory, "probe-l" + level, k, page, fresh)) {
+        forEachPage(probe, probes::add);
         probeCounts = probes.finish();
         probeFiles = probes.files;
       }
@@ -456,10 +489,6 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
         probe.delete();
       }
     }
-  }
-
-  private static int freshPartition(long key, long seed, int k) {
-    return Integer.remainderUnsigned((int) (Hashing.mix64(key ^ seed) >>> 32), k);
   }
 
   /** Block nested loops over the spill files: blocks of M bytes of build tuples, each probed by every probe tuple. */
@@ -515,15 +544,15 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     loops.build(table, n, topPartitionCount);
   }
 
-  /** Probes the table with every tuple of {@code file}, a page at a time, in the configured loop form. */
-  private void forEachPage(SpillFile file) {
+  /** Hands {@code file}'s tuples to {@code visitor} a read buffer's worth at a time. */
+  private void forEachPage(SpillFile file, PageVisitor visitor) {
     MemorySegment buffer = readBuffer.segment();
     long size = file.size();
     for (long position = 0; position < size; position += buffer.byteSize()) {
       long bytes = Math.min(buffer.byteSize(), size - position);
       MemorySegment page = buffer.asSlice(0, bytes);
       file.read(position, page);
-      loops.probe(table, page, (int) (bytes / SpillRecords.BYTES), firstSuffices, this);
+      visitor.visit(page, (int) (bytes / SpillRecords.BYTES));
     }
   }
 
@@ -541,6 +570,12 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   @Override
   public void finish(int probeRow, boolean matched) {
     JoinInput.finishRow(type, out, probeRow, matched);
+  }
+
+  /** What a pass over a spill file does with each page of tuples. */
+  @FunctionalInterface
+  private interface PageVisitor {
+    void visit(MemorySegment page, int tuples);
   }
 
   /** What a pass over a spill file does with each tuple. */
@@ -573,6 +608,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       table.close();
       block.close();
       nullRows.close();
+      staging.close();
       if (readBuffer != null) {
         readBuffer.close();
       }
@@ -581,62 +617,46 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
 
   /**
    * Writes tuples into one page per partition and each full page to the partition's spill file
-   * (created on its first page). Ownership: closes its pages; the files belong to the directory.
+   * (created on its first page), with the join's loop form ({@link PrefetchingPartitioner}).
+   * Ownership: closes its pages; the files belong to the directory.
    */
-  static final class Partitioner implements AutoCloseable {
+  final class Partitioner implements AutoCloseable, PrefetchingPartitioner.PageSink {
     private final SpillDirectory directory;
     private final String prefix;
-    private final OffHeapBuffer pages;
-    private final MemorySegment segment;
-    private final int pageBytes;
-    private final int[] fill;
-    private final long[] counts;
+    private final PrefetchingPartitioner loop;
     final SpillFile[] files;
 
-    Partitioner(SpillDirectory directory, EngineMemory memory, String prefix, int partitions, int pageBytes) {
+    Partitioner(SpillDirectory directory, EngineMemory memory, String prefix, int partitions, int pageBytes,
+        PrefetchingPartitioner.Routing routing) {
       this.directory = directory;
       this.prefix = prefix;
-      this.pageBytes = pageBytes;
-      this.pages = memory.allocate((long) partitions * pageBytes);
-      this.segment = pages.segment();
-      this.fill = new int[partitions];
-      this.counts = new long[partitions];
       this.files = new SpillFile[partitions];
+      this.loop = new PrefetchingPartitioner(memory, partitions, pageBytes, SpillRecords.BYTES, routing,
+          settings.prefetch(), settings.tuning(), this);
     }
 
-    void add(int p, int code, int row, long key) {
-      long o = (long) p * pageBytes + fill[p];
-      segment.set(INT, o + SpillRecords.CODE, code);
-      segment.set(INT, o + SpillRecords.ROW, row);
-      segment.set(LONG, o + SpillRecords.KEY, key);
-      counts[p]++;
-      if ((fill[p] += SpillRecords.BYTES) == pageBytes) {
-        flush(p);
-      }
+    /** Adds the first {@code n} {@link SpillRecords} of {@code records}. */
+    void add(MemorySegment records, int n) {
+      loop.partition(records, n);
     }
 
-    private void flush(int p) {
-      if (fill[p] == 0) {
-        return;
-      }
+    @Override
+    public void flush(int p, MemorySegment page) {
       if (files[p] == null) {
         files[p] = directory.newFile(prefix + "-" + p);
       }
-      files[p].append(segment.asSlice((long) p * pageBytes, fill[p]));
-      fill[p] = 0;
+      files[p].append(page);
     }
 
     /** Flushes every page; the tuples per partition. */
     long[] finish() {
-      for (int p = 0; p < fill.length; p++) {
-        flush(p);
-      }
-      return counts;
+      loop.finish();
+      return loop.counts();
     }
 
     @Override
     public void close() {
-      pages.close();
+      loop.close();
     }
   }
 }

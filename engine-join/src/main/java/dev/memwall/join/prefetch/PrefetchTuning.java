@@ -26,6 +26,11 @@ public record PrefetchTuning(int group, int distance) {
   public static final int MAX_DISTANCE = 256;
   /** Dependent references of a probe: bucket header, cell array, build tuple. */
   public static final int PROBE_REFERENCES = 3;
+  /**
+   * Dependent references of a partition-phase record ({@link PrefetchingPartitioner}): the
+   * partition's fill position, the destination line.
+   */
+  public static final int PARTITION_REFERENCES = 2;
 
   public PrefetchTuning {
     if (group < 1 || group > MAX_GROUP) {
@@ -64,6 +69,12 @@ public record PrefetchTuning(int group, int distance) {
   public static PrefetchTuning from(MachineProfile profile) {
     return of(profile.missLatencyNanos(), profile.pipelinedMissNanos(), StageCosts.estimate(profile),
         PROBE_REFERENCES);
+  }
+
+  /** G and D for {@code profile}'s T1 and Tnext, with estimated stage costs, for the partition loop ({@link #PARTITION_REFERENCES}). */
+  public static PrefetchTuning forPartitioning(MachineProfile profile) {
+    return of(profile.missLatencyNanos(), profile.pipelinedMissNanos(), StageCosts.estimate(profile),
+        PARTITION_REFERENCES);
   }
 
   /** The smallest G and D satisfying eq. 4.1 and 4.2 (clamped to their ranges). */
