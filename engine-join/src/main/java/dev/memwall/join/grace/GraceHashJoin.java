@@ -27,9 +27,9 @@ import java.nio.file.Path;
  * scan of the key columns) so that the hybrid variant can choose its resident partitions by their
  * real sizes ({@link HybridSplit}); plain GRACE keeps none resident. Tuples of spilled partitions go
  * through one page per partition into a spill file per partition and side, as 16-byte
- * {@link SpillRecords} that keep the hash code beside the tuple: a block of up to {@value #BLOCK_ROWS}
- * of them is staged as records and partitioned at once by a {@link PrefetchingPartitioner}, in the
- * same loop form (plain, group, pipelined) as the join phase. Tuples of resident partitions form
+ * {@link SpillRecords} that keep the hash code beside the tuple: up to {@value #STAGED_RECORDS} of
+ * them at a time are staged as records and partitioned at once by a {@link PrefetchingPartitioner},
+ * in the same loop form (plain, group, pipelined) as the join phase. Tuples of resident partitions form
  * one in-memory hash table that probe tuples of those partitions probe, a staged batch at a time,
  * while the probe side is being partitioned.
  *
@@ -50,7 +50,7 @@ import java.nio.file.Path;
  * <p>Resources: in memory, the table for at most {@code M} bytes of build tuples (more only when a
  * resident partition or a block must hold at least one page), plus one output page per partition
  * of the side being partitioned (pages shrink, down to 256 bytes, so that they take about a quarter
- * of {@code M}), and a staging block of {@value #BLOCK_ROWS} records. On disk, up to the size of both inputs' tuples (16 bytes each), in a fresh
+ * of {@code M}), and a staging area of {@value #STAGED_RECORDS} records. On disk, up to the size of both inputs' tuples (16 bytes each), in a fresh
  * directory under the spill root that is removed with everything in it on success, failure and
  * interruption ({@link dev.memwall.join.JoinSpillException}).
  *
@@ -72,6 +72,8 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   private static final ValueLayout.OfInt INT = SpillRecords.INT;
   private static final ValueLayout.OfLong LONG = SpillRecords.LONG;
   private static final int BLOCK_ROWS = 1024;
+  /** Spilled tuples staged as records before the partition loop takes them (4 KiB). */
+  private static final int STAGED_RECORDS = 256;
   private static final long[] LEVEL_SEEDS = {0, 0x9E3779B97F4A7C15L, 0xC2B2AE3D27D4EB4FL, 0x165667B19E3779F9L,
       0x27D4EB2F165667C5L, 0x85EBCA77C2B2AE63L};
 
@@ -159,7 +161,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     try {
       tuples = Tuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
       nulls = memory.allocate((long) BLOCK_ROWS * Integer.BYTES);
-      this.staging = memory.allocate((long) BLOCK_ROWS * SpillRecords.BYTES);
+      this.staging = memory.allocate((long) STAGED_RECORDS * SpillRecords.BYTES);
     } catch (RuntimeException | Error e) {
       if (tuples != null) {
         tuples.close();
@@ -202,7 +204,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     long pages = rightRows * (long) BucketTable.BYTES_PER_TUPLE <= memoryBytes ? 0
         : (long) MAX_FANOUT * pageBytes(MAX_FANOUT, memoryBytes);
     return table + Math.min(pages, memoryBytes) + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS
-        + (long) SpillRecords.BYTES * BLOCK_ROWS + readBytes(memoryBytes);
+        + (long) SpillRecords.BYTES * STAGED_RECORDS + readBytes(memoryBytes);
   }
 
   /** The buffer spill files are read through: up to a quarter of M, 256 bytes to 64 KiB. */
@@ -315,6 +317,10 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
             writeRecord(space, at++, code, row, key);
           } else {
             writeRecord(records, spilled++, code, row, key);
+            if (spilled == STAGED_RECORDS) {
+              builds.add(records, spilled);
+              spilled = 0;
+            }
           }
         }
         if (spilled > 0) {
@@ -369,6 +375,10 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
             }
           } else {
             writeRecord(records, spilled++, code, row, key);
+            if (spilled == STAGED_RECORDS) {
+              probes.add(records, spilled);
+              spilled = 0;
+            }
           }
         }
         if (spilled > 0) {
