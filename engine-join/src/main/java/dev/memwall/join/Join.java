@@ -218,7 +218,8 @@ public final class Join {
   }
 
   /**
-   * The loops of the spilling joins' join phase: {@link PrefetchingHashJoin.Mode#GROUP} (default),
+   * The loops of the spilling joins' partition phase ({@link dev.memwall.join.prefetch.PrefetchingPartitioner})
+   * and join phase (build and probe): {@link PrefetchingHashJoin.Mode#GROUP} (default),
    * {@link PrefetchingHashJoin.Mode#PIPELINED} or {@link PrefetchingHashJoin.Mode#PLAIN}.
    */
   public Join prefetch(PrefetchingHashJoin.Mode mode) {

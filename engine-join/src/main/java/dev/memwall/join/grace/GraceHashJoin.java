@@ -37,10 +37,9 @@ import java.nio.file.Path;
  * streaming the probe partition through it, page by page, without rehashing; build and probe run
  * plain, group-prefetched or software-pipelined ({@link PrefetchingHashJoin}). A partition still too
  * big for {@code M} is re-partitioned with a fresh hash of the key (one seed per level) into
- * {@code ceil(F |R_i| / M)} sub-partitions, recursively up to {@value #MAX_LEVELS} levels; a
- * sub-partition (partitioned a read page at a time, in the configured loop form) that
- * re-partitioning did not shrink (a single key too frequent for {@code M}, or
- * keys that all collide) is joined by block nested loops over the spill files: the build partition
+ * {@code ceil(F |R_i| / M)} sub-partitions (a read page of records at a time, in the same loop
+ * form), recursively up to {@value #MAX_LEVELS} levels; a sub-partition that re-partitioning did
+ * not shrink (a single key too frequent for {@code M}, or keys that all collide) is joined by block nested loops over the spill files: the build partition
  * in blocks of {@code M} bytes, each hashed and probed by the whole probe partition, a bit per probe
  * tuple remembering matches for outer, semi and anti joins.
  *
@@ -50,8 +49,8 @@ import java.nio.file.Path;
  * <p>Resources: in memory, the table for at most {@code M} bytes of build tuples (more only when a
  * resident partition or a block must hold at least one page), plus one output page per partition
  * of the side being partitioned (pages shrink, down to 256 bytes, so that they take about a quarter
- * of {@code M}), and a staging area of {@value #STAGED_RECORDS} records. On disk, up to the size of both inputs' tuples (16 bytes each), in a fresh
- * directory under the spill root that is removed with everything in it on success, failure and
+ * of {@code M}), and a staging area of {@value #STAGED_RECORDS} records. On disk, up to the size of
+ * both inputs' tuples (16 bytes each), in a fresh directory under the spill root that is removed with everything in it on success, failure and
  * interruption ({@link dev.memwall.join.JoinSpillException}).
  *
  * <p>Thread safety: one instance per join, one thread.

@@ -1,11 +1,13 @@
 /**
- * Group and software-pipelined "prefetching" for hash-table build and probe (seed 002, chapter 4),
- * as the JVM allows it. Java has no prefetch instruction, so the "prefetch" of a stage is the
- * independent load itself: a stage issues the load of the next dependent memory reference for every
- * tuple of a group (or D iterations ahead) before any loaded value is used, and keeps what it loaded
- * in small per-tuple state arrays. The loads of different tuples do not depend on each other, so the
- * out-of-order core keeps many cache misses in flight (memory-level parallelism) instead of taking
- * them one after the other. G and D come from the machine profile by the thesis's conditions
- * (eq. 4.1 and 4.2), see {@link dev.memwall.join.prefetch.PrefetchTuning}.
+ * Group and software-pipelined "prefetching" for hash-table build and probe ({@link
+ * dev.memwall.join.prefetch.PrefetchingHashJoin}) and for the partition phase's partition loop
+ * ({@link dev.memwall.join.prefetch.PrefetchingPartitioner}), seed 002 chapter 4, as the JVM allows
+ * it. Java has no prefetch instruction, so the "prefetch" of a stage is the independent load itself:
+ * a stage issues the load of the next dependent memory reference for every tuple of a group (or D
+ * iterations ahead) before any loaded value is used, and keeps what it loaded in small per-tuple
+ * state arrays. The loads of different tuples do not depend on each other, so the out-of-order core
+ * keeps many cache misses in flight (memory-level parallelism) instead of taking them one after the
+ * other. G and D come from the machine profile by the thesis's conditions (eq. 4.1 and 4.2), see
+ * {@link dev.memwall.join.prefetch.PrefetchTuning}.
  */
 package dev.memwall.join.prefetch;
