@@ -49,6 +49,15 @@ class PrefetchTuningTest {
     assertThrows(IllegalArgumentException.class, () -> new PrefetchTuning(1, 0));
   }
 
+  @Test
+  void thePartitionLoopHasFewerReferencesSoTheSameGroupAndANoShorterDistance() {
+    MachineProfile profile = profile(300, 5);
+    PrefetchTuning probe = PrefetchTuning.from(profile);
+    PrefetchTuning partition = PrefetchTuning.forPartitioning(profile);
+    assertEquals(probe.group(), partition.group());
+    assertTrue(partition.distance() >= probe.distance(), probe + " vs " + partition);
+  }
+
   private static MachineProfile profile(double t1, double tNext) {
     return new MachineProfile("synthetic", 2,
         List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 32 << 10, 64, 8), 32 << 10, 1.5)),
