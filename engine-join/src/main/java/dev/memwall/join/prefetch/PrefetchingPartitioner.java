@@ -47,8 +47,12 @@ import java.util.Objects;
  * that needs the line, its value folded into {@link #touched()} so that the JIT keeps it. The loads
  * of different records do not depend on each other, so the out-of-order core keeps several misses
  * in flight. Loading a line before writing it also brings it in for the store: the copy then writes
- * to a cached line instead of waiting on a read-for-ownership. G and D come from
- * {@link PrefetchTuning} (eq. 4.1 and 4.2, {@link PrefetchTuning#PARTITION_REFERENCES} references).
+ * to a cached line instead of waiting on a read-for-ownership. Unlike a prefetch instruction, such a
+ * load stays in the core's reorder window until its line arrives: the group form, whose stage 1 is
+ * a tight loop of loads, fits many of them into the window at once, while the pipelined form's load
+ * sits there with D iterations of copying behind it, and the plain loop's stores can already leave
+ * the window for the store buffer. G and D come from {@link PrefetchTuning} (eq. 4.1 and 4.2,
+ * {@link PrefetchTuning#PARTITION_REFERENCES} references).
  *
  * <p><b>Ownership.</b> The partitioner owns its output pages ({@code partitions x pageBytes} bytes
  * allocated through the given {@link EngineMemory}) and frees them on {@link #close}. The input
