@@ -149,6 +149,32 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private final int[] pathIdx = new int[MAX_HEIGHT];
   private final long[] scratchKeys;
   private final long[] scratchValues;
+  private Probe probe; // tests only, see Probe
+
+  /**
+   * Test-only pause points: a white-box test runs writer operations inside a reader's race window,
+   * or a reader inside a half-installed update, and checks what the reader returns. Each method
+   * runs on the thread that reaches its point; {@code null} (no probe) outside tests. Set with
+   * {@link #probe(Probe)} before the threads that reach the points start.
+   */
+  interface Probe {
+    /**
+     * A reader is about to enter logical page {@code logical} (descending, walking leaves, or moving
+     * to the next page of a scan), before it reads the page's map entry.
+     */
+    default void beforeEnter(int logical) {}
+
+    /**
+     * The writer has copied a page image into a frame and ended the frame's change (its stamp is
+     * even again); the update the page belongs to may not be published yet.
+     */
+    default void afterFrameWrite() {}
+  }
+
+  /** Installs a test probe ({@code null}: none); see {@link Probe}. */
+  void probe(Probe p) {
+    probe = p;
+  }
 
   /** The external jump-pointer array: leaf pages in key order, and each leaf page's rank in it. */
   private record JumpArray(int[] pages, int[] rankOf) {}
@@ -574,7 +600,12 @@ public final class CacheFirstTree extends AbstractDiskTree {
     } finally {
       pool.unpin(frame);
     }
+    Probe p = probe;
+    if (p != null) {
+      p.afterFrameWrite();
+    }
   }
+
   /**
    * Bulkload's install, while no reader can hold the tree yet: pages written since the last commit
    * are overwritten in place (so bulkloaded leaf pages stay in file order), others get fresh pages.
@@ -601,13 +632,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
       } else {
         frame = pool.pin(phys);
       }
-      try {
-        pool.beginWrite(frame);
-        MemorySegment.copy(im.s, 0, frames, pool.offset(frame), pageBytes);
-        pool.endWrite(frame);
-      } finally {
-        pool.unpin(frame);
-      }
+      writeFrame(frame, im);
     }
     view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
     images.clear();
@@ -1394,6 +1419,10 @@ public final class CacheFirstTree extends AbstractDiskTree {
      * re-validate the page it leaves: {@link #move} does.
      */
     boolean enter(int logical) {
+      Probe probe = CacheFirstTree.this.probe;
+      if (probe != null) {
+        probe.beforeEnter(logical);
+      }
       int p = view.map().get(logical); // volatile read of view: acquire
       if (p < PageFile.FIRST_DATA_PAGE || p >= file.usedPages()) {
         return false;
