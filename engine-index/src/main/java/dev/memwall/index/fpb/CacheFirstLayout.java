@@ -3,6 +3,7 @@ package dev.memwall.index.fpb;
 import dev.memwall.index.page.PageFormat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * The byte layout of a cache-first fpB+-tree ({@link CacheFirstTree}, seed 002 section 3.3.4):
@@ -56,6 +57,7 @@ public final class CacheFirstLayout {
   private final long rowIdsAt;
   private final long childPagesAt;
   private final long childLinesAt;
+  private final short[] slotAtLine; // slotOf by table: no division on the readers' pointer checks
 
   /**
    * @throws IllegalArgumentException if a page holds fewer than 3 slots, or a node fewer than 2
@@ -80,6 +82,11 @@ public final class CacheFirstLayout {
     this.rowIdsAt = NODE_HEADER + (long) leafCapacity * keyBytes;
     this.childPagesAt = NODE_HEADER + (long) innerCapacity * keyBytes;
     this.childLinesAt = childPagesAt + (long) innerCapacity * Integer.BYTES;
+    this.slotAtLine = new short[pageBytes / LINE_BYTES];
+    Arrays.fill(slotAtLine, (short) -1);
+    for (int slot = 0; slot < slots; slot++) {
+      slotAtLine[lineOf(slot)] = (short) slot;
+    }
   }
 
   static int slotsPerPage(int pageBytes, int nodeLines) {
@@ -190,11 +197,7 @@ public final class CacheFirstLayout {
 
   /** The slot starting at {@code line}, or -1 if no slot starts there. */
   public int slotOf(int line) {
-    int rel = line - 1;
-    if (rel < 0 || rel % nodeLines != 0 || rel / nodeLines >= slots) {
-      return -1;
-    }
-    return rel / nodeLines;
+    return line >= 0 && line < slotAtLine.length ? slotAtLine[line] : -1;
   }
 
   // ---- page header -------------------------------------------------------------------------

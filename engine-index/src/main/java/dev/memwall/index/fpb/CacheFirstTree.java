@@ -1483,14 +1483,14 @@ public final class CacheFirstTree extends AbstractDiskTree {
   /** Result of a read attempt that must be retried. */
   private static final int RETRY = -1;
 
-  private boolean nodeSane(long ptr) {
-    int line = lineOf(ptr);
-    return layout.slotOf(line) >= 0 && pageOf(ptr) >= 0 && pageOf(ptr) < logicalCountSeen();
-  }
-
-  /** Logical pages of the latest published state (a bound for sanity checks of torn reads). */
-  private int logicalCountSeen() {
-    return view.pages();
+  /**
+   * Whether {@code ptr} names a node slot on one of the logical pages {@code 0 .. pages-1}: a sanity
+   * check of pointers a reader read, which may be torn until validated. {@code pages} may come from
+   * any published state (an older one only makes a pointer to a newer page fail, and the read retry).
+   */
+  private boolean nodeSane(long ptr, int pages) {
+    int page = pageOf(ptr);
+    return page >= 0 && page < pages && layout.slotOf(lineOf(ptr)) >= 0;
   }
 
   /**
@@ -1503,7 +1503,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
     View v = view;
     long p = v.root();
     int h = v.height();
-    if (!nodeSane(p) || !r.enter(pageOf(p))) {
+    int pages = v.pages();
+    if (!nodeSane(p, pages) || !r.enter(pageOf(p))) {
       return NULL;
     }
     View now = view; // couple the root page with the root pointer and height it was read for
@@ -1522,7 +1523,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         i = n - 1;
       }
       long c = layout.child(frames, node, i);
-      if (!nodeSane(c)) {
+      if (!nodeSane(c, pages)) {
         return NULL;
       }
       if (pageOf(c) != r.page && !r.move(pageOf(c))) {
@@ -1565,6 +1566,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
       return RETRY;
     }
     int found = 0;
+    int pages = view.pages();
+    long guardLimit = (long) pages * layout.slots();
     long node = r.base() + nodeAt(leaf);
     int n = layout.count(frames, node);
     if (n < 0 || n > layout.leafCapacity()) {
@@ -1579,7 +1582,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         if (next == NULL) {
           break;
         }
-        if (!nodeSane(next) || ++guard > (long) logicalCountSeen() * layout.slots()) {
+        if (!nodeSane(next, pages) || ++guard > guardLimit) {
           return RETRY;
         }
         if (pageOf(next) != r.page && !r.move(pageOf(next))) {
@@ -1631,12 +1634,14 @@ public final class CacheFirstTree extends AbstractDiskTree {
   /**
    * A range scan in batches. It locates both end keys, then, entering each leaf page, prefetches up
    * to {@link DiskTreeConfig#scanPrefetchPages()} leaf pages ahead (never past the end key's page)
-   * through the external jump-pointer array of leaf pages, and loads the lines of every leaf node
-   * of the page (found through the page's slot bitmap) back to back before reading them. Each batch
-   * ends at a leaf page boundary or when full and is validated (its leaf page still current) before
-   * it is handed out. The next batch continues from the same position if that page is still current
-   * (coupled with the next page when it crosses to it), else it descends again from the last key
-   * returned.
+   * through the external jump-pointer array of leaf pages, and reads the page's leaves in a tight
+   * loop. It does not load the lines of the page's leaf nodes ahead through the slot bitmap (seed
+   * 002 section 3.3.5's cache prefetching): without a prefetch instruction that is a demand load of
+   * every line before the read, measured slower than the read alone at 1e6 and 1e7 keys
+   * (BENCHMARKS.md, cache-first section). Each batch ends at a leaf page boundary or when full and
+   * is validated (its leaf page still current) before it is handed out. The next batch continues
+   * from the same position if that page is still current (coupled with the next page when it
+   * crosses to it), else it descends again from the last key returned.
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer.
    */
@@ -1652,6 +1657,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
     private long leaf;
     private int index;
     private int endPage = -1;
+    private JumpArray advisedIn; // the jump-pointer array the pages advised so far are ranked in
+    private int advisedTo; // the last rank advised in it
 
     private RangeScan(long lo, long hi) {
       this.lo = Math.max(lo, keyType.min());
@@ -1717,37 +1724,43 @@ public final class CacheFirstTree extends AbstractDiskTree {
       endPage = p == NULL || !r.valid() ? -1 : pageOf(p);
     }
 
-    /** Prefetches the leaf pages after {@code page} and loads the page's leaf lines. */
-    private void enterLeafPage(int page) {
-      View v = view;
-      JumpArray j = v.jump();
+    /**
+     * Entering leaf page {@code page}: prefetches the leaf pages after it, up to
+     * {@link DiskTreeConfig#scanPrefetchPages()} ahead and never past the end key's page, each once
+     * per scan (while the jump-pointer array is unchanged), so a page costs one map lookup here.
+     */
+    private void prefetchAhead(int page) {
       int d = config.scanPrefetchPages();
-      if (d > 0 && page < j.rankOf().length && page != endPage) {
-        int rank = j.rankOf()[page];
-        int[] pages = j.pages();
-        for (int i = 1; rank >= 0 && i <= d && rank + i < pages.length; i++) {
-          int next = pages[rank + i];
-          int phys = v.map().get(next);
-          if (phys >= PageFile.FIRST_DATA_PAGE && phys < file.usedPages()) {
-            pool.prefetch(phys);
+      if (d > 0 && page != endPage) {
+        View v = view;
+        JumpArray j = v.jump();
+        int rank = page < j.rankOf().length ? j.rankOf()[page] : -1;
+        if (rank >= 0) {
+          if (j != advisedIn) {
+            advisedIn = j;
+            advisedTo = rank;
           }
-          if (next == endPage) {
-            break;
+          int[] pages = j.pages();
+          int last = Math.min(rank + d, pages.length - 1);
+          for (int at = Math.max(rank, advisedTo) + 1; at <= last; at++) {
+            int next = pages[at];
+            int phys = v.map().get(next);
+            if (phys >= PageFile.FIRST_DATA_PAGE && phys < file.usedPages()) {
+              pool.prefetch(phys);
+            }
+            if (next == endPage) {
+              last = pages.length; // nothing past the end key's page
+              break;
+            }
           }
+          advisedTo = Math.max(advisedTo, last);
         }
       }
-      long base = r.base();
-      long folded = 0;
-      for (int slot = 0; slot < layout.slots(); slot++) {
-        if (layout.slotUsed(frames, base, slot)) {
-          long node = base + (long) layout.lineOf(slot) * CacheFirstLayout.LINE_BYTES;
-          folded += LineFetch.touch(frames, node - 1, layout.nodeBytes() + 1);
-        }
-      }
-      LineFetch.consume(folded);
     }
 
     private int tryNext(long[] keys, long[] rowIds) {
+      int pages = view.pages(); // a bound for the batch's sanity checks
+      long guardLimit = (long) pages * layout.slots();
       long p;
       int i;
       long skip = 0;
@@ -1770,7 +1783,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         }
         i = layout.search(frames, node, n, from, false);
         skip = emitted ? lastKeyCount : 0;
-        enterLeafPage(r.page);
+        prefetchAhead(r.page);
       } else {
         p = leaf;
         i = index;
@@ -1781,10 +1794,10 @@ public final class CacheFirstTree extends AbstractDiskTree {
         }
         if (pageOf(p) != r.page) {
           // the last batch ended at a page boundary: p was read on r's page, still r's position
-          if (!nodeSane(p) || !r.move(pageOf(p))) {
+          if (!nodeSane(p, pages) || !r.move(pageOf(p))) {
             return RETRY;
           }
-          enterLeafPage(r.page);
+          prefetchAhead(r.page);
         }
         // else p and i lie on r's page as validated for the last batch; finish() re-validates it
       }
@@ -1828,7 +1841,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         if (next == NULL) {
           return finish(got, NULL, 0, any, key, count, true);
         }
-        if (!nodeSane(next) || ++guard > (long) logicalCountSeen() * layout.slots()) {
+        if (!nodeSane(next, pages) || ++guard > guardLimit) {
           return RETRY;
         }
         if (pageOf(next) != r.page) {
@@ -1838,7 +1851,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
           if (!r.move(pageOf(next))) {
             return RETRY;
           }
-          enterLeafPage(r.page);
+          prefetchAhead(r.page);
         }
         p = next;
         i = 0;

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,7 +60,7 @@ class CacheFirstTreeInterleavingTest {
   }
 
   /** Three full leaf pages; entry {@code i} has row id {@code i}; {@code keyOf} gives the keys (ascending). */
-  private CacheFirstTree bulkloadThreePages(EngineMemory memory, java.util.function.IntToLongFunction keyOf) {
+  private CacheFirstTree bulkloadThreePages(EngineMemory memory, IntToLongFunction keyOf) {
     CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
     int n = 3 * entriesPerLeafPage(layout);
     long[] keys = new long[n];
