@@ -6,11 +6,13 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryEncoder;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -237,13 +239,28 @@ public final class HashAggregator implements AutoCloseable {
       names.add(accumulator.aggregate.name());
       types.add(accumulator.resultType);
     }
-    try (TableBuilder builder = new TableBuilder(names, types, memory.arrow())) {
-      int groups = table.groups();
+    int groups = table.groups();
+    boolean[] encoded = new boolean[names.size()];
+    int[][] codeOfId = new int[keys.size()][];
+    for (int j = 0; j < keys.size(); j++) {
+      // every string this column can hold is interned; when even all of them are few against the
+      // groups, the column is kept encoded (and otherwise written decoded at once)
+      encoded[j] = groupKeys[j] instanceof GroupKey.Strings && TableBuilder.keepsEncoded(strings.size(), groups);
+      if (encoded[j]) {
+        codeOfId[j] = new int[strings.size()];
+        Arrays.fill(codeOfId[j], -1);
+      }
+    }
+    try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
       for (int first = 0; first < groups; ) {
         int count = builder.reserveRows(groups - first);
         int at = builder.nextRow();
         for (int j = 0; j < keys.size(); j++) {
-          writeKeys(builder.vector(j), j, first, count, at);
+          if (encoded[j]) {
+            writeCodes((IntVector) builder.vector(j), builder.encoder(j), codeOfId[j], j, first, count, at);
+          } else {
+            writeKeys(builder.vector(j), j, first, count, at);
+          }
         }
         for (int i = 0; i < accumulators.length; i++) {
           accumulators[i].writeResults(builder.vector(keys.size() + i), rows, first, count, at);
@@ -252,6 +269,31 @@ public final class HashAggregator implements AutoCloseable {
         first += count;
       }
       return builder.build();
+    }
+  }
+
+  /**
+   * Writes string key {@code j} of groups {@code [first, first + count)} to rows
+   * {@code [at, at + count)} of {@code target} as codes of {@code encoder}: each interned id gets the
+   * next code when first met ({@code codeOfId}, -1 for none yet), so the column's dictionary holds
+   * the strings of this column only, once each.
+   */
+  private void writeCodes(IntVector target, DictionaryEncoder encoder, int[] codeOfId, int j, int first, int count,
+      int at) {
+    int nullComponent = keys.size();
+    long nullBit = 1L << j;
+    for (int i = 0; i < count; i++) {
+      int g = first + i;
+      if ((table.key(g, nullComponent) & nullBit) != 0) {
+        target.setNull(at + i);
+        continue;
+      }
+      int id = (int) table.key(g, j);
+      int code = codeOfId[id];
+      if (code < 0) {
+        code = codeOfId[id] = encoder.code(strings.value(id));
+      }
+      TableBuilder.setInt32(target, at + i, code);
     }
   }
 

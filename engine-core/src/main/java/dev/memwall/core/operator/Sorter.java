@@ -12,6 +12,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * ORDER BY and top-N over a table: sorts row references with a stable merge sort, or for a small
@@ -48,11 +50,15 @@ public final class Sorter {
     for (int i = 0; i < keys.size(); i++) {
       descending[i] = keys.get(i).descending();
     }
+    int[][] ranks = new int[keys.size()][];
+    for (int i = 0; i < keys.size(); i++) {
+      ranks[i] = ranksOf(batches, keyColumns[i]);
+    }
     RowComparator comparator = (a, b) -> {
       for (int i = 0; i < keyColumns.length; i++) {
         Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
         Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
-        int cmp = compare(left, (int) a, right, (int) b, descending[i]);
+        int cmp = compare(left, (int) a, right, (int) b, descending[i], ranks[i]);
         if (cmp != 0) {
           return cmp;
         }
@@ -67,11 +73,16 @@ public final class Sorter {
     }
     List<String> names = new ArrayList<>();
     List<ColumnType> types = new ArrayList<>();
-    input.schema().getFields().forEach(f -> {
-      names.add(f.getName());
-      types.add(ColumnType.of(f));
-    });
-    try (TableBuilder builder = new TableBuilder(names, types, memory.arrow())) {
+    List<Field> fields = input.schema().getFields();
+    boolean[] encoded = new boolean[fields.size()];
+    for (int c = 0; c < fields.size(); c++) {
+      Field field = fields.get(c);
+      names.add(field.getName());
+      types.add(ColumnType.of(field));
+      Dictionary dictionary = field.getDictionary() == null ? null : input.dictionaries().get(field.getDictionary().getId());
+      encoded[c] = dictionary != null && TableBuilder.keepsEncoded(dictionary.getVector().getValueCount(), take);
+    }
+    try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
       for (int i = 0; i < take; i++) {
         Batch batch = batches.get((int) (refs[i] >>> 32));
         int row = (int) refs[i];
@@ -163,7 +174,11 @@ public final class Sorter {
     int compare(long a, long b);
   }
 
-  private static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending) {
+  /**
+   * @param ranks for a string column whose every batch codes into one dictionary, the order of each
+   *     dictionary entry among them ({@link #ranksOf}); null otherwise
+   */
+  private static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, int[] ranks) {
     boolean leftNull = left.isNull(leftRow);
     boolean rightNull = right.isNull(rightRow);
     if (leftNull || rightNull) {
@@ -171,10 +186,48 @@ public final class Sorter {
     }
     int cmp = switch (left.type().kind()) {
       case FLOAT64 -> Double.compare(left.getDouble(leftRow), right.getDouble(rightRow));
-      case STRING -> compareStrings(left, leftRow, right, rightRow);
+      case STRING -> ranks != null
+          ? Integer.compare(ranks[((DictionaryColumn) left).code(leftRow)], ranks[((DictionaryColumn) right).code(rightRow)])
+          : compareStrings(left, leftRow, right, rightRow);
       default -> Long.compare(left.getLong(leftRow), right.getLong(rightRow));
     };
     return descending ? -cmp : cmp;
+  }
+
+  /**
+   * When column {@code column} of every batch codes into one dictionary, each entry's position in
+   * the order of the entries' strings (equal strings share one), so rows compare by two array reads
+   * instead of their bytes; else null. The dictionary is sorted once, at the cost of a handful of
+   * rows' comparisons when it is small against the rows, and not ranked when it is not.
+   */
+  private static int[] ranksOf(List<Batch> batches, int column) {
+    VarCharColumn dictionary = null;
+    long rows = 0;
+    for (Batch batch : batches) {
+      if (!(batch.column(column) instanceof DictionaryColumn codes)
+          || (dictionary != null && codes.dictionary().arrow() != dictionary.arrow())) {
+        return null;
+      }
+      dictionary = codes.dictionary();
+      rows += batch.rowCount();
+    }
+    if (dictionary == null || !TableBuilder.keepsEncoded(dictionary.length(), rows)) {
+      return null;
+    }
+    VarCharColumn values = dictionary;
+    Integer[] entries = new Integer[values.length()];
+    for (int i = 0; i < entries.length; i++) {
+      entries[i] = i;
+    }
+    java.util.Arrays.sort(entries, (a, b) -> compareStrings(values, a, values, b));
+    int[] ranks = new int[entries.length];
+    for (int i = 0, rank = 0; i < entries.length; i++) {
+      if (i > 0 && compareStrings(values, entries[i - 1], values, entries[i]) != 0) {
+        rank++;
+      }
+      ranks[entries[i]] = rank;
+    }
+    return ranks;
   }
 
   private static int compareStrings(Column left, int leftRow, Column right, int rightRow) {

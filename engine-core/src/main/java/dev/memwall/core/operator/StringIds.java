@@ -29,6 +29,14 @@ public final class StringIds {
     });
   }
 
+  /** The number of ids handed out. */
+  int size() {
+    synchronized (values) {
+      return values.size();
+    }
+  }
+
+  /** The UTF-8 bytes of {@code id}; the caller must not change them. */
   byte[] value(int id) {
     synchronized (values) {
       return values.get(id);

@@ -17,6 +17,7 @@ import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.DictionaryEncoder;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.core.vector.VarCharColumn;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -308,33 +310,43 @@ public final class Plan {
   private static Table collect(Table input, Pipeline chain, ExecutionContext context) {
     List<NamedExpr> columns = chain.outputs != null ? chain.outputs
         : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    Schema schema = chain.outputSchema();
     List<Collector> collectors = runWorkers(input, chain, context,
-        binder -> new Collector(binder, columns, context), Collector::consume);
-    List<VectorSchemaRoot> roots = new ArrayList<>();
+        binder -> new Collector(binder, schema, columns, context), Collector::consume);
     try {
-      for (Collector collector : collectors) {
-        roots.addAll(collector.builder.drainBatches());
-      }
-      return Table.own(collectors.getFirst().builder.schema(), roots, Map.of());
-    } catch (RuntimeException e) {
-      roots.forEach(VectorSchemaRoot::close);
-      throw e;
+      List<TableBuilder> parts = new ArrayList<>();
+      collectors.forEach(collector -> parts.addAll(collector.parts()));
+      return TableBuilder.concatenate(parts);
     } finally {
-      collectors.forEach(c -> c.builder.close());
+      collectors.forEach(Collector::close);
     }
   }
 
-  /** Materializes projected values of the selected rows. */
-  private static final class Collector {
-    private final TableBuilder builder;
+  /**
+   * Materializes projected values of the selected rows. A string column that is dictionary-encoded
+   * where the pipeline ends is collected as codes ({@link TableBuilder}'s encoded columns): the
+   * codes of a small dictionary are copied as they are, those of another dictionary met later
+   * translated; a chunk whose dictionary would make the column's dictionary large starts a new part
+   * in which that column is decoded. {@link TableBuilder#concatenate} makes one table of the parts.
+   */
+  private static final class Collector implements AutoCloseable {
+    private final List<String> names;
+    private final List<ColumnType> types;
+    private final boolean[] encoded;
+    private final BufferAllocator allocator;
+    /** Earlier parts of this worker's rows, before a column had to be decoded. */
+    private final List<TableBuilder> finished = new ArrayList<>();
+    private TableBuilder builder;
     private final Object[] kernels;
     private final Object[] values;
 
-    Collector(Binder binder, List<NamedExpr> columns, ExecutionContext context) {
-      List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
-      this.builder = new TableBuilder(columns.stream().map(NamedExpr::name).toList(), types, context.memory().arrow());
+    Collector(Binder binder, Schema schema, List<NamedExpr> columns, ExecutionContext context) {
+      this.types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
+      this.names = columns.stream().map(NamedExpr::name).toList();
+      this.allocator = context.memory().arrow();
       this.kernels = new Object[columns.size()];
       this.values = new Object[columns.size()];
+      this.encoded = new boolean[columns.size()];
       for (int i = 0; i < columns.size(); i++) {
         Expr expr = columns.get(i).expr();
         kernels[i] = switch (types.get(i).kind()) {
@@ -344,7 +356,16 @@ public final class Plan {
           case FLOAT64 -> binder.bindDouble(expr);
           default -> binder.bindLong(expr);
         };
+        encoded[i] = kernels[i] instanceof Integer index && schema.getFields().get(index).getDictionary() != null;
       }
+      this.builder = new TableBuilder(names, types, encoded, allocator);
+    }
+
+    /** The builders of this worker's rows, in order; the caller concatenates them, this collector closes them. */
+    List<TableBuilder> parts() {
+      List<TableBuilder> parts = new ArrayList<>(finished);
+      parts.add(builder);
+      return parts;
     }
 
     void consume(Chunk chunk) {
@@ -356,6 +377,15 @@ public final class Plan {
           default -> chunk.batch().column((Integer) kernels[c]);
         };
       }
+      for (int c = 0; c < kernels.length; c++) {
+        if (encoded[c] && !(values[c] instanceof DictionaryColumn codes
+            && builder.encoder(c).accepts(codes.dictionary(), DictionaryEncoder.MAX_ENTRIES))) {
+          encoded[c] = false; // a large dictionary: this column is decoded from here on, in a new part
+          finished.add(builder);
+          builder = new TableBuilder(names, types, encoded, allocator);
+          c = -1; // the new part's encoders adopt this chunk's dictionaries afresh
+        }
+      }
       int selected = chunk.selected();
       for (int done = 0; done < selected; ) {
         int rows = builder.reserveRows(selected - done);
@@ -366,6 +396,12 @@ public final class Plan {
         builder.commitRows(rows);
         done += rows;
       }
+    }
+
+    @Override
+    public void close() {
+      finished.forEach(TableBuilder::close);
+      builder.close();
     }
 
     /** Column {@code c}'s values of selected rows {@code [from, from + rows)}, written from {@code at} on. */
@@ -420,11 +456,43 @@ public final class Plan {
           }
         }
         default -> {
-          Column strings = (Column) values[c];
-          VarCharVector v = (VarCharVector) target;
-          for (int i = 0; i < rows; i++) {
-            TableBuilder.copyString(strings, chunk.start() + chunk.position(from + i), v, at + i);
+          if (encoded[c]) {
+            writeCodes((DictionaryColumn) values[c], builder.encoder(c), (IntVector) target, chunk, from, rows, at);
+          } else {
+            Column strings = (Column) values[c];
+            VarCharVector v = (VarCharVector) target;
+            for (int i = 0; i < rows; i++) {
+              TableBuilder.copyString(strings, chunk.start() + chunk.position(from + i), v, at + i);
+            }
           }
+        }
+      }
+    }
+
+    /** Codes of {@code codes}' selected rows {@code [from, from + rows)} as codes of {@code encoder}, from {@code at} on. */
+    private static void writeCodes(DictionaryColumn codes, DictionaryEncoder encoder, IntVector target, Chunk chunk,
+        int from, int rows, int at) {
+      int start = chunk.start();
+      boolean anyNull = codes.hasNulls();
+      VarCharColumn dictionary = codes.dictionary();
+      if (encoder.copiesCodesOf(dictionary)) {
+        for (int i = 0; i < rows; i++) {
+          int row = start + chunk.position(from + i);
+          if (anyNull && codes.isNull(row)) {
+            target.setNull(at + i);
+          } else {
+            TableBuilder.setInt32(target, at + i, codes.code(row));
+          }
+        }
+        return;
+      }
+      for (int i = 0; i < rows; i++) {
+        int row = start + chunk.position(from + i);
+        int code = anyNull && codes.isNull(row) ? -1 : encoder.code(dictionary, codes.code(row));
+        if (code < 0) {
+          target.setNull(at + i);
+        } else {
+          TableBuilder.setInt32(target, at + i, code);
         }
       }
     }

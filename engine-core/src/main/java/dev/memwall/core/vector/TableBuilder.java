@@ -3,6 +3,7 @@ package dev.memwall.core.vector;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -15,19 +16,29 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Builds a {@link Table} row by row: operators use it to materialize results (aggregates, sorted
- * rows, projections). Strings are written as plain Utf8 (dictionary codes are decoded).
+ * rows, projections). A STRING column is written as plain Utf8 (dictionary codes decoded), or, when
+ * the builder is asked to {@linkplain #TableBuilder(List, List, boolean[], BufferAllocator) encode}
+ * it, as 4-byte dictionary codes with a {@link DictionaryEncoder} per column: codes of the first
+ * small source dictionary are copied unchanged, other strings get codes by content. Whether an
+ * encoded column stays encoded in the built table is decided when it is built ({@link #keepsEncoded}):
+ * a dictionary that is not small against the rows is decoded then.
  *
  * <p>Rows are appended column by column: for each row call one {@code append*} per column, in
  * schema order, then {@link #endRow()}. Full batches of {@link #BATCH_ROWS} are sealed as they
  * fill.
  *
  * <p>Ownership: the builder owns its vectors until {@link #build()} hands them to the table (or
- * {@link #close()} frees them when building is abandoned). Thread safety: none.
+ * {@link #close()} frees them when building is abandoned); the sources an encoded column's codes
+ * come from (dictionaries of the columns appended from) must stay readable until it is built, which
+ * copies the dictionary once into the table. Thread safety: none.
  */
 public final class TableBuilder implements AutoCloseable {
   /** Rows per output batch. */
@@ -35,8 +46,14 @@ public final class TableBuilder implements AutoCloseable {
   /** Capacity of a first batch: small results stay small, large ones double a few times. */
   private static final int FIRST_BATCH_ROWS = 1 << 12;
 
+  /** The type of a column's codes when it is written encoded. */
+  private static final ArrowType.Int CODE_TYPE = new ArrowType.Int(32, true);
+
   private final Schema schema;
+  private final List<String> names;
   private final List<ColumnType> types;
+  /** Per column, the dictionary of an encoded STRING column; null for every other column. */
+  private final DictionaryEncoder[] encoders;
   private final BufferAllocator allocator;
   private final List<VectorSchemaRoot> sealed = new ArrayList<>();
   private VectorSchemaRoot current;
@@ -45,18 +62,51 @@ public final class TableBuilder implements AutoCloseable {
   private int row;
   private int column;
 
-  /** A builder for {@code columns}: names with types, all nullable. */
+  /** A builder for {@code columns}: names with types, all nullable; strings are written decoded. */
   public TableBuilder(List<String> names, List<ColumnType> types, BufferAllocator allocator) {
-    if (names.size() != types.size()) {
-      throw new IllegalArgumentException(names.size() + " names for " + types.size() + " types");
+    this(names, types, null, allocator);
+  }
+
+  /**
+   * A builder for {@code columns}: names with types, all nullable; the STRING columns {@code c} with
+   * {@code encoded[c]} are written as dictionary codes (their vectors, for bulk appends, are
+   * {@link IntVector}s of codes of {@link #encoder}{@code (c)}).
+   *
+   * @param encoded per column, whether to encode it; null: none
+   * @throws IllegalArgumentException if a column to encode is not a STRING column, or the lists'
+   *     lengths differ
+   */
+  public TableBuilder(List<String> names, List<ColumnType> types, boolean[] encoded, BufferAllocator allocator) {
+    if (names.size() != types.size() || (encoded != null && encoded.length != types.size())) {
+      throw new IllegalArgumentException(names.size() + " names for " + types.size() + " types"
+          + (encoded == null ? "" : " and " + encoded.length + " encodings"));
     }
+    this.encoders = new DictionaryEncoder[types.size()];
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
-      fields.add(types.get(i).toField(names.get(i), true, null));
+      if (encoded != null && encoded[i]) {
+        if (types.get(i).kind() != ColumnType.Kind.STRING) {
+          throw new IllegalArgumentException("only STRING columns can be encoded, not column '" + names.get(i)
+              + "' of type " + types.get(i));
+        }
+        encoders[i] = new DictionaryEncoder();
+      }
+      fields.add(field(names.get(i), types.get(i), encoders[i] != null, i));
     }
     this.schema = new Schema(fields);
+    this.names = List.copyOf(names);
     this.types = List.copyOf(types);
     this.allocator = allocator;
+  }
+
+  /** The field of column {@code index}: codes into dictionary {@code index} when encoded. */
+  private static Field field(String name, ColumnType type, boolean encoded, int index) {
+    return type.toField(name, true, encoded ? new DictionaryEncoding(index, false, CODE_TYPE) : null);
+  }
+
+  /** The dictionary of column {@code column} when it is encoded, else null. */
+  public DictionaryEncoder encoder(int column) {
+    return encoders[column];
   }
 
   public Schema schema() {
@@ -85,6 +135,9 @@ public final class TableBuilder implements AutoCloseable {
 
   /** Appends an integral value (unscaled for decimals, days for dates). */
   public TableBuilder appendLong(long value) {
+    if (encoders[column] != null) {
+      throw wrongType(next(), "an integral value (it holds string codes)");
+    }
     switch (next()) {
       case BigIntVector v -> v.setSafe(row, value);
       case IntVector v -> v.setSafe(row, Math.toIntExact(value));
@@ -104,6 +157,10 @@ public final class TableBuilder implements AutoCloseable {
 
   /** Appends the UTF-8 bytes {@code [offset, offset + length)} of {@code bytes}. */
   public TableBuilder appendString(MemorySegment bytes, long offset, int length) {
+    DictionaryEncoder encoder = encoders[column];
+    if (encoder != null) {
+      return appendCode(encoder.code(bytes, offset, length));
+    }
     if (!(next() instanceof VarCharVector v)) {
       throw wrongType(current.getVector(column - 1), "a string");
     }
@@ -114,6 +171,10 @@ public final class TableBuilder implements AutoCloseable {
   }
 
   public TableBuilder appendString(byte[] utf8) {
+    DictionaryEncoder encoder = encoders[column];
+    if (encoder != null) {
+      return appendCode(encoder.code(utf8.clone()));
+    }
     if (!(next() instanceof VarCharVector v)) {
       throw wrongType(current.getVector(column - 1), "a string");
     }
@@ -131,10 +192,25 @@ public final class TableBuilder implements AutoCloseable {
     return this;
   }
 
+  /** The code of an encoded column's value; -1 (a null dictionary entry) appends a null. */
+  private TableBuilder appendCode(int code) {
+    FieldVector vector = next();
+    if (code < 0) {
+      ((IntVector) vector).setNull(row);
+    } else {
+      ((IntVector) vector).setSafe(row, code);
+    }
+    return this;
+  }
+
   /** Appends row {@code sourceRow} of {@code source}, which must match the next column's type. */
   public TableBuilder appendFrom(Column source, int sourceRow) {
     if (source.isNull(sourceRow)) {
       return appendNull();
+    }
+    DictionaryEncoder encoder = encoders[column];
+    if (encoder != null && source instanceof DictionaryColumn codes) {
+      return appendCode(encoder.code(codes.dictionary(), codes.code(sourceRow)));
     }
     return switch (source) {
       case Float64Column doubles -> appendDouble(doubles.get(sourceRow));
@@ -142,7 +218,7 @@ public final class TableBuilder implements AutoCloseable {
       case DictionaryColumn codes -> {
         VarCharColumn values = codes.dictionary();
         int code = codes.code(sourceRow);
-        yield appendString(values.bytes(), values.offset(code), values.byteLength(code));
+        yield values.isNull(code) ? appendNull() : appendString(values.bytes(), values.offset(code), values.byteLength(code));
       }
       default -> appendLong(source.getLong(sourceRow));
     };
@@ -203,7 +279,8 @@ public final class TableBuilder implements AutoCloseable {
 
   /**
    * Writes row {@code sourceRow} of the string column {@code source} (plain or dictionary-encoded,
-   * decoded) at {@code index} of {@code target}, or null; the bytes are copied buffer to buffer.
+   * decoded) at {@code index} of {@code target}, or null (a null row, or a null dictionary entry);
+   * the bytes are copied buffer to buffer.
    */
   public static void copyString(Column source, int sourceRow, VarCharVector target, int index) {
     if (source.isNull(sourceRow)) {
@@ -216,7 +293,11 @@ public final class TableBuilder implements AutoCloseable {
       case DictionaryColumn codes -> {
         VarCharColumn values = codes.dictionary();
         int code = codes.code(sourceRow);
-        target.setSafe(index, values.offset(code), values.byteLength(code), values.arrow().getDataBuffer());
+        if (values.isNull(code)) { // a null dictionary entry: the value is null, as DictionaryColumn reads it
+          target.setNull(index);
+        } else {
+          target.setSafe(index, values.offset(code), values.byteLength(code), values.arrow().getDataBuffer());
+        }
       }
       default -> throw new IllegalArgumentException("column '" + source.name() + "' of type " + source.type()
           + " is not a string column");
@@ -247,17 +328,183 @@ public final class TableBuilder implements AutoCloseable {
     }
   }
 
-  /** The table of all complete rows; the builder is empty afterwards. */
+  /**
+   * The table of all complete rows; the builder is empty afterwards. An encoded column stays
+   * encoded when {@link #keepsEncoded} says its dictionary is worth it, with a copy of the
+   * dictionary the table owns; else it is decoded here.
+   */
   public Table build() {
-    return Table.own(schema, drainBatches(), Map.of());
+    return concatenate(List.of(this));
   }
 
-  /** The complete rows' record batches, handed to the caller to own; the builder is empty afterwards. */
+  /**
+   * The complete rows' record batches, handed to the caller to own; the builder is empty
+   * afterwards. Only for builders without encoded columns (their batches need their dictionaries:
+   * {@link #build}, {@link #concatenate}).
+   *
+   * @throws IllegalStateException if a column is encoded
+   */
   public List<VectorSchemaRoot> drainBatches() {
+    for (DictionaryEncoder encoder : encoders) {
+      if (encoder != null) {
+        throw new IllegalStateException("a builder with encoded columns is built with build() or concatenate()");
+      }
+    }
+    return drainAll();
+  }
+
+  private List<VectorSchemaRoot> drainAll() {
     seal();
     List<VectorSchemaRoot> roots = List.copyOf(sealed);
     sealed.clear();
     return roots;
+  }
+
+  /**
+   * Whether a column of {@code rows} rows whose dictionary has {@code entries} entries is kept
+   * encoded: the dictionary is at most {@link DictionaryEncoder#MAX_ENTRIES} entries and each entry
+   * stands for two rows or more on average, so codes plus one copy of the dictionary take less
+   * than the strings and grouping or comparing by code saves work.
+   */
+  public static boolean keepsEncoded(long entries, long rows) {
+    return entries <= DictionaryEncoder.MAX_ENTRIES && 2 * entries <= rows;
+  }
+
+  /**
+   * One table of the complete rows of all {@code parts} in order (the per-worker results of one
+   * operator), which must have the same column names and types; every part is empty afterwards and
+   * must still be closed. A column encoded in every part stays encoded if {@link #keepsEncoded}
+   * (the parts' codes translated into the first part's dictionary where their dictionaries differ),
+   * and is decoded in every part otherwise. Built from the first part's allocator.
+   *
+   * @throws IllegalArgumentException if the parts' columns differ or there are none
+   */
+  public static Table concatenate(List<TableBuilder> parts) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("no parts to concatenate");
+    }
+    TableBuilder first = parts.getFirst();
+    for (TableBuilder part : parts) {
+      if (!part.names.equals(first.names) || !part.types.equals(first.types)) {
+        throw new IllegalArgumentException("parts of columns " + part.names + " " + part.types + " and "
+            + first.names + " " + first.types + " cannot be concatenated");
+      }
+    }
+    List<List<VectorSchemaRoot>> batches = new ArrayList<>();
+    Map<Long, Dictionary> dictionaries = new HashMap<>();
+    try {
+      long rows = 0;
+      for (TableBuilder part : parts) {
+        batches.add(new ArrayList<>(part.drainAll()));
+        rows += batches.getLast().stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+      }
+      List<Field> fields = new ArrayList<>();
+      for (int c = 0; c < first.types.size(); c++) {
+        boolean encoded = true;
+        for (TableBuilder part : parts) {
+          encoded &= part.encoders[c] != null;
+        }
+        DictionaryEncoder target = null;
+        if (encoded) {
+          target = first.encoders[c];
+          for (TableBuilder part : parts) {
+            if (part.encoders[c].size() > 0) {
+              target = part.encoders[c];
+              break;
+            }
+          }
+          for (int p = 0; p < parts.size(); p++) {
+            translate(batches.get(p), c, parts.get(p).encoders[c], target);
+          }
+          encoded = keepsEncoded(target.size(), rows);
+        }
+        if (encoded) {
+          Field field = field(first.names.get(c), first.types.get(c), true, c);
+          dictionaries.put((long) c, new Dictionary(target.toVector(field.getName() + "-dictionary", first.allocator),
+              field.getDictionary()));
+        } else {
+          for (int p = 0; p < parts.size(); p++) {
+            DictionaryEncoder codes = parts.get(p).encoders[c];
+            if (codes != null) {
+              decode(batches.get(p), c, target != null ? target : codes, first.types.get(c), parts.get(p).allocator);
+            }
+          }
+        }
+        fields.add(field(first.names.get(c), first.types.get(c), encoded, c));
+      }
+      Schema schema = new Schema(fields);
+      List<VectorSchemaRoot> roots = new ArrayList<>();
+      batches.forEach(roots::addAll);
+      return Table.own(schema, roots, dictionaries);
+    } catch (RuntimeException | Error e) {
+      batches.forEach(list -> list.forEach(VectorSchemaRoot::close));
+      dictionaries.values().forEach(d -> d.getVector().close());
+      throw e;
+    }
+  }
+
+  /**
+   * Rewrites column {@code c}'s codes of {@code source} in {@code roots} as codes of {@code target}
+   * (entry by entry through their values), unless they already are.
+   */
+  private static void translate(List<VectorSchemaRoot> roots, int c, DictionaryEncoder source,
+      DictionaryEncoder target) {
+    if (source == target || source.size() == 0 || source.codesValidIn(target)) {
+      return;
+    }
+    int[] translation = new int[source.size()];
+    boolean identity = true;
+    for (int code = 0; code < translation.length; code++) {
+      byte[] value = source.bytes(code);
+      translation[code] = value == null ? -1 : target.code(value);
+      identity &= translation[code] == code && !target.isNull(code);
+    }
+    if (identity) {
+      return;
+    }
+    for (VectorSchemaRoot root : roots) {
+      IntVector codes = (IntVector) root.getVector(c);
+      for (int row = 0; row < root.getRowCount(); row++) {
+        if (!codes.isNull(row)) {
+          int code = translation[codes.get(row)];
+          if (code < 0) {
+            codes.setNull(row);
+          } else {
+            codes.set(row, code);
+          }
+        }
+      }
+    }
+  }
+
+  /** Replaces column {@code c} of each of {@code roots} (codes of {@code dictionary}) by its strings. */
+  private static void decode(List<VectorSchemaRoot> roots, int c, DictionaryEncoder dictionary, ColumnType type,
+      BufferAllocator allocator) {
+    for (int r = 0; r < roots.size(); r++) {
+      VectorSchemaRoot root = roots.get(r);
+      IntVector codes = (IntVector) root.getVector(c);
+      int rows = root.getRowCount();
+      VarCharVector strings = new VarCharVector(type.toField(codes.getName(), true, null), allocator);
+      try {
+        strings.allocateNew(Math.max(1, rows));
+        for (int row = 0; row < rows; row++) {
+          if (codes.isNull(row)) {
+            strings.setNull(row);
+          } else {
+            dictionary.copyTo(codes.get(row), strings, row);
+          }
+        }
+        strings.setValueCount(rows);
+      } catch (RuntimeException | Error e) {
+        strings.close();
+        throw e;
+      }
+      List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
+      vectors.set(c, strings);
+      List<Field> fields = vectors.stream().map(FieldVector::getField).toList();
+      roots.set(r, new VectorSchemaRoot(fields, vectors, rows));
+      codes.close();
+    }
   }
 
   @Override

@@ -18,13 +18,17 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
-/** ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference. */
+/**
+ * ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference, over a
+ * string column plain or dictionary-encoded (compared by the ranks of its entries, and kept encoded
+ * in the result when its dictionary is small against the rows).
+ */
 class SorterProperties {
   private static final String[] WORDS = {"", "a", "ab", "b", "é", "Z", "zz"};
 
   @Property(tries = 100)
   void sortsLikeAStableReference(@ForAll long seed, @ForAll boolean firstDescending,
-      @ForAll boolean secondDescending, @ForAll @IntRange(min = 0, max = 300) int limit) {
+      @ForAll boolean secondDescending, @ForAll @IntRange(min = 0, max = 300) int limit, @ForAll boolean encoded) {
     Random random = new Random(seed);
     int n = random.nextInt(250);
     List<Object[]> rows = new ArrayList<>();
@@ -36,7 +40,7 @@ class SorterProperties {
     }
     long before = OffHeapBuffer.liveBuffers();
     try (EngineMemory memory = EngineMemory.create("sort");
-        Table table = table(rows, memory);
+        Table table = table(rows, encoded, memory);
         Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending), new SortKey("s", secondDescending),
             SortKey.desc("d")), limit, memory)) {
       Comparator<Object[]> order = Comparator
@@ -69,9 +73,10 @@ class SorterProperties {
     return rows;
   }
 
-  private static Table table(List<Object[]> rows, EngineMemory memory) {
+  private static Table table(List<Object[]> rows, boolean encoded, EngineMemory memory) {
     try (TableBuilder builder = new TableBuilder(List.of("k", "s", "d", "id"),
-        List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.FLOAT64, ColumnType.INT64), memory.arrow())) {
+        List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.FLOAT64, ColumnType.INT64),
+        new boolean[] {false, encoded, false, false}, memory.arrow())) {
       for (Object[] row : rows) {
         if (row[0] == null) {
           builder.appendNull();
