@@ -28,7 +28,10 @@ import java.util.List;
  *
  * <p>Keys are integral expressions (grouped by value, with decimals at their own scale) or string
  * columns (grouped by interned id). Null keys form one group, as in SQL. Parallel workers each
- * aggregate their share and are {@linkplain #mergeFrom merged} at the end.
+ * aggregate their share and are {@linkplain #mergeFrom merged} at the end. In the result a string
+ * key column is dictionary-encoded (codes into the distinct strings of that column) when the
+ * interned strings are few against the groups ({@link TableBuilder#keepsEncoded}), so the next
+ * grouping, filter or sort over it works by code; otherwise it is plain strings.
  *
  * <p>Ownership: accumulators and the table are off-heap in the given {@link EngineMemory}; close
  * the aggregator. Thread safety: none; one per worker, bound with that worker's {@link Binder}.
@@ -224,7 +227,10 @@ public final class HashAggregator implements AutoCloseable {
     }
   }
 
-  /** The groups as a table: key columns, then aggregate columns, in group creation order. */
+  /**
+   * The groups as a table: key columns, then aggregate columns, in group creation order; string
+   * keys encoded as the class comment says.
+   */
   public Table toTable() {
     if (keys.isEmpty()) {
       ensureGlobalGroup(); // SQL: an aggregation without keys returns one row, even over no rows

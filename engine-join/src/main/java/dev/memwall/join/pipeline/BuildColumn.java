@@ -18,8 +18,9 @@ import org.apache.arrow.vector.VarCharVector;
 /**
  * One output column of a pipelined join's build side, gathered by (batch, row) into a
  * {@link ScratchBatch}: fixed-width values are copied, strings become codes into one
- * {@link VarCharColumn} for the whole build side (its dictionary, when every batch shares one; else
- * the column's batches concatenated once, here).
+ * {@link VarCharColumn} for the whole build side (its dictionary, when every batch shares one: a
+ * dictionary-encoded column of a scanned table, or of a collected one, which keeps small
+ * dictionaries encoded; else the column's batches concatenated once, here).
  *
  * <p>Ownership: a concatenated string column is owned and freed by {@link #close}. Thread safety:
  * immutable after construction; gathers from several threads may run at once.

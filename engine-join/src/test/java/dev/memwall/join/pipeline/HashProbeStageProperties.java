@@ -41,8 +41,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * nested loops, on inputs the relational properties do not reach: tables of many batches of uneven
  * sizes (empty ones included), one to three key columns (int32, int64 and date: exact hashes and the
  * wide, confirmed ones), string columns plain or dictionary-encoded on either side, probe inputs of
- * several thousand rows whose pairs fill many output chunks, and what runs after the probe: a LIKE
- * filter and a grouping on the strings the join passes on as codes.
+ * several thousand rows whose pairs fill many output chunks, build sides scanned or collected first
+ * (their encoded strings collected as codes), and what runs after the probe: a LIKE filter and a
+ * grouping on the strings the join passes on as codes.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class HashProbeStageProperties {
@@ -63,8 +64,8 @@ class HashProbeStageProperties {
   void pipelinedJoinsOfManyBatchesMatchNestedLoops(@ForAll JoinType type,
       @ForAll @IntRange(min = 1, max = 3) int keyCount, @ForAll @IntRange(min = 0, max = 3000) int leftRows,
       @ForAll @IntRange(min = 0, max = 400) int rightRows, @ForAll @IntRange(min = 1, max = 50) int domain,
-      @ForAll boolean leftDictionary, @ForAll boolean rightDictionary, @ForAll long seed,
-      @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
+      @ForAll boolean leftDictionary, @ForAll boolean rightDictionary, @ForAll boolean collectRight,
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
     Random random = new Random(seed);
     List<Row> left = rows(random, leftRows, domain);
     List<Row> right = rows(random, rightRows, domain);
@@ -100,13 +101,17 @@ class HashProbeStageProperties {
       List<String> leftKeys = keys.stream().map(k -> "l" + k).toList();
       List<String> rightKeys = keys.stream().map(k -> "r" + k).toList();
       List<String> outputs = semiOrAnti ? List.of("ls", "lv") : List.of("ls", "lv", "rs", "rv");
-      try (Table actual = join(Relation.scan(l, context), Relation.scan(r, context), type)
+      // a filter that keeps every row makes the build side a collected table (its strings collected
+      // as codes when encoded) instead of the scanned one
+      java.util.function.Supplier<Relation> rightInput = () -> collectRight
+          ? Relation.scan(r, context).filter(col("rv").ge(lit(0))) : Relation.scan(r, context);
+      try (Table actual = join(Relation.scan(l, context), rightInput.get(), type)
           .on(leftKeys, rightKeys).keep(outputs.toArray(String[]::new)).toTable()) {
         assertEquals(sorted(expected), rows(actual), type + " on " + keys);
       }
       String text = semiOrAnti ? "ls" : "rs";
       List<String> groupKeys = semiOrAnti ? List.of("ls") : List.of("ls", "rs");
-      try (Table grouped = join(Relation.scan(l, context), Relation.scan(r, context), type)
+      try (Table grouped = join(Relation.scan(l, context), rightInput.get(), type)
           .on(leftKeys, rightKeys).keep(outputs.toArray(String[]::new))
           .filter(col(text).like("%1%"))
           .aggregate(groupKeys.stream().map(k -> col(k).as(k)).toList(), Aggregate.countStar("n"))
