@@ -2,6 +2,7 @@ package dev.memwall.join.grace;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.memory.Placement;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -23,7 +24,9 @@ import java.lang.foreign.ValueLayout;
  *
  * Cell arrays are carved from one arena; a bucket's array of capacity c (a power of two, at least
  * 2) is replaced by one of 2c, the old one left unused. The arena doubles (with a copy) when it runs
- * out. Buffers are kept between partitions and grown only when a larger partition comes.
+ * out. Buffers are kept between partitions and grown only when a larger partition comes. Tuples,
+ * headers and cells are on transparent huge pages where the platform gives them: a probe's
+ * references are random, and on base pages each would add a page walk to its cache miss.
  *
  * <p>Ownership: closes its buffers, charged to the given memory. Thread safety: one thread.
  */
@@ -40,6 +43,7 @@ public final class BucketTable implements AutoCloseable {
   public static final int COUNT_MASK = 0x7FFF_FFFF;
 
   private final EngineMemory memory;
+  private final int tupleBytes;
   private OffHeapBuffer tupleBuffer;
   private OffHeapBuffer headerBuffer;
   private OffHeapBuffer arenaBuffer;
@@ -50,8 +54,24 @@ public final class BucketTable implements AutoCloseable {
   int tableSize;
   private int arenaUsed;
 
+  /** A table over the 16-byte tuples of partition pages (code, row, key). */
   public BucketTable(EngineMemory memory) {
+    this(memory, SpillRecords.BYTES);
+  }
+
+  /**
+   * A table over wider tuples: each {@code tupleBytes} long, starting with the 16-byte (code, row,
+   * key) and followed by payload the table never reads (the thesis's tuple sizes, for the join-phase
+   * benchmarks).
+   *
+   * @throws IllegalArgumentException if {@code tupleBytes} is under 16 or not a multiple of 8
+   */
+  public BucketTable(EngineMemory memory, int tupleBytes) {
+    if (tupleBytes < SpillRecords.BYTES || tupleBytes % 8 != 0) {
+      throw new IllegalArgumentException("tuples must be at least 16 bytes and a multiple of 8, got " + tupleBytes);
+    }
     this.memory = memory;
+    this.tupleBytes = tupleBytes;
   }
 
   /** The smallest table size of at least {@code n} (and 3) coprime with {@code partitions}. */
@@ -74,16 +94,16 @@ public final class BucketTable implements AutoCloseable {
 
   /** A segment to load {@code n} build tuples into before {@link #build}; valid until the next call. */
   public MemorySegment tupleSpace(int n) {
-    long bytes = Math.max(SpillRecords.BYTES, (long) n * SpillRecords.BYTES);
+    long bytes = Math.max(tupleBytes, (long) n * tupleBytes);
     if (tupleBuffer == null || tupleBuffer.byteSize() < bytes) {
       if (tupleBuffer != null) {
         tupleBuffer.close();
         tupleBuffer = null;
       }
-      tupleBuffer = memory.allocate(bytes);
+      tupleBuffer = memory.allocate(bytes, Placement.HUGE_PAGES);
     }
     tuples = tupleBuffer.segment();
-    return tuples.asSlice(0, (long) n * SpillRecords.BYTES);
+    return tuples.asSlice(0, (long) n * tupleBytes);
   }
 
   /** Builds the table over the first {@code n} tuples of {@link #tupleSpace}, for a partition count of {@code partitions}. */
@@ -91,7 +111,7 @@ public final class BucketTable implements AutoCloseable {
     reset(n, partitions);
     MemorySegment t = tuples;
     for (int i = 0; i < n; i++) {
-      int code = t.get(INT, (long) i * SpillRecords.BYTES + SpillRecords.CODE);
+      int code = t.get(INT, (long) i * tupleBytes + SpillRecords.CODE);
       insert(header(code), code, i);
     }
   }
@@ -109,12 +129,12 @@ public final class BucketTable implements AutoCloseable {
         headerBuffer.close();
         headerBuffer = null;
       }
-      headerBuffer = memory.allocate(headerBytes);
+      headerBuffer = memory.allocate(headerBytes, Placement.HUGE_PAGES);
     }
     headers = headerBuffer.segment();
     headers.asSlice(0, headerBytes).fill((byte) 0);
     if (arenaBuffer == null) {
-      arenaBuffer = memory.allocate(Math.max(64L, (long) Math.max(n, 8) * CELL_BYTES));
+      arenaBuffer = memory.allocate(Math.max(64L, (long) Math.max(n, 8) * CELL_BYTES), Placement.HUGE_PAGES);
     }
     cells = arenaBuffer.segment();
     arenaUsed = 0;
@@ -157,7 +177,7 @@ public final class BucketTable implements AutoCloseable {
   private int allocateCells(int count) {
     long needed = (long) (arenaUsed + count) * CELL_BYTES;
     if (needed > cells.byteSize()) {
-      OffHeapBuffer grown = memory.allocate(Math.max(needed, cells.byteSize() * 2));
+      OffHeapBuffer grown = memory.allocate(Math.max(needed, cells.byteSize() * 2), Placement.HUGE_PAGES);
       grown.segment().copyFrom(cells.asSlice(0, (long) arenaUsed * CELL_BYTES));
       arenaBuffer.close();
       arenaBuffer = grown;
@@ -183,9 +203,14 @@ public final class BucketTable implements AutoCloseable {
     return cells;
   }
 
-  /** The build tuples, 16 bytes each (code, row, key). */
+  /** The build tuples, {@link #tupleBytes()} each, starting with (code, row, key). */
   public MemorySegment tuples() {
     return tuples;
+  }
+
+  /** Bytes per build tuple: 16 unless the table was made for wider tuples. */
+  public int tupleBytes() {
+    return tupleBytes;
   }
 
   public int tableSize() {

@@ -24,7 +24,8 @@ import java.util.Arrays;
  * group (or D iterations ahead) before any result is used and kept in the state arrays; nothing
  * here is a prefetch instruction (see the package documentation).
  *
- * <p>Probe input: {@code n} 16-byte tuples (code, row, key) as in the spill pages. Thread safety:
+ * <p>Probe input: {@code n} 16-byte tuples (code, row, key) as in the spill pages, or wider tuples
+ * starting with them; build tuples are the table's ({@link BucketTable#tupleBytes()}). Thread safety:
  * one thread per instance (the state arrays are reused).
  */
 public final class PrefetchingHashJoin {
@@ -42,7 +43,7 @@ public final class PrefetchingHashJoin {
 
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-  private static final int TUPLE = 16;
+  private static final int PROBE_TUPLE_BYTES = 16;
   private static final int HEADER = BucketTable.HEADER_BYTES;
   private static final int CELL = BucketTable.CELL_BYTES;
   private static final int SLOT_CANDIDATES = 4;
@@ -116,6 +117,7 @@ public final class PrefetchingHashJoin {
 
   private void buildGroup(BucketTable table, int n) {
     MemorySegment ts = table.tuples();
+    long tb = table.tupleBytes();
     int g0 = group;
     long touch = 0;
     for (int j = 0; j < n; j += g0) {
@@ -123,7 +125,7 @@ public final class PrefetchingHashJoin {
       MemorySegment hs = table.headers();
       // stage 0: bucket of each tuple, and the load of its header
       for (int i = 0; i < g; i++) {
-        int code = ts.get(INT, (long) (j + i) * TUPLE);
+        int code = ts.get(INT, (long) (j + i) * tb);
         codes[i] = code;
         long h = table.header(code);
         headerAt[i] = h;
@@ -164,6 +166,7 @@ public final class PrefetchingHashJoin {
 
   private void buildPipelined(BucketTable table, int n) {
     MemorySegment ts = table.tuples();
+    long tb = table.tupleBytes();
     int d = distance;
     int mask = PrefetchTuning.ringSize(2, d) - 1;
     int[] queue = deferred;
@@ -180,7 +183,7 @@ public final class PrefetchingHashJoin {
           int kept = 0;
           for (int q = 0; q < queued; q++) {
             int waiting = queue[q];
-            int code = ts.get(INT, (long) waiting * TUPLE);
+            int code = ts.get(INT, (long) waiting * tb);
             long h = table.header(code);
             if ((hs.get(INT, h) & BucketTable.BUSY) == 0) {
               table.insert(h, code, waiting);
@@ -212,7 +215,7 @@ public final class PrefetchingHashJoin {
       }
       if (j < n) { // stage 0: bucket and header load
         int s = j & mask;
-        int code = ts.get(INT, (long) j * TUPLE);
+        int code = ts.get(INT, (long) j * tb);
         codes[s] = code;
         long h = table.header(code);
         headerAt[s] = h;
@@ -221,7 +224,7 @@ public final class PrefetchingHashJoin {
     }
     for (int q = 0; q < queued; q++) {
       int waiting = queue[q];
-      int code = ts.get(INT, (long) waiting * TUPLE);
+      int code = ts.get(INT, (long) waiting * tb);
       table.insert(table.header(code), code, waiting);
     }
     touched += touch;
@@ -235,20 +238,34 @@ public final class PrefetchingHashJoin {
    * stops at its first accepted match (semi and anti joins).
    */
   public void probe(BucketTable table, MemorySegment probe, int n, boolean firstSuffices, ProbeSink sink) {
+    probe(table, probe, PROBE_TUPLE_BYTES, n, firstSuffices, sink);
+  }
+
+  /**
+   * As {@link #probe(BucketTable, MemorySegment, int, boolean, ProbeSink)} over probe tuples of
+   * {@code probeTupleBytes} each, starting with (code, row, key) (a multiple of 8, at least 16).
+   */
+  public void probe(BucketTable table, MemorySegment probe, int probeTupleBytes, int n, boolean firstSuffices,
+      ProbeSink sink) {
+    if (probeTupleBytes < PROBE_TUPLE_BYTES || probeTupleBytes % 8 != 0) {
+      throw new IllegalArgumentException("probe tuples must be at least 16 bytes and a multiple of 8, got "
+          + probeTupleBytes);
+    }
     switch (mode) {
-      case PLAIN -> probePlain(table, probe, n, firstSuffices, sink);
-      case GROUP -> probeGroup(table, probe, n, firstSuffices, sink);
-      case PIPELINED -> probePipelined(table, probe, n, firstSuffices, sink);
+      case PLAIN -> probePlain(table, probe, probeTupleBytes, n, firstSuffices, sink);
+      case GROUP -> probeGroup(table, probe, probeTupleBytes, n, firstSuffices, sink);
+      case PIPELINED -> probePipelined(table, probe, probeTupleBytes, n, firstSuffices, sink);
     }
   }
 
-  private static void probePlain(BucketTable table, MemorySegment probe, int n, boolean firstSuffices,
+  private static void probePlain(BucketTable table, MemorySegment probe, long pb, int n, boolean firstSuffices,
       ProbeSink sink) {
     MemorySegment hs = table.headers();
     MemorySegment cs = table.cells();
     MemorySegment ts = table.tuples();
+    long tb = table.tupleBytes();
     for (int i = 0; i < n; i++) {
-      long o = (long) i * TUPLE;
+      long o = (long) i * pb;
       int code = probe.get(INT, o);
       int row = probe.get(INT, o + 4);
       long key = probe.get(LONG, o + 8);
@@ -257,7 +274,7 @@ public final class PrefetchingHashJoin {
       boolean matched = false;
       if (count > 0 && hs.get(INT, h + 4) == code) {
         int tuple = hs.get(INT, h + 8);
-        if (ts.get(LONG, (long) tuple * TUPLE + 8) == key && sink.match(row, ts.get(INT, (long) tuple * TUPLE + 4))) {
+        if (ts.get(LONG, (long) tuple * tb + 8) == key && sink.match(row, ts.get(INT, (long) tuple * tb + 4))) {
           matched = true;
         }
       }
@@ -267,7 +284,7 @@ public final class PrefetchingHashJoin {
         for (; cell < end; cell += CELL) {
           if (cs.get(INT, cell) == code) {
             int tuple = cs.get(INT, cell + 4);
-            if (ts.get(LONG, (long) tuple * TUPLE + 8) == key && sink.match(row, ts.get(INT, (long) tuple * TUPLE + 4))) {
+            if (ts.get(LONG, (long) tuple * tb + 8) == key && sink.match(row, ts.get(INT, (long) tuple * tb + 4))) {
               matched = true;
               if (firstSuffices) {
                 break;
@@ -280,16 +297,17 @@ public final class PrefetchingHashJoin {
     }
   }
 
-  private void probeGroup(BucketTable table, MemorySegment probe, int n, boolean firstSuffices, ProbeSink sink) {
+  private void probeGroup(BucketTable table, MemorySegment probe, long pb, int n, boolean firstSuffices, ProbeSink sink) {
     MemorySegment hs = table.headers();
     MemorySegment cs = table.cells();
     MemorySegment ts = table.tuples();
+    long tb = table.tupleBytes();
     int g0 = group;
     for (int j = 0; j < n; j += g0) {
       int g = Math.min(g0, n - j);
       // stage 0: read the tuple, compute its bucket, load the header
       for (int i = 0; i < g; i++) {
-        long o = (long) (j + i) * TUPLE;
+        long o = (long) (j + i) * pb;
         int code = probe.get(INT, o);
         codes[i] = code;
         rows[i] = probe.get(INT, o + 4);
@@ -306,7 +324,7 @@ public final class PrefetchingHashJoin {
         if (count > 0 && hs.get(INT, h + 4) == codes[i]) {
           int tuple = hs.get(INT, h + 8);
           inlineTuple[i] = tuple;
-          inlineKey[i] = ts.get(LONG, (long) tuple * TUPLE + 8);
+          inlineKey[i] = ts.get(LONG, (long) tuple * tb + 8);
         }
         if (count > 1) {
           int offset = hs.get(INT, h + 12);
@@ -330,7 +348,7 @@ public final class PrefetchingHashJoin {
             if (cs.get(INT, cell) == code) {
               int tuple = cs.get(INT, cell + 4);
               candidateTuple[c] = tuple;
-              candidateKey[c++] = ts.get(LONG, (long) tuple * TUPLE + 8);
+              candidateKey[c++] = ts.get(LONG, (long) tuple * tb + 8);
             }
           }
         }
@@ -342,12 +360,12 @@ public final class PrefetchingHashJoin {
         long key = keys[i];
         boolean matched = false;
         int tuple = inlineTuple[i];
-        if (tuple >= 0 && inlineKey[i] == key && sink.match(row, ts.get(INT, (long) tuple * TUPLE + 4))) {
+        if (tuple >= 0 && inlineKey[i] == key && sink.match(row, ts.get(INT, (long) tuple * tb + 4))) {
           matched = true;
         }
         if (!(matched && firstSuffices)) {
           for (int k = candidateStart[i], end = candidateStart[i + 1]; k < end; k++) {
-            if (candidateKey[k] == key && sink.match(row, ts.get(INT, (long) candidateTuple[k] * TUPLE + 4))) {
+            if (candidateKey[k] == key && sink.match(row, ts.get(INT, (long) candidateTuple[k] * tb + 4))) {
               matched = true;
               if (firstSuffices) {
                 break;
@@ -366,11 +384,12 @@ public final class PrefetchingHashJoin {
     candidateKey = Arrays.copyOf(candidateKey, size);
   }
 
-  private void probePipelined(BucketTable table, MemorySegment probe, int n, boolean firstSuffices,
+  private void probePipelined(BucketTable table, MemorySegment probe, long pb, int n, boolean firstSuffices,
       ProbeSink sink) {
     MemorySegment hs = table.headers();
     MemorySegment cs = table.cells();
     MemorySegment ts = table.tuples();
+    long tb = table.tupleBytes();
     int d = distance;
     int mask = ring - 1;
     long touch = 0;
@@ -382,14 +401,14 @@ public final class PrefetchingHashJoin {
         long key = keys[s];
         boolean matched = false;
         int tuple = inlineTuple[s];
-        if (tuple >= 0 && inlineKey[s] == key && sink.match(row, ts.get(INT, (long) tuple * TUPLE + 4))) {
+        if (tuple >= 0 && inlineKey[s] == key && sink.match(row, ts.get(INT, (long) tuple * tb + 4))) {
           matched = true;
         }
         if (!(matched && firstSuffices)) {
           int found = slotCandidates[s];
           if (found <= SLOT_CANDIDATES) {
             for (int k = s * SLOT_CANDIDATES, end = k + found; k < end; k++) {
-              if (candidateKey[k] == key && sink.match(row, ts.get(INT, (long) candidateTuple[k] * TUPLE + 4))) {
+              if (candidateKey[k] == key && sink.match(row, ts.get(INT, (long) candidateTuple[k] * tb + 4))) {
                 matched = true;
                 if (firstSuffices) {
                   break;
@@ -403,7 +422,7 @@ public final class PrefetchingHashJoin {
             for (; cell < end; cell += CELL) {
               if (cs.get(INT, cell) == code) {
                 int t = cs.get(INT, cell + 4);
-                if (ts.get(LONG, (long) t * TUPLE + 8) == key && sink.match(row, ts.get(INT, (long) t * TUPLE + 4))) {
+                if (ts.get(LONG, (long) t * tb + 8) == key && sink.match(row, ts.get(INT, (long) t * tb + 4))) {
                   matched = true;
                   if (firstSuffices) {
                     break;
@@ -430,7 +449,7 @@ public final class PrefetchingHashJoin {
               if (found < SLOT_CANDIDATES) {
                 int t = cs.get(INT, cell + 4);
                 candidateTuple[base + found] = t;
-                candidateKey[base + found] = ts.get(LONG, (long) t * TUPLE + 8);
+                candidateKey[base + found] = ts.get(LONG, (long) t * tb + 8);
               }
               found++;
             }
@@ -447,7 +466,7 @@ public final class PrefetchingHashJoin {
         if (count > 0 && hs.get(INT, h + 4) == codes[s]) {
           int tuple = hs.get(INT, h + 8);
           inlineTuple[s] = tuple;
-          inlineKey[s] = ts.get(LONG, (long) tuple * TUPLE + 8);
+          inlineKey[s] = ts.get(LONG, (long) tuple * tb + 8);
         }
         if (count > 1) {
           int offset = hs.get(INT, h + 12);
@@ -457,7 +476,7 @@ public final class PrefetchingHashJoin {
       }
       if (j < n) { // stage 0: read the tuple, bucket, header load
         int s = j & mask;
-        long o = (long) j * TUPLE;
+        long o = (long) j * pb;
         int code = probe.get(INT, o);
         codes[s] = code;
         rows[s] = probe.get(INT, o + 4);

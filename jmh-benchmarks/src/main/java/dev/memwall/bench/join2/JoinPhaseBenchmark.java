@@ -27,12 +27,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Seed 002, chapter 4 in shape: the join phase of GRACE (build a {@link BucketTable} over one build
  * partition, probe it with the probe partition) with plain, group-prefetched and software-pipelined
- * loops. The build partition is {@code build} 16-byte tuples; with its headers and cells (40 bytes a
- * tuple) the default 8M tuples take 320 MiB, 10x the 32 MiB last-level cache sysfs reports here
- * (and 40x the 2-8 MiB this VM effectively gets). Every probe tuple matches {@code matches} build
- * tuples (build keys repeat {@code matches} times) or none, {@code matchingPercent} of them matching.
- * Results per tuple (ops = tuples); G and D from the machine profile unless {@code group} or
- * {@code distance} are set (sweeps).
+ * loops. The build partition is {@code build} tuples of {@code tupleBytes} each (16: the spill
+ * pages' code, row and key; wider: the thesis's 20-140-byte tuples, rounded to 8, the payload after
+ * those 16 bytes); with 16-byte tuples, headers and cells the default 8M tuples take 320 MiB, far
+ * beyond this VM's last-level cache. Every probe tuple (as wide as a build tuple) matches
+ * {@code matches} build tuples (build keys repeat {@code matches} times) or none,
+ * {@code matchingPercent} of them matching. Each match copies both tuples into an output buffer, as
+ * the thesis's join does. Results per probe tuple (ops = tuples); G and D from the machine profile
+ * unless {@code group} or {@code distance} are set (sweeps).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -48,6 +50,10 @@ public class JoinPhaseBenchmark {
 
   @Param({"1"})
   public int matches;
+
+  /** Bytes per build and probe tuple: 16, or the thesis's sizes rounded to 8 (24, 56, 104, 136). */
+  @Param({"16"})
+  public int tupleBytes;
 
   @Param({"100"})
   public int matchingPercent;
@@ -67,15 +73,37 @@ public class JoinPhaseBenchmark {
   private BucketTable table;
   private OffHeapBuffer probe;
   private PrefetchingHashJoin loops;
-  private final CountingSink sink = new CountingSink();
+  private OffHeapBuffer output;
+  private CopyingSink sink;
 
-  /** Counts matches; one implementation, so the sink call stays monomorphic. */
-  static final class CountingSink implements PrefetchingHashJoin.ProbeSink {
+  /**
+   * Copies each matching pair of tuples into a 64 KiB output buffer (reused from its start when full,
+   * as if flushed); one implementation, so the sink call stays monomorphic.
+   */
+  static final class CopyingSink implements PrefetchingHashJoin.ProbeSink {
+    private final MemorySegment build;
+    private final MemorySegment probe;
+    private final MemorySegment out;
+    private final long tupleBytes;
+    private long at;
     long matched;
     long finished;
 
+    CopyingSink(MemorySegment build, MemorySegment probe, MemorySegment out, int tupleBytes) {
+      this.build = build;
+      this.probe = probe;
+      this.out = out;
+      this.tupleBytes = tupleBytes;
+    }
+
     @Override
     public boolean match(int probeRow, int buildRow) {
+      if (at + 2 * tupleBytes > out.byteSize()) {
+        at = 0;
+      }
+      MemorySegment.copy(build, buildRow * tupleBytes, out, at, tupleBytes);
+      MemorySegment.copy(probe, probeRow * tupleBytes, out, at + tupleBytes, tupleBytes);
+      at += 2 * tupleBytes;
       matched++;
       return true;
     }
@@ -95,39 +123,43 @@ public class JoinPhaseBenchmark {
     System.out.println();
     System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
     loops = new PrefetchingHashJoin(mode, tuning);
-    table = new BucketTable(memory);
+    table = new BucketTable(memory, tupleBytes);
     MemorySegment space = table.tupleSpace(build);
     int distinct = Math.max(1, build / matches);
+    long[] keys = new long[build];
     for (int i = 0; i < build; i++) {
-      write(space, i, Hashing.mix64(i % distinct), i);
+      keys[i] = Hashing.mix64(i % distinct);
     }
-    shuffle(space, build, 1);
+    shuffle(keys, 1);
+    for (int i = 0; i < build; i++) {
+      write(space, (long) i * tupleBytes, keys[i], i);
+    }
     new PrefetchingHashJoin(PrefetchingHashJoin.Mode.PLAIN, tuning).build(table, build, 1);
-    probe = memory.allocate((long) PROBE * 16);
+    probe = memory.allocate((long) PROBE * tupleBytes);
     SplittableRandom random = new SplittableRandom(2);
     MemorySegment p = probe.segment();
     for (int i = 0; i < PROBE; i++) {
       long key = random.nextInt(100) < matchingPercent ? random.nextInt(distinct) : distinct + random.nextInt(1 << 30);
-      write(p, i, Hashing.mix64(key), i);
+      write(p, (long) i * tupleBytes, Hashing.mix64(key), i);
     }
+    output = memory.allocate(1 << 16);
+    sink = new CopyingSink(space, p, output.segment(), tupleBytes);
   }
 
-  private static void write(MemorySegment s, int i, long key, int row) {
-    s.set(INT, i * 16L, (int) (key >>> 32));
-    s.set(INT, i * 16L + 4, row);
-    s.set(LONG, i * 16L + 8, key);
+  /** The (code, row, key) head of a tuple at byte {@code at}; the payload after it stays zero. */
+  private static void write(MemorySegment s, long at, long key, int row) {
+    s.set(INT, at, (int) (key >>> 32));
+    s.set(INT, at + 4, row);
+    s.set(LONG, at + 8, key);
   }
 
-  private static void shuffle(MemorySegment s, int n, long seed) {
+  private static void shuffle(long[] keys, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
-    for (int i = n - 1; i > 0; i--) {
+    for (int i = keys.length - 1; i > 0; i--) {
       int j = random.nextInt(i + 1);
-      long a0 = s.get(LONG, i * 16L);
-      long a1 = s.get(LONG, i * 16L + 8);
-      s.set(LONG, i * 16L, s.get(LONG, j * 16L));
-      s.set(LONG, i * 16L + 8, s.get(LONG, j * 16L + 8));
-      s.set(LONG, j * 16L, a0);
-      s.set(LONG, j * 16L + 8, a1);
+      long t = keys[i];
+      keys[i] = keys[j];
+      keys[j] = t;
     }
   }
 
@@ -135,7 +167,7 @@ public class JoinPhaseBenchmark {
   @Benchmark
   @OperationsPerInvocation(PROBE)
   public long probe() {
-    loops.probe(table, probe.segment(), PROBE, false, sink);
+    loops.probe(table, probe.segment(), tupleBytes, PROBE, false, sink);
     return sink.matched + loops.touched();
   }
 
@@ -154,6 +186,7 @@ public class JoinPhaseBenchmark {
     }
     table.close();
     probe.close();
+    output.close();
     memory.close();
   }
 }
