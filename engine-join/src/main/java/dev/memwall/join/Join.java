@@ -220,7 +220,10 @@ public final class Join {
   /**
    * The loops of the spilling joins' partition phase ({@link dev.memwall.join.prefetch.PrefetchingPartitioner})
    * and join phase (build and probe): {@link PrefetchingHashJoin.Mode#GROUP} (default),
-   * {@link PrefetchingHashJoin.Mode#PIPELINED} or {@link PrefetchingHashJoin.Mode#PLAIN}.
+   * {@link PrefetchingHashJoin.Mode#PIPELINED} or {@link PrefetchingHashJoin.Mode#PLAIN}. The partition
+   * phase uses it only while its open pages exceed the profile's
+   * {@linkplain dev.memwall.core.machine.MachineProfile#fastCacheBytes() fast cache}, and runs plain
+   * otherwise (pages that stay cached have nothing to prefetch).
    */
   public Join prefetch(PrefetchingHashJoin.Mode mode) {
     this.prefetch = Objects.requireNonNull(mode, "mode");
@@ -485,7 +488,7 @@ public final class Join {
         Path root = spillRoot();
         lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spillQuota,
             hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
-            prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile())));
+            prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile()), profile().fastCacheBytes()));
       }
       case INSPECTOR, ENHANCED_CACHE_PARTITIONING ->
           lastInspectorReport = InspectorJoin.run(input, out, inspectorSettings(plan.algorithm()));

@@ -86,13 +86,25 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
    * @param prefetch the form of the partition loops and of the join phase's build and probe loops
    * @param tuning G and D for them (one tuning for all three loops)
    * @param rates measured rates for the hybrid split ({@link SpillRates#measure}); may be null for GRACE
+   * @param cacheBytes the cache the partition pages compete for
+   *     ({@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): while all open pages fit it,
+   *     their next lines are cache hits and the partition loop runs plain whatever {@code prefetch} says
+   *     (its early loads would only cost, see {@link #partitionForm})
    */
   public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates,
-      PrefetchingHashJoin.Mode prefetch, PrefetchTuning tuning) {
+      PrefetchingHashJoin.Mode prefetch, PrefetchTuning tuning, long cacheBytes) {
     /** Plain loops (no prefetching), for callers that do not care. */
     public Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates) {
       this(memoryBytes, spillRoot, spillQuotaBytes, hybrid, rates, PrefetchingHashJoin.Mode.PLAIN,
-          new PrefetchTuning(1, 1));
+          new PrefetchTuning(1, 1), 0);
+    }
+
+    /**
+     * The form of a partition loop over {@code partitions} open pages of {@code pageBytes}: the
+     * configured one when the pages exceed {@link #cacheBytes}, else plain.
+     */
+    public PrefetchingHashJoin.Mode partitionForm(int partitions, int pageBytes) {
+      return (long) partitions * pageBytes > cacheBytes ? prefetch : PrefetchingHashJoin.Mode.PLAIN;
     }
 
     public Settings {
@@ -104,6 +116,9 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       }
       if (spillRoot == null) {
         throw new IllegalArgumentException("a spilling join needs a spill directory");
+      }
+      if (cacheBytes < 0) {
+        throw new IllegalArgumentException("cache size must not be negative, got " + cacheBytes);
       }
       if (spillQuotaBytes < 0) {
         throw new IllegalArgumentException("spill quota must not be negative, got " + spillQuotaBytes);
@@ -641,7 +656,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       this.prefix = prefix;
       this.files = new SpillFile[partitions];
       this.loop = new PrefetchingPartitioner(memory, partitions, pageBytes, SpillRecords.BYTES, routing,
-          settings.prefetch(), settings.tuning(), this);
+          settings.partitionForm(partitions, pageBytes), settings.tuning(), this);
     }
 
     /** Adds the first {@code n} {@link SpillRecords} of {@code records}. */

@@ -9,6 +9,8 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.join.JoinSpillException;
+import dev.memwall.join.prefetch.PrefetchTuning;
+import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,6 +35,19 @@ class SpillPiecesTest {
     assertEquals(1, GraceHashJoin.partitionCount(10, 480)); // 1.2 * 400 = 480
     assertEquals(2, GraceHashJoin.partitionCount(10, 479));
     assertEquals(10, GraceHashJoin.partitionCount(1_000_000, 1_000_000L * BucketTable.BYTES_PER_TUPLE / 8));
+  }
+
+  @Test
+  void partitionPagesThatFitTheCacheArePartitionedPlain(@TempDir Path dir) {
+    GraceHashJoin.Settings group = new GraceHashJoin.Settings(1 << 20, dir, Long.MAX_VALUE, false, null,
+        PrefetchingHashJoin.Mode.GROUP, new PrefetchTuning(8, 2), 512 << 10);
+    assertEquals(PrefetchingHashJoin.Mode.PLAIN, group.partitionForm(64, 8 << 10), "64 pages of 8 KiB fit 512 KiB");
+    assertEquals(PrefetchingHashJoin.Mode.GROUP, group.partitionForm(65, 8 << 10));
+    assertEquals(PrefetchingHashJoin.Mode.GROUP, group.partitionForm(4096, 8 << 10));
+    assertEquals(PrefetchingHashJoin.Mode.PLAIN,
+        new GraceHashJoin.Settings(1 << 20, dir, Long.MAX_VALUE, false, null).partitionForm(4096, 8 << 10));
+    assertThrows(IllegalArgumentException.class, () -> new GraceHashJoin.Settings(1 << 20, dir, Long.MAX_VALUE,
+        false, null, PrefetchingHashJoin.Mode.GROUP, new PrefetchTuning(8, 2), -1));
   }
 
   @Test
