@@ -318,11 +318,9 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     int at = 0;
     MemorySegment hashes = block.hashes();
     MemorySegment rows = block.rows();
-    MemorySegment records = staging.segment();
     for (int b = 0; b < right.batches(); b++) {
       for (int from = 0; from < right.batchRows(b); from += BLOCK_ROWS) {
         int n = fill(right, b, from, false);
-        int spilled = 0;
         for (int i = 0; i < n; i++) {
           long key = hashes.getAtIndex(HASH, i);
           int code = SpillRecords.code(key);
@@ -330,15 +328,8 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
           if (!allSpilled && resident[Integer.remainderUnsigned(code, k)]) {
             writeRecord(space, at++, code, row, key);
           } else {
-            writeRecord(records, spilled++, code, row, key);
-            if (spilled == STAGED_RECORDS) {
-              builds.add(records, spilled);
-              spilled = 0;
-            }
+            builds.stage(code, row, key);
           }
-        }
-        if (spilled > 0) {
-          builds.add(records, spilled);
         }
       }
     }
@@ -369,14 +360,12 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     MemorySegment hashes = block.hashes();
     MemorySegment rows = block.rows();
     MemorySegment staged = readBuffer.segment();
-    MemorySegment records = staging.segment();
     boolean allSpilled = noneTrue(resident);
     int capacity = (int) (staged.byteSize() / SpillRecords.BYTES);
     int count = 0;
     for (int b = 0; b < left.batches(); b++) {
       for (int from = 0; from < left.batchRows(b); from += BLOCK_ROWS) {
         int n = fill(left, b, from, true);
-        int spilled = 0;
         for (int i = 0; i < n; i++) {
           long key = hashes.getAtIndex(HASH, i);
           int code = SpillRecords.code(key);
@@ -388,15 +377,8 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
               count = 0;
             }
           } else {
-            writeRecord(records, spilled++, code, row, key);
-            if (spilled == STAGED_RECORDS) {
-              probes.add(records, spilled);
-              spilled = 0;
-            }
+            probes.stage(code, row, key);
           }
-        }
-        if (spilled > 0) {
-          probes.add(records, spilled);
         }
       }
     }
@@ -648,6 +630,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     private final SpillDirectory directory;
     private final String prefix;
     private final PrefetchingPartitioner loop;
+    private int staged;
     final SpillFile[] files;
 
     Partitioner(SpillDirectory directory, EngineMemory memory, String prefix, int partitions, int pageBytes,
@@ -664,6 +647,25 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       loop.partition(records, n);
     }
 
+    /**
+     * Adds one tuple through the join's staging area: every {@value #STAGED_RECORDS} staged tuples go
+     * through the partition loop at once. The area is shared by the join's partitioners, which run
+     * one after the other; {@link #finish} partitions what is left in it.
+     */
+    void stage(int code, int row, long key) {
+      writeRecord(staging.segment(), staged, code, row, key);
+      if (++staged == STAGED_RECORDS) {
+        partitionStaged();
+      }
+    }
+
+    private void partitionStaged() {
+      if (staged > 0) {
+        loop.partition(staging.segment(), staged);
+        staged = 0;
+      }
+    }
+
     @Override
     public void flush(int p, MemorySegment page) {
       if (files[p] == null) {
@@ -674,6 +676,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
 
     /** Flushes every page; the tuples per partition. */
     long[] finish() {
+      partitionStaged();
       loop.finish();
       return loop.counts();
     }
