@@ -96,10 +96,22 @@ import java.util.function.Consumer;
  *       keeps its nodes and their key ranges (a node that splits or moves changes its page), so a
  *       descent or leaf walk never combines a new parent with an old child or loses or repeats
  *       entries. On a failed validation a search restarts from the root.
- *   <li>A scan validates each batch (at most one leaf page) before handing it out; the next batch
- *       continues from the same position if that page is still current (coupled with the next page
- *       when it crosses), else descends again from the last key returned, with the caveat of
- *       {@code DiskBPlusTree} for runs of equal keys the writer changed meanwhile.
+ *   <li>Coupling gives an instant per pair of neighbouring pages, not one for a read over three or
+ *       more. So a read that walks across leaf pages (a search over a run of equal keys, a scan
+ *       batch passing over leaves with nothing to return) keeps the position of every leaf page it
+ *       leaves and, before it returns, re-validates all of them with the page it ends on (map
+ *       entry and stamp each), else retries as a whole. Each was current from its entry to that
+ *       check, so all were current at the last entry: a {@link #search}, {@link #searchFirst} or
+ *       {@link #contains} returns the answer of one published state (it is linearizable). A read
+ *       that stays on its first leaf page keeps nothing and costs what it did.
+ *   <li>A scan is atomic per batch, not as a whole. A batch (the entries of at most one leaf
+ *       page) is validated, together with the leaf pages it passed over to reach its first entry,
+ *       before it is handed out: its entries are exactly those of one published state from where
+ *       the batch resumed up to its last entry. Different batches may come from different states.
+ *       The next batch continues from the same position if that page is still current (coupled
+ *       with the next page when it crosses), else descends again from the last key returned, with
+ *       the caveat of {@code DiskBPlusTree} for runs of equal keys the writer changed meanwhile
+ *       (part of such a run may be skipped or repeated).
  * </ul>
  * A reader retries only when a page it is reading is rewritten, replaced or evicted under it, so
  * readers can starve only under a writer that rewrites their pages without pause (accepted: there
@@ -1405,6 +1417,11 @@ public final class CacheFirstTree extends AbstractDiskTree {
    * A reader's optimistic position: the logical page it is on, the physical page the map gave it,
    * that page's frame and the frame's stamp. The position is valid while the published map still
    * sends the logical page to that physical page and the frame still holds it unchanged.
+   *
+   * <p>A read over several leaf pages also keeps the positions it left ({@link #walk}) and
+   * re-validates them all at its end ({@link #validAll}): pairwise coupling alone gives an instant
+   * per pair of neighbouring pages, not one for the whole read. The arrays are reused, so a read
+   * that stays on one leaf page keeps nothing and allocates nothing.
    */
   private final class Reader {
     final RowIds one = new RowIds(1);
@@ -1412,6 +1429,11 @@ public final class CacheFirstTree extends AbstractDiskTree {
     int phys;
     int frame;
     long frameStamp;
+    private int kept; // positions left by walk() since forget()
+    private int[] keptPage = new int[4];
+    private int[] keptPhys = new int[4];
+    private int[] keptFrame = new int[4];
+    private long[] keptStamp = new long[4];
 
     /**
      * Moves to logical page {@code logical} through the current published map, reading the frame's
@@ -1459,9 +1481,53 @@ public final class CacheFirstTree extends AbstractDiskTree {
       return enter(logical) && (fromPage < 0 || validate(fromPage, fromPhys, fromFrame, fromStamp));
     }
 
+    /**
+     * {@link #move} for a read whose result must be atomic across pages: also keeps the position
+     * it leaves, for {@link #validAll}.
+     */
+    boolean walk(int logical) {
+      if (page >= 0) {
+        if (kept == keptPage.length) {
+          int n = kept * 2;
+          keptPage = Arrays.copyOf(keptPage, n);
+          keptPhys = Arrays.copyOf(keptPhys, n);
+          keptFrame = Arrays.copyOf(keptFrame, n);
+          keptStamp = Arrays.copyOf(keptStamp, n);
+        }
+        keptPage[kept] = page;
+        keptPhys[kept] = phys;
+        keptFrame[kept] = frame;
+        keptStamp[kept] = frameStamp;
+        kept++;
+      }
+      return move(logical);
+    }
+
+    /** Drops the positions kept by {@link #walk}: a new atomic read starts. */
+    void forget() {
+      kept = 0;
+    }
+
     /** Whether everything read on the current page since {@link #enter} is still current. */
     boolean valid() {
       return page < 0 || validate(page, phys, frame, frameStamp);
+    }
+
+    /**
+     * Whether the current page and every page kept by {@link #walk} since {@link #forget} are all
+     * still current. Each was current from its entry to its check here, so all were current at the
+     * last entry: what was read on them is of one published state.
+     */
+    boolean validAll() {
+      if (!valid()) {
+        return false;
+      }
+      for (int i = 0; i < kept; i++) {
+        if (!validate(keptPage[i], keptPhys[i], keptFrame[i], keptStamp[i])) {
+          return false;
+        }
+      }
+      return true;
     }
 
     long base() {
@@ -1500,6 +1566,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
    */
   private long descendRead(Reader r, long key, boolean strict) {
     r.page = -1;
+    r.forget();
     View v = view;
     long p = v.root();
     int h = v.height();
@@ -1585,7 +1652,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         if (!nodeSane(next, pages) || ++guard > guardLimit) {
           return RETRY;
         }
-        if (pageOf(next) != r.page && !r.move(pageOf(next))) {
+        if (pageOf(next) != r.page && !r.walk(pageOf(next))) {
           return RETRY;
         }
         node = r.base() + nodeAt(next);
@@ -1603,9 +1670,14 @@ public final class CacheFirstTree extends AbstractDiskTree {
       found++;
       i++;
     }
-    return r.valid() ? found : RETRY;
+    return r.validAll() ? found : RETRY;
   }
 
+  /**
+   * Appends the row ids of every entry with {@code key}. Linearizable: the ids are those of one
+   * published state, also when the run of equal keys spans several leaf pages (see the class
+   * javadoc, Concurrency); {@link #searchFirst} and {@link #contains} likewise.
+   */
   @Override
   public int search(long key, RowIds out) {
     return lookup(key, out, Integer.MAX_VALUE);
@@ -1639,9 +1711,16 @@ public final class CacheFirstTree extends AbstractDiskTree {
    * 002 section 3.3.5's cache prefetching): without a prefetch instruction that is a demand load of
    * every line before the read, measured slower than the read alone at 1e6 and 1e7 keys
    * (BENCHMARKS.md, cache-first section). Each batch ends at a leaf page boundary or when full and
-   * is validated (its leaf page still current) before it is handed out. The next batch continues
-   * from the same position if that page is still current (coupled with the next page when it
-   * crosses to it), else it descends again from the last key returned.
+   * is validated before it is handed out: its leaf page, and any leaf pages passed over before its
+   * first entry, still current.
+   *
+   * <p>Guarantee: keys in order, never a torn entry; each batch is atomic (its entries are exactly
+   * those of one published state from where the batch resumed up to its last entry); the scan as
+   * a whole is not (batches may come from different states). Entries present throughout the scan
+   * are returned exactly once, except that part of a run of equal keys the writer changed while the
+   * scan was inside it may be skipped or repeated when the scan resumes by key. The next batch
+   * continues from the same position if that page is still current (coupled with the next page
+   * when it crosses to it), else it descends again from the last key returned.
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer.
    */
@@ -1768,6 +1847,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
       boolean any = emitted;
       long key = lastKey;
       long count = lastKeyCount;
+      r.forget(); // a batch is one atomic read: the pages it passes over are kept by walk
       if (!positioned) {
         if (endPage < 0 && !emitted) {
           locateEnd();
@@ -1848,7 +1928,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
           if (got > 0) {
             return finish(got, next, 0, any, key, count, false); // one leaf page per batch
           }
-          if (!r.move(pageOf(next))) {
+          if (!r.walk(pageOf(next))) {
             return RETRY;
           }
           prefetchAhead(r.page);
@@ -1858,9 +1938,12 @@ public final class CacheFirstTree extends AbstractDiskTree {
       }
     }
 
-    /** Ends a batch: validates the page it was read from and records where the next one starts. */
+    /**
+     * Ends a batch: validates the page it was read from and the pages it passed over to get there,
+     * and records where the next one starts.
+     */
     private int finish(int got, long nextLeaf, int nextIndex, boolean any, long key, long count, boolean end) {
-      if (!r.valid()) {
+      if (!r.validAll()) {
         return RETRY;
       }
       pendingLeaf = nextLeaf;

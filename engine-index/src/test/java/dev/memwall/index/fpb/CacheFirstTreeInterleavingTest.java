@@ -41,6 +41,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       or after both, never B's old entries with C's new one. This needs the stamp coupling order
  *       (enter C, then re-validate B) and, when B is a committed page copied on write (its old
  *       bytes intact, its frame's stamp unchanged), the map check of the validation.
+ *   <li>The same over a run spanning three leaf pages A, B, C: paused before C, the writer deletes
+ *       on A (already left, so no longer coupled) and appends on C. Pairwise coupling alone misses
+ *       A's change; the reader must re-validate every page it read before returning.
  *   <li>The writer is paused after each page it copies into a frame during a multi-page update (a
  *       leaf split into a free slot of its page that still holds the bytes of a leaf moved away by
  *       an earlier leaf page split, plus its parent's new entry); readers running in that pause
@@ -157,6 +160,62 @@ class CacheFirstTreeInterleavingTest {
         fail("the reader mixed two states: " + seen + ", expected " + before + " or " + after);
       }
       assertTrue(tree.optimisticRetries() > retriesBefore, "the reader held B while it changed, so it must retry");
+      assertEquals(after, rowIds(tree, runKey));
+      tree.checkInvariants();
+    }
+  }
+
+  @ParameterizedTest(name = "pages committed before the writer runs: {0}")
+  @ValueSource(booleans = {true, false})
+  @Timeout(60)
+  void readerWalkingARunOverThreePagesReturnsOneState(boolean committed, EngineMemory memory) {
+    CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
+    int perPage = entriesPerLeafPage(layout);
+    int runStart = perPage - 3; // equal keys: the end of leaf page A, all of B, the start of C
+    int runEnd = 2 * perPage + 3;
+    long runKey = 10L * runStart;
+    try (CacheFirstTree tree = bulkloadThreePages(memory, i -> i >= runStart && i < runEnd ? runKey : 10L * i)) {
+      if (!committed) {
+        // first changes copy A and C to fresh pages; later single-page changes to them go in place
+        assertTrue(tree.delete(10L * (runStart - 5), runStart - 5));
+        assertTrue(tree.delete(10L * (runEnd + 2), runEnd + 2)); // also leaves room in C's first leaf
+      }
+      Set<Long> before = new TreeSet<>();
+      for (long r = runStart; r < runEnd; r++) {
+        before.add(r);
+      }
+      Set<Long> after = new TreeSet<>(before);
+      after.remove((long) runStart);
+      after.add(9999L);
+
+      EnterLog log = new EnterLog();
+      tree.probe(log);
+      assertEquals(before, rowIds(tree, runKey));
+      List<Integer> entered = log.pages;
+      assertTrue(entered.size() >= 3, "the run spans three leaf pages: entered " + entered);
+      int pageA = entered.get(entered.size() - 3);
+      int pageB = entered.get(entered.size() - 2);
+      int pageC = entered.get(entered.size() - 1);
+      assertTrue(pageA != pageB && pageB != pageC && pageA != pageC, "entered " + entered);
+
+      long retriesBefore = tree.optimisticRetries();
+      PauseReader pause = new PauseReader(entered.size() - 1, () -> {
+        // the reader has read the run's entries on A and B (A re-validated when it entered B) and
+        // is about to enter C; B does not change, so coupling B with C alone cannot see A's change
+        assertTrue(tree.delete(runKey, runStart)); // A: the run's first entry goes
+        tree.insert(runKey, 9999); // C: a new last entry
+      });
+      tree.probe(pause);
+      Set<Long> seen = rowIds(tree, runKey);
+      tree.probe(null);
+      assertTrue(pause.ran, "the reader reached C");
+      if (!seen.equals(before) && !seen.equals(after)) {
+        Set<Long> extra = new TreeSet<>(seen);
+        extra.removeAll(before);
+        fail("the reader mixed two states (" + seen.size() + " row ids, beyond the old run: " + extra
+            + ", old first entry " + (seen.contains((long) runStart) ? "kept" : "gone") + ")");
+      }
+      assertTrue(tree.optimisticRetries() > retriesBefore, "A changed after the reader read it: it must retry");
       assertEquals(after, rowIds(tree, runKey));
       tree.checkInvariants();
     }
