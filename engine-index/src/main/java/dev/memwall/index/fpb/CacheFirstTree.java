@@ -103,7 +103,10 @@ import java.util.function.Consumer;
  *       entry and stamp each), else retries as a whole. Each was current from its entry to that
  *       check, so all were current at the last entry: a {@link #search}, {@link #searchFirst} or
  *       {@link #contains} returns the answer of one published state (it is linearizable). A read
- *       that stays on its first leaf page keeps nothing and costs what it did.
+ *       that stays on its first leaf page keeps nothing and costs what it did. A kept page whose
+ *       frame was evicted fails its check with its bytes intact; such a read still holds if the
+ *       writer's install counter (odd during an install) is unchanged since it first left a page,
+ *       so a read over more leaf pages than the pool holds completes once the writer pauses.
  *   <li>A scan is atomic per batch, not as a whole. A batch (the entries of at most one leaf
  *       page) is validated, together with the leaf pages it passed over to reach its first entry,
  *       before it is handed out: its entries are exactly those of one published state from where
@@ -145,6 +148,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   // what readers see: replaced as a whole by one volatile store when an update is installed
   private volatile View view = new View(PageMap.EMPTY, 0, 0, new JumpArray(new int[0], new int[0]), 0);
+  // installs begun plus installs ended: odd while the writer changes what readers can see (seqlock)
+  private volatile long installs;
 
   // the writer's working copy of the tree's shape (published through view by installImages)
   private long rootPtr;
@@ -550,6 +555,16 @@ public final class CacheFirstTree extends AbstractDiskTree {
       installInPlace();
       return;
     }
+    installs = installs + 1; // odd: readers relying on an unchanged tree (Reader#validAll) retry
+    VarHandle.storeStoreFence(); // ... if they see any page write or publication below
+    try {
+      install();
+    } finally {
+      installs = installs + 1;
+    }
+  }
+
+  private void install() {
     View published = view;
     PageMap map = published.map();
     int dirty = 0;
@@ -1430,6 +1445,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     int frame;
     long frameStamp;
     private int kept; // positions left by walk() since forget()
+    private long since; // installs, read when the first position was kept
     private int[] keptPage = new int[4];
     private int[] keptPhys = new int[4];
     private int[] keptFrame = new int[4];
@@ -1487,6 +1503,9 @@ public final class CacheFirstTree extends AbstractDiskTree {
      */
     boolean walk(int logical) {
       if (page >= 0) {
+        if (kept == 0) {
+          since = installs;
+        }
         if (kept == keptPage.length) {
           int n = kept * 2;
           keptPage = Arrays.copyOf(keptPage, n);
@@ -1516,7 +1535,11 @@ public final class CacheFirstTree extends AbstractDiskTree {
     /**
      * Whether the current page and every page kept by {@link #walk} since {@link #forget} are all
      * still current. Each was current from its entry to its check here, so all were current at the
-     * last entry: what was read on them is of one published state.
+     * last entry: what was read on them is of one published state. A kept page whose frame was
+     * evicted meanwhile (a read over more leaf pages than the pool holds) fails its check though
+     * its bytes are intact; then the read still holds if no install began or ended since the first
+     * page was kept (each page was current at its coupling, and the published state did not
+     * change). Such a read can starve while the writer installs without pause.
      */
     boolean validAll() {
       if (!valid()) {
@@ -1524,7 +1547,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
       }
       for (int i = 0; i < kept; i++) {
         if (!validate(keptPage[i], keptPhys[i], keptFrame[i], keptStamp[i])) {
-          return false;
+          VarHandle.loadLoadFence(); // the pages were read before installs
+          return (since & 1) == 0 && installs == since;
         }
       }
       return true;
