@@ -118,67 +118,36 @@ class CacheFirstTreeInterleavingTest {
   @ValueSource(booleans = {true, false})
   @Timeout(60)
   void readerWalkingIntoARewrittenPageNeverMixesTwoStates(boolean committed, EngineMemory memory) {
-    CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
-    int perPage = entriesPerLeafPage(layout);
-    int runStart = perPage - 3; // six equal keys: three at the end of leaf page B, three at the start of C
-    int runEnd = perPage + 3;
-    long runKey = 10L * runStart;
-    try (CacheFirstTree tree = bulkloadThreePages(memory, i -> i >= runStart && i < runEnd ? runKey : 10L * i)) {
-      if (!committed) {
-        // first changes copy B and C to fresh pages; later single-page changes to them go in place
-        assertTrue(tree.delete(10L * (runStart - 5), runStart - 5));
-        assertTrue(tree.delete(10L * (runEnd + 2), runEnd + 2)); // also leaves room in C's first leaf
-      }
-      Set<Long> before = new TreeSet<>();
-      for (long r = runStart; r < runEnd; r++) {
-        before.add(r);
-      }
-      Set<Long> after = new TreeSet<>(before);
-      after.remove((long) runStart);
-      after.add(9999L);
-
-      EnterLog log = new EnterLog();
-      tree.probe(log);
-      assertEquals(before, rowIds(tree, runKey));
-      List<Integer> entered = log.pages;
-      assertTrue(entered.size() >= 2, "the run spans two leaf pages: entered " + entered);
-      int pageB = entered.get(entered.size() - 2);
-      int pageC = entered.get(entered.size() - 1);
-      assertTrue(pageB != pageC, "entered " + entered);
-
-      long retriesBefore = tree.optimisticRetries();
-      PauseReader pause = new PauseReader(entered.size() - 1, () -> {
-        // the reader has read the run's entries on B and is about to enter C
-        assertTrue(tree.delete(runKey, runStart)); // B: the run's first entry goes
-        tree.insert(runKey, 9999); // C: a new last entry
-      });
-      tree.probe(pause);
-      Set<Long> seen = rowIds(tree, runKey);
-      tree.probe(null);
-      assertTrue(pause.ran, "the reader reached C");
-      if (!seen.equals(before) && !seen.equals(after)) {
-        fail("the reader mixed two states: " + seen + ", expected " + before + " or " + after);
-      }
-      assertTrue(tree.optimisticRetries() > retriesBefore, "the reader held B while it changed, so it must retry");
-      assertEquals(after, rowIds(tree, runKey));
-      tree.checkInvariants();
-    }
+    // the reader has read the run's entries on the first page and is about to enter the second
+    readerWalkingARunReturnsOneState(committed, memory, 2);
   }
 
   @ParameterizedTest(name = "pages committed before the writer runs: {0}")
   @ValueSource(booleans = {true, false})
   @Timeout(60)
   void readerWalkingARunOverThreePagesReturnsOneState(boolean committed, EngineMemory memory) {
+    // the reader has read the run's entries on A and B (A re-validated when it entered B) and is
+    // about to enter C; B does not change, so coupling B with C alone cannot see A's change
+    readerWalkingARunReturnsOneState(committed, memory, 3);
+  }
+
+  /**
+   * A run of equal keys from the end of the first of {@code pages} leaf pages to the start of the
+   * last; the reader pauses before it enters the last page while the writer deletes the run's first
+   * entry (first page) and adds a new last one (last page). The reader must return the run before or
+   * after both changes, and must have retried.
+   */
+  private void readerWalkingARunReturnsOneState(boolean committed, EngineMemory memory, int pages) {
     CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
     int perPage = entriesPerLeafPage(layout);
-    int runStart = perPage - 3; // equal keys: the end of leaf page A, all of B, the start of C
-    int runEnd = 2 * perPage + 3;
+    int runStart = perPage - 3;
+    int runEnd = (pages - 1) * perPage + 3;
     long runKey = 10L * runStart;
     try (CacheFirstTree tree = bulkloadThreePages(memory, i -> i >= runStart && i < runEnd ? runKey : 10L * i)) {
       if (!committed) {
-        // first changes copy A and C to fresh pages; later single-page changes to them go in place
+        // first changes copy the end pages to fresh pages; later single-page changes to them go in place
         assertTrue(tree.delete(10L * (runStart - 5), runStart - 5));
-        assertTrue(tree.delete(10L * (runEnd + 2), runEnd + 2)); // also leaves room in C's first leaf
+        assertTrue(tree.delete(10L * (runEnd + 2), runEnd + 2)); // also leaves room in the last page's first leaf
       }
       Set<Long> before = new TreeSet<>();
       for (long r = runStart; r < runEnd; r++) {
@@ -192,30 +161,27 @@ class CacheFirstTreeInterleavingTest {
       tree.probe(log);
       assertEquals(before, rowIds(tree, runKey));
       List<Integer> entered = log.pages;
-      assertTrue(entered.size() >= 3, "the run spans three leaf pages: entered " + entered);
-      int pageA = entered.get(entered.size() - 3);
-      int pageB = entered.get(entered.size() - 2);
-      int pageC = entered.get(entered.size() - 1);
-      assertTrue(pageA != pageB && pageB != pageC && pageA != pageC, "entered " + entered);
+      assertTrue(entered.size() >= pages, "the run spans " + pages + " leaf pages: entered " + entered);
+      assertEquals(pages, new TreeSet<>(entered.subList(entered.size() - pages, entered.size())).size(),
+          "entered " + entered);
 
       long retriesBefore = tree.optimisticRetries();
       PauseReader pause = new PauseReader(entered.size() - 1, () -> {
-        // the reader has read the run's entries on A and B (A re-validated when it entered B) and
-        // is about to enter C; B does not change, so coupling B with C alone cannot see A's change
-        assertTrue(tree.delete(runKey, runStart)); // A: the run's first entry goes
-        tree.insert(runKey, 9999); // C: a new last entry
+        assertTrue(tree.delete(runKey, runStart)); // first page: the run's first entry goes
+        tree.insert(runKey, 9999); // last page: a new last entry
       });
       tree.probe(pause);
       Set<Long> seen = rowIds(tree, runKey);
       tree.probe(null);
-      assertTrue(pause.ran, "the reader reached C");
+      assertTrue(pause.ran, "the reader reached the last page");
       if (!seen.equals(before) && !seen.equals(after)) {
         Set<Long> extra = new TreeSet<>(seen);
         extra.removeAll(before);
         fail("the reader mixed two states (" + seen.size() + " row ids, beyond the old run: " + extra
             + ", old first entry " + (seen.contains((long) runStart) ? "kept" : "gone") + ")");
       }
-      assertTrue(tree.optimisticRetries() > retriesBefore, "A changed after the reader read it: it must retry");
+      assertTrue(tree.optimisticRetries() > retriesBefore,
+          "the first page changed after the reader read it: it must retry");
       assertEquals(after, rowIds(tree, runKey));
       tree.checkInvariants();
     }
