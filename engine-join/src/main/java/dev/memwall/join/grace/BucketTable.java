@@ -69,11 +69,23 @@ public final class BucketTable implements AutoCloseable {
    * @throws IllegalArgumentException if {@code tupleBytes} is under 16 or not a multiple of 8
    */
   public BucketTable(EngineMemory memory, int tupleBytes) {
-    if (tupleBytes < SpillRecords.BYTES || tupleBytes % 8 != 0) {
-      throw new IllegalArgumentException("tuples must be at least 16 bytes and a multiple of 8, got " + tupleBytes);
-    }
     this.memory = memory;
-    this.tupleBytes = tupleBytes;
+    this.tupleBytes = checkTupleBytes(tupleBytes, "build");
+  }
+
+  /**
+   * {@code tupleBytes} if it can hold the 16-byte (code, row, key) head at every tuple with the key
+   * aligned: at least 16 and a multiple of 8.
+   *
+   * @param side what the tuples are, for the message
+   * @throws IllegalArgumentException otherwise
+   */
+  public static int checkTupleBytes(int tupleBytes, String side) {
+    if (tupleBytes < SpillRecords.BYTES || tupleBytes % 8 != 0) {
+      throw new IllegalArgumentException(side + " tuples must be at least 16 bytes and a multiple of 8, got "
+          + tupleBytes);
+    }
+    return tupleBytes;
   }
 
   /** The smallest table size of at least {@code n} (and 3) coprime with {@code partitions}. */

@@ -65,6 +65,11 @@ public record PrefetchTuning(int group, int distance) {
     }
   }
 
+  /** This tuning with {@code group} and {@code distance} where they are positive (0 keeps this one's). */
+  public PrefetchTuning overriddenBy(int group, int distance) {
+    return new PrefetchTuning(group > 0 ? group : this.group, distance > 0 ? distance : this.distance);
+  }
+
   /** G and D for {@code profile}'s T1 and Tnext, with estimated stage costs, for probes ({@link #PROBE_REFERENCES}). */
   public static PrefetchTuning from(MachineProfile profile) {
     return of(profile.missLatencyNanos(), profile.pipelinedMissNanos(), StageCosts.estimate(profile),

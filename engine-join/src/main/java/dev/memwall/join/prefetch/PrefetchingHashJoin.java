@@ -247,10 +247,7 @@ public final class PrefetchingHashJoin {
    */
   public void probe(BucketTable table, MemorySegment probe, int probeTupleBytes, int n, boolean firstSuffices,
       ProbeSink sink) {
-    if (probeTupleBytes < PROBE_TUPLE_BYTES || probeTupleBytes % 8 != 0) {
-      throw new IllegalArgumentException("probe tuples must be at least 16 bytes and a multiple of 8, got "
-          + probeTupleBytes);
-    }
+    BucketTable.checkTupleBytes(probeTupleBytes, "probe");
     switch (mode) {
       case PLAIN -> probePlain(table, probe, probeTupleBytes, n, firstSuffices, sink);
       case GROUP -> probeGroup(table, probe, probeTupleBytes, n, firstSuffices, sink);

@@ -11,6 +11,15 @@ import org.junit.jupiter.api.Test;
 
 class PrefetchTuningTest {
   @Test
+  void overridesReplaceOnlyPositiveValues() {
+    PrefetchTuning tuned = new PrefetchTuning(46, 3);
+    assertEquals(tuned, tuned.overriddenBy(0, 0));
+    assertEquals(new PrefetchTuning(8, 3), tuned.overriddenBy(8, 0));
+    assertEquals(new PrefetchTuning(46, 16), tuned.overriddenBy(0, 16));
+    assertThrows(IllegalArgumentException.class, () -> tuned.overriddenBy(PrefetchTuning.MAX_GROUP + 1, 0));
+  }
+
+  @Test
   void groupSizeIsTheSmallestSatisfyingEquation41() {
     PrefetchTuning.StageCosts costs = new PrefetchTuning.StageCosts(10, 5, 10);
     // T1 = 200, Tnext = 20: min(C0 = 10, max(5, 20) = 20) = 10 -> (G - 1) 10 >= 200 -> G = 21

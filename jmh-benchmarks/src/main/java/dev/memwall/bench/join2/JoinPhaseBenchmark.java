@@ -118,8 +118,7 @@ public class JoinPhaseBenchmark {
   public void setUp() {
     memory = EngineMemory.create("join-phase");
     PrefetchTuning tuned = PrefetchTuning.from(MachineProfile.current());
-    PrefetchTuning tuning = new PrefetchTuning(group > 0 ? group : tuned.group(),
-        distance > 0 ? distance : tuned.distance());
+    PrefetchTuning tuning = tuned.overriddenBy(group, distance);
     System.out.println();
     System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
     loops = new PrefetchingHashJoin(mode, tuning);

@@ -83,8 +83,7 @@ public class PartitionPhaseBenchmark {
   public void setUp() {
     memory = EngineMemory.create("partition-phase");
     PrefetchTuning tuned = PrefetchTuning.forPartitioning(MachineProfile.current());
-    PrefetchTuning tuning = new PrefetchTuning(group > 0 ? group : tuned.group(),
-        distance > 0 ? distance : tuned.distance());
+    PrefetchTuning tuning = tuned.overriddenBy(group, distance);
     System.out.println();
     System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
     input = memory.allocate((long) TUPLES * tupleBytes);
