@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OpenAddressingHashJoin {
   /** The default probe group: enough independent misses to fill the machine's miss queues. */
-  public static final int DEFAULT_GROUP = OpenAddressingTable.GROUP;
+  public static final int DEFAULT_GROUP = 16;
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
@@ -139,7 +139,7 @@ public final class OpenAddressingHashJoin {
     private final RowMatcher matcher;
     private final long[] slotOf;
     private final long[] slotHash;
-    private final int[] slotHead;
+    private final long[] slotEntry;
 
     Probe(JoinInput input, JoinOutput out, OpenAddressingTable table, int group) {
       this.table = table;
@@ -147,7 +147,7 @@ public final class OpenAddressingHashJoin {
       this.matcher = new RowMatcher(input, out);
       this.slotOf = new long[group];
       this.slotHash = new long[group];
-      this.slotHead = new int[group];
+      this.slotEntry = new long[group];
     }
 
     void probe(MemorySegment hashes, MemorySegment rows, int count) {
@@ -163,7 +163,7 @@ public final class OpenAddressingHashJoin {
       for (int k = 0; k < count; k++) {
         long h = hashes.getAtIndex(HASH, k);
         long slot = t.homeSlot(h);
-        resolve(h, rows.getAtIndex(INT, k), slot, t.hashAt(slot), t.headAt(slot));
+        resolve(h, rows.getAtIndex(INT, k), slot, t.hashAt(slot), t.entryAt(slot));
       }
     }
 
@@ -171,25 +171,25 @@ public final class OpenAddressingHashJoin {
       OpenAddressingTable t = table;
       long[] slots = slotOf;
       long[] seen = slotHash;
-      int[] heads = slotHead;
+      long[] entries = slotEntry;
       for (int g = 0; g < count; g += group) {
         int n = Math.min(group, count - g);
         for (int k = 0; k < n; k++) { // stage 1: every slot of the group, loads issued back to back
           long slot = t.homeSlot(hashes.getAtIndex(HASH, g + k));
           slots[k] = slot;
           seen[k] = t.hashAt(slot);
-          heads[k] = t.headAt(slot);
+          entries[k] = t.entryAt(slot);
         }
         for (int k = 0; k < n; k++) { // stage 2: compare, follow collisions and chains
-          resolve(hashes.getAtIndex(HASH, g + k), rows.getAtIndex(INT, g + k), slots[k], seen[k], heads[k]);
+          resolve(hashes.getAtIndex(HASH, g + k), rows.getAtIndex(INT, g + k), slots[k], seen[k], entries[k]);
         }
       }
     }
 
-    private void resolve(long h, int leftRow, long home, long homeHash, int homeHead) {
-      long slot = table.resolve(h, home, homeHash, homeHead);
-      if (slot >= 0 && !matcher.offer(leftRow, table.firstRow(slot))) {
-        for (int e = table.secondRow(slot); e >= 0; e = table.nextRow(e)) {
+    private void resolve(long h, int leftRow, long home, long homeHash, long homeEntry) {
+      long entry = table.resolve(h, home, homeHash, homeEntry);
+      if (entry != 0 && !matcher.offer(leftRow, OpenAddressingTable.firstRow(entry))) {
+        for (int e = OpenAddressingTable.secondRow(entry); e >= 0; e = table.nextRow(e)) {
           if (matcher.offer(leftRow, e)) {
             break;
           }

@@ -8,6 +8,7 @@ import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,10 +29,10 @@ import java.util.function.LongConsumer;
  * threads, each inserting the rows whose home slots lie in its ranges (every key's rows in row order,
  * as one thread would).
  *
- * <p>Lookups come one at a time ({@link #slotOf}) or for a group of hashes at once
- * ({@link #slotsOf}): the group's home slots are loaded back to back before any is compared, so
- * their cache misses overlap (the JVM has no prefetch instruction; these independent loads are its
- * "group prefetching", seed 002).
+ * <p>A lookup yields the key's <em>entry</em>, its slot's {first row + 1, more + 1} read as one long
+ * (0: no row has the hash), so a caller needs nothing more from the slot: {@link #firstRow(long)}
+ * and {@link #secondRow(long)} decode it, {@link #nextRow} walks on. Lookups come one at a time
+ * ({@link #entryOf}) or for a block of hashes ({@link #entriesOf}).
  *
  * <p>Ownership: the table owns its two buffers, charged to the memory it was built with, until
  * {@link #close}. Thread safety: built by {@link #build}'s threads; afterwards any number of threads may
@@ -39,12 +40,12 @@ import java.util.function.LongConsumer;
  */
 public final class OpenAddressingTable implements AutoCloseable {
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final int SLOT_SHIFT = 4;
+  /** A slot's head and more read as one long, the entry: head in the low half (little-endian). */
+  private static final ValueLayout.OfLong ENTRY = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final long HEAD = 8;
   private static final long MORE = 12;
-  /** Hashes looked up together by {@link #slotsOf}: enough independent misses to fill the miss queues. */
-  public static final int GROUP = 16;
   /** Build rows from which more than one thread builds the table. */
   static final int PARALLEL_BUILD_ROWS = 1 << 16;
 
@@ -212,51 +213,48 @@ public final class OpenAddressingTable implements AutoCloseable {
     return (slot & ~rangeMask) | ((slot + 1) & rangeMask);
   }
 
-  /** The slot holding hash {@code h}, or -1 when no row has it. */
-  public long slotOf(long h) {
+  /** The entry of hash {@code h} (its rows, read with {@link #firstRow} and {@link #secondRow}), or 0 when no row has it. */
+  public long entryOf(long h) {
     long slot = h >>> shift;
     long at = slot << SLOT_SHIFT;
-    return resolve(h, slot, table.get(HASH, at), table.get(INT, at + HEAD));
+    return resolve(h, slot, table.get(HASH, at), table.get(ENTRY, at + HEAD));
   }
 
   /**
-   * Looks up {@code hashes[from, from + n)} (n at most {@link #GROUP}) at once: first every home slot
-   * is loaded, then each hash is resolved; {@code slots[from + i]} receives the slot holding
-   * {@code hashes[from + i]} or -1.
+   * Looks up {@code hashes[0, n)}: {@code entries[i]} receives the entry of {@code hashes[i]}, or 0.
    *
-   * @param seen scratch of at least {@code n} entries
-   * @param heads scratch of at least {@code n} entries
+   * <p>One lookup after the other, with nothing between them but the slot's comparison: each is a
+   * short run of instructions whose only miss is the home slot's line, so the out-of-order core keeps
+   * the misses of many lookups in flight at once. Measured on workload A (16M keys, 512 MiB of slots),
+   * this plain loop beat one that loads a group of home slots back to back before comparing any: the
+   * group's loads and stores per lookup fill the reorder window sooner than the misses return.
    */
-  public void slotsOf(long[] hashes, int from, int n, long[] slots, long[] seen, int[] heads) {
+  public void entriesOf(long[] hashes, int n, long[] entries) {
     MemorySegment t = table;
-    for (int i = 0; i < n; i++) { // stage 1: every home slot of the group, loads issued back to back
-      long slot = hashes[from + i] >>> shift;
+    for (int i = 0; i < n; i++) {
+      long h = hashes[i];
+      long slot = h >>> shift;
       long at = slot << SLOT_SHIFT;
-      slots[from + i] = slot;
-      seen[i] = t.get(HASH, at);
-      heads[i] = t.get(INT, at + HEAD);
-    }
-    for (int i = 0; i < n; i++) { // stage 2: compare, follow collisions
-      slots[from + i] = resolve(hashes[from + i], slots[from + i], seen[i], heads[i]);
+      entries[i] = resolve(h, slot, t.get(HASH, at), t.get(ENTRY, at + HEAD));
     }
   }
 
-  /** Probes on from {@code slot}, whose hash and head were read, to the slot holding {@code h}, or -1. */
-  long resolve(long h, long slot, long slotHash, int head) {
-    while (head != 0 && slotHash != h) {
+  /** Probes on from {@code slot}, whose hash and entry were read, to the entry of {@code h}, or 0. */
+  long resolve(long h, long slot, long slotHash, long entry) {
+    while (entry != 0 && slotHash != h) {
       slot = following(slot);
       long at = slot << SLOT_SHIFT;
       slotHash = table.get(HASH, at);
-      head = table.get(INT, at + HEAD);
+      entry = table.get(ENTRY, at + HEAD);
     }
-    return head == 0 ? -1 : slot;
+    return entry;
   }
 
   /** Hands the hash of every key in the table (one per distinct key) to {@code action}, in slot order. */
   public void forEachKeyHash(LongConsumer action) {
     long slots = mask + 1;
     for (long slot = 0; slot < slots; slot++) {
-      if (headAt(slot) != 0) {
+      if (entryAt(slot) != 0) {
         action.accept(hashAt(slot));
       }
     }
@@ -272,19 +270,19 @@ public final class OpenAddressingTable implements AutoCloseable {
     return table.get(HASH, slot << SLOT_SHIFT);
   }
 
-  /** The head ({@code first row + 1}, 0 for an empty slot) stored in {@code slot}. */
-  int headAt(long slot) {
-    return table.get(INT, (slot << SLOT_SHIFT) + HEAD);
+  /** The entry stored in {@code slot} (0 for an empty slot). */
+  long entryAt(long slot) {
+    return table.get(ENTRY, (slot << SLOT_SHIFT) + HEAD);
   }
 
-  /** The first row of the key in {@code slot} (a slot {@link #slotOf} found). */
-  public int firstRow(long slot) {
-    return table.get(INT, (slot << SLOT_SHIFT) + HEAD) - 1;
+  /** The first row of a found entry. */
+  public static int firstRow(long entry) {
+    return (int) entry - 1;
   }
 
-  /** The second row of the key in {@code slot}, or -1 when it has one row. */
-  public int secondRow(long slot) {
-    return table.get(INT, (slot << SLOT_SHIFT) + MORE) - 1;
+  /** The second row of a found entry, or -1 when its key has one row. */
+  public static int secondRow(long entry) {
+    return (int) (entry >>> 32) - 1;
   }
 
   /** The row after {@code row} (not the first) in its key's chain, or -1 at the end. */

@@ -44,8 +44,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
  * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
- * table is looked up {@value OpenAddressingTable#GROUP} hashes at a time (group prefetching by
- * independent loads). When probing shows most rows find no partner, a Bloom filter of the keys is
+ * table is looked up for the chunk's hashes in one plain loop ({@link OpenAddressingTable#entriesOf}). When probing shows most rows find no partner, a Bloom filter of the keys is
  * tested first ({@link KeyFilter}). Then by join type:
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
@@ -348,23 +347,21 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
 
   /**
    * The part of a worker both kinds share: evaluates a chunk's keys and finds each selected row's
-   * slot in the table (-1: no partner, or a null key).
+   * entry in the table (0: no partner, or a null key).
    */
   private abstract class Lookup implements Worker {
     final LongKernel[] keyKernels;
     final long[][] keys;
     final int[] positions = new int[Chunk.CAPACITY];
-    /** Slot of the row at position k, by k; -1 for none. */
-    final long[] slotAt = new long[Chunk.CAPACITY];
+    /** Table entry of the row at position k, by k; 0 for none. */
+    final long[] entryAt = new long[Chunk.CAPACITY];
     private final int[] keyed = new int[Chunk.CAPACITY];
     private final int[] candidates = new int[Chunk.CAPACITY];
     private final long[] hashes = new long[Chunk.CAPACITY];
     private long sampledRows;
     private long sampledMatches;
     private int sampledChunks;
-    private final long[] slots = new long[Chunk.CAPACITY];
-    private final long[] seen = new long[OpenAddressingTable.GROUP];
-    private final int[] heads = new int[OpenAddressingTable.GROUP];
+    private final long[] entries = new long[Chunk.CAPACITY];
 
     Lookup(Bound bound) {
       this.keyKernels = bound.keys();
@@ -382,7 +379,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       int m = 0;
       for (int i = 0; i < n; i++) {
         int k = positions[i];
-        slotAt[k] = -1;
+        entryAt[k] = 0;
         boolean isNull = false;
         if (anyNull) {
           for (LongKernel kernel : keyKernels) {
@@ -397,11 +394,9 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       if (keysFilter != null) {
         m = keepCandidates(keysFilter, m);
       }
-      for (int g = 0; g < m; g += OpenAddressingTable.GROUP) {
-        table.slotsOf(hashes, g, Math.min(OpenAddressingTable.GROUP, m - g), slots, seen, heads);
-      }
+      table.entriesOf(hashes, m, entries);
       for (int i = 0; i < m; i++) {
-        slotAt[keyed[i]] = slots[i];
+        entryAt[keyed[i]] = entries[i];
       }
       if (keysFilter == null && filter.undecided()) {
         sample(m);
@@ -413,7 +408,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     private void sample(int m) {
       sampledRows += m;
       for (int i = 0; i < m; i++) {
-        sampledMatches += slots[i] >= 0 ? 1 : 0;
+        sampledMatches += entries[i] != 0 ? 1 : 0;
       }
       if (++sampledChunks == KeyFilter.SAMPLE_CHUNKS) {
         filter.decide(sampledRows, sampledMatches);
@@ -431,24 +426,24 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       return passed;
     }
 
-    /** Whether build row {@code row} of a found slot really has the key of position {@code k}. */
+    /** Whether build row {@code row} of a found entry really has the key of position {@code k}. */
     final boolean confirms(int row, int k) {
       return shape.exact() || buildKeys.sameKey(row, keys, k);
     }
 
-    /** Whether some build row of the slot of position {@code k} has its key. */
+    /** Whether some build row of the entry of position {@code k} has its key. */
     final boolean matches(int k) {
-      long slot = slotAt[k];
-      if (slot < 0) {
+      long entry = entryAt[k];
+      if (entry == 0) {
         return false;
       }
       if (shape.exact()) {
         return true;
       }
-      if (confirms(table.firstRow(slot), k)) {
+      if (confirms(OpenAddressingTable.firstRow(entry), k)) {
         return true;
       }
-      for (int row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+      for (int row = OpenAddressingTable.secondRow(entry); row >= 0; row = table.nextRow(row)) {
         if (confirms(row, k)) {
           return true;
         }
@@ -497,15 +492,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       int n = lookUp(chunk);
       for (int i = 0; i < n; i++) {
         int k = positions[i];
-        long slot = slotAt[k];
-        if (slot < 0) {
+        long entry = entryAt[k];
+        if (entry == 0) {
           continue;
         }
-        int row = table.firstRow(slot);
+        int row = OpenAddressingTable.firstRow(entry);
         if (confirms(row, k)) {
           marked.set(ValueLayout.JAVA_BYTE, row, (byte) 1);
         }
-        for (row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+        for (row = OpenAddressingTable.secondRow(entry); row >= 0; row = table.nextRow(row)) {
           if (confirms(row, k)) {
             marked.set(ValueLayout.JAVA_BYTE, row, (byte) 1); // every writer stores the same 1
           }
@@ -558,15 +553,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       }
       for (int i = 0; i < n; i++) {
         int k = positions[i];
-        long slot = slotAt[k];
+        long entry = entryAt[k];
         boolean matched = false;
-        if (slot >= 0) {
-          int row = table.firstRow(slot);
+        if (entry != 0) {
+          int row = OpenAddressingTable.firstRow(entry);
           if (confirms(row, k)) {
             pair(k, row, chunk, next);
             matched = true;
           }
-          for (row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+          for (row = OpenAddressingTable.secondRow(entry); row >= 0; row = table.nextRow(row)) {
             if (confirms(row, k)) {
               pair(k, row, chunk, next);
               matched = true;
@@ -583,7 +578,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
 
     /**
-     * Narrows {@link #positions} to the {@code n} rows whose key found a slot, and the chunk's
+     * Narrows {@link #positions} to the {@code n} rows whose key found an entry, and the chunk's
      * selection with them when that drops rows, so the probe columns are then evaluated for those
      * rows only (a selective join would otherwise copy every column of every chunk); returns how
      * many are left. Only for inner joins: an outer join emits every row.
@@ -593,7 +588,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       for (int i = 0; i < n; i++) {
         int k = positions[i];
         positions[found] = k;
-        found += slotAt[k] >= 0 ? 1 : 0;
+        found += entryAt[k] != 0 ? 1 : 0;
       }
       if (found < n) {
         chunk.select(positions, found);

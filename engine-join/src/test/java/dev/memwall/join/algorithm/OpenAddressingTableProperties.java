@@ -23,7 +23,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * {@link OpenAddressingTable} against a map from key to rows: built on one thread or, above
  * {@link OpenAddressingTable#PARALLEL_BUILD_ROWS} rows, on several (slot ranges inserted
- * independently), every key finds exactly its rows, chains included, and absent keys find nothing;
+ * independently), every key finds exactly its rows, chains included, and absent keys find nothing,
+ * one at a time and in a block;
  * with duplicates, nulls and keys at the limits.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
@@ -49,20 +50,28 @@ class OpenAddressingTableProperties {
       for (Map.Entry<Long, TreeSet<Integer>> entry : expected.entrySet()) {
         assertEquals(entry.getValue(), rowsOf(built, entry.getKey()), "rows of key " + entry.getKey());
       }
+      List<Long> probes = new ArrayList<>(expected.keySet());
       for (long absent : new long[] {-1, domain, domain + 17L, Long.MIN_VALUE + 1}) {
         if (!expected.containsKey(absent)) {
-          assertEquals(-1, built.slotOf(hash(absent)), "absent key " + absent);
+          assertEquals(0, built.entryOf(hash(absent)), "absent key " + absent);
+          probes.add(absent);
         }
+      }
+      long[] hashes = probes.stream().mapToLong(OpenAddressingTableProperties::hash).toArray();
+      long[] entries = new long[hashes.length];
+      built.entriesOf(hashes, hashes.length, entries);
+      for (int i = 0; i < hashes.length; i++) {
+        assertEquals(built.entryOf(hashes[i]), entries[i], "block lookup of key " + probes.get(i));
       }
     }
   }
 
   private static TreeSet<Integer> rowsOf(OpenAddressingTable table, long key) {
     TreeSet<Integer> rows = new TreeSet<>();
-    long slot = table.slotOf(hash(key));
-    if (slot >= 0) {
-      rows.add(table.firstRow(slot));
-      for (int row = table.secondRow(slot); row >= 0; row = table.nextRow(row)) {
+    long entry = table.entryOf(hash(key));
+    if (entry != 0) {
+      rows.add(OpenAddressingTable.firstRow(entry));
+      for (int row = OpenAddressingTable.secondRow(entry); row >= 0; row = table.nextRow(row)) {
         rows.add(row);
       }
     }

@@ -75,7 +75,7 @@ public class PipelinedJoinBenchmark {
   @Benchmark
   public long buildTable() {
     try (OpenAddressingTable table = OpenAddressingTable.build(buildKeys, memory, threads)) {
-      return table.slotOf(0);
+      return table.entryOf(0);
     }
   }
 
