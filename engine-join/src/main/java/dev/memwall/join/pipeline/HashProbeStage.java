@@ -44,8 +44,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
  * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
- * table is looked up for the chunk's hashes in one plain loop ({@link OpenAddressingTable#entriesOf}). When probing shows most rows find no partner, a Bloom filter of the keys is
- * tested first ({@link KeyFilter}). Then by join type:
+ * table is looked up for the chunk's hashes in one plain loop ({@link OpenAddressingTable#entriesOf}).
+ * When probing shows most rows find no partner, a Bloom filter of the keys is tested first
+ * ({@link KeyFilter}). Then by join type:
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).

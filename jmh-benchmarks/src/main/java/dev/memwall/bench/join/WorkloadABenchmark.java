@@ -20,9 +20,10 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Workload A of the multi-core hash join literature (Balkesen et al.): a build side of 16M unique
- * keys, a probe side of uniform foreign keys (or Zipf-skewed), count-only, one thread. The probe
- * side is scaled from 256M to {@code probe} tuples (default 64M) to fit this shared 24 GiB machine;
- * throughput is reported per probe tuple: JMH's ops/s here are probe tuples per second.
+ * keys, a probe side of uniform foreign keys (or Zipf-skewed), count-only, on {@code threads}
+ * threads (default one). The probe side is scaled from 256M to 64M tuples to fit this 24 GiB
+ * machine; with {@code build} = 64M it is workload B (128M x 128M) scaled by half. Throughput is
+ * reported per probe tuple: JMH's ops/s here are probe tuples per second.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -36,6 +37,9 @@ public class WorkloadABenchmark {
 
   @Param({"0"})
   public double zipf;
+
+  @Param({"1"})
+  public int threads;
 
   @Param({"OPEN_ADDRESSING", "OPEN_ADDRESSING_PLAIN", "SIMPLE_HASH", "PHASH_PLUS_TLB", "PLANNER"})
   public JoinSettings setting;
@@ -51,7 +55,7 @@ public class WorkloadABenchmark {
     MachineProfile profile = JoinSettings.profile();
     right = JoinBenchData.uniqueShuffled(memory, build, 1);
     left = JoinBenchData.foreignKeys(memory, PROBE, build, zipf, 2);
-    join = setting.apply(Join.of(memory, left, right).on("k").profile(profile), profile, build);
+    join = setting.apply(Join.of(memory, left, right).on("k").profile(profile).threads(threads), profile, build);
     System.out.println();
     System.out.println(join.plan().describe());
   }
