@@ -1,5 +1,6 @@
 package dev.memwall.join.grace;
 
+import dev.memwall.core.hash.Remainders;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
@@ -52,7 +53,7 @@ public final class BucketTable implements AutoCloseable {
   MemorySegment cells;
   int size;
   int tableSize;
-  /** {@link #reciprocal} of the table size, so that a bucket costs two multiplications instead of a division. */
+  /** {@link Remainders#reciprocal} of the table size, so that a bucket costs two multiplications instead of a division. */
   private long tableReciprocal;
   private int arenaUsed;
 
@@ -97,21 +98,6 @@ public final class BucketTable implements AutoCloseable {
     return t;
   }
 
-  /** The 64-bit reciprocal of a divisor {@code d >= 1} for {@link #remainder}: ceil(2^64 / d). */
-  static long reciprocal(int d) {
-    return Long.divideUnsigned(-1L, d) + 1;
-  }
-
-  /**
-   * {@code Integer.remainderUnsigned(a, d)} for {@code d >= 2} by Lemire, Kaser and Kurz's "faster
-   * remainder by direct computation" (exact for every 32-bit {@code a}): the fraction of {@code a / d}
-   * in 64 fixed-point bits, times {@code d}, keeps the remainder in the high word.
-   */
-  static int remainder(int a, long reciprocal, int d) {
-    long fraction = reciprocal * Integer.toUnsignedLong(a);
-    return (int) Math.unsignedMultiplyHigh(fraction, d);
-  }
-
   static int gcd(int a, int b) {
     while (b != 0) {
       int r = a % b;
@@ -152,7 +138,7 @@ public final class BucketTable implements AutoCloseable {
   public void reset(int n, int partitions) {
     size = n;
     tableSize = tableSize(n, partitions);
-    tableReciprocal = reciprocal(tableSize);
+    tableReciprocal = Remainders.reciprocal(tableSize);
     long headerBytes = (long) tableSize * HEADER_BYTES;
     if (headerBuffer == null || headerBuffer.byteSize() < headerBytes) {
       if (headerBuffer != null) {
@@ -249,7 +235,7 @@ public final class BucketTable implements AutoCloseable {
 
   /** Byte offset of the bucket header of {@code code}. */
   public long header(int code) {
-    return (long) remainder(code, tableReciprocal, tableSize) * HEADER_BYTES;
+    return (long) Remainders.remainder(code, tableReciprocal, tableSize) * HEADER_BYTES;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.memwall.join.prefetch;
 
 import dev.memwall.core.hash.Hashing;
+import dev.memwall.core.hash.Remainders;
 import dev.memwall.core.machine.CacheLevel;
 import dev.memwall.core.machine.SysfsTopology;
 import dev.memwall.core.memory.EngineMemory;
@@ -124,6 +125,8 @@ public final class PrefetchingPartitioner implements AutoCloseable {
   private final int distance;
   private final int ringMask;
   private final int partitions;
+  /** {@link Remainders#reciprocal} of the partition count: a record's partition costs no division. */
+  private final long partitionsReciprocal;
   private final int pageBytes;
   private final int recordBytes;
   /** Bytes of whole records a page holds: a page is full at this fill position. */
@@ -185,6 +188,7 @@ public final class PrefetchingPartitioner implements AutoCloseable {
     this.distance = tuning.distance();
     this.ringMask = PrefetchTuning.ringSize(PrefetchTuning.PARTITION_REFERENCES, distance) - 1;
     this.partitions = partitions;
+    this.partitionsReciprocal = Remainders.reciprocal(partitions);
     this.pageBytes = pageBytes;
     this.recordBytes = recordBytes;
     this.pageLimit = pageBytes / recordBytes * recordBytes;
@@ -291,7 +295,7 @@ public final class PrefetchingPartitioner implements AutoCloseable {
   private int partitionAt(MemorySegment batch, long record) {
     int code = remix ? (int) (Hashing.mix64(batch.get(LONG, record + routingOffset) ^ seed) >>> 32)
         : batch.get(INT, record + routingOffset);
-    return Integer.remainderUnsigned(code, partitions);
+    return Remainders.remainder(code, partitionsReciprocal, partitions);
   }
 
   /** Stage 1: loads every line of the {@code recordBytes} at {@code at} in the pages. */

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,29 +48,6 @@ class SpillPiecesTest {
         new GraceHashJoin.Settings(1 << 20, dir, Long.MAX_VALUE, false, null).partitionForm(4096, 8 << 10));
     assertThrows(IllegalArgumentException.class, () -> new GraceHashJoin.Settings(1 << 20, dir, Long.MAX_VALUE,
         false, null, PrefetchingHashJoin.Mode.GROUP, new PrefetchTuning(8, 2), -1));
-  }
-
-  @Test
-  void bucketRemainderByMultiplicationEqualsTheDivision() {
-    SplittableRandom random = new SplittableRandom(7);
-    int[] divisors = {3, 5, 7, 641, 1 << 20 | 1, 8388617, Integer.MAX_VALUE, -1 >>> 1, 2147483629};
-    int[] edges = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, -2};
-    for (int d : divisors) {
-      long r = BucketTable.reciprocal(d);
-      for (int a : edges) {
-        assertEquals(Integer.remainderUnsigned(a, d), BucketTable.remainder(a, r, d), a + " mod " + d);
-      }
-      for (int i = 0; i < 100_000; i++) {
-        int a = random.nextInt();
-        assertEquals(Integer.remainderUnsigned(a, d), BucketTable.remainder(a, r, d), a + " mod " + d);
-      }
-    }
-    for (int i = 0; i < 100_000; i++) {
-      int d = 3 + random.nextInt(Integer.MAX_VALUE - 3);
-      int a = random.nextInt();
-      assertEquals(Integer.remainderUnsigned(a, d), BucketTable.remainder(a, BucketTable.reciprocal(d), d),
-          a + " mod " + d);
-    }
   }
 
   @Test
