@@ -117,10 +117,7 @@ public class JoinPhaseBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("join-phase");
-    PrefetchTuning tuned = PrefetchTuning.from(MachineProfile.current());
-    PrefetchTuning tuning = tuned.overriddenBy(group, distance);
-    System.out.println();
-    System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
+    PrefetchTuning tuning = overridden(PrefetchTuning.from(MachineProfile.current()), group, distance);
     loops = new PrefetchingHashJoin(mode, tuning);
     table = new BucketTable(memory, tupleBytes);
     MemorySegment space = table.tupleSpace(build);
@@ -143,6 +140,14 @@ public class JoinPhaseBenchmark {
     }
     output = memory.allocate(1 << 16);
     sink = new CopyingSink(space, p, output.segment(), tupleBytes);
+  }
+
+  /** {@code tuned} with the {@code group} and {@code distance} parameters where set, both printed in the run's log. */
+  static PrefetchTuning overridden(PrefetchTuning tuned, int group, int distance) {
+    PrefetchTuning tuning = tuned.overriddenBy(group, distance);
+    System.out.println();
+    System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
+    return tuning;
   }
 
   /** The (code, row, key) head of a tuple at byte {@code at}; the payload after it stays zero. */

@@ -82,10 +82,8 @@ public class PartitionPhaseBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("partition-phase");
-    PrefetchTuning tuned = PrefetchTuning.forPartitioning(MachineProfile.current());
-    PrefetchTuning tuning = tuned.overriddenBy(group, distance);
-    System.out.println();
-    System.out.println("tuning " + tuning + " (profile: " + tuned + ")");
+    PrefetchTuning tuning = JoinPhaseBenchmark.overridden(PrefetchTuning.forPartitioning(MachineProfile.current()), group,
+        distance);
     input = memory.allocate((long) TUPLES * tupleBytes);
     MemorySegment in = input.segment();
     SplittableRandom random = new SplittableRandom(3);
