@@ -5,11 +5,12 @@ import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.DoubleKernel;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.LongKernel;
+import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.TableBuilder;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import java.lang.foreign.MemorySegment;
@@ -25,6 +26,7 @@ import java.lang.foreign.ValueLayout;
 final class Accumulator {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
+  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   final Aggregate aggregate;
   final ColumnType resultType;
@@ -292,39 +294,43 @@ final class Accumulator {
   void writeResults(FieldVector target, GroupColumns.Column rows, int first, int count, int at) {
     GroupColumns.Column values = sumSource.values;
     GroupColumns.Column nullRows = sumSource.nullRows;
-    switch (aggregate.function()) {
-      case COUNT -> {
-        BigIntVector counts = (BigIntVector) target;
-        for (int i = 0; i < count; i++) {
-          counts.set(at + i, rows.get(first + i) - nullRows.get(first + i));
+    if (aggregate.function() == Aggregate.Function.AVG) {
+      Float8Vector averages = (Float8Vector) target;
+      for (int i = 0; i < count; i++) {
+        int g = first + i;
+        long nonNull = rows.get(g) - nullRows.get(g);
+        if (nonNull == 0) {
+          averages.setNull(at + i);
+        } else {
+          averages.set(at + i, (isDouble() ? values.getDouble(g) : values.get(g) * unit) / nonNull);
         }
       }
-      case AVG -> {
-        Float8Vector averages = (Float8Vector) target;
-        for (int i = 0; i < count; i++) {
-          int g = first + i;
-          long nonNull = rows.get(g) - nullRows.get(g);
-          if (nonNull == 0) {
-            averages.setNull(at + i);
-          } else {
-            averages.set(at + i, (isDouble() ? values.getDouble(g) : values.get(g) * unit) / nonNull);
-          }
-        }
-      }
-      default -> {
-        for (int i = 0; i < count; i++) {
-          int g = first + i;
-          if (rows.get(g) == nullRows.get(g)) {
-            ((BaseFixedWidthVector) target).setNull(at + i);
-          } else {
-            switch (target) {
-              case Float8Vector doubles -> doubles.set(at + i, values.getDouble(g));
-              case BigIntVector longs -> longs.set(at + i, values.get(g));
-              default -> TableBuilder.setInt32((BaseFixedWidthVector) target, at + i, Math.toIntExact(values.get(g)));
-            }
-          }
-        }
+      return;
+    }
+    // COUNT, SUM, MIN, MAX: the slots go to the vector's buffer as they are (a double's slot holds
+    // its bits), run at a time, with the null rows unmarked afterwards
+    BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
+    TableBuilder.setNonNull(fixed, at, count);
+    MemorySegment data = ArrowSegments.of(fixed.getDataBuffer());
+    MemorySegment slots = rows.slots(); // one buffer holds every column of the aggregation's state
+    long stride = rows.stride();
+    long rowsAt = rows.base() + (long) first * stride;
+    long nullsAt = nullRows.base() + (long) first * stride;
+    long valuesAt = values.base() + (long) first * stride;
+    boolean counting = aggregate.function() == Aggregate.Function.COUNT;
+    boolean wide = fixed.getTypeWidth() == Long.BYTES;
+    for (int i = 0; i < count; i++, rowsAt += stride, nullsAt += stride, valuesAt += stride) {
+      long nonNull = slots.getAtIndex(LONG, rowsAt) - slots.getAtIndex(LONG, nullsAt);
+      if (counting) {
+        data.setAtIndex(LONG, at + i, nonNull);
+      } else if (nonNull == 0) {
+        BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
+      } else if (wide) {
+        data.setAtIndex(LONG, at + i, slots.getAtIndex(LONG, valuesAt));
+      } else {
+        data.setAtIndex(INT, at + i, Math.toIntExact(slots.getAtIndex(LONG, valuesAt)));
       }
     }
   }
+
 }

@@ -23,8 +23,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Ordered input needs no slots at all: while a single integral key (no null) arrives in strictly
  * increasing runs, as lineitem's order key does in a worker's morsels, every new run is a new group
  * and is only appended ({@link #ordered()}); the slots are built from the groups the first time a
- * key breaks the order or a lookup is asked for, and groups appended by {@link #append} (an ordered
- * merge) leave the table unindexed until then.
+ * key breaks the order or a lookup is asked for. An ordered merge finds key ranges in the groups by
+ * {@link #firstGroupAtLeast}.
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
@@ -84,9 +84,41 @@ final class GroupTable implements AutoCloseable {
     return keyWidth;
   }
 
+  /**
+   * Every group's key tuple, row-wise: component {@code c} of group {@code g} is long
+   * {@code g * keyWidth() + c}; valid until the next group is added.
+   */
+  MemorySegment keys() {
+    return keys.segment();
+  }
+
   /** Key component {@code component} of group {@code group}. */
   long key(int group, int component) {
     return keys.get((long) group * keyWidth + component);
+  }
+
+  /**
+   * While {@link #ordered()}: the first group from {@code from} on whose key is at least
+   * {@code key} ({@link #groups()} if none), by galloping then binary search, so a near answer is
+   * found in few steps.
+   */
+  int firstGroupAtLeast(long key, int from) {
+    int low = from;
+    int step = 1;
+    while (low + step < groups && key(low + step, 0) < key) {
+      low += step;
+      step <<= 1;
+    }
+    int high = Math.min(groups, low + step);
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (key(middle, 0) < key) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    return low;
   }
 
   /**
@@ -209,21 +241,7 @@ final class GroupTable implements AutoCloseable {
     return m;
   }
 
-  /**
-   * Appends a group for {@code tuple} without looking it up: the caller knows no group has its key
-   * (an ordered merge). The table is then neither ordered nor indexed until the next lookup.
-   */
-  int append(long[] tuple) {
-    int group = newGroup();
-    for (int c = 0; c < keyWidth; c++) {
-      keys.set((long) group * keyWidth + c, tuple[c]);
-    }
-    ordered = false;
-    indexed = false;
-    return group;
-  }
-
-  /** Builds the slots from the groups if they were created without (ordered, or appended). */
+  /** Builds the slots from the groups if they were created without (ordered). */
   private void ensureIndexed() {
     if (indexed) {
       return;

@@ -4,18 +4,23 @@ import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.concurrent.Workers;
+import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryEncoder;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -28,7 +33,7 @@ import java.util.List;
  *
  * <p>Keys are integral expressions (grouped by value, with decimals at their own scale) or string
  * columns (grouped by interned id). Null keys form one group, as in SQL. Parallel workers each
- * aggregate their share and are {@linkplain #mergeFrom merged} at the end. In the result a string
+ * aggregate their share and are {@linkplain #merge merged} at the end. In the result a string
  * key column is dictionary-encoded (codes into the distinct strings of that column) when the
  * interned strings are few against the groups ({@link TableBuilder#keepsEncoded}), so the next
  * grouping, filter or sort over it works by code; otherwise it is plain strings.
@@ -37,6 +42,8 @@ import java.util.List;
  * the aggregator. Thread safety: none; one per worker, bound with that worker's {@link Binder}.
  */
 public final class HashAggregator implements AutoCloseable {
+  /** Groups below which a range of an ordered merge is not worth a thread of its own. */
+  static final int MIN_GROUPS_PER_RANGE = TableBuilder.BATCH_ROWS;
 
   private final EngineMemory memory;
   private final List<NamedExpr> keys;
@@ -147,32 +154,6 @@ public final class HashAggregator implements AutoCloseable {
     laneSums.add(sumValues, sumTargets, sums, positions, n, groupIds, table.groups());
   }
 
-  /**
-   * {@link #mergeFrom} for two aggregators whose groups are both in increasing order of their single
-   * key: one pass over both lists, as a merge join, folds the groups with equal keys and appends
-   * the others, with no lookup at all.
-   */
-  private void mergeOrdered(HashAggregator other) {
-    int own = table.groups();
-    int theirs = other.table.groups();
-    long[] tuple = new long[table.keyWidth()];
-    for (int g = 0, og = 0; og < theirs; og++) {
-      long key = other.table.key(og, 0);
-      while (g < own && table.key(g, 0) < key) {
-        g++;
-      }
-      int target;
-      if (g < own && table.key(g, 0) == key) {
-        target = g;
-      } else {
-        tuple[0] = key;
-        target = table.append(tuple);
-        prepareNewGroups();
-      }
-      fold(target, other, og);
-    }
-  }
-
   /** Adds {@code other}'s group {@code og} (its row count and accumulators) into group {@code target}. */
   private void fold(int target, HashAggregator other, int og) {
     rows.set(target, rows.get(target) + other.rows.get(og));
@@ -205,11 +186,7 @@ public final class HashAggregator implements AutoCloseable {
    * Folds {@code other}'s groups into this aggregator; {@code other} is left unchanged. The groups'
    * keys are looked up a chunk at a time, as input rows are, so the lookups' cache misses overlap.
    */
-  public void mergeFrom(HashAggregator other) {
-    if (table.ordered() && other.table.ordered()) {
-      mergeOrdered(other);
-      return;
-    }
+  private void mergeFrom(HashAggregator other) {
     int groups = other.table.groups();
     for (int first = 0; first < groups; first += Chunk.CAPACITY) {
       int n = Math.min(Chunk.CAPACITY, groups - first);
@@ -235,46 +212,209 @@ public final class HashAggregator implements AutoCloseable {
     if (keys.isEmpty()) {
       ensureGlobalGroup(); // SQL: an aggregation without keys returns one row, even over no rows
     }
-    List<String> names = new ArrayList<>();
-    List<ColumnType> types = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      names.add(keys.get(i).name());
-      types.add(keyTypes.get(i));
+    try (Output output = new Output(table.groups())) {
+      output.write(this, 0, table.groups());
+      return output.builder.build();
     }
-    for (Accumulator accumulator : accumulators) {
-      names.add(accumulator.aggregate.name());
-      types.add(accumulator.resultType);
+  }
+
+  /**
+   * The result of one aggregation whose workers each aggregated a share of the input into one of
+   * {@code partials} (same keys, aggregates and {@link StringIds}); the partials stay the caller's
+   * to close and are changed. The result is written on up to {@code threads} threads, each range
+   * of at least {@value #MIN_GROUPS_PER_RANGE} groups into its own part of the table.
+   *
+   * <p>When every partial holds its groups in strictly increasing order of one integral key
+   * (ordered input such as lineitem by order key, each worker's morsels ascending), the groups are
+   * neither looked up nor copied: the key domain is cut at keys of the largest partial, and each
+   * range is merged as a merge join and written on its own thread. A key in several partials (a
+   * run cut by a morsel boundary) is folded into the group of the first, and the others are not
+   * written; runs of keys found in one partial only are skipped by galloping. Within a range the
+   * groups come partial by partial. Otherwise the partials are folded into the first one by one, a
+   * chunk of lookups at a time, and its groups are written in ranges.
+   */
+  public static Table merge(List<HashAggregator> partials, int threads) {
+    HashAggregator first = partials.getFirst();
+    boolean ordered = partials.size() > 1 && first.groupKeys.length == 1
+        && first.groupKeys[0] instanceof GroupKey.Integral && partials.stream().allMatch(p -> p.table.ordered());
+    if (first.keys.isEmpty() || !ordered) {
+      for (HashAggregator partial : partials.subList(1, partials.size())) {
+        first.mergeFrom(partial);
+      }
+      if (first.keys.isEmpty()) {
+        return first.toTable();
+      }
+      partials = List.of(first);
     }
-    int groups = table.groups();
-    boolean[] encoded = new boolean[names.size()];
-    int[][] codeOfId = new int[keys.size()][];
-    for (int j = 0; j < keys.size(); j++) {
-      // every string this column can hold is interned; when even all of them are few against the
-      // groups, the column is kept encoded (and otherwise written decoded at once)
-      encoded[j] = groupKeys[j] instanceof GroupKey.Strings && TableBuilder.keepsEncoded(strings.size(), groups);
-      if (encoded[j]) {
-        codeOfId[j] = new int[strings.size()];
-        Arrays.fill(codeOfId[j], -1);
+    List<HashAggregator> sources = partials;
+    int groups = sources.stream().mapToInt(p -> p.table.groups()).sum();
+    int ranges = Math.clamp(groups / MIN_GROUPS_PER_RANGE, 1, Math.max(1, threads));
+    int[][] cuts = cuts(sources, ranges);
+    Output[] outputs = new Output[ranges];
+    List<Runnable> tasks = new ArrayList<>();
+    for (int r = 0; r < ranges; r++) {
+      int range = r;
+      tasks.add(() -> {
+        List<List<Integer>> folded = foldEqualKeys(sources, cuts, range);
+        outputs[range] = first.new Output(groups);
+        for (int p = 0; p < sources.size(); p++) {
+          outputs[range].writeExcept(sources.get(p), cuts[p][range], cuts[p][range + 1], folded.get(p));
+        }
+      });
+    }
+    try {
+      Workers.runAll("memwall-merge", tasks);
+      return TableBuilder.concatenate(Arrays.stream(outputs).map(output -> output.builder).toList());
+    } finally {
+      for (Output output : outputs) {
+        if (output != null) {
+          output.close();
+        }
       }
     }
-    try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
-      for (int first = 0; first < groups; ) {
-        int count = builder.reserveRows(groups - first);
+  }
+
+  /**
+   * Where the {@code ranges} ranges of the merge start in each source: {@code cuts[p][r]} is the
+   * first group of source {@code p} in range {@code r}, {@code cuts[p][ranges]} its group count.
+   * One source is cut into equal shares of groups; several (ordered) at keys of the largest.
+   */
+  private static int[][] cuts(List<HashAggregator> sources, int ranges) {
+    HashAggregator largest = sources.stream().max(Comparator.comparingInt(p -> p.table.groups())).orElseThrow();
+    int[][] cuts = new int[sources.size()][ranges + 1];
+    for (int p = 0; p < sources.size(); p++) {
+      GroupTable table = sources.get(p).table;
+      for (int r = 1; r < ranges; r++) {
+        int share = (int) ((long) largest.table.groups() * r / ranges);
+        cuts[p][r] = sources.size() == 1 ? share : table.firstGroupAtLeast(largest.table.key(share, 0), 0);
+      }
+      cuts[p][ranges] = table.groups();
+    }
+    return cuts;
+  }
+
+  /**
+   * Walks range {@code range} of every ordered source at once, as a merge join, and folds each key
+   * met in several sources into the group of the first; returns, per source, the groups so folded
+   * away (ascending). Keys below every other source's next key are skipped by galloping, so the
+   * walk costs the runs of the sources' interleaving, not their groups.
+   */
+  private static List<List<Integer>> foldEqualKeys(List<HashAggregator> sources, int[][] cuts, int range) {
+    int w = sources.size();
+    List<List<Integer>> folded = new ArrayList<>();
+    int[] at = new int[w];
+    for (int p = 0; p < w; p++) {
+      folded.add(new ArrayList<>());
+      at[p] = cuts[p][range];
+    }
+    if (w == 1) {
+      return folded;
+    }
+    while (true) {
+      int least = -1;
+      long key = 0;
+      for (int p = 0; p < w; p++) {
+        if (at[p] < cuts[p][range + 1]) {
+          long k = sources.get(p).table.key(at[p], 0);
+          if (least < 0 || k < key) {
+            least = p;
+            key = k;
+          }
+        }
+      }
+      if (least < 0) {
+        return folded;
+      }
+      HashAggregator target = sources.get(least);
+      boolean others = false;
+      long bound = Long.MAX_VALUE;
+      for (int p = least + 1; p < w; p++) {
+        HashAggregator other = sources.get(p);
+        if (at[p] < cuts[p][range + 1] && other.table.key(at[p], 0) == key) {
+          target.fold(at[least], other, at[p]);
+          folded.get(p).add(at[p]++);
+        }
+      }
+      for (int p = 0; p < w; p++) {
+        if (p != least && at[p] < cuts[p][range + 1]) {
+          long next = sources.get(p).table.key(at[p], 0);
+          others = true;
+          bound = Math.min(bound, next);
+        }
+      }
+      at[least] = others ? target.table.firstGroupAtLeast(bound, at[least] + 1) : cuts[least][range + 1];
+    }
+  }
+
+  /**
+   * A result table being written from groups of this aggregation's partials: the builder, which
+   * string key columns it keeps encoded, and for those the code of each interned id (-1: none yet),
+   * so that a column's dictionary holds the strings of that column only, once each.
+   */
+  private final class Output implements AutoCloseable {
+    final TableBuilder builder;
+    private final boolean[] encoded;
+    private final int[][] codeOfId;
+
+    /** @param groups how many groups the whole result has, which decides the encodings */
+    Output(int groups) {
+      List<String> names = new ArrayList<>();
+      List<ColumnType> types = new ArrayList<>();
+      for (int i = 0; i < keys.size(); i++) {
+        names.add(keys.get(i).name());
+        types.add(keyTypes.get(i));
+      }
+      for (Accumulator accumulator : accumulators) {
+        names.add(accumulator.aggregate.name());
+        types.add(accumulator.resultType);
+      }
+      encoded = new boolean[names.size()];
+      codeOfId = new int[keys.size()][];
+      for (int j = 0; j < keys.size(); j++) {
+        // every string this column can hold is interned; when even all of them are few against the
+        // groups, the column is kept encoded (and otherwise written decoded at once)
+        encoded[j] = groupKeys[j] instanceof GroupKey.Strings && TableBuilder.keepsEncoded(strings.size(), groups);
+        if (encoded[j]) {
+          codeOfId[j] = new int[strings.size()];
+          Arrays.fill(codeOfId[j], -1);
+        }
+      }
+      builder = new TableBuilder(names, types, encoded, memory.arrow());
+    }
+
+    /** Appends groups {@code [from, to)} of {@code source}. */
+    void write(HashAggregator source, int from, int to) {
+      for (int first = from; first < to; ) {
+        int count = builder.reserveRows(to - first);
         int at = builder.nextRow();
         for (int j = 0; j < keys.size(); j++) {
           if (encoded[j]) {
-            writeCodes((IntVector) builder.vector(j), builder.encoder(j), codeOfId[j], j, first, count, at);
+            source.writeCodes((IntVector) builder.vector(j), builder.encoder(j), codeOfId[j], j, first, count, at);
           } else {
-            writeKeys(builder.vector(j), j, first, count, at);
+            source.writeKeys(builder.vector(j), j, first, count, at);
           }
         }
         for (int i = 0; i < accumulators.length; i++) {
-          accumulators[i].writeResults(builder.vector(keys.size() + i), rows, first, count, at);
+          source.accumulators[i].writeResults(builder.vector(keys.size() + i), source.rows, first, count, at);
         }
         builder.commitRows(count);
         first += count;
       }
-      return builder.build();
+    }
+
+    /** Appends the groups of {@code [from, to)} of {@code source} but those listed in {@code skipped} (ascending). */
+    void writeExcept(HashAggregator source, int from, int to, List<Integer> skipped) {
+      int start = from;
+      for (int group : skipped) {
+        write(source, start, group);
+        start = group + 1;
+      }
+      write(source, start, to);
+    }
+
+    @Override
+    public void close() {
+      builder.close();
     }
   }
 
@@ -307,20 +447,32 @@ public final class HashAggregator implements AutoCloseable {
   private void writeKeys(FieldVector target, int j, int first, int count, int at) {
     int nullComponent = keys.size();
     long nullBit = 1L << j;
-    for (int i = 0; i < count; i++) {
-      int g = first + i;
-      if ((table.key(g, nullComponent) & nullBit) != 0) {
-        switch (target) {
-          case VarCharVector strings -> strings.setNull(at + i);
-          default -> ((BaseFixedWidthVector) target).setNull(at + i);
+    if (target instanceof VarCharVector strings) {
+      for (int i = 0; i < count; i++) {
+        int g = first + i;
+        if ((table.key(g, nullComponent) & nullBit) != 0) {
+          strings.setNull(at + i);
+        } else {
+          strings.setSafe(at + i, this.strings.value((int) table.key(g, j)));
         }
-        continue;
       }
-      long value = table.key(g, j);
-      switch (target) {
-        case VarCharVector strings -> strings.setSafe(at + i, this.strings.value((int) value));
-        case BigIntVector longs -> longs.set(at + i, value);
-        default -> TableBuilder.setInt32((BaseFixedWidthVector) target, at + i, Math.toIntExact(value));
+      return;
+    }
+    BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
+    TableBuilder.setNonNull(fixed, at, count);
+    MemorySegment data = ArrowSegments.of(fixed.getDataBuffer());
+    MemorySegment tuples = table.keys();
+    long width = table.keyWidth();
+    boolean wide = fixed.getTypeWidth() == Long.BYTES;
+    long tuple = first * width;
+    for (int i = 0; i < count; i++, tuple += width) {
+      long value = tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + j);
+      if ((tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + nullComponent) & nullBit) != 0) {
+        BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
+      } else if (wide) {
+        data.setAtIndex(ValueLayout.JAVA_LONG, at + i, value);
+      } else {
+        data.setAtIndex(ValueLayout.JAVA_INT, at + i, Math.toIntExact(value));
       }
     }
   }

@@ -45,6 +45,11 @@ final class OffHeapLongArray implements AutoCloseable {
     slots = grown.segment();
   }
 
+  /** The longs as one segment, for tight loops; valid until the next growth. */
+  MemorySegment segment() {
+    return slots;
+  }
+
   long get(long index) {
     return slots.getAtIndex(LONG, index);
   }

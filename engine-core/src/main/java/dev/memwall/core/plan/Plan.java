@@ -297,11 +297,7 @@ public final class Plan {
         new HashAggregator(context.memory(), binder, keys, aggregates, strings, context.aggregateLayout()),
         HashAggregator::consume);
     try {
-      HashAggregator total = partials.getFirst();
-      for (HashAggregator partial : partials.subList(1, partials.size())) {
-        total.mergeFrom(partial);
-      }
-      return total.toTable();
+      return HashAggregator.merge(partials, context.threads());
     } finally {
       partials.forEach(HashAggregator::close);
     }

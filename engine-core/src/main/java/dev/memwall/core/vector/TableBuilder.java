@@ -1,5 +1,6 @@
 package dev.memwall.core.vector;
 
+import dev.memwall.core.memory.ArrowSegments;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -254,6 +255,34 @@ public final class TableBuilder implements AutoCloseable {
   public static void setInt32(BaseFixedWidthVector vector, int index, int value) {
     BitVectorHelper.setBit(vector.getValidityBuffer(), index);
     vector.getDataBuffer().setInt((long) index * Integer.BYTES, value);
+  }
+
+  /**
+   * Marks rows {@code [from, from + count)} of {@code vector} non-null, whose capacity must already
+   * cover them: bulk appends mark a whole run at once, write the values straight into
+   * {@link ArrowSegments#of the data buffer}, and {@linkplain BitVectorHelper#unsetBit unset} the
+   * few null rows.
+   */
+  public static void setNonNull(BaseFixedWidthVector vector, int from, int count) {
+    MemorySegment bits = ArrowSegments.of(vector.getValidityBuffer());
+    int end = from + count;
+    int i = from;
+    for (; i < end && (i & 7) != 0; i++) {
+      setBit(bits, i);
+    }
+    int wholeBytesEnd = end & ~7;
+    if (i < wholeBytesEnd) {
+      bits.asSlice(i >>> 3, (wholeBytesEnd - i) >>> 3).fill((byte) -1);
+      i = wholeBytesEnd;
+    }
+    for (; i < end; i++) {
+      setBit(bits, i);
+    }
+  }
+
+  private static void setBit(MemorySegment bits, int index) {
+    long at = index >>> 3;
+    bits.set(ValueLayout.JAVA_BYTE, at, (byte) (bits.get(ValueLayout.JAVA_BYTE, at) | (1 << (index & 7))));
   }
 
   /** The current batch's vector of {@code column}, for bulk appends after {@link #reserveRows}. */

@@ -183,6 +183,50 @@ class PlanProperties {
     }
   }
 
+  /**
+   * The ordered merge with int64 keys up to the type's limits, ascending in runs, on 1-3 threads:
+   * enough groups that the workers' groups are merged in several key ranges, cut at keys.
+   */
+  @Property(tries = 10)
+  void orderedMergeOfInt64KeysAtTheLimits(@ForAll long seed, @ForAll @IntRange(min = 1, max = 3) int threads) {
+    Random random = new Random(seed);
+    List<Long> keys = new ArrayList<>(List.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, Long.MAX_VALUE - 1,
+        Long.MAX_VALUE));
+    int distinct = 10_000 + random.nextInt(20_000);
+    for (int i = 0; i < distinct; i++) {
+      keys.add(random.nextLong());
+    }
+    List<Long> runs = new ArrayList<>();
+    for (Long key : keys) {
+      for (int r = random.nextInt(3); r >= 0; r--) {
+        runs.add(key);
+      }
+    }
+    runs.sort(Comparator.naturalOrder());
+    Map<Long, Long> expected = new java.util.TreeMap<>();
+    List<Row> rows = new ArrayList<>();
+    for (Long key : runs) {
+      rows.add(new Row(1, "A", key, 0, LocalDate.of(1995, 1, 1), null));
+      expected.merge(key, 1L, Long::sum);
+    }
+    long before = OffHeapBuffer.liveBuffers();
+    try (EngineMemory memory = EngineMemory.create("ordered-int64");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .aggregate(List.of(col("price").as("key")), Aggregate.countStar("rows"))
+            .execute(new ExecutionContext(memory, threads))) {
+      Map<Long, Long> actual = new java.util.TreeMap<>();
+      for (Batch batch : result.batches()) {
+        for (int r = 0; r < batch.rowCount(); r++) {
+          long key = ((BigDecimal) batch.column(0).getObject(r)).unscaledValue().longValueExact();
+          assertEquals(null, actual.put(key, (Long) batch.column(1).getObject(r)), "key " + key + " twice");
+        }
+      }
+      assertEquals(expected, actual);
+    }
+    assertEquals(before, OffHeapBuffer.liveBuffers(), "off-heap buffers leaked");
+  }
+
   @Property(tries = 40)
   void stringPredicatesCaseAndProjectionMatchReference(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads) {
     List<Row> rows = randomRows(new Random(seed));
