@@ -42,7 +42,7 @@ import java.util.List;
  * the aggregator. Thread safety: none; one per worker, bound with that worker's {@link Binder}.
  */
 public final class HashAggregator implements AutoCloseable {
-  /** Groups below which a range of an ordered merge is not worth a thread of its own. */
+  /** Groups below which a range of a merged result is not worth a thread of its own (one full batch). */
   static final int MIN_GROUPS_PER_RANGE = TableBuilder.BATCH_ROWS;
 
   private final EngineMemory memory;
