@@ -26,7 +26,6 @@ import java.lang.foreign.ValueLayout;
 final class Accumulator {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   final Aggregate aggregate;
   final ColumnType resultType;
@@ -325,10 +324,8 @@ final class Accumulator {
         data.setAtIndex(LONG, at + i, nonNull);
       } else if (nonNull == 0) {
         BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
-      } else if (wide) {
-        data.setAtIndex(LONG, at + i, slots.getAtIndex(LONG, valuesAt));
       } else {
-        data.setAtIndex(INT, at + i, Math.toIntExact(slots.getAtIndex(LONG, valuesAt)));
+        TableBuilder.setIntegral(data, wide, at + i, slots.getAtIndex(LONG, valuesAt));
       }
     }
   }

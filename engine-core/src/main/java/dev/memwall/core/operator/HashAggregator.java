@@ -244,9 +244,8 @@ public final class HashAggregator implements AutoCloseable {
       if (first.keys.isEmpty()) {
         return first.toTable();
       }
-      partials = List.of(first);
     }
-    List<HashAggregator> sources = partials;
+    List<HashAggregator> sources = ordered ? partials : List.of(first);
     int groups = sources.stream().mapToInt(p -> p.table.groups()).sum();
     int ranges = Math.clamp(groups / MIN_GROUPS_PER_RANGE, 1, Math.max(1, threads));
     int[][] cuts = cuts(sources, ranges);
@@ -469,10 +468,8 @@ public final class HashAggregator implements AutoCloseable {
       long value = tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + j);
       if ((tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + nullComponent) & nullBit) != 0) {
         BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
-      } else if (wide) {
-        data.setAtIndex(ValueLayout.JAVA_LONG, at + i, value);
       } else {
-        data.setAtIndex(ValueLayout.JAVA_INT, at + i, Math.toIntExact(value));
+        TableBuilder.setIntegral(data, wide, at + i, value);
       }
     }
   }

@@ -280,6 +280,20 @@ public final class TableBuilder implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes {@code value} at {@code index} of a fixed-width vector's data buffer ({@link ArrowSegments#of}),
+   * as 8 bytes when {@code wide} (int64, decimals, a double's bits) or else as 4 (int32, dates).
+   *
+   * @throws ArithmeticException if a 4-byte value does not fit
+   */
+  public static void setIntegral(MemorySegment data, boolean wide, int index, long value) {
+    if (wide) {
+      data.setAtIndex(ValueLayout.JAVA_LONG, index, value);
+    } else {
+      data.setAtIndex(ValueLayout.JAVA_INT, index, Math.toIntExact(value));
+    }
+  }
+
   private static void setBit(MemorySegment bits, int index) {
     long at = index >>> 3;
     bits.set(ValueLayout.JAVA_BYTE, at, (byte) (bits.get(ValueLayout.JAVA_BYTE, at) | (1 << (index & 7))));
