@@ -18,6 +18,8 @@ import dev.memwall.core.vector.Batch;
 public final class Chunk {
   /** Rows per chunk. */
   public static final int CAPACITY = 1024;
+  /** See {@link #readsWhole()}. */
+  static final int SEQUENTIAL_SHARE = 8;
 
   private final int[] selection = new int[CAPACITY];
   private Batch batch;
@@ -86,6 +88,18 @@ public final class Chunk {
    */
   public boolean computeAll() {
     return dense || selected * 4 >= count * 3;
+  }
+
+  /**
+   * Whether a kernel that only reads a column should read the whole window rather than gather the
+   * selected rows: true when dense or when at least one row in {@value #SEQUENTIAL_SHARE} is
+   * selected. A gather through the selection defeats the hardware prefetcher and costs a dependent
+   * load per row, while a bulk copy streams; with 8-byte values, one row in eight selected already
+   * touches most cache lines of the window anyway. Values at unselected positions are then real
+   * (but filtered-out) rows and must not be relied on.
+   */
+  public boolean readsWhole() {
+    return dense || selected * SEQUENTIAL_SHARE >= count;
   }
 
   /** The selected position at index {@code i} of the selection. */

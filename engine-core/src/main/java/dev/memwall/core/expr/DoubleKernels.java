@@ -23,8 +23,8 @@ final class DoubleKernels {
       MemorySegment data = ((Float64Column) column).data();
       int start = chunk.start();
       int selected = chunk.selected();
-      if (chunk.isDense()) {
-        MemorySegment.copy(data, ValueLayout.JAVA_DOUBLE_UNALIGNED, (long) start << 3, values, 0, selected);
+      if (chunk.readsWhole()) {
+        MemorySegment.copy(data, ValueLayout.JAVA_DOUBLE_UNALIGNED, (long) start << 3, values, 0, chunk.count());
       } else {
         int[] sel = chunk.selection();
         for (int i = 0; i < selected; i++) {

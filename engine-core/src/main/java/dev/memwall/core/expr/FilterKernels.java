@@ -22,13 +22,6 @@ final class FilterKernels {
    * branch-free: every comparison against a constant and every BETWEEN compiles to this.
    */
   static final class ColumnRange extends FilterKernel {
-    /**
-     * While at least 1 row in this many is selected, testing every row of the chunk sequentially
-     * and then keeping the selected ones beats gathering the selected rows: sequential reads
-     * stream at full bandwidth, while a gather through the selection defeats the prefetcher.
-     */
-    private static final int SEQUENTIAL_SHARE = 8;
-
     private final int columnIndex;
     private final long low;
     private final long high;
@@ -55,18 +48,13 @@ final class FilterKernels {
         n = wanted ? 0 : chunk.copySelection(sel);
       } else if (column instanceof Int32Column ints) {
         MemorySegment data = ints.data();
-        if (chunk.isDense()) {
-          for (int k = 0; k < selected; k++) {
-            sel[n] = k;
-            n += inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip;
-          }
-        } else if (selected * SEQUENTIAL_SHARE >= chunk.count()) {
+        if (chunk.readsWhole()) {
           byte[] pass = mask;
           int count = chunk.count();
           for (int k = 0; k < count; k++) {
             pass[k] = (byte) (inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip);
           }
-          n = keepPassing(sel, selected, pass);
+          n = keepPassing(chunk, pass);
         } else {
           for (int i = 0; i < selected; i++) {
             int k = sel[i];
@@ -83,18 +71,13 @@ final class FilterKernels {
         }
       } else {
         MemorySegment data = ((Int64Column) column).data();
-        if (chunk.isDense()) {
-          for (int k = 0; k < selected; k++) {
-            sel[n] = k;
-            n += inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip;
-          }
-        } else if (selected * SEQUENTIAL_SHARE >= chunk.count()) {
+        if (chunk.readsWhole()) {
           byte[] pass = mask;
           int count = chunk.count();
           for (int k = 0; k < count; k++) {
             pass[k] = (byte) (inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip);
           }
-          n = keepPassing(sel, selected, pass);
+          n = keepPassing(chunk, pass);
         } else {
           for (int i = 0; i < selected; i++) {
             int k = sel[i];
@@ -158,6 +141,7 @@ final class FilterKernels {
     private final int rightColumn;
     /** Bit 0: holds when equal, bit 1: when less, bit 2: when greater. */
     private final int truth;
+    private final byte[] mask = new byte[Chunk.CAPACITY];
 
     Int32ColumnComparison(Expr.ComparisonOp op, int leftColumn, int rightColumn) {
       this.leftColumn = leftColumn;
@@ -183,16 +167,30 @@ final class FilterKernels {
       int[] sel = chunk.selection();
       int selected = chunk.selected();
       int n = 0;
-      for (int i = 0; i < selected; i++) {
-        int k = chunk.position(i);
-        long difference = (long) l.getAtIndex(INT, start + k) - r.getAtIndex(INT, start + k);
-        int outcome = (int) (difference >>> 63) | (int) (-difference >>> 63) << 1; // 0 equal, 1 less, 2 greater
-        sel[n] = k;
-        n += (table >>> outcome) & 1;
+      if (chunk.readsWhole()) {
+        byte[] pass = mask;
+        int count = chunk.count();
+        for (int k = 0; k < count; k++) {
+          pass[k] = (byte) holds(table, l.getAtIndex(INT, start + k), r.getAtIndex(INT, start + k));
+        }
+        n = keepPassing(chunk, pass);
+      } else {
+        for (int i = 0; i < selected; i++) {
+          int k = sel[i];
+          sel[n] = k;
+          n += holds(table, l.getAtIndex(INT, start + k), r.getAtIndex(INT, start + k));
+        }
       }
       chunk.select(sel, n);
       dropNulls(chunk, leftValues);
       dropNulls(chunk, rightValues);
+    }
+
+    /** 1 if {@code left op right} holds by the truth table {@code table}, else 0. */
+    private static int holds(int table, int left, int right) {
+      long difference = (long) left - right;
+      int outcome = (int) (difference >>> 63) | (int) (-difference >>> 63) << 1; // 0 equal, 1 less, 2 greater
+      return (table >>> outcome) & 1;
     }
   }
 
@@ -352,13 +350,28 @@ final class FilterKernels {
     }
   }
 
-  /** Keeps the entries {@code k} of {@code sel} whose {@code pass[k]} is 1; returns how many. */
-  private static int keepPassing(int[] sel, int selected, byte[] pass) {
+  /**
+   * Writes to the chunk's selection vector the selected positions {@code k} whose {@code pass[k]}
+   * is 1 and returns how many there are (the caller then {@link Chunk#select}s them). Testing the
+   * whole window into {@code pass} first and compressing after, rather than in one loop, lets C2
+   * vectorize the test: a dense chunk's filter costs about two thirds as much.
+   */
+  private static int keepPassing(Chunk chunk, byte[] pass) {
+    int[] sel = chunk.selection();
     int n = 0;
-    for (int i = 0; i < selected; i++) {
-      int k = sel[i];
-      sel[n] = k;
-      n += pass[k];
+    if (chunk.isDense()) {
+      int count = chunk.count();
+      for (int k = 0; k < count; k++) {
+        sel[n] = k;
+        n += pass[k];
+      }
+    } else {
+      int selected = chunk.selected();
+      for (int i = 0; i < selected; i++) {
+        int k = sel[i];
+        sel[n] = k;
+        n += pass[k];
+      }
     }
     return n;
   }

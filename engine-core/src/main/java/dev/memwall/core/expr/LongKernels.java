@@ -33,7 +33,7 @@ final class LongKernels {
       long[] out = values;
       if (column instanceof Int64Column longs) {
         MemorySegment data = longs.data();
-        if (chunk.computeAll()) {
+        if (chunk.readsWhole()) {
           MemorySegment.copy(data, LONG, (long) start << 3, out, 0, chunk.count());
         } else {
           int[] sel = chunk.selection();
@@ -44,7 +44,7 @@ final class LongKernels {
         }
       } else if (column instanceof Int32Column ints) {
         MemorySegment data = ints.data();
-        if (chunk.computeAll()) {
+        if (chunk.readsWhole()) {
           int count = chunk.count();
           int[] narrow = this.narrow;
           MemorySegment.copy(data, INT, (long) start << 2, narrow, 0, count); // a bulk copy, then a widening loop
