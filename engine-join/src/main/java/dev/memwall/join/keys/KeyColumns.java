@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The key columns of one join input, validated, with a fast extraction of (hash, row id) tuples.
@@ -203,6 +204,28 @@ public final class KeyColumns {
 
   public int batchRows(int batch) {
     return batchStart[batch + 1] - batchStart[batch];
+  }
+
+  /**
+   * Calls {@code action} with the key of every row whose key is not null, for a key of one INT32
+   * or INT64 column (an int32 or date key as its int value).
+   *
+   * @throws IllegalStateException for a key of another {@link KeyShape}
+   */
+  public void forEachKey(LongConsumer action) {
+    if (shape != KeyShape.INT32 && shape != KeyShape.INT64) {
+      throw new IllegalStateException("a " + shape + " key is not one integral column");
+    }
+    for (int b = 0; b < columns.length; b++) {
+      Column column = columns[b][0];
+      MemorySegment values = data[b][0];
+      boolean nullable = column.hasNulls();
+      for (int i = 0, rows = batchRows(b); i < rows; i++) {
+        if (!(nullable && column.isNull(i))) {
+          action.accept(shape == KeyShape.INT32 ? values.getAtIndex(INT, i) : values.getAtIndex(LONG, i));
+        }
+      }
+    }
   }
 
   /**

@@ -45,8 +45,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
  * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
  * table is looked up for the chunk's hashes in one plain loop ({@link OpenAddressingTable#entriesOf}).
- * When probing shows most rows find no partner, a Bloom filter of the keys is tested first
- * ({@link KeyFilter}). Then by join type:
+ * When probing shows most rows find no partner, a filter of the keys is tested first
+ * ({@link KeyFilter}): an exact bitmap of a small integral key range, tested before hashing, or a
+ * Bloom filter of the hashes. Then by join type:
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
@@ -107,7 +108,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * @param buildOutputs the build columns inner and left outer joins emit after them (none for semi
    *     and anti joins)
    * @param cacheBytes the cache a lookup structure must fit to be fast (see
-   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): the most a Bloom filter in
+   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): the most a key filter in
    *     front of the table may take ({@link KeyFilter})
    * @throws JoinKeyException naming a key that is missing or of an unsupported type, or a pair of keys
    *     of different types
@@ -156,7 +157,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       table = buildTable(keys, context);
       marks = marking ? memory.allocate(Math.max(1, keys.rowCount())) : null;
       return new HashProbeStage(type, List.copyOf(probeKeys), probeOutputs == null ? null : List.copyOf(probeOutputs),
-          keys, table, new KeyFilter(table, keys.rowCount(), cacheBytes, memory), RowLocator.of(build.batches()),
+          keys, table, new KeyFilter(table, keys, cacheBytes, memory), RowLocator.of(build.batches()),
           List.copyOf(columns), marks);
     } catch (RuntimeException | Error e) {
       columns.forEach(BuildColumn::close);
@@ -233,9 +234,14 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     };
   }
 
-  /** Whether probing decided to test a Bloom filter before the table (see {@link KeyFilter}). */
+  /** Whether probing decided to test a filter before the table (see {@link KeyFilter}). */
   public boolean filtered() {
-    return filter.built();
+    return filter.kind() != KeyFilter.Kind.NONE;
+  }
+
+  /** The filter probing decided to test before the table (for tests). */
+  KeyFilter.Kind filterKind() {
+    return filter.kind();
   }
 
   private static OpenAddressingTable buildTable(KeyColumns keys, ExecutionContext context) {
@@ -390,8 +396,12 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
         keyed[m] = k;
         m += isNull ? 0 : 1;
       }
+      KeyBitmap keySet = filter.bitmap();
+      if (keySet != null) {
+        m = keySet.select(keys[0], keyed, m);
+      }
       KeyColumns.hashValues(shape, keys, keyed, m, hashes);
-      RegisterBlockedBloomFilter keysFilter = filter.current();
+      RegisterBlockedBloomFilter keysFilter = filter.bloom();
       if (keysFilter != null) {
         m = keepCandidates(keysFilter, m);
       }
@@ -399,7 +409,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       for (int i = 0; i < m; i++) {
         entryAt[keyed[i]] = entries[i];
       }
-      if (keysFilter == null && filter.undecided()) {
+      if (filter.undecided()) {
         sample(m);
       }
       return n;

@@ -3,55 +3,89 @@ package dev.memwall.join.pipeline;
 import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.join.algorithm.OpenAddressingTable;
+import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.keys.KeyShape;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The Bloom filter a pipelined join may put in front of its hash table (some 40 times the filter's
+ * The filter a pipelined join may put in front of its hash table (some 40 times the filter's
  * size, so the filter stays in a nearer cache level), built only once probing shows it pays: the
  * probing threads first look the table up directly and count how many rows find a partner; the
  * first thread to have probed {@value #SAMPLE_CHUNKS} chunks decides for all. If fewer than half its
- * rows matched, it builds a register-blocked filter ({@link RegisterBlockedBloomFilter}) of the
- * table's keys (small enough to stay cached) and publishes it, and from then on only the hashes the filter
- * passes look the table up, so a selective join does not pay a memory miss per probe row; otherwise
- * no filter is built, and a join whose rows mostly match pays nothing for one.
+ * rows matched, it builds a filter of the table's keys (small enough to stay cached) and publishes
+ * it, and from then on only the rows the filter passes look the table up, so a selective join does
+ * not pay a memory miss per probe row; otherwise no filter is built, and a join whose rows mostly
+ * match pays nothing for one.
+ *
+ * <p>The filter is exact where it can be: a key of one integral column whose values span at most
+ * {@value #BITMAP_BITS_PER_KEY} values per build row gets a {@link KeyBitmap} of its range, tested
+ * on the key before hashing; any other key a register-blocked Bloom filter
+ * ({@link RegisterBlockedBloomFilter}) of the table's hashes.
  *
  * <p>Ownership: the filter, once built, is charged to the memory given and freed by {@link #close}.
- * Thread safety: {@link #current} and {@link #decide} may be called from any number of threads.
+ * Thread safety: {@link #bloom}, {@link #bitmap} and {@link #decide} may be called from any number
+ * of threads.
  */
 final class KeyFilter implements AutoCloseable {
   /** The filter's bits per key (16 to 32 after rounding to a power of two): a false-positive rate of 1-2%. */
   static final int BITS_PER_KEY = 16;
   /** Chunks a thread probes before it decides. */
   static final int SAMPLE_CHUNKS = 16;
+  /**
+   * The sparsest key range a bitmap is built for, in bits per build row: at most four times the
+   * Bloom filter's bits, and exact.
+   */
+  static final int BITMAP_BITS_PER_KEY = 64;
+
+  /** What {@link #decide} built. */
+  enum Kind {
+    NONE,
+    BLOOM,
+    BITMAP
+  }
 
   private static final int UNDECIDED = 0;
   private static final int BUILDING = 1;
   private static final int DECIDED = 2;
 
   private final OpenAddressingTable table;
+  private final KeyColumns buildKeys;
   private final long keys;
+  private final long cacheBytes;
   private final EngineMemory memory;
-  private final boolean possible;
   private final AtomicInteger state = new AtomicInteger(UNDECIDED);
-  private volatile RegisterBlockedBloomFilter filter;
+  private volatile RegisterBlockedBloomFilter bloom;
+  private volatile KeyBitmap bitmap;
 
   /**
-   * A filter for {@code table}, which holds the keys of {@code rows} build rows; possible when the
-   * filter fits {@code cacheBytes}.
+   * A filter for {@code table}, which holds the keys {@code buildKeys}; possible when a Bloom
+   * filter of them fits {@code cacheBytes}, or when they are one integral column (whose range is
+   * then known only once {@link #decide} reads them).
    */
-  KeyFilter(OpenAddressingTable table, long rows, long cacheBytes, EngineMemory memory) {
+  KeyFilter(OpenAddressingTable table, KeyColumns buildKeys, long cacheBytes, EngineMemory memory) {
     this.table = table;
-    this.keys = rows;
+    this.buildKeys = buildKeys;
+    this.keys = buildKeys.rowCount();
+    this.cacheBytes = cacheBytes;
     this.memory = memory;
-    this.possible = rows > 0 && RegisterBlockedBloomFilter.bytesFor(rows, BITS_PER_KEY) <= cacheBytes;
+    boolean possible = keys > 0 && (integral() || RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes);
     if (!possible) {
       state.set(DECIDED);
     }
   }
 
-  /** The filter to test, or null: none yet, or none at all. */
-  RegisterBlockedBloomFilter current() {
-    return filter;
+  private boolean integral() {
+    return buildKeys.shape() == KeyShape.INT32 || buildKeys.shape() == KeyShape.INT64;
+  }
+
+  /** The Bloom filter of the keys' hashes to test, or null: none yet, or none at all. */
+  RegisterBlockedBloomFilter bloom() {
+    return bloom;
+  }
+
+  /** The exact set of the keys to test the keys themselves against, or null: none yet, or none at all. */
+  KeyBitmap bitmap() {
+    return bitmap;
   }
 
   /** Whether probing threads should still count matches for {@link #decide}. */
@@ -61,7 +95,8 @@ final class KeyFilter implements AutoCloseable {
 
   /**
    * Decides, unless another thread did, from {@code probed} rows of which {@code matched} found a
-   * partner: builds and publishes the filter if fewer than half matched.
+   * partner: builds and publishes a filter if fewer than half matched, the bitmap where it is
+   * possible and fits the cache, else the Bloom filter where that fits.
    */
   void decide(long probed, long matched) {
     if (!state.compareAndSet(UNDECIDED, BUILDING)) {
@@ -69,27 +104,54 @@ final class KeyFilter implements AutoCloseable {
     }
     try {
       if (matched * 2 < probed) {
-        RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
-        table.forEachKeyHash(built::add);
-        filter = built;
+        bitmap = integral() ? buildBitmap() : null;
+        if (bitmap == null && RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes) {
+          RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
+          table.forEachKeyHash(built::add);
+          bloom = built;
+        }
       }
     } finally {
       state.set(DECIDED);
     }
   }
 
-  /** Whether the decision was to filter (for tests and reports). */
-  boolean built() {
-    return filter != null;
+  /** The bitmap of the keys, or null when they have none (all null) or their range is too wide. */
+  private KeyBitmap buildBitmap() {
+    long[] range = {Long.MAX_VALUE, Long.MIN_VALUE};
+    buildKeys.forEachKey(key -> {
+      range[0] = Math.min(range[0], key);
+      range[1] = Math.max(range[1], key);
+    });
+    long bytes = KeyBitmap.bytesFor(range[0], range[1]);
+    if (bytes < 0 || bytes > cacheBytes || bytes * Byte.SIZE > keys * BITMAP_BITS_PER_KEY) {
+      return null;
+    }
+    KeyBitmap built = KeyBitmap.create(memory, range[0], range[1]);
+    buildKeys.forEachKey(built::add);
+    return built;
+  }
+
+  /** What the decision built (for tests and reports). */
+  Kind kind() {
+    return bitmap != null ? Kind.BITMAP : bloom != null ? Kind.BLOOM : Kind.NONE;
   }
 
   /** Frees the filter, if one was built; call only when no thread probes any more. */
   @Override
   public void close() {
-    RegisterBlockedBloomFilter built = filter;
-    filter = null;
-    if (built != null) {
-      built.close();
+    RegisterBlockedBloomFilter builtBloom = bloom;
+    KeyBitmap builtBitmap = bitmap;
+    bloom = null;
+    bitmap = null;
+    try {
+      if (builtBloom != null) {
+        builtBloom.close();
+      }
+    } finally {
+      if (builtBitmap != null) {
+        builtBitmap.close();
+      }
     }
   }
 }
