@@ -32,8 +32,8 @@ final class KeyFilter implements AutoCloseable {
   /** Chunks a thread probes before it decides. */
   static final int SAMPLE_CHUNKS = 16;
   /**
-   * The sparsest key range a bitmap is built for, in bits per build row: at most four times the
-   * Bloom filter's bits, and exact.
+   * The sparsest key range a bitmap is built for, in bits per build row: two to four times the
+   * Bloom filter's bits, for a filter that is exact and needs no hash.
    */
   static final int BITMAP_BITS_PER_KEY = 64;
 
