@@ -354,7 +354,7 @@ final class FilterKernels {
    * Writes to the chunk's selection vector the selected positions {@code k} whose {@code pass[k]}
    * is 1 and returns how many there are (the caller then {@link Chunk#select}s them). Testing the
    * whole window into {@code pass} first and compressing after, rather than in one loop, lets C2
-   * vectorize the test: a dense chunk's filter costs about two thirds as much.
+   * vectorize the test (the compress stays scalar).
    */
   private static int keepPassing(Chunk chunk, byte[] pass) {
     int[] sel = chunk.selection();

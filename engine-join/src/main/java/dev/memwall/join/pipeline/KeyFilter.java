@@ -5,6 +5,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
+import java.util.LongSummaryStatistics;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -118,16 +119,13 @@ final class KeyFilter implements AutoCloseable {
 
   /** The bitmap of the keys, or null when they have none (all null) or their range is too wide. */
   private KeyBitmap buildBitmap() {
-    long[] range = {Long.MAX_VALUE, Long.MIN_VALUE};
-    buildKeys.forEachKey(key -> {
-      range[0] = Math.min(range[0], key);
-      range[1] = Math.max(range[1], key);
-    });
-    long bytes = KeyBitmap.bytesFor(range[0], range[1]);
+    LongSummaryStatistics range = new LongSummaryStatistics(); // no keys: min > max, so no bitmap
+    buildKeys.forEachKey(range);
+    long bytes = KeyBitmap.bytesFor(range.getMin(), range.getMax());
     if (bytes < 0 || bytes > cacheBytes || bytes * Byte.SIZE > keys * BITMAP_BITS_PER_KEY) {
       return null;
     }
-    KeyBitmap built = KeyBitmap.create(memory, range[0], range[1]);
+    KeyBitmap built = KeyBitmap.create(memory, range.getMin(), range.getMax());
     buildKeys.forEachKey(built::add);
     return built;
   }
