@@ -18,10 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * not pay a memory miss per probe row; otherwise no filter is built, and a join whose rows mostly
  * match pays nothing for one.
  *
- * <p>The filter is exact where it can be: a key of one integral column whose values span at most
- * {@value #BITMAP_BITS_PER_KEY} values per build row gets a {@link KeyBitmap} of its range, tested
- * on the key before hashing; any other key a register-blocked Bloom filter
- * ({@link RegisterBlockedBloomFilter}) of the table's hashes.
+ * <p>The filter is exact where it can be: a key of one integral column whose range's bitmap fits the
+ * cache gets a {@link KeyBitmap} of its range, tested on the key before hashing; any other key a
+ * register-blocked Bloom filter ({@link RegisterBlockedBloomFilter}) of the table's hashes. The
+ * bitmap is taken however sparse the build keys are in their range: it needs no hash, has no false
+ * positives, and a probe side clustered on the key (lineitem on its order key) reads it in order,
+ * where the Bloom filter's hashed probes land anywhere.
  *
  * <p>Ownership: the filter, once built, is charged to the memory given and freed by {@link #close}.
  * Thread safety: {@link #bloom}, {@link #bitmap} and {@link #decide} may be called from any number
@@ -32,11 +34,6 @@ final class KeyFilter implements AutoCloseable {
   static final int BITS_PER_KEY = 16;
   /** Chunks a thread probes before it decides. */
   static final int SAMPLE_CHUNKS = 16;
-  /**
-   * The sparsest key range a bitmap is built for, in bits per build row: two to four times the
-   * Bloom filter's bits, for a filter that is exact and needs no hash.
-   */
-  static final int BITMAP_BITS_PER_KEY = 64;
 
   /** What {@link #decide} built. */
   enum Kind {
@@ -117,12 +114,12 @@ final class KeyFilter implements AutoCloseable {
     }
   }
 
-  /** The bitmap of the keys, or null when they have none (all null) or their range is too wide. */
+  /** The bitmap of the keys, or null when they have none (all null) or the bitmap of their range would not fit the cache. */
   private KeyBitmap buildBitmap() {
     LongSummaryStatistics range = new LongSummaryStatistics(); // no keys: min > max, so no bitmap
     buildKeys.forEachKey(range);
     long bytes = KeyBitmap.bytesFor(range.getMin(), range.getMax());
-    if (bytes < 0 || bytes > cacheBytes || bytes * Byte.SIZE > keys * BITMAP_BITS_PER_KEY) {
+    if (bytes < 0 || bytes > cacheBytes) {
       return null;
     }
     KeyBitmap built = KeyBitmap.create(memory, range.getMin(), range.getMax());
