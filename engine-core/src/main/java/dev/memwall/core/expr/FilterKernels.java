@@ -26,6 +26,9 @@ final class FilterKernels {
     private final long low;
     private final long high;
     private final byte[] mask = new byte[Chunk.CAPACITY];
+    /** The window's values, copied out of the column: C2 vectorizes the test over an array, not over the segment. */
+    private final int[] intWindow = new int[Chunk.CAPACITY];
+    private final long[] longWindow = new long[Chunk.CAPACITY];
 
     ColumnRange(int columnIndex, long low, long high) {
       this.columnIndex = columnIndex;
@@ -51,8 +54,10 @@ final class FilterKernels {
         if (chunk.readsWhole()) {
           byte[] pass = mask;
           int count = chunk.count();
+          int[] x = intWindow;
+          MemorySegment.copy(data, INT, (long) start << 2, x, 0, count);
           for (int k = 0; k < count; k++) {
-            pass[k] = (byte) (inRange(data.getAtIndex(INT, start + k) - lo, width) ^ flip);
+            pass[k] = (byte) (inRange(x[k] - lo, width) ^ flip);
           }
           n = keepPassing(chunk, pass);
         } else {
@@ -74,8 +79,10 @@ final class FilterKernels {
         if (chunk.readsWhole()) {
           byte[] pass = mask;
           int count = chunk.count();
+          long[] x = longWindow;
+          MemorySegment.copy(data, LONG, (long) start << 3, x, 0, count);
           for (int k = 0; k < count; k++) {
-            pass[k] = (byte) (inRange(data.getAtIndex(LONG, start + k) - lo, width) ^ flip);
+            pass[k] = (byte) (inRange(x[k] - lo, width) ^ flip);
           }
           n = keepPassing(chunk, pass);
         } else {
@@ -131,10 +138,10 @@ final class FilterKernels {
   }
 
   /**
-   * {@code left op right} straight on the memory of two INT32 or DATE columns (TPC-H's
-   * {@code l_commitdate < l_receiptdate}), branch-free: the signs of the difference pick one bit of
-   * the operator's truth table, so one loop serves all six operators; rows with a null on either
-   * side are dropped afterwards (the comparison is NULL).
+   * {@code left op right} on two INT32 or DATE columns (TPC-H's {@code l_commitdate < l_receiptdate}),
+   * branch-free: the signs of the difference pick the bits of the operator's truth table, so one
+   * loop serves all six operators; rows with a null on either side are dropped afterwards (the
+   * comparison is NULL).
    */
   static final class Int32ColumnComparison extends FilterKernel {
     private final int leftColumn;
@@ -142,6 +149,9 @@ final class FilterKernels {
     /** Bit 0: holds when equal, bit 1: when less, bit 2: when greater. */
     private final int truth;
     private final byte[] mask = new byte[Chunk.CAPACITY];
+    /** The window's values, copied out of the columns (see {@link ColumnRange}). */
+    private final int[] leftWindow = new int[Chunk.CAPACITY];
+    private final int[] rightWindow = new int[Chunk.CAPACITY];
 
     Int32ColumnComparison(Expr.ComparisonOp op, int leftColumn, int rightColumn) {
       this.leftColumn = leftColumn;
@@ -163,6 +173,9 @@ final class FilterKernels {
       MemorySegment l = ((Int32Column) leftValues).data();
       MemorySegment r = ((Int32Column) rightValues).data();
       int table = wanted ? truth : ~truth & 0b111;
+      long whenEqual = table & 1;
+      long whenLess = (table >>> 1) & 1;
+      long whenGreater = (table >>> 2) & 1;
       int start = chunk.start();
       int[] sel = chunk.selection();
       int selected = chunk.selected();
@@ -170,15 +183,19 @@ final class FilterKernels {
       if (chunk.readsWhole()) {
         byte[] pass = mask;
         int count = chunk.count();
+        int[] left = leftWindow;
+        int[] right = rightWindow;
+        MemorySegment.copy(l, INT, (long) start << 2, left, 0, count);
+        MemorySegment.copy(r, INT, (long) start << 2, right, 0, count);
         for (int k = 0; k < count; k++) {
-          pass[k] = (byte) holds(table, l.getAtIndex(INT, start + k), r.getAtIndex(INT, start + k));
+          pass[k] = (byte) holds(whenEqual, whenLess, whenGreater, left[k], right[k]);
         }
         n = keepPassing(chunk, pass);
       } else {
         for (int i = 0; i < selected; i++) {
           int k = sel[i];
           sel[n] = k;
-          n += holds(table, l.getAtIndex(INT, start + k), r.getAtIndex(INT, start + k));
+          n += holds(whenEqual, whenLess, whenGreater, l.getAtIndex(INT, start + k), r.getAtIndex(INT, start + k));
         }
       }
       chunk.select(sel, n);
@@ -186,11 +203,16 @@ final class FilterKernels {
       dropNulls(chunk, rightValues);
     }
 
-    /** 1 if {@code left op right} holds by the truth table {@code table}, else 0. */
-    private static int holds(int table, int left, int right) {
+    /**
+     * 1 if {@code left op right} holds, else 0; the operator is given by whether it holds when equal,
+     * less and greater (each 0 or 1). All in long arithmetic, which C2 vectorizes (a shift by the
+     * outcome would not be).
+     */
+    private static int holds(long whenEqual, long whenLess, long whenGreater, int left, int right) {
       long difference = (long) left - right;
-      int outcome = (int) (difference >>> 63) | (int) (-difference >>> 63) << 1; // 0 equal, 1 less, 2 greater
-      return (table >>> outcome) & 1;
+      long less = difference >>> 63;
+      long greater = -difference >>> 63;
+      return (int) ((less & whenLess) | (greater & whenGreater) | ((1 ^ (less | greater)) & whenEqual));
     }
   }
 
