@@ -26,7 +26,10 @@ final class FilterKernels {
     private final long low;
     private final long high;
     private final byte[] mask = new byte[Chunk.CAPACITY];
-    /** The window's values, copied out of the column: C2 vectorizes the test over an array, not over the segment. */
+    /**
+     * The window's values, copied out of the column: C2 vectorizes the test over an array, not over
+     * a segment.
+     */
     private final int[] intWindow = new int[Chunk.CAPACITY];
     private final long[] longWindow = new long[Chunk.CAPACITY];
 

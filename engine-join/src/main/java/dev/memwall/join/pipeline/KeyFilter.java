@@ -114,7 +114,10 @@ final class KeyFilter implements AutoCloseable {
     }
   }
 
-  /** The bitmap of the keys, or null when they have none (all null) or the bitmap of their range would not fit the cache. */
+  /**
+   * The bitmap of the keys, or null when they have none (all null) or the bitmap of their range
+   * would not fit the cache.
+   */
   private KeyBitmap buildBitmap() {
     LongSummaryStatistics range = new LongSummaryStatistics(); // no keys: min > max, so no bitmap
     buildKeys.forEachKey(range);
