@@ -6,11 +6,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The exact set of a join's build keys when they are one integral column over a small range
- * {@code [min, max]}: one bit per value of the range. Where it fits, it replaces the Bloom filter
- * in front of the hash table ({@link KeyFilter}): a test is one load and a shift on the key itself,
- * so probe rows it rejects are never hashed, and it has no false positives. Dense keys are common
- * (TPC-H's order, customer, part and supplier keys).
+ * The exact set of a join's build keys when they are one integral column over a range
+ * {@code [min, max]}: one bit per value of the range. Where it fits the cache, it replaces the Bloom
+ * filter in front of the hash table ({@link KeyFilter}): a test is one load and a shift on the key
+ * itself, so probe rows it rejects are never hashed, and it has no false positives. Keys over
+ * ranges of a few million values are common (TPC-H's order, customer, part and supplier keys).
  *
  * <p>Ownership: the bits live in one off-heap buffer charged to the {@link EngineMemory} it was
  * created from; {@link #close} frees it. Thread safety: {@link #add} is for one thread at a time;

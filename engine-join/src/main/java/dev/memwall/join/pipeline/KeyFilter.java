@@ -9,21 +9,20 @@ import java.util.LongSummaryStatistics;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The filter a pipelined join may put in front of its hash table (some 40 times the filter's
- * size, so the filter stays in a nearer cache level), built only once probing shows it pays: the
- * probing threads first look the table up directly and count how many rows find a partner; the
- * first thread to have probed {@value #SAMPLE_CHUNKS} chunks decides for all. If fewer than half its
- * rows matched, it builds a filter of the table's keys (small enough to stay cached) and publishes
- * it, and from then on only the rows the filter passes look the table up, so a selective join does
- * not pay a memory miss per probe row; otherwise no filter is built, and a join whose rows mostly
- * match pays nothing for one.
+ * The filter a pipelined join may put in front of its hash table, built only once probing shows it
+ * pays: the probing threads first look the table up directly and count how many rows find a
+ * partner; the first thread to have probed {@value #SAMPLE_CHUNKS} chunks decides for all. If fewer
+ * than half its rows matched, it builds a filter of the table's keys small enough to stay cached
+ * and publishes it, and from then on only the rows the filter passes look the table up, so a
+ * selective join does not pay a memory miss per probe row; otherwise no filter is built, and a join
+ * whose rows mostly match pays nothing for one.
  *
  * <p>The filter is exact where it can be: a key of one integral column whose range's bitmap fits the
  * cache gets a {@link KeyBitmap} of its range, tested on the key before hashing; any other key a
- * register-blocked Bloom filter ({@link RegisterBlockedBloomFilter}) of the table's hashes. The
- * bitmap is taken however sparse the build keys are in their range: it needs no hash, has no false
- * positives, and a probe side clustered on the key (lineitem on its order key) reads it in order,
- * where the Bloom filter's hashed probes land anywhere.
+ * register-blocked Bloom filter ({@link RegisterBlockedBloomFilter}) of the table's hashes, some 40
+ * times smaller than the table. The bitmap is taken however sparse the build keys are in their
+ * range: it needs no hash, has no false positives, and a probe side clustered on the key (lineitem
+ * on its order key) reads it in order, where the Bloom filter's hashed probes land anywhere.
  *
  * <p>Ownership: the filter, once built, is charged to the memory given and freed by {@link #close}.
  * Thread safety: {@link #bloom}, {@link #bitmap} and {@link #decide} may be called from any number
