@@ -87,11 +87,7 @@ public final class Calibrator {
       long rounds = settings.accessesPerPoint() / MemoryProbe.CHAINS;
       roundNanos = minimumNanos(settings.repeats(), () -> MemoryProbe.chaseParallel(ring, chains, rounds)) / rounds;
     }
-    // One round is CHAINS overlapped misses: about T1 + (CHAINS - 1) * Tnext.
-    // An overlapped miss cannot cost more than a full one: a larger figure is a disturbed run (seen under
-    // load from other processes), so Tnext is capped at T1 and the memory-level parallelism at least 1.
-    double pipelined = Math.min(missLatency, roundNanos > missLatency
-        ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1) : roundNanos / MemoryProbe.CHAINS);
+    double pipelined = pipelinedMissNanos(missLatency, roundNanos);
     List<MachineProfile.MeasuredCache> measured = matchLevels(caches, plateaus(curve));
     progress.accept("line sizes: pairs of dependent loads 8 to " + LARGEST_PAIR_DISTANCE + " bytes apart");
     measured = withLineSizes(memory, measured, settings);
@@ -105,6 +101,22 @@ public final class Calibrator {
     double branchMiss = branchMissNanos(memory, settings);
     return new MachineProfile(cpuName(), Runtime.getRuntime().availableProcessors(), measured, missLatency,
         pipelined, missLatency / pipelined, curve, bandwidth, pageSize(), tlb, branchMiss, strideScan);
+  }
+
+  /**
+   * Tnext from one round of {@link MemoryProbe#CHAINS} interleaved chases: the seed's model, a round
+   * costs T1 + (CHAINS - 1) x Tnext, kept within what the probe can show. An overlapped miss cannot
+   * cost more than a full one (a larger figure is a disturbed run, seen under load from other
+   * processes), so Tnext is at most T1; and CHAINS chases cannot show more parallelism than CHAINS,
+   * so Tnext is at least T1 / CHAINS. The lower bound matters where the core overlaps all the
+   * chases' misses: a round then takes about T1 and the model's difference is noise (a Xeon VM
+   * measured 206 ns per miss and 215 per round, which the bare model reads as Tnext = 1.3 ns and a
+   * parallelism of 158).
+   */
+  static double pipelinedMissNanos(double missLatency, double roundNanos) {
+    double model = roundNanos > missLatency ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1)
+        : roundNanos / MemoryProbe.CHAINS;
+    return Math.min(missLatency, Math.max(missLatency / MemoryProbe.CHAINS, model));
   }
 
   private static final int PAIR_BLOCK_BYTES = 512;

@@ -45,6 +45,18 @@ class CalibratorTest {
   }
 
   @Test
+  void tNextFollowsTheSeedsModelWithinWhatEightChasesCanShow() {
+    // a round of 8 chases at 359 ns against T1 = 191 ns: the seed's model, 191 + 7 x 24
+    assertEquals(24, Calibrator.pipelinedMissNanos(191, 359), 1e-9);
+    // all 8 misses overlapped (215 ns per round, T1 206): not 1.3 ns but T1 / 8, a parallelism of 8
+    assertEquals(206 / 8.0, Calibrator.pipelinedMissNanos(206, 215), 1e-9);
+    // a round faster than one miss (noise): again T1 / 8
+    assertEquals(25, Calibrator.pipelinedMissNanos(200, 150), 1e-9);
+    // a disturbed round slower than 8 serial misses: an overlapped miss costs at most T1
+    assertEquals(200, Calibrator.pipelinedMissNanos(200, 2000), 1e-9);
+  }
+
+  @Test
   void quickCalibrationIsSaneAndRoundTrips(EngineMemory memory) throws IOException {
     Calibrator.Settings tiny = new Calibrator.Settings(16L << 20, 8L << 20, 2, 1L << 15, 256);
     List<String> phases = new ArrayList<>();
