@@ -22,6 +22,7 @@ import dev.memwall.join.algorithm.SortMergeJoin;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
+import dev.memwall.join.planner.ProbeSkew;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.grace.SpillRates;
 import dev.memwall.join.inspector.InspectorJoin;
@@ -65,7 +66,8 @@ import org.apache.arrow.vector.VarCharVector;
  *
  * <p>Before any work each terminal method validates the keys ({@link JoinKeyException} naming the
  * columns), plans the algorithm ({@link JoinAlgorithm#AUTO} by default: the planner's choice from
- * the machine profile) and checks that the budget of {@code memory} can hold the algorithm's
+ * the machine profile and, when the build side's table outgrows the cache, a sample of the probe
+ * keys' skew) and checks that the budget of {@code memory} can hold the algorithm's
  * working memory ({@link JoinMemoryException}); a failure later (a budget shared with other work
  * running out, a consumer throwing) propagates after every buffer is freed, and no partial result is
  * returned as if complete.
@@ -78,6 +80,9 @@ import org.apache.arrow.vector.VarCharVector;
  * concurrent joins, which only read them.
  */
 public final class Join {
+  /** Seeds the planner's sample of the probe keys, so that a join plans the same way every time. */
+  private static final long PROBE_SAMPLE_SEED = 0x5EED_0F_5CE3L;
+
   private final EngineMemory memory;
   private final Table left;
   private final Table right;
@@ -414,12 +419,13 @@ public final class Join {
 
   private JoinPlan plan(KeyColumns l, KeyColumns r) {
     if (!algorithm.clusters() && algorithm != JoinAlgorithm.AUTO) {
-      return new JoinPlan(algorithm, null, null, List.of());
+      return JoinPlan.named(algorithm, null);
     }
     if (algorithm != JoinAlgorithm.AUTO && radix != null) {
-      return new JoinPlan(algorithm, radix, null, List.of());
+      return JoinPlan.named(algorithm, radix);
     }
-    return new Planner(profile()).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining);
+    return new Planner(profile()).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining,
+        () -> ProbeSkew.of(l.sampleHashes(ProbeSkew.SAMPLE, PROBE_SAMPLE_SEED)));
   }
 
   private MachineProfile profile() {

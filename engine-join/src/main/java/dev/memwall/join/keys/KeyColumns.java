@@ -12,7 +12,9 @@ import dev.memwall.join.JoinKeyException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 /**
@@ -340,6 +342,39 @@ public final class KeyColumns {
         }
       }
     }
+  }
+
+  /**
+   * The join hashes (as {@link #extract} computes them) of up to {@code count} rows drawn uniformly
+   * at random, with replacement, from the rows whose key is not null: a sample of the key
+   * distribution that costs {@code count} random reads, whatever the table's size. Deterministic
+   * for a given {@code seed}; fewer than {@code count} hashes when nulls make most draws miss.
+   */
+  public long[] sampleHashes(int count, long seed) {
+    if (rowCount == 0 || count <= 0) {
+      return new long[0];
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    long[] hashes = new long[count];
+    int taken = 0;
+    for (int draw = 0; draw < 4 * count && taken < count; draw++) {
+      int row = random.nextInt(rowCount);
+      int b = batchOf(row);
+      int local = row - batchStart[b];
+      if (!anyNull(columns[b], local)) {
+        hashes[taken++] = hash(columns[b], data[b], local);
+      }
+    }
+    return taken == count ? hashes : Arrays.copyOf(hashes, taken);
+  }
+
+  private static boolean anyNull(Column[] cols, int i) {
+    for (Column c : cols) {
+      if (c.isNull(i)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the key of global row {@code row} here equals {@code (keys[0][k], keys[1][k], ...)}. */

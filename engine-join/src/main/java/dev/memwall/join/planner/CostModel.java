@@ -38,8 +38,10 @@ import java.util.List;
  * within 0.6-1.9x of the times and mostly within 0.8-1.3x, the cheapest prediction the fastest run
  * at each size); {@code explain} reports how far a prediction is from a measured run.
  *
- * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique uniform
- * keys, one result per left tuple (hit rate 1), the seed's assumptions.
+ * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique build
+ * keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
+ * uniform, or skewed as a {@link ProbeSkew} sample says: the hot share of the probes finds its
+ * table lines in the cache in the non-partitioned joins.
  *
  * <p>Thread safety: immutable.
  */
@@ -211,14 +213,28 @@ public final class CostModel {
     return nanos;
   }
 
-  /** The whole non-partitioned bucket-chained join (extraction included). */
-  public JoinPlan.Cost simpleHash(double left, double right) {
+  /** The whole non-partitioned bucket-chained join (extraction included), probed by {@code skew}ed keys. */
+  public JoinPlan.Cost simpleHash(double left, double right, ProbeSkew skew) {
     double buckets = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 2 - 1));
     double footprint = buckets * 4 + right * (TUPLE_BYTES + 4);
     double build = right * (W_EXTRACT * unit + stream(2 * TUPLE_BYTES) + W_HASH * unit + randomAccess(buckets * 4, false));
-    double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + randomAccess(buckets * 4, false)
-        + 1.5 * randomAccess(footprint, true));
+    double cold = randomAccess(buckets * 4, false) + 1.5 * randomAccess(footprint, true);
+    double hot = 2.5 * randomAccess(hotBytes(skew), true);
+    double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + skewed(cold, hot, skew));
     return new JoinPlan.Cost(build, probe);
+  }
+
+  /**
+   * Bytes the hot keys of {@code skew} keep in the cache while they are probed: two lines each (a
+   * bucket or slot, and the build key or tuple it leads to).
+   */
+  private static double hotBytes(ProbeSkew skew) {
+    return Math.max(1, skew.hotKeys()) * 128.0;
+  }
+
+  /** A probe's memory latency when {@code skew}'s hot share of the probes costs {@code hot} and the rest {@code cold}. */
+  private static double skewed(double cold, double hot, ProbeSkew skew) {
+    return (1 - skew.hotShare()) * cold + skew.hotShare() * hot;
   }
 
   /** Bytes of the largest data cache (its measured effective size where known), where a hash table can stay. */
@@ -234,15 +250,17 @@ public final class CostModel {
     return Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1)) * 16.0;
   }
 
-  /** The whole non-partitioned open-addressing join with grouped probes. */
-  public JoinPlan.Cost openAddressing(double left, double right) {
+  /** The whole non-partitioned open-addressing join with grouped probes, probed by {@code skew}ed keys. */
+  public JoinPlan.Cost openAddressing(double left, double right, ProbeSkew skew) {
     double slots = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 4 - 1));
     // the slots are on huge pages (no TLB misses); a probe then confirms its key in the build side's
     // key column, a second independent access, as a group's loads are all issued before any is used
     double slotAccess = cacheAndMemory(slots * 16, false);
     double keyAccess = cacheAndMemory(right * KEY_BYTES, false);
     double build = right * ((W_EXTRACT + W_HASH) * unit + slotAccess);
-    double probe = left * ((W_EXTRACT + W_HASH + W_RESULT) * unit + slotAccess + keyAccess);
+    double cold = slotAccess + keyAccess;
+    double hot = 2 * cacheAndMemory(hotBytes(skew), false);
+    double probe = left * ((W_EXTRACT + W_HASH + W_RESULT) * unit + skewed(cold, hot, skew));
     return new JoinPlan.Cost(build, probe);
   }
 
@@ -262,17 +280,21 @@ public final class CostModel {
         clusterJoin(left, right, plan.bits(), kind));
   }
 
-  /** The cost of {@code algorithm} with {@code plan} (null for the non-partitioned ones). */
-  public JoinPlan.Cost cost(JoinAlgorithm algorithm, double left, double right, RadixPlan plan, boolean writeCombining) {
+  /**
+   * The cost of {@code algorithm} with {@code plan} (null for the non-partitioned ones), the left
+   * side probing with {@code skew}: it lowers the non-partitioned joins' probe costs only.
+   */
+  public JoinPlan.Cost cost(JoinAlgorithm algorithm, double left, double right, RadixPlan plan, boolean writeCombining,
+      ProbeSkew skew) {
     return switch (algorithm) {
-      case SIMPLE_HASH -> simpleHash(left, right);
-      case OPEN_ADDRESSING -> openAddressing(left, right);
+      case SIMPLE_HASH -> simpleHash(left, right, skew);
+      case OPEN_ADDRESSING -> openAddressing(left, right, skew);
       case SORT_MERGE -> sortMerge(left, right, plan, writeCombining);
       case PHASH -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH, writeCombining);
       case PHASH_PLUS -> partitioned(left, right, plan, ClusterJoin.Kind.PHASH_PLUS, writeCombining);
       case RADIX_JOIN -> partitioned(left, right, plan, ClusterJoin.Kind.NESTED_LOOPS, writeCombining);
       // in memory, the spilling joins are a bucket-chained hash join (their disk cost is HybridSplit's)
-      case GRACE, HYBRID_HASH -> simpleHash(left, right);
+      case GRACE, HYBRID_HASH -> simpleHash(left, right, skew);
       case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> throw new IllegalArgumentException(algorithm
           + " is asked for by name, not costed");
       case AUTO -> throw new IllegalArgumentException("AUTO is not an algorithm to cost");
@@ -298,13 +320,14 @@ public final class CostModel {
   }
 
   /** The cheapest radix plan for {@code algorithm}. */
-  public JoinPlan.Candidate best(JoinAlgorithm algorithm, double left, double right, boolean writeCombining) {
+  public JoinPlan.Candidate best(JoinAlgorithm algorithm, double left, double right, boolean writeCombining,
+      ProbeSkew skew) {
     if (!algorithm.clusters()) {
-      return new JoinPlan.Candidate(algorithm, null, cost(algorithm, left, right, null, writeCombining));
+      return new JoinPlan.Candidate(algorithm, null, cost(algorithm, left, right, null, writeCombining, skew));
     }
     JoinPlan.Candidate best = null;
     for (RadixPlan plan : radixPlans(left, right)) {
-      JoinPlan.Cost cost = cost(algorithm, left, right, plan, writeCombining);
+      JoinPlan.Cost cost = cost(algorithm, left, right, plan, writeCombining, skew);
       if (best == null || cost.totalNanos() < best.cost().totalNanos()) {
         best = new JoinPlan.Candidate(algorithm, plan, cost);
       }

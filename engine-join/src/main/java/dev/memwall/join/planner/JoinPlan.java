@@ -4,6 +4,7 @@ import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.JoinAlgorithm;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * A chosen way to run a join: the algorithm, its radix plan (for the clustering algorithms), and
@@ -14,10 +15,19 @@ import java.util.Locale;
  * @param predicted the cost model's estimate for this choice (null when no model was consulted)
  * @param alternatives every algorithm's best configuration as the model saw it, cheapest first
  *     (empty when the algorithm was asked for by name without a profile)
+ * @param probeSkew the sample of the probe keys the costs assumed ({@link ProbeSkew#UNIFORM} when
+ *     none was taken)
  */
-public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted, List<Candidate> alternatives) {
+public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted, List<Candidate> alternatives,
+    ProbeSkew probeSkew) {
   public JoinPlan {
     alternatives = List.copyOf(alternatives);
+    Objects.requireNonNull(probeSkew, "probeSkew");
+  }
+
+  /** A plan for an algorithm asked for by name, without the cost model. */
+  public static JoinPlan named(JoinAlgorithm algorithm, RadixPlan radix) {
+    return new JoinPlan(algorithm, radix, null, List.of(), ProbeSkew.UNIFORM);
   }
 
   /** One algorithm with its best radix plan and predicted cost. */
@@ -50,6 +60,9 @@ public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted,
     }
     if (predicted != null) {
       s.append(", predicted ").append(predicted);
+    }
+    if (probeSkew.sampled() > 0) {
+      s.append(", ").append(probeSkew);
     }
     for (Candidate c : alternatives) {
       s.append(System.lineSeparator()).append("  ").append(String.format(Locale.ROOT, "%-16s", c.algorithm()))

@@ -6,12 +6,14 @@ import dev.memwall.join.JoinAlgorithm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Chooses how to run a join: for {@link JoinAlgorithm#AUTO}, the non-partitioned join with the
  * lowest cost when the build side's hash table fits the last-level cache, else the algorithm and
- * radix plan with the lowest cost under {@link CostModel}; for a named algorithm, that algorithm with its best radix plan
- * (or the caller's plan, if given).
+ * radix plan with the lowest cost under {@link CostModel}, which prices the non-partitioned joins
+ * by how skewed a sample of the probe keys is ({@link ProbeSkew}); for a named algorithm, that
+ * algorithm with its best radix plan (or the caller's plan, if given).
  *
  * <p>Thread safety: immutable.
  */
@@ -26,27 +28,41 @@ public final class Planner {
     return model;
   }
 
+  /** The plan for joining {@code leftRows} with {@code rightRows}, the probe keys taken as uniform. */
+  public JoinPlan plan(JoinAlgorithm requested, long leftRows, long rightRows, RadixPlan radix, boolean writeCombining) {
+    return plan(requested, leftRows, rightRows, radix, writeCombining, () -> ProbeSkew.UNIFORM);
+  }
+
   /**
    * The plan for joining {@code leftRows} with {@code rightRows}.
    *
    * @param requested the algorithm asked for, or AUTO
    * @param radix the caller's radix plan, or null to let the model choose
+   * @param probeSkew samples the left side's keys; called only when AUTO chooses between the
+   *     non-partitioned and the partitioned joins (the build side's table does not fit the last
+   *     cache), the one choice that skew can change
    */
-  public JoinPlan plan(JoinAlgorithm requested, long leftRows, long rightRows, RadixPlan radix, boolean writeCombining) {
+  public JoinPlan plan(JoinAlgorithm requested, long leftRows, long rightRows, RadixPlan radix, boolean writeCombining,
+      Supplier<ProbeSkew> probeSkew) {
     double left = Math.max(1, leftRows);
     double right = Math.max(1, rightRows);
+    ProbeSkew skew = requested == JoinAlgorithm.AUTO && !fitsLastLevelCache(right) ? probeSkew.get() : ProbeSkew.UNIFORM;
     List<JoinPlan.Candidate> candidates = new ArrayList<>();
     for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
       if (algorithm.costed()) {
         candidates.add(radix != null && algorithm.clusters()
-            ? new JoinPlan.Candidate(algorithm, radix, model.cost(algorithm, left, right, radix, writeCombining))
-            : model.best(algorithm, left, right, writeCombining));
+            ? new JoinPlan.Candidate(algorithm, radix, model.cost(algorithm, left, right, radix, writeCombining, skew))
+            : model.best(algorithm, left, right, writeCombining, skew));
       }
     }
     candidates.sort(Comparator.comparingDouble(c -> c.cost().totalNanos()));
     JoinPlan.Candidate chosen = requested == JoinAlgorithm.AUTO ? auto(candidates, right)
         : candidates.stream().filter(c -> c.algorithm() == requested).findFirst().orElseThrow();
-    return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates);
+    return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates, skew);
+  }
+
+  private boolean fitsLastLevelCache(double right) {
+    return model.hashTableBytes(right) <= model.lastLevelCacheBytes();
   }
 
   /**
@@ -59,7 +75,7 @@ public final class Planner {
    * report a last level no faster than memory.
    */
   private JoinPlan.Candidate auto(List<JoinPlan.Candidate> costed, double right) {
-    if (model.hashTableBytes(right) <= model.lastLevelCacheBytes()) {
+    if (fitsLastLevelCache(right)) {
       for (JoinPlan.Candidate candidate : costed) {
         if (!candidate.algorithm().clusters()) {
           return candidate;
