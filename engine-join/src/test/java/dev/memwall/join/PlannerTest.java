@@ -35,6 +35,19 @@ class PlannerTest {
   }
 
   @Test
+  void onHugePagesOnePassStaysCheapestUpToSixteenBits() {
+    // Figs. 11-13 as measured on the Xeon VM: the clusters' buffers on 2 MiB pages share a few dozen
+    // pages, so a second pass only adds its copy; the same machine without huge pages pays the TLB
+    CostModel huge = new CostModel(TestProfiles.sharedL3(Double.NaN));
+    for (int bits : new int[] {12, 14, 16}) {
+      assertTrue(huge.cluster(C, RadixPlan.even(bits, 1), false) < huge.cluster(C, RadixPlan.even(bits, 2), false),
+          bits + " bits");
+    }
+    CostModel base = new CostModel(TestProfiles.withoutHugePages(TestProfiles.sharedL3(Double.NaN)));
+    assertTrue(base.cluster(C, RadixPlan.even(16, 1), false) > huge.cluster(C, RadixPlan.even(16, 1), false));
+  }
+
+  @Test
   void partitioningPaysForLargeInputsOnASeedLikeMachine() {
     Planner planner = new Planner(TestProfiles.tiny());
     JoinPlan simple = planner.plan(JoinAlgorithm.SIMPLE_HASH, 8_000_000, 8_000_000, null, true);

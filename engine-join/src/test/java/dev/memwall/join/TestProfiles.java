@@ -18,6 +18,14 @@ final class TestProfiles {
         new MachineProfile.Tlb(4096, 10, 16, List.of()));
   }
 
+  /** {@code profile} as calibrated where transparent huge pages are unavailable. */
+  static MachineProfile withoutHugePages(MachineProfile profile) {
+    MachineProfile.Tlb tlb = profile.tlb();
+    return new MachineProfile(profile.cpu(), profile.cores(), profile.caches(), profile.missLatencyNanos(),
+        profile.pipelinedMissNanos(), profile.memoryLevelParallelism(), profile.curve(), profile.bandwidth(),
+        profile.pageBytes(), new MachineProfile.Tlb(tlb.entries(), tlb.missNanos(), Double.NaN, tlb.curve()));
+  }
+
   /** A tiny, seed-like machine: 64 TLB entries, small caches, so the planner picks many bits even for small inputs. */
   static MachineProfile tiny() {
     return new MachineProfile("tiny", 1,
@@ -41,20 +49,20 @@ final class TestProfiles {
   }
 
   /**
-   * The Xeon VM of 2026-11-24 as its calibration saw it: a 480 MiB L3 on sysfs whose latency was
-   * not measured ({@code l3Nanos} NaN) or measured as slow as memory, and a latency curve that stays
-   * under half a miss (T1 190 ns) up to 16 MiB.
+   * The Xeon VM of 2026-11-26 as its calibration saw it: a 480 MiB L3 on sysfs whose latency was
+   * not measured ({@code l3Nanos} NaN) or measured as slow as memory, a latency curve that stays
+   * under half a miss (T1 228 ns) up to 16 MiB, and Tnext 18 ns with 16 misses in flight.
    */
   static MachineProfile sharedL3(double l3Nanos) {
-    List<MachineProfile.LatencyPoint> curve = List.of(new MachineProfile.LatencyPoint(32 << 10, 1.4),
-        new MachineProfile.LatencyPoint(1 << 20, 5.2), new MachineProfile.LatencyPoint(2 << 20, 17.5),
-        new MachineProfile.LatencyPoint(4 << 20, 35.4), new MachineProfile.LatencyPoint(16 << 20, 49.3),
-        new MachineProfile.LatencyPoint(32 << 20, 96.9), new MachineProfile.LatencyPoint(256 << 20, 190.7));
+    List<MachineProfile.LatencyPoint> curve = List.of(new MachineProfile.LatencyPoint(32 << 10, 1.47),
+        new MachineProfile.LatencyPoint(1 << 20, 5.3), new MachineProfile.LatencyPoint(2 << 20, 16.6),
+        new MachineProfile.LatencyPoint(4 << 20, 34.7), new MachineProfile.LatencyPoint(16 << 20, 97.5),
+        new MachineProfile.LatencyPoint(32 << 20, 162.9), new MachineProfile.LatencyPoint(256 << 20, 227.7));
     return new MachineProfile("shared L3", 2,
-        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 48 << 10, 64, 12), 0, 1.4),
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 48 << 10, 64, 12), 0, 1.47),
             new MachineProfile.MeasuredCache(new CacheLevel(2, "Unified", 2 << 20, 64, 16), 0, 4.8),
             new MachineProfile.MeasuredCache(new CacheLevel(3, "Unified", 480 << 20, 64, 16), 0, l3Nanos)),
-        190.7, 23.7, 8.0, curve, new MachineProfile.Bandwidth(10.6, 10.9, 21.4, 18.5, 21.7, 50.3), 4096,
-        new MachineProfile.Tlb(1024, 5.4, 4.7, List.of()));
+        227.7, 18.1, 12.6, curve, new MachineProfile.Bandwidth(8.9, 10.1, 19.2, 16.8, 19.4, 38.1), 4096,
+        new MachineProfile.Tlb(1024, 11.7, 8.8, List.of()));
   }
 }

@@ -104,19 +104,18 @@ public final class Calibrator {
   }
 
   /**
-   * Tnext from one round of {@link MemoryProbe#CHAINS} interleaved chases: the seed's model, a round
-   * costs T1 + (CHAINS - 1) x Tnext, kept within what the probe can show. An overlapped miss cannot
-   * cost more than a full one (a larger figure is a disturbed run, seen under load from other
-   * processes), so Tnext is at most T1; and CHAINS chases cannot show more parallelism than CHAINS,
-   * so Tnext is at least T1 / CHAINS. The lower bound matters where the core overlaps all the
-   * chases' misses: a round then takes about T1 and the model's difference is noise (a Xeon VM
-   * measured 206 ns per miss and 215 per round, which the bare model reads as Tnext = 1.3 ns and a
-   * parallelism of 158).
+   * Tnext from one round of {@link MemoryProbe#CHAINS} interleaved chases: the time per miss while
+   * that many independent misses are in flight, {@code round / CHAINS}, which is what the cost
+   * models charge an independent miss. Seed 002 models a burst of k misses as T1 + (k - 1) x Tnext;
+   * a steady loop of chases instead takes max(T1, k x Tnext) per round, since each chase waits a
+   * full T1 for its own miss while the others overlap it. On the Xeon VM 8 chases took 215 ns per
+   * round against T1 = 206 (all eight overlapped: the burst model read that as Tnext = 1.3 ns) and 16
+   * took 285 ns against 219, 17.8 ns per miss, as a plain loop of random loads into a table on huge
+   * pages measures. An overlapped miss cannot cost more than a full one (a larger figure is a
+   * disturbed run, seen under load from other processes), so Tnext is at most T1.
    */
   static double pipelinedMissNanos(double missLatency, double roundNanos) {
-    double model = roundNanos > missLatency ? (roundNanos - missLatency) / (MemoryProbe.CHAINS - 1)
-        : roundNanos / MemoryProbe.CHAINS;
-    return Math.min(missLatency, Math.max(missLatency / MemoryProbe.CHAINS, model));
+    return Math.min(missLatency, roundNanos / MemoryProbe.CHAINS);
   }
 
   private static final int PAIR_BLOCK_BYTES = 512;

@@ -23,7 +23,8 @@ import java.util.Properties;
  * @param cores available processors
  * @param caches the data caches (sizes and lines from sysfs) with their measured hit latencies
  * @param missLatencyNanos T1: a full miss to memory, dependent pointer chase, minimum of runs
- * @param pipelinedMissNanos Tnext: the extra time of one more miss overlapped with others
+ * @param pipelinedMissNanos Tnext: the time per miss while many independent misses are in flight (a
+ *     round of {@link MemoryProbe#CHAINS} interleaved chases over that many)
  * @param memoryLevelParallelism misses the core overlaps: T1 / Tnext
  * @param curve latency versus working set, the measurement behind the numbers above
  * @param bandwidth sequential read, write and copy bandwidth, one and all cores
@@ -39,7 +40,7 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
     long pageBytes, Tlb tlb, double branchMissNanos, List<StridePoint> strideScan) {
 
   /** Version of the file format; a file of another version is measured anew, not trusted. */
-  public static final int FORMAT_VERSION = 4;
+  public static final int FORMAT_VERSION = 5;
   /** The profile's file name in the cache directory. */
   public static final String FILE_NAME = "machine-profile.properties";
 

@@ -45,15 +45,14 @@ class CalibratorTest {
   }
 
   @Test
-  void tNextFollowsTheSeedsModelWithinWhatEightChasesCanShow() {
-    // a round of 8 chases at 359 ns against T1 = 191 ns: the seed's model, 191 + 7 x 24
-    assertEquals(24, Calibrator.pipelinedMissNanos(191, 359), 1e-9);
-    // all 8 misses overlapped (215 ns per round, T1 206): not 1.3 ns but T1 / 8, a parallelism of 8
-    assertEquals(206 / 8.0, Calibrator.pipelinedMissNanos(206, 215), 1e-9);
-    // a round faster than one miss (noise): again T1 / 8
-    assertEquals(25, Calibrator.pipelinedMissNanos(200, 150), 1e-9);
-    // a disturbed round slower than 8 serial misses: an overlapped miss costs at most T1
-    assertEquals(200, Calibrator.pipelinedMissNanos(200, 2000), 1e-9);
+  void tNextIsTheTimePerMissWithAllChasesInFlight() {
+    assertEquals(16, MemoryProbe.CHAINS);
+    // the Xeon VM: 16 chases at 285 ns per round against T1 = 219 ns
+    assertEquals(285 / 16.0, Calibrator.pipelinedMissNanos(219, 285), 1e-9);
+    // every chase's miss overlapped with the others: still the round over the chases, not T1 minus a round
+    assertEquals(200 / 16.0, Calibrator.pipelinedMissNanos(200, 200), 1e-9);
+    // a disturbed round slower than 16 serial misses: an overlapped miss costs at most T1
+    assertEquals(200, Calibrator.pipelinedMissNanos(200, 4000), 1e-9);
   }
 
   @Test

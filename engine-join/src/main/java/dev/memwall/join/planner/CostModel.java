@@ -1,6 +1,7 @@
 package dev.memwall.join.planner;
 
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.HugePages;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.algorithm.ClusterJoin;
@@ -26,9 +27,13 @@ import java.util.List;
  *       Tnext, the pipelined miss; dependent ones (following a chain) cost T1. Sequential streams
  *       cost their bytes over the measured one-core read bandwidth: the seed's {@code 2 |Re|}
  *       compulsory misses, which prefetchers now hide behind bandwidth.
- *   <li>TLB: {@code entries} pages of {@code pageBytes} are free; beyond, a page access misses with
- *       probability {@code 1 - entries / pages} (the seed's {@code C (1 - |TLB| / H_p)}) at
- *       {@code tlb.missNanos}.
+ *   <li>TLB: {@code entries} pages are free; beyond, a page access misses with probability
+ *       {@code 1 - entries / pages} (the seed's {@code C (1 - |TLB| / H_p)}) at
+ *       {@code tlb.missNanos}. The joins' own buffers (extracted tuples, clusters, hash tables) ask
+ *       for transparent huge pages, so where the calibration found them their pages are 2 MiB, not
+ *       the profile's base {@code pageBytes}: a radix pass's open clusters then share a few huge pages
+ *       instead of each holding a page of its own, which is why one pass stays the cheapest up to
+ *       16 bits on the Xeon VM (BENCHMARKS.md, Figs. 11-13) where the seed's 1999 TLB allowed 6.
  * </ul>
  *
  * <p>CPU work per tuple (the seed's w_c, w_h, w'_h, w_r, w'_r) is expressed in units of one L1 hit
@@ -36,7 +41,10 @@ import java.util.List;
  * machine: they were fitted to seed 000's Table 2 as measured on the 2-vCPU Xeon VM (joins of
  * 125K, 1M and 8M unique keys per side, every costed algorithm at the model's plan, predictions
  * within 0.6-1.9x of the times and mostly within 0.8-1.3x, the cheapest prediction the fastest run
- * at each size); {@code explain} reports how far a prediction is from a measured run.
+ * at each size); {@code explain} reports how far a prediction is from a measured run. Re-checked on
+ * 2026-11-26 after Tnext became the time per miss with 16 in flight and the TLB term moved to huge
+ * pages: open addressing predicted 1.0-1.3x under its times at 125K-8M, the planner's phash+ plans 1.2x under
+ * their times, the cheapest prediction again the fastest run at 125K, 1M and 8M.
  *
  * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique build
  * keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
@@ -73,7 +81,8 @@ public final class CostModel {
   private final double dependentMissNanos;
   private final double overlap;
   private final double bytesPerNano;
-  private final long pageBytes;
+  private final double writeBytesPerNano;
+  private final double bufferPageBytes;
   private final long tlbEntries;
   private final double tlbMissNanos;
   private final double unit;
@@ -110,7 +119,9 @@ public final class CostModel {
     double parallelism = dependentMissNanos / independentMissNanos;
     overlap = Double.isFinite(parallelism) && parallelism > 1 ? parallelism : 1;
     bytesPerNano = profile.bandwidth().readOneCore();
-    pageBytes = profile.pageBytes();
+    writeBytesPerNano = profile.bandwidth().writeOneCore();
+    bufferPageBytes = Double.isFinite(profile.tlb().hugePageMissNanos()) ? HugePages.HUGE_PAGE_BYTES
+        : profile.pageBytes();
     tlbEntries = Math.max(1, profile.tlb().entries());
     tlbMissNanos = Double.isFinite(profile.tlb().missNanos()) ? Math.max(0, profile.tlb().missNanos()) : 0;
     // a cluster being written keeps two pages open (its hash region and its row region)
@@ -146,7 +157,7 @@ public final class CostModel {
 
   /** Expected latency beyond an L1 hit of one random access into {@code footprint} bytes. */
   double randomAccess(double footprint, boolean dependent) {
-    return cacheAndMemory(footprint, dependent) + tlbMiss(footprint / pageBytes) * tlbMissNanos;
+    return cacheAndMemory(footprint, dependent) + tlbMiss(footprint / bufferPageBytes) * tlbMissNanos;
   }
 
   /**
@@ -175,6 +186,11 @@ public final class CostModel {
     return bytes / bytesPerNano;
   }
 
+  /** Allocating a table of {@code bytes}: the memory comes zeroed, a sequential write. */
+  private double cleared(double bytes) {
+    return bytes / writeBytesPerNano;
+  }
+
   /** Radix-clustering {@code tuples} tuples by {@code plan} (the seed's T_c). */
   public double cluster(double tuples, RadixPlan plan, boolean writeCombining) {
     double nanos = tuples * (W_EXTRACT * unit + stream(TUPLE_BYTES + 4));
@@ -184,8 +200,10 @@ public final class CostModel {
       // each tuple writes into one of `fanout` open lines: 96-byte buffers, or a line of hashes and one of rows
       double active = fanout * (writeCombining ? 96 : 128);
       nanos += tuples * cacheAndMemory(active, false);
+      // each open cluster writes into a page of hashes and one of row ids; small clusters share pages
+      double openPages = Math.min(2 * fanout, Math.ceil(tuples * TUPLE_BYTES / bufferPageBytes) + 2);
       double pageTouches = writeCombining ? tuples / 4 : tuples * 2;
-      nanos += pageTouches * tlbMiss(2 * fanout) * tlbMissNanos;
+      nanos += pageTouches * tlbMiss(openPages) * tlbMissNanos;
     }
     return nanos;
   }
@@ -217,7 +235,8 @@ public final class CostModel {
   public JoinPlan.Cost simpleHash(double left, double right, ProbeSkew skew) {
     double buckets = Math.max(2, Long.highestOneBit((long) Math.max(1, right) * 2 - 1));
     double footprint = buckets * 4 + right * (TUPLE_BYTES + 4);
-    double build = right * (W_EXTRACT * unit + stream(2 * TUPLE_BYTES) + W_HASH * unit + randomAccess(buckets * 4, false));
+    double build = cleared(buckets * 4 + right * 4)
+        + right * (W_EXTRACT * unit + stream(2 * TUPLE_BYTES) + W_HASH * unit + randomAccess(buckets * 4, false));
     double cold = randomAccess(buckets * 4, false) + 1.5 * randomAccess(footprint, true);
     double hot = 2.5 * randomAccess(hotBytes(skew), true);
     double probe = left * (W_EXTRACT * unit + W_HASH * unit + W_RESULT * unit + skewed(cold, hot, skew));
@@ -257,7 +276,7 @@ public final class CostModel {
     // key column, a second independent access, as a group's loads are all issued before any is used
     double slotAccess = cacheAndMemory(slots * 16, false);
     double keyAccess = cacheAndMemory(right * KEY_BYTES, false);
-    double build = right * ((W_EXTRACT + W_HASH) * unit + slotAccess);
+    double build = cleared(slots * 16 + right * 4) + right * ((W_EXTRACT + W_HASH) * unit + slotAccess);
     double cold = slotAccess + keyAccess;
     double hot = 2 * cacheAndMemory(hotBytes(skew), false);
     double probe = left * ((W_EXTRACT + W_HASH + W_RESULT) * unit + skewed(cold, hot, skew));

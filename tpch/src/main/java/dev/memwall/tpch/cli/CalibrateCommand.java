@@ -3,6 +3,7 @@ package dev.memwall.tpch.cli;
 import dev.memwall.core.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.machine.MemoryProbe;
 import dev.memwall.core.machine.ScanCostModels;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.tpch.data.TpchDataGenerator;
@@ -81,7 +82,7 @@ final class CalibrateCommand implements Callable<Integer> {
           c.measuredLineBytes() > 0 ? c.measuredLineBytes() + "B" : "?", c.hitLatencyNanos());
     }
     out.printf(Locale.ROOT, "T1, a miss to memory (dependent chase)   %7.1f ns%n", p.missLatencyNanos());
-    out.printf(Locale.ROOT, "Tnext, one more pipelined miss           %7.1f ns%n", p.pipelinedMissNanos());
+    out.printf(Locale.ROOT, "Tnext, a miss among %2d in flight         %7.1f ns%n", MemoryProbe.CHAINS, p.pipelinedMissNanos());
     out.printf(Locale.ROOT, "memory-level parallelism (T1 / Tnext)    %7.1f%n", p.memoryLevelParallelism());
     out.printf(Locale.ROOT, "a mispredicted branch (random vs sorted) %7.1f ns%n", p.branchMissNanos());
     MachineProfile.Tlb tlb = p.tlb();
