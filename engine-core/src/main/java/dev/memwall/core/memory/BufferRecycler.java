@@ -23,9 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * request, so pooling never makes an allocation fail. At most {@code limitBytes} are pooled; a region
  * freed beyond that is unmapped at once.
  *
- * <p>Safety: each hand-out of a region gets a fresh shared arena as its scope (see
- * {@link OffHeapBuffer}), so a segment kept after its buffer closed still fails on access instead of
- * reading the region's next user.
+ * <p>Safety: with {@linkplain #scopeChecks() scope checks} each hand-out of a region gets a fresh
+ * shared arena as its scope, so a segment kept after its buffer closed fails on access instead of
+ * reading the region's next user; without them (the default outside the test suite) a hand-out is
+ * a bounds-checked slice of the region, and a buffer's close costs no thread handshake (see
+ * {@link OffHeapBuffer}).
  *
  * <p>Thread safety: every method may be called from any thread.
  */
@@ -48,16 +50,27 @@ final class BufferRecycler {
 
   private final MemoryBudget budget;
   private final long limitBytes;
+  private final boolean scopeChecks;
   private final ConcurrentHashMap<Long, Deque<Region>> pooled = new ConcurrentHashMap<>();
   private final AtomicLong pooledBytes = new AtomicLong();
   private volatile boolean closed;
 
   BufferRecycler(MemoryBudget budget, long limitBytes) {
+    this(budget, limitBytes, OffHeapBuffer.SCOPE_CHECKS);
+  }
+
+  BufferRecycler(MemoryBudget budget, long limitBytes, boolean scopeChecks) {
     if (limitBytes < 0) {
       throw new IllegalArgumentException("a recycling limit must be >= 0, got " + limitBytes);
     }
     this.budget = budget;
     this.limitBytes = limitBytes;
+    this.scopeChecks = scopeChecks;
+  }
+
+  /** Whether every hand-out gets an arena of its own, closed with its buffer. */
+  boolean scopeChecks() {
+    return scopeChecks;
   }
 
   MemoryBudget budget() {

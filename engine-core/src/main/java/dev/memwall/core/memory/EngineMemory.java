@@ -9,8 +9,10 @@ import org.apache.arrow.memory.RootAllocator;
  * The root of all off-heap memory of one engine instance (a process, a query, a test): a
  * {@link MemoryBudget}, an Arrow {@link BufferAllocator} whose buffers are FFM segments charged to
  * that budget, and raw {@link OffHeapBuffer}s for the engine's own structures (hash tables,
- * partitions, trees). Freed Arrow buffers are {@linkplain BufferRecycler recycled}: their regions
- * stay mapped and charged to the budget, up to a limit, for the next allocation of their size.
+ * partitions, trees). Freed buffers of both kinds are {@linkplain BufferRecycler recycled}: their
+ * regions stay mapped and charged to the budget, up to a limit, for the next allocation of their
+ * size (a raw buffer's reused region is zeroed again); a buffer's close then costs no thread
+ * handshake outside the test suite (see {@link OffHeapBuffer}).
  *
  * <p>Ownership: {@link #close} checks that every Arrow buffer and raw buffer handed out has been
  * released and throws {@link MemoryLeakException} describing what leaked otherwise. That check is
@@ -28,9 +30,9 @@ public final class EngineMemory implements AutoCloseable {
   private final RootAllocator arrow;
   private final Set<OffHeapBuffer> rawBuffers = ConcurrentHashMap.newKeySet();
 
-  private EngineMemory(MemoryBudget budget, long recycleLimitBytes) {
+  private EngineMemory(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
     this.budget = budget;
-    this.recycler = new BufferRecycler(budget, recycleLimitBytes);
+    this.recycler = new BufferRecycler(budget, recycleLimitBytes, scopeChecks);
     this.arrow = new RootAllocator(RootAllocator.configBuilder()
         .allocationManagerFactory(FfmAllocationManager.factory(recycler))
         .maxAllocation(Long.MAX_VALUE)
@@ -39,19 +41,24 @@ public final class EngineMemory implements AutoCloseable {
 
   /**
    * Engine memory limited by {@code budget}, keeping up to a quarter of it (at most
-   * {@value #DEFAULT_RECYCLE_LIMIT_BYTES} bytes) of freed Arrow memory for reuse.
+   * {@value #DEFAULT_RECYCLE_LIMIT_BYTES} bytes) of freed memory for reuse.
    */
   public static EngineMemory create(MemoryBudget budget) {
     return create(budget, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, budget.limitBytes() / 4));
   }
 
   /**
-   * Engine memory limited by {@code budget}, keeping up to {@code recycleLimitBytes} of freed Arrow
+   * Engine memory limited by {@code budget}, keeping up to {@code recycleLimitBytes} of freed
    * memory mapped for reuse (0: every buffer is unmapped when freed). Pooled memory counts against the
    * budget, but is given up before the budget refuses an allocation.
    */
   public static EngineMemory create(MemoryBudget budget, long recycleLimitBytes) {
-    return new EngineMemory(budget, recycleLimitBytes);
+    return new EngineMemory(budget, recycleLimitBytes, OffHeapBuffer.SCOPE_CHECKS);
+  }
+
+  /** As {@link #create(MemoryBudget, long)}, with {@linkplain OffHeapBuffer#SCOPE_CHECKS scope checks} chosen. */
+  static EngineMemory create(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
+    return new EngineMemory(budget, recycleLimitBytes, scopeChecks);
   }
 
   /** Engine memory with an unbounded budget named {@code name}. */
@@ -79,7 +86,7 @@ public final class EngineMemory implements AutoCloseable {
    * @throws BudgetExceededException if the budget cannot cover it
    */
   public OffHeapBuffer allocate(long bytes, Placement placement) {
-    OffHeapBuffer buffer = OffHeapBuffer.allocate(budget, bytes, placement, rawBuffers::remove);
+    OffHeapBuffer buffer = OffHeapBuffer.recycled(recycler, bytes, placement, true, rawBuffers::remove);
     rawBuffers.add(buffer);
     return buffer;
   }
@@ -92,7 +99,7 @@ public final class EngineMemory implements AutoCloseable {
     return budget.reservedBytes() - recycler.pooledBytes();
   }
 
-  /** Bytes of freed Arrow memory kept mapped for reuse, still charged to the budget. */
+  /** Bytes of freed memory kept mapped for reuse, still charged to the budget. */
   public long recycledBytes() {
     return recycler.pooledBytes();
   }

@@ -28,7 +28,7 @@ public final class FfmAllocationManager extends AllocationManager {
       @Override
       public AllocationManager create(BufferAllocator accountingAllocator, long size) {
         return new FfmAllocationManager(accountingAllocator,
-            OffHeapBuffer.recycled(recycler, size, Placement.HUGE_PAGES, b -> {}));
+            OffHeapBuffer.recycled(recycler, size, Placement.HUGE_PAGES, false, b -> {}));
       }
 
       @Override

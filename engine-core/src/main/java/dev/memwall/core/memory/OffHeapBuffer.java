@@ -7,27 +7,40 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * One 64-byte aligned off-heap region charged to a {@link MemoryBudget} for as long as it is open,
- * its segment scoped to a shared {@link Arena} of its own; zeroed, unless it is a region a
- * {@link BufferRecycler} hands out again.
+ * One 64-byte aligned off-heap region charged to a {@link MemoryBudget} for as long as it is open;
+ * zeroed, unless it is a region a {@link BufferRecycler} hands out again for Arrow.
  *
- * <p>Ownership: whoever allocated the buffer closes it; {@link #close} ends the segment's scope,
- * returns the bytes to the budget (or, for memory from a {@link BufferRecycler}, the region to its
- * pool, still charged) and is idempotent. Any access through {@link #segment()} after close fails
- * with {@link IllegalStateException} instead of touching freed or reused memory.
+ * <p>Ownership: whoever allocated the buffer closes it; {@link #close} returns the bytes to the
+ * budget (or, for memory from a {@link BufferRecycler}, the region to its pool, still charged) and
+ * is idempotent.
  *
- * <p>Thread safety: the segment may be read and written from any thread (shared arena); closing
- * while another thread still accesses it is the caller's error and is detected by FFM.
+ * <p>Scopes and their cost: closing a shared {@link Arena} performs a handshake with every running
+ * thread, which measured as up to a quarter of a two-thread TPC-H query's time when each of the
+ * thousands of buffers a query frees had an arena of its own. So a buffer over a pooled region (the
+ * common case: every size up to {@link BufferRecycler#MAX_POOLED_BYTES}) is, by default, a slice of
+ * the region, whose long-lived arena only closes when the region is unmapped: bounds-checked, but an
+ * access after {@link #close} reads whatever the region's next user wrote. With scope checks
+ * ({@link #SCOPE_CHECKS}: where assertions are enabled, as in the test suite, or with
+ * {@code -Dmemwall.memory.scopeChecks=true}) each buffer's segment gets a shared arena of its own,
+ * closed with the buffer, and any access after close fails with {@link IllegalStateException}
+ * instead of touching freed or reused memory. Buffers too large to pool always have an arena of
+ * their own.
  *
- * <p>Cost: closing a shared arena performs a handshake with every running thread, so structures
- * should hold few large buffers rather than many small ones; recycled regions save the rest of an
- * allocation's cost (mapping, page faults, zeroing by the kernel, unmapping).
+ * <p>Thread safety: the segment may be read and written from any thread (shared arenas); closing
+ * while another thread still accesses it is the caller's error (detected by FFM under scope checks).
  */
 public final class OffHeapBuffer implements AutoCloseable {
+  /**
+   * Whether every buffer's segment has an arena of its own, so that an access after close fails
+   * (see the class comment): {@code -Dmemwall.memory.scopeChecks=true|false}, or else whether
+   * assertions are enabled for this class.
+   */
+  public static final boolean SCOPE_CHECKS = scopeChecks();
   private static final long CACHE_LINE_BYTES = 64;
   private static final AtomicLong LIVE_BUFFERS = new AtomicLong();
   private static final AtomicLong LIVE_BYTES = new AtomicLong();
 
+  /** Closed with the buffer; null for a slice of a pooled region without scope checks. */
   private final Arena scope;
   private final MemorySegment segment;
   private final boolean hugePages;
@@ -74,13 +87,16 @@ public final class OffHeapBuffer implements AutoCloseable {
   /**
    * {@code bytes} from a region of {@code recycler}'s pool, or from a new region charged to its
    * budget (which {@linkplain BufferRecycler#reserve empties the pool} before refusing); the region
-   * goes back to the pool when the buffer closes. A reused region is not cleared: this is for Arrow,
-   * which clears what it needs itself. Sizes the recycler does not pool are allocated as by
-   * {@link #allocate(MemoryBudget, long, Placement, Consumer)}.
+   * goes back to the pool when the buffer closes. A new region is zeroed; a reused one is zeroed
+   * only when {@code zeroed} asks for it (Arrow clears what it needs itself). Sizes the recycler
+   * does not pool are allocated as by {@link #allocate(MemoryBudget, long, Placement, Consumer)}.
+   *
+   * <p>The buffer gets an arena of its own where {@code recycler} {@linkplain
+   * BufferRecycler#scopeChecks() checks scopes} (see the class comment).
    *
    * @throws BudgetExceededException if the budget cannot cover a new region
    */
-  static OffHeapBuffer recycled(BufferRecycler recycler, long bytes, Placement placement,
+  static OffHeapBuffer recycled(BufferRecycler recycler, long bytes, Placement placement, boolean zeroed,
       Consumer<OffHeapBuffer> onClose) {
     requireSize(bytes);
     if (!recycler.recycles(bytes)) {
@@ -89,6 +105,7 @@ public final class OffHeapBuffer implements AutoCloseable {
     long classBytes = BufferRecycler.classBytes(bytes);
     boolean huge = placement == Placement.HUGE_PAGES && classBytes >= HugePages.HUGE_PAGE_BYTES;
     BufferRecycler.Region region = recycler.take(classBytes, huge);
+    boolean reused = region != null;
     if (region == null) {
       recycler.reserve(classBytes);
       Arena owner = Arena.ofShared();
@@ -101,9 +118,18 @@ public final class OffHeapBuffer implements AutoCloseable {
         throw e;
       }
     }
-    Arena scope = Arena.ofShared();
-    MemorySegment segment = region.memory().asSlice(0, bytes).reinterpret(scope, null);
+    MemorySegment slice = region.memory().asSlice(0, bytes);
+    if (reused && zeroed) {
+      slice.fill((byte) 0);
+    }
+    Arena scope = recycler.scopeChecks() ? Arena.ofShared() : null;
+    MemorySegment segment = scope == null ? slice : slice.reinterpret(scope, null);
     return new OffHeapBuffer(scope, segment, region.hugePages(), region, recycler, recycler.budget(), onClose);
+  }
+
+  private static boolean scopeChecks() {
+    String property = System.getProperty("memwall.memory.scopeChecks");
+    return property != null ? Boolean.parseBoolean(property) : OffHeapBuffer.class.desiredAssertionStatus();
   }
 
   private static void requireSize(long bytes) {
@@ -147,7 +173,9 @@ public final class OffHeapBuffer implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       long bytes = segment.byteSize();
-      scope.close();
+      if (scope != null) {
+        scope.close();
+      }
       if (region != null) {
         recycler.give(region);
       } else {

@@ -25,12 +25,36 @@ class EngineMemoryTest {
         assertEquals(size, buffer.byteSize());
         assertEquals(0, segment.address() % 64, "address of a " + size + " byte buffer");
         assertEquals(-1, segment.mismatch(MemorySegment.ofArray(new byte[(int) size])), "not zeroed");
-        assertEquals(size, memory.allocatedBytes());
+        assertEquals(size == 0 ? 0 : BufferRecycler.classBytes(size), memory.allocatedBytes(),
+            "charged at its size class");
         assertFalse(buffer.isClosed());
         assertFalse(buffer.hugePages());
       }
       assertEquals(0, memory.allocatedBytes());
     }
+  }
+
+  @Test
+  void withoutScopeChecksAFreedRegionComesBackZeroedAsABoundsCheckedSlice() {
+    try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("no scope checks", 1 << 20), 1 << 20, false)) {
+      OffHeapBuffer first = memory.allocate(1000);
+      MemorySegment stale = first.segment();
+      stale.fill((byte) 7);
+      first.close();
+      assertEquals(0, memory.allocatedBytes());
+      try (OffHeapBuffer second = memory.allocate(1000)) {
+        assertEquals(stale.address(), second.segment().address(), "the pooled region is reused");
+        assertEquals(-1, second.segment().mismatch(MemorySegment.ofArray(new byte[1000])), "raw memory is zeroed again");
+        // the documented cost of skipping the per-buffer arena: a stale segment is only bounds-checked
+        assertEquals(0, stale.get(ValueLayout.JAVA_BYTE, 999));
+        assertThrows(IndexOutOfBoundsException.class, () -> stale.get(ValueLayout.JAVA_BYTE, 1000));
+      }
+    }
+  }
+
+  @Test
+  void theTestSuiteChecksScopes() {
+    assertTrue(OffHeapBuffer.SCOPE_CHECKS, "assertions are on in the tests, so every buffer has an arena of its own");
   }
 
   @Test
@@ -140,7 +164,7 @@ class EngineMemoryTest {
       assertEquals(HugePages.isSupported(), buffer.hugePages());
       MemorySegment segment = buffer.segment();
       assertEquals(size, segment.byteSize());
-      assertEquals(size, memory.allocatedBytes());
+      assertEquals(BufferRecycler.classBytes(size), memory.allocatedBytes());
       assertEquals(0, segment.address() % 64);
       assertEquals(-1, segment.mismatch(MemorySegment.ofArray(new byte[(int) size])), "not zeroed");
       for (long i = 0; i < size / 8; i += 4099) {
@@ -158,9 +182,10 @@ class EngineMemoryTest {
 
   @Test
   void hugePagePlacementOfASmallBufferFallsBack(EngineMemory memory) {
-    try (OffHeapBuffer buffer = memory.allocate(HugePages.HUGE_PAGE_BYTES - 1, Placement.HUGE_PAGES)) {
+    long size = HugePages.HUGE_PAGE_BYTES * 3 / 4; // its size class, too, is below a huge page
+    try (OffHeapBuffer buffer = memory.allocate(size, Placement.HUGE_PAGES)) {
       assertFalse(buffer.hugePages());
-      assertEquals(HugePages.HUGE_PAGE_BYTES - 1, buffer.byteSize());
+      assertEquals(size, buffer.byteSize());
       assertEquals(0, buffer.segment().address() % 64);
     }
   }
