@@ -15,11 +15,12 @@ import java.util.function.Consumer;
  * is idempotent.
  *
  * <p>Scopes and their cost: closing a shared {@link Arena} performs a handshake with every running
- * thread, which measured as up to a quarter of a two-thread TPC-H query's time when each of the
- * thousands of buffers a query frees had an arena of its own. So a buffer over a pooled region (the
- * common case: every size up to {@link BufferRecycler#MAX_POOLED_BYTES}) is, by default, a slice of
- * the region, whose long-lived arena only closes when the region is unmapped: bounds-checked, but an
- * access after {@link #close} reads whatever the region's next user wrote. With scope checks
+ * thread: when each of the thousands of buffers a query frees had an arena of its own, a quarter
+ * of the wall-clock samples of TPC-H Q10's aggregation pipeline at two threads waited in those
+ * handshakes. So a buffer over a pooled region (the common case: every size up to
+ * {@link BufferRecycler#MAX_POOLED_BYTES}) is, by default, a slice of the region, whose long-lived
+ * arena only closes when the region is unmapped: bounds-checked, but an access after
+ * {@link #close} reads whatever the region's next user wrote. With scope checks
  * ({@link #SCOPE_CHECKS}: where assertions are enabled, as in the test suite, or with
  * {@code -Dmemwall.memory.scopeChecks=true}) each buffer's segment gets a shared arena of its own,
  * closed with the buffer, and any access after close fails with {@link IllegalStateException}
