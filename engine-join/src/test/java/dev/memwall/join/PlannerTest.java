@@ -48,6 +48,16 @@ class PlannerTest {
   }
 
   @Test
+  void writeCombiningPaysOnlyWhereTheOpenClustersOutnumberTheTlb() {
+    RadixPlan twelveBits = RadixPlan.even(12, 1);
+    CostModel huge = new CostModel(TestProfiles.sharedL3(Double.NaN));
+    assertTrue(huge.cluster(C, twelveBits, true) > huge.cluster(C, twelveBits, false), "huge pages: the copy costs");
+    CostModel seedLike = new CostModel(TestProfiles.tiny());
+    assertTrue(seedLike.cluster(C, twelveBits, true) < seedLike.cluster(C, twelveBits, false),
+        "a 64-entry TLB over 4 KiB pages: the buffers save a TLB miss per tuple");
+  }
+
+  @Test
   void partitioningPaysForLargeInputsOnASeedLikeMachine() {
     Planner planner = new Planner(TestProfiles.tiny());
     JoinPlan simple = planner.plan(JoinAlgorithm.SIMPLE_HASH, 8_000_000, 8_000_000, null, true);
@@ -107,10 +117,10 @@ class PlannerTest {
     // Table 2 as measured there: open addressing fastest up to 1M tuples per side, phash+ at 8M
     Planner planner = new Planner(TestProfiles.sharedL3(Double.NaN));
     for (long c : new long[] {125_000, 1_000_000}) {
-      JoinPlan plan = planner.plan(JoinAlgorithm.AUTO, c, c, null, true);
+      JoinPlan plan = planner.plan(JoinAlgorithm.AUTO, c, c, null, false);
       assertEquals(JoinAlgorithm.OPEN_ADDRESSING, plan.algorithm(), plan.describe());
     }
-    JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 8_000_000, 8_000_000, null, true);
+    JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 8_000_000, 8_000_000, null, false);
     assertTrue(large.algorithm().clusters(), large.describe());
   }
 }

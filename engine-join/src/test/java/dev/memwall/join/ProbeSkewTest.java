@@ -121,9 +121,9 @@ class ProbeSkewTest {
     // workload A on the shared-L3 VM: uniform probes are partitioned, Zipf 1.5 ones (about 93% on a
     // few hundred hot keys in a sample) keep their hot slots cached in the open-addressing table
     Planner planner = new Planner(TestProfiles.sharedL3(Double.NaN));
-    JoinPlan uniform = planner.plan(JoinAlgorithm.AUTO, 64 << 20, 16 << 20, null, true);
+    JoinPlan uniform = planner.plan(JoinAlgorithm.AUTO, 64 << 20, 16 << 20, null, false);
     assertTrue(uniform.algorithm().clusters(), uniform.describe());
-    JoinPlan skewed = planner.plan(JoinAlgorithm.AUTO, 64 << 20, 16 << 20, null, true,
+    JoinPlan skewed = planner.plan(JoinAlgorithm.AUTO, 64 << 20, 16 << 20, null, false,
         () -> new ProbeSkew(0.93, 150, ProbeSkew.SAMPLE));
     assertEquals(JoinAlgorithm.OPEN_ADDRESSING, skewed.algorithm(), skewed.describe());
     assertTrue(skewed.describe().contains("93.0% on 150 hot keys"), skewed.describe());
