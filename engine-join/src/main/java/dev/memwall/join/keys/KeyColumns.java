@@ -242,11 +242,11 @@ public final class KeyColumns {
     Column[] cols = columns[batch];
     MemorySegment[] segs = data[batch];
     int base = batchStart[batch];
-    boolean anyNull = false;
+    boolean nullable = false;
     for (Column c : cols) {
-      anyNull |= c.hasNulls();
+      nullable |= c.hasNulls();
     }
-    if (!anyNull && shape != KeyShape.WIDE) {
+    if (!nullable && shape != KeyShape.WIDE) {
       MemorySegment first = segs[0];
       long k = at;
       switch (shape) {
@@ -276,11 +276,7 @@ public final class KeyColumns {
     long keyed = 0;
     long nulls = 0;
     for (int i = from; i < to; i++) {
-      boolean isNull = false;
-      for (Column c : cols) {
-        isNull |= c.isNull(i);
-      }
-      if (isNull) {
+      if (anyNull(cols, i)) {
         if (nullRows != null) {
           nullRows.setAtIndex(ROW, nullAt + nulls, base + i);
         }

@@ -43,8 +43,8 @@ import java.util.List;
  * within 0.6-1.9x of the times and mostly within 0.8-1.3x, the cheapest prediction the fastest run
  * at each size); {@code explain} reports how far a prediction is from a measured run. Re-checked on
  * 2026-11-26 after Tnext became the time per miss with 16 in flight and the TLB term moved to huge
- * pages: open addressing predicted 1.0-1.3x under its times at 125K-8M, the planner's phash+ plans 1.2x under
- * their times, the cheapest prediction again the fastest run at 125K, 1M and 8M.
+ * pages: open addressing predicted 1.0-1.3x under its times at 125K-8M, the planner's phash+ plans
+ * 1.2x under theirs, the cheapest prediction again the fastest run at 125K, 1M and 8M.
  *
  * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique build
  * keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
