@@ -150,8 +150,8 @@ public final class Join {
 
   /**
    * Whether radix-clustering scatters through software write-combining buffers (default false: with
-   * the clusters on huge pages the TLB no longer limits the plain scatter, which measured 1.2x faster
-   * for a whole phash+ join on the Xeon VM; the buffers pay where the open clusters' pages outnumber
+   * the clusters on huge pages the TLB no longer limits the plain scatter, which made whole radix joins
+   * 1.08-1.2x faster on the Xeon VM (Table2Benchmark, BENCHMARKS.md); the buffers pay where the open clusters' pages outnumber
    * the TLB, as on the seed's machines).
    */
   public Join writeCombining(boolean enabled) {

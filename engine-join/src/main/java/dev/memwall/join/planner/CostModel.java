@@ -62,8 +62,10 @@ public final class CostModel {
   static final double W_CLUSTER = 7.0;
   /**
    * CPU per tuple and radix pass for the copy through a software write-combining buffer, in L1 hits:
-   * a whole phash+ join of 8M x 8M tuples took 523-550 ms with the buffers and 447-451 ms without
-   * (one pass of 9 or 12 bits, Xeon VM, 2026-11-26), about 5.5 ns more per tuple clustered.
+   * a whole count-only phash+ join of 8M x 8M tuples took 523-550 ms with the buffers and 447-451 ms
+   * without (one pass of 9 or 12 bits, Xeon VM, 2026-11-26), about 5.5 ns more per tuple clustered;
+   * {@code Table2Benchmark} with the join index streamed measured 1.5-4 ns more per tuple and pass
+   * (BENCHMARKS.md, "The planner re-checked").
    */
   static final double W_WRITE_COMBINE = 3.5;
   /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */

@@ -34,6 +34,10 @@ public class Table2Benchmark {
   @Param({"SIMPLE_HASH", "SORT_MERGE", "PHASH_TLB", "RADIX_8", "PHASH_PLUS_TLB", "OPEN_ADDRESSING", "PLANNER"})
   public JoinSettings setting;
 
+  /** Whether radix clustering scatters through software write-combining buffers (Join's default: false). */
+  @Param({"false"})
+  public boolean writeCombining;
+
   private EngineMemory memory;
   private Table left;
   private Table right;
@@ -45,7 +49,8 @@ public class Table2Benchmark {
     MachineProfile profile = JoinSettings.profile();
     right = JoinBenchData.uniqueShuffled(memory, tuples, 1);
     left = JoinBenchData.uniqueShuffled(memory, tuples, 2);
-    join = setting.apply(Join.of(memory, left, right).on("k").profile(profile), profile, tuples);
+    join = setting.apply(Join.of(memory, left, right).on("k").profile(profile).writeCombining(writeCombining), profile,
+        tuples);
     System.out.println();
     System.out.println(join.plan().describe());
   }
