@@ -71,10 +71,13 @@ class ProbeSkewTest {
 
   @Test
   void sampledHashesAreThoseOfNonNullRows(EngineMemory memory) {
+    // random, type-limit, Zipf and duplicate-heavy keys, with and without nulls, over 1-3 batches
     for (long seed = 0; seed < 20; seed++) {
       Random random = new Random(seed);
       List<KeyType> shape = seed % 2 == 0 ? List.of(KeyType.INT64) : List.of(KeyType.INT32, KeyType.INT32);
-      Side side = JoinTestData.generate(random, shape, random.nextInt(500), Distribution.RANDOM, 50,
+      Distribution distribution = List.of(Distribution.RANDOM, Distribution.TYPE_LIMITS, Distribution.ZIPF_15,
+          Distribution.DUPLICATE_HEAVY).get((int) (seed % 4));
+      Side side = JoinTestData.generate(random, shape, random.nextInt(500), distribution, 50,
           seed % 3 == 0 ? 0.5 : 0.0);
       try (Table table = JoinTestData.table(memory, side, "s")) {
         List<String> keys = shape.size() == 1 ? List.of("k0") : List.of("k0", "k1");
