@@ -9,6 +9,7 @@ import dev.memwall.join.algorithm.ClusterJoin;
 import dev.memwall.join.planner.CostModel;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PlannerTest {
@@ -93,9 +94,13 @@ class PlannerTest {
     assertTrue(model.hashTableBytes(20_000) <= model.lastLevelCacheBytes());
     JoinPlan small = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 20_000, null, true);
     assertFalse(small.algorithm().clusters(), small.describe());
-    JoinPlan.Candidate cheapestUnpartitioned = small.alternatives().stream()
-        .filter(c -> !c.algorithm().clusters()).findFirst().orElseThrow();
-    assertEquals(cheapestUnpartitioned.algorithm(), small.algorithm());
+    assertEquals(small.alternatives().getFirst().algorithm(), small.algorithm());
+    // it does not price what it would not choose; a named algorithm still sees every alternative
+    assertEquals(List.of(JoinAlgorithm.SIMPLE_HASH, JoinAlgorithm.OPEN_ADDRESSING),
+        small.alternatives().stream().map(JoinPlan.Candidate::algorithm).sorted().toList(), small.describe());
+    assertTrue(small.describe().contains("partitioned joins not costed"), small.describe());
+    JoinPlan named = planner.plan(JoinAlgorithm.OPEN_ADDRESSING, 6_000_000, 20_000, null, true);
+    assertTrue(named.alternatives().stream().anyMatch(c -> c.algorithm().clusters()), named.describe());
     // 1,000,000 build tuples spill it: the cost model's cheapest candidate, whatever it is
     assertTrue(model.hashTableBytes(1_000_000) > model.lastLevelCacheBytes());
     JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 1_000_000, null, true);

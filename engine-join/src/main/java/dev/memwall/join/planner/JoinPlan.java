@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param algorithm never {@link JoinAlgorithm#AUTO}
  * @param radix the radix bits and passes, or null for the non-partitioned algorithms
  * @param predicted the cost model's estimate for this choice (null when no model was consulted)
- * @param alternatives every algorithm's best configuration as the model saw it, cheapest first
- *     (empty when the algorithm was asked for by name without a profile)
+ * @param alternatives every costed algorithm's best configuration as the model saw it, cheapest
+ *     first: for AUTO with a build side whose table fits the last-level cache only the
+ *     non-partitioned ones, the only ones it chooses there (empty when the algorithm was asked for
+ *     by name without a profile)
  * @param probeSkew the sample of the probe keys the costs assumed ({@link ProbeSkew#UNIFORM} when
  *     none was taken)
  */
@@ -68,6 +70,9 @@ public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted,
       s.append(System.lineSeparator()).append("  ").append(String.format(Locale.ROOT, "%-16s", c.algorithm()))
           .append(c.radix() == null ? String.format(Locale.ROOT, "%-22s", "") : String.format(Locale.ROOT, "%-22s", c.radix()))
           .append(c.cost());
+    }
+    if (!alternatives.isEmpty() && alternatives.stream().noneMatch(c -> c.algorithm().clusters())) {
+      s.append(System.lineSeparator()).append("  (partitioned joins not costed: the table fits the last-level cache)");
     }
     return s.toString();
   }

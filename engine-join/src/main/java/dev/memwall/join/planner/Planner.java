@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  * lowest cost when the build side's hash table fits the last-level cache, else the algorithm and
  * radix plan with the lowest cost under {@link CostModel}, which prices the non-partitioned joins
  * by how skewed a sample of the probe keys is ({@link ProbeSkew}); for a named algorithm, that
- * algorithm with its best radix plan (or the caller's plan, if given).
+ * algorithm with its best radix plan (or the caller's plan, if given). A plan lists the costed
+ * alternatives; AUTO leaves the partitioned ones out when the table fits the last-level cache, as it
+ * would not choose them there.
  *
  * <p>Thread safety: immutable.
  */
@@ -46,17 +48,21 @@ public final class Planner {
       Supplier<ProbeSkew> probeSkew) {
     double left = Math.max(1, leftRows);
     double right = Math.max(1, rightRows);
-    ProbeSkew skew = requested == JoinAlgorithm.AUTO && !fitsLastLevelCache(right) ? probeSkew.get() : ProbeSkew.UNIFORM;
+    boolean auto = requested == JoinAlgorithm.AUTO;
+    // AUTO keeps a table that fits the last cache unpartitioned (see auto), so it need not price
+    // the radix plans: tens of microseconds, as much as a small join's probe phase
+    boolean partitionedEligible = !auto || !fitsLastLevelCache(right);
+    ProbeSkew skew = auto && partitionedEligible ? probeSkew.get() : ProbeSkew.UNIFORM;
     List<JoinPlan.Candidate> candidates = new ArrayList<>();
     for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
-      if (algorithm.costed()) {
+      if (algorithm.costed() && (partitionedEligible || !algorithm.clusters())) {
         candidates.add(radix != null && algorithm.clusters()
             ? new JoinPlan.Candidate(algorithm, radix, model.cost(algorithm, left, right, radix, writeCombining, skew))
             : model.best(algorithm, left, right, writeCombining, skew));
       }
     }
     candidates.sort(Comparator.comparingDouble(c -> c.cost().totalNanos()));
-    JoinPlan.Candidate chosen = requested == JoinAlgorithm.AUTO ? auto(candidates, right)
+    JoinPlan.Candidate chosen = auto ? auto(candidates, right)
         : candidates.stream().filter(c -> c.algorithm() == requested).findFirst().orElseThrow();
     return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates, skew);
   }
