@@ -40,13 +40,7 @@ public final class Sorter {
     if (total > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("cannot sort " + total + " rows in memory");
     }
-    long[] refs = new long[(int) total];
-    int n = 0;
-    for (int b = 0; b < batches.size(); b++) {
-      for (int row = 0; row < batches.get(b).rowCount(); row++) {
-        refs[n++] = ((long) b << 32) | row;
-      }
-    }
+    long[] refs = rowReferences(batches, (int) total);
     int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
     boolean[] descending = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
@@ -85,15 +79,36 @@ public final class Sorter {
       encoded[c] = dictionary != null && TableBuilder.keepsEncoded(dictionary.getVector().getValueCount(), take);
     }
     try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
-      for (int i = 0; i < take; i++) {
-        Batch batch = batches.get((int) (refs[i] >>> 32));
-        int row = (int) refs[i];
-        for (Column column : batch.columns()) {
-          builder.appendFrom(column, row);
-        }
-        builder.endRow();
-      }
+      gather(batches, refs, take, builder);
       return builder.build();
+    }
+  }
+
+  // The loops over rows are methods of their own, not part of sort: sort runs once per query and
+  // stays interpreted or C1-compiled, while a loop inside it would have C2 compile it on stack with
+  // everything it calls, again for each query that brings other types.
+
+  /** One reference per row of {@code batches}: the batch index in the high 32 bits, the row in the low. */
+  private static long[] rowReferences(List<Batch> batches, int total) {
+    long[] refs = new long[total];
+    int n = 0;
+    for (int b = 0; b < batches.size(); b++) {
+      for (int row = 0; row < batches.get(b).rowCount(); row++) {
+        refs[n++] = ((long) b << 32) | row;
+      }
+    }
+    return refs;
+  }
+
+  /** Appends the rows of the first {@code count} references, in order, to {@code builder}. */
+  private static void gather(List<Batch> batches, long[] refs, int count, TableBuilder builder) {
+    for (int i = 0; i < count; i++) {
+      Batch batch = batches.get((int) (refs[i] >>> 32));
+      int row = (int) refs[i];
+      for (Column column : batch.columns()) {
+        builder.appendFrom(column, row);
+      }
+      builder.endRow();
     }
   }
 

@@ -653,13 +653,8 @@ public final class Plan {
    */
   private static <S> List<S> runWorkers(Table input, Pipeline chain, ExecutionContext context,
       Function<Binder, S> newState, ChunkConsumer<S> consumer) {
-    List<long[]> morsels = new ArrayList<>();
     List<Batch> batches = input.batches();
-    for (int b = 0; b < batches.size(); b++) {
-      for (int start = 0; start < batches.get(b).rowCount(); start += MORSEL_ROWS) {
-        morsels.add(new long[] {b, start, Math.min(MORSEL_ROWS, batches.get(b).rowCount() - start)});
-      }
-    }
+    List<long[]> morsels = morsels(batches);
     int workers = (int) Math.max(1, Math.min(context.threads(), morsels.size()));
     List<S> states = new ArrayList<>();
     List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
@@ -697,6 +692,22 @@ public final class Plan {
       throw e;
     }
     return states;
+  }
+
+  /**
+   * The batches cut into morsels of at most {@link #MORSEL_ROWS} rows: {batch, first row, rows}.
+   * A method of its own so that {@link #runWorkers}, which runs once per pipeline, has no loop
+   * over the data: a loop's back edges would have C2 compile it (with everything it calls) on
+   * stack, again for each query whose types differ, while the workers wait for the compiler.
+   */
+  private static List<long[]> morsels(List<Batch> batches) {
+    List<long[]> morsels = new ArrayList<>();
+    for (int b = 0; b < batches.size(); b++) {
+      for (int start = 0; start < batches.get(b).rowCount(); start += MORSEL_ROWS) {
+        morsels.add(new long[] {b, start, Math.min(MORSEL_ROWS, batches.get(b).rowCount() - start)});
+      }
+    }
+    return morsels;
   }
 
   /** Closes every closeable element; failures are added to {@code failure}, or thrown when it is null. */
