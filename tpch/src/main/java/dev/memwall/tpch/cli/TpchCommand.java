@@ -58,6 +58,12 @@ final class TpchCommand implements Callable<Integer> {
       description = "Untimed warm-up runs per query, which let the JIT compile the kernels (default ${DEFAULT-VALUE}).")
   int warmup;
 
+  @Option(names = "--warmup-scope", defaultValue = "suite", paramLabel = "suite|query",
+      description = "suite: every query's warm-up runs before any timed run, so the times are the steady state of "
+          + "a process serving the whole mix; query: each query's warm-ups right before its timed runs, which "
+          + "then also pay the JIT recompiling what the queries before it compiled (default ${DEFAULT-VALUE}).")
+  String warmupScope;
+
   @Option(names = "--threads", paramLabel = "N", description = "Threads for memwall and DuckDB (default: all cores).")
   Integer threads;
 
@@ -112,7 +118,7 @@ final class TpchCommand implements Callable<Integer> {
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
     TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification, compareDuckDb,
-        seed == null ? OptionalLong.empty() : OptionalLong.of(seed));
+        seed == null ? OptionalLong.empty() : OptionalLong.of(seed), parseWarmUpScope(warmupScope));
     List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
     if (numbers.isEmpty()) {
       throw new IllegalArgumentException("no TPC-H query is implemented yet; nothing to run");
@@ -191,9 +197,9 @@ final class TpchCommand implements Callable<Integer> {
         out.println("  " + options.parameters(report.query(), scaleFactor));
       }
     }
-    String title = String.format(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up + %d timed runs, %s%s",
+    String title = String.format(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up%s + %d timed runs, %s%s",
         TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
-        warmup, runs, switch (verification) {
+        warmup, options.warmUpScope() == TpchRunner.WarmUp.SUITE ? " (all queries first)" : "", runs, switch (verification) {
           case ANSWERS -> "verified against the official answers";
           case DUCKDB -> "verified against DuckDB";
           case NONE -> "not verified";
@@ -249,6 +255,14 @@ final class TpchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--compare supports only 'duckdb', not '" + compare + "'");
     }
     return true;
+  }
+
+  static TpchRunner.WarmUp parseWarmUpScope(String scope) {
+    return switch (scope.toLowerCase(Locale.ROOT)) {
+      case "suite" -> TpchRunner.WarmUp.SUITE;
+      case "query" -> TpchRunner.WarmUp.QUERY;
+      default -> throw new IllegalArgumentException("--warmup-scope is 'suite' or 'query', not '" + scope + "'");
+    };
   }
 
   static Verification verification(String verify, double scaleFactor, Optional<Path> answersDir, boolean seeded) {

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -49,23 +50,41 @@ public final class TpchRunner {
     NONE
   }
 
+  /** When {@link #runAll} makes the warm-up runs. */
+  public enum WarmUp {
+    /**
+     * Every query's warm-up runs (memwall's, and DuckDB's when compared) before the first timed run
+     * of any: the timed runs see the steady state of a process serving the whole mix, the JIT done
+     * compiling the kernels for every query's types. Times do not depend on the order of the queries.
+     */
+    SUITE,
+    /**
+     * Each query's warm-up runs right before its own timed runs. A query that brings new types to
+     * kernels the queries before it compiled has them recompiled during its timed runs, on the
+     * cores the query runs on; its times then depend on the queries before it.
+     */
+    QUERY
+  }
+
   /**
-   * @param warmup untimed runs first, at least 0
+   * @param warmup untimed runs per query before its timed ones, at least 0
    * @param runs timed runs, at least 1
    * @param threads threads memwall and DuckDB may use, at least 1
    * @param verification what results are checked against
    * @param compareDuckDb whether DuckDB's time is measured as well
    * @param seed random substitution parameters from this seed ({@link TpchParameters#random}); empty
    *     for the specification's validation parameters
+   * @param warmUpScope when {@link #runAll} makes the warm-up runs
    */
   public record Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb,
-      OptionalLong seed) {
-    /** Options with the validation parameters. */
+      OptionalLong seed, WarmUp warmUpScope) {
+    /** Options with the validation parameters, warmed up as a suite. */
     public Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb) {
-      this(warmup, runs, threads, verification, compareDuckDb, OptionalLong.empty());
+      this(warmup, runs, threads, verification, compareDuckDb, OptionalLong.empty(), WarmUp.SUITE);
     }
 
     public Options {
+      Objects.requireNonNull(warmUpScope, "warmUpScope");
       if (warmup < 0) {
         throw new IllegalArgumentException("warm-up runs must be 0 or more, got " + warmup);
       }
@@ -166,13 +185,31 @@ public final class TpchRunner {
     return List.copyOf(profiles);
   }
 
-  /** Runs, times and verifies {@code query}. */
+  /** Warms up, runs, times and verifies {@code query}. */
   public QueryReport run(TpchQuery query) throws SQLException {
+    warmUp(query);
+    return measure(query);
+  }
+
+  /** The untimed runs of {@code query}: memwall's, and DuckDB's when its time is compared. */
+  private void warmUp(TpchQuery query) throws SQLException {
     ExecutionContext context = new ExecutionContext(memory, options.threads());
     QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
     for (int i = 0; i < options.warmup(); i++) {
       query.run(database, parameters, context).close();
     }
+    if (options.compareDuckDb()) {
+      String sql = DuckDbOracle.tpchSql(parameters);
+      for (int i = 0; i < options.warmup(); i++) {
+        oracle.runSql(sql);
+      }
+    }
+  }
+
+  /** Times and verifies {@code query}, warmed up before. */
+  private QueryReport measure(TpchQuery query) throws SQLException {
+    ExecutionContext context = new ExecutionContext(memory, options.threads());
+    QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
     long[] times = new long[options.runs()];
     Table kept = null;
     try {
@@ -213,9 +250,6 @@ public final class TpchRunner {
       long duckMedian = -1;
       if (options.compareDuckDb()) {
         String sql = DuckDbOracle.tpchSql(parameters);
-        for (int i = 0; i < options.warmup(); i++) {
-          oracle.runSql(sql);
-        }
         long[] duckTimes = new long[options.runs()];
         for (int i = 0; i < options.runs(); i++) {
           duckTimes[i] = oracle.runSql(sql).nanos();
@@ -257,11 +291,16 @@ public final class TpchRunner {
         StallBreakdown.describe(counters, profiling.machine()));
   }
 
-  /** Runs every query in order. */
+  /** Runs every query in order, warmed up as {@link Options#warmUpScope} says. */
   public List<QueryReport> runAll(List<TpchQuery> queries) throws SQLException {
+    if (options.warmUpScope() == WarmUp.SUITE) {
+      for (TpchQuery query : queries) {
+        warmUp(query);
+      }
+    }
     List<QueryReport> reports = new ArrayList<>();
     for (TpchQuery query : queries) {
-      reports.add(run(query));
+      reports.add(options.warmUpScope() == WarmUp.SUITE ? measure(query) : run(query));
     }
     return reports;
   }

@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.LoopQ6;
+import dev.memwall.tpch.query.QueryParameters;
+import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.report.CalibrationCharts;
 import dev.memwall.tpch.run.TpchRunner;
@@ -13,6 +18,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +80,37 @@ class MemwallCliTest {
     for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--threads", "--data", "--verify", "--compare")) {
       assertTrue(tpch.out().contains(option), option);
     }
+  }
+
+  @Test
+  void aSuiteWarmUpRunsEveryQueryBeforeTimingAnyAndAQueryWarmUpRunsEachJustBefore() {
+    for (String scope : List.of("suite", "query")) {
+      List<String> calls = new ArrayList<>();
+      // Q6 and Q14 both as the loop query (Q14's parameters hold a DATE as Q6's do), each run recorded
+      IntFunction<TpchQuery> queries = number -> new TpchQuery() {
+        final LoopQ6 loop = new LoopQ6(number, 0);
+
+        @Override
+        public int number() {
+          return number;
+        }
+
+        @Override
+        public Table run(TpchDatabase database, QueryParameters parameters, ExecutionContext context) {
+          calls.add("Q" + number);
+          return loop.run(database, TpchParameters.validation(6, 0.01), context);
+        }
+      };
+      Run run = execute(MemwallCli.commandLine(queries, () -> List.of(6, 14)),
+          tpch("--queries", "6,14", "--verify", "none", "--warmup-scope", scope));
+      assertEquals(0, run.exitCode(), run.err() + run.out());
+      // --warmup 1 --runs 2
+      List<String> expected = scope.equals("suite") ? List.of("Q6", "Q14", "Q6", "Q6", "Q14", "Q14")
+          : List.of("Q6", "Q6", "Q6", "Q14", "Q14", "Q14");
+      assertEquals(expected, calls, scope);
+      assertEquals(scope.equals("suite"), run.out().contains("1 warm-up (all queries first) + 2 timed runs"), run.out());
+    }
+    run(0, tpch("--warmup-scope", "bogus")).failedWith(2, "--warmup-scope is 'suite' or 'query', not 'bogus'");
   }
 
   @Test
