@@ -130,8 +130,10 @@ public final class ParallelRadixCluster {
         }
         for (int t = 0; t < threads; t++) {
           int thread = t;
+          // each thread moves with its own copy of its cursors: the rows of cursors are neighbours
+          // in memory, and with a small fanout two threads' cursors would share a cache line
           moveTasks.add(() -> moveWithCursors(in, out, sliceStart(count, threads, thread),
-              sliceStart(count, threads, thread + 1), shift, mask, cursors[thread]));
+              sliceStart(count, threads, thread + 1), shift, mask, cursors[thread].clone()));
         }
       }
       case CONCURRENT -> {

@@ -352,13 +352,16 @@ public final class InspectorJoin {
   }
 
   private int[][] histograms(Tuples tuples, int count) {
-    int[][] histogram = new int[threads][partitions];
+    int[][] histogram = new int[threads][];
     MemorySegment hashes = tuples.hashes();
     parallel(t -> {
-      int[] h = histogram[t];
+      // counted in an array of the thread's own, published once: the rows of histogram are small
+      // neighbouring arrays, and counting in them directly made the two cores fight for their line
+      int[] h = new int[partitions];
       for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
         h[partitionOf(code(hashes.getAtIndex(Tuples.HASH, i)))]++;
       }
+      histogram[t] = h;
     });
     return histogram;
   }
@@ -497,7 +500,7 @@ public final class InspectorJoin {
     dropped = new long[threads];
     if (inspect) {
       candidates = new CandidateList[threads];
-      candidateCounts = new int[threads][subCount];
+      candidateCounts = new int[threads][];
       for (int t = 0; t < threads; t++) {
         candidates[t] = new CandidateList(memory, shareStart(count, t + 1) - shareStart(count, t) + 16);
         owned.add(candidates[t]);
@@ -506,17 +509,23 @@ public final class InspectorJoin {
     MemorySegment hashes = left.tuples().hashes();
     MemorySegment rows = left.tuples().rows();
     parallel(t -> {
+      // the thread's write cursors, one per partition, in an array of its own (see histograms)
+      int[] cursor = new int[partitions];
+      for (int p = 0; p < partitions; p++) {
+        cursor[p] = probeStart[p * threads + t];
+      }
       for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
         long key = hashes.getAtIndex(Tuples.HASH, i);
         int code = code(key);
-        int p = partitionOf(code);
-        int region = p * threads + t;
-        int position = probeStart[region] + probeFill[region]++;
+        int position = cursor[partitionOf(code)]++;
         writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
         probeCodes.setAtIndex(INT, position, code);
         if (inspect) {
           probeLow.setAtIndex(INT, position, (int) key);
         }
+      }
+      for (int p = 0; p < partitions; p++) {
+        probeFill[p * threads + t] = cursor[p] - probeStart[p * threads + t];
       }
       if (inspect) {
         inspect(t);
@@ -530,17 +539,20 @@ public final class InspectorJoin {
 
   /** Tests thread {@code t}'s probe tuples against their partition's filters, partition by partition. */
   private void inspect(int t) {
-    long[] candidateSum = partitionCandidates[t];
-    long[] survivors = partitionSurvivors[t];
+    // every count the loop keeps per tuple is the thread's own local or array, published per
+    // partition: the per-thread rows of the shared arrays are neighbours in memory
     JoinOutput out = outs[t];
     CandidateList list = candidates[t];
-    int[] perSub = candidateCounts[t];
+    int[] perSub = new int[subCount];
+    long droppedHere = 0;
     boolean reportsUnmatched = type.reportsUnmatched();
     for (int p = 0; p < partitions; p++) {
       int region = p * threads + t;
       int firstSet = setFirst[p];
       int setCount = setFirst[p + 1] - firstSet;
       int firstSub = subFirst[p * threads];
+      long candidateSum = 0;
+      long survivors = 0;
       for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
         long key = ((long) probeCodes.getAtIndex(INT, pos) << 32) | (probeLow.getAtIndex(INT, pos) & 0xFFFF_FFFFL);
         long any = 0;
@@ -548,7 +560,7 @@ public final class InspectorJoin {
           long mask = sets[firstSet + s].candidates(key);
           any |= mask;
           int base = firstSub + s * VerticalBloomFilters.MAX_FILTERS;
-          candidateSum[p] += Long.bitCount(mask);
+          candidateSum += Long.bitCount(mask);
           for (; mask != 0; mask &= mask - 1) {
             int g = base + Long.numberOfTrailingZeros(mask);
             list.add(((long) g << 32) | pos);
@@ -556,7 +568,7 @@ public final class InspectorJoin {
           }
         }
         if (any == 0) {
-          dropped[t]++;
+          droppedHere++;
           if (matched != null) {
             matched.set(ValueLayout.JAVA_BYTE, pos, SETTLED);
           }
@@ -564,10 +576,14 @@ public final class InspectorJoin {
             out.emit(probeRecords.get(INT, pos * recordBytes + CacheTable.ROW_OFFSET), JoinIndex.NO_ROW);
           }
         } else {
-          survivors[p]++;
+          survivors++;
         }
       }
+      partitionCandidates[t][p] = candidateSum;
+      partitionSurvivors[t][p] = survivors;
     }
+    candidateCounts[t] = perSub;
+    dropped[t] = droppedHere;
   }
 
   private void choosePhases() {
@@ -609,7 +625,7 @@ public final class InspectorJoin {
     entries = allocate(at * 8, Placement.HUGE_PAGES);
     parallel(t -> {
       CandidateList list = candidates[t];
-      long[] cursor = writeAt[t];
+      long[] cursor = writeAt[t].clone(); // the thread's own copy (see histograms)
       for (long i = 0, n = list.size(); i < n; i++) {
         long e = list.get(i);
         int g = (int) (e >>> 32);
