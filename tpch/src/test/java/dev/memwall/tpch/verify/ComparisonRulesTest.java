@@ -165,11 +165,32 @@ class ComparisonRulesTest {
     List<List<Object>> many = new ArrayList<>();
     List<List<String>> wanted = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      many.add(Arrays.asList("A", BigDecimal.ZERO, (long) i + 1));
-      wanted.add(List.of("A", "0.00", Integer.toString(i)));
+      many.add(Arrays.asList("A" + i, BigDecimal.ZERO, (long) i + 1));
+      wanted.add(List.of("A" + i, "0.00", Integer.toString(i)));
     }
     var lots = ResultComparator.compare(many, new ExpectedResult(1, expected.columns(), expected.precisions(), wanted));
     assertTrue(lots.message().startsWith("Q1: 10 values differ"), lots.message());
     assertTrue(lots.message().endsWith("..."), lots.message());
+  }
+
+  @Test
+  void rowsTiedOnEveryOrderByKeyMayComeInAnyOrderAmongThemselves() {
+    // Q11: ps_partkey, value, ordered by value desc; two parts share a value
+    ExpectedResult expected = new ExpectedResult(11, List.of("ps_partkey", "value"),
+        List.of(ColumnPrecision.INT, ColumnPrecision.SUM),
+        List.of(List.of("7", "30.00"), List.of("670324", "20.00"), List.of("1883897", "20.00"), List.of("5", "10.00")));
+    List<List<Object>> tiesSwapped = List.of(List.of(7, new BigDecimal("30.00")), List.of(1883897, new BigDecimal("20.00")),
+        List.of(670324, new BigDecimal("20.00")), List.of(5, new BigDecimal("10.00")));
+    assertEquals("ok", ResultComparator.compare(tiesSwapped, expected).message());
+
+    List<List<Object>> untiedSwapped = List.of(tiesSwapped.get(1), tiesSwapped.get(0), tiesSwapped.get(2),
+        tiesSwapped.get(3));
+    assertFalse(ResultComparator.compare(untiedSwapped, expected).matches(), "rows of different values keep their order");
+
+    List<List<Object>> wrongInTie = List.of(tiesSwapped.get(0), List.of(1883897, new BigDecimal("20.00")),
+        List.of(1883897, new BigDecimal("20.00")), tiesSwapped.get(3));
+    var twice = ResultComparator.compare(wrongInTie, expected);
+    assertFalse(twice.matches(), "a tie is matched as a multiset: one row twice is not the two rows");
+    assertTrue(twice.message().contains("1 values differ"), twice.message());
   }
 }
