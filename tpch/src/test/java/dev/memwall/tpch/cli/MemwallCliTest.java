@@ -77,7 +77,8 @@ class MemwallCliTest {
       assertTrue(run.out().contains("Usage:"), run.out());
     }
     Run tpch = execute(MemwallCli.commandLine(), "tpch", "--help");
-    for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--threads", "--data", "--verify", "--compare")) {
+    for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--warmup-scope", "--threads", "--data",
+        "--verify", "--compare")) {
       assertTrue(tpch.out().contains(option), option);
     }
   }
