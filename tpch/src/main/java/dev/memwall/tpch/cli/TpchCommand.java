@@ -205,20 +205,22 @@ final class TpchCommand implements Callable<Integer> {
           case NONE -> "not verified";
         }, options.seed().isPresent() ? ", parameters from seed " + options.seed().getAsLong() : "");
     out.println(title);
-    String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms", "verified");
+    String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms",
+        "first ms", "verified");
     if (compareDuckDb) {
       header += String.format(Locale.ROOT, " %12s %14s %7s", "duckdb best", "duckdb median", "ratio");
     }
     out.println(header);
     long best = 0;
     long median = 0;
+    long first = 0;
     long duckBest = 0;
     long duckMedian = 0;
     List<String> failures = new ArrayList<>();
     for (QueryReport report : reports) {
       String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
-      String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f  %-8s", "Q" + report.query(), report.rows(),
-          report.bestNanos() / 1e6, report.medianNanos() / 1e6, verified);
+      String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f %10.1f  %-8s", "Q" + report.query(),
+          report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, report.firstNanos() / 1e6, verified);
       if (compareDuckDb) {
         line += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", report.duckBestNanos() / 1e6,
             report.duckMedianNanos() / 1e6, report.ratioToDuckDb());
@@ -228,17 +230,19 @@ final class TpchCommand implements Callable<Integer> {
       out.println(line);
       best += report.bestNanos();
       median += report.medianNanos();
+      first += report.firstNanos();
       if (Boolean.FALSE.equals(report.verified())) {
         failures.add("Q" + report.query() + " NOT verified: " + report.reason());
       }
     }
-    String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f  %-8s", "total", "", best / 1e6, median / 1e6,
-        failures.isEmpty() ? "" : failures.size() + " NO");
+    String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f %10.1f  %-8s", "total", "", best / 1e6,
+        median / 1e6, first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
     if (compareDuckDb) {
       total += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", duckBest / 1e6, duckMedian / 1e6,
           duckMedian > 0 ? (double) median / duckMedian : Double.NaN);
     }
     out.println(total);
+    out.println("first = the query's first run in this process, JIT compilation included");
     if (compareDuckDb) {
       out.println("ratio = memwall median / DuckDB median (below 1: memwall faster)");
     }

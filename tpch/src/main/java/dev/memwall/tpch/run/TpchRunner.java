@@ -25,7 +25,9 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -114,13 +116,15 @@ public final class TpchRunner {
    * One query's outcome.
    *
    * @param rows rows of memwall's result
+   * @param firstNanos the query's first run in this process (its first warm-up, or its first timed
+   *     run without warm-ups): what a cold query costs, JIT compilation and class loading included
    * @param verified true or false, null when not verified
    * @param reason "ok", or why verification failed, or "not verified"
    * @param duckBestNanos DuckDB's best time, -1 when not compared
    * @param duckMedianNanos DuckDB's median time, -1 when not compared
    */
-  public record QueryReport(int query, long rows, long bestNanos, long medianNanos, Boolean verified, String reason,
-      long duckBestNanos, long duckMedianNanos) {
+  public record QueryReport(int query, long rows, long bestNanos, long medianNanos, long firstNanos, Boolean verified,
+      String reason, long duckBestNanos, long duckMedianNanos) {
     /** memwall's median time over DuckDB's median time, NaN when not compared. */
     public double ratioToDuckDb() {
       return duckMedianNanos > 0 ? (double) medianNanos / duckMedianNanos : Double.NaN;
@@ -152,6 +156,8 @@ public final class TpchRunner {
   private final OfficialAnswers answers;
   private final DuckDbOracle oracle;
   private final List<QueryProfile> profiles = new ArrayList<>();
+  /** Each query's first run in this process, by query number. */
+  private final Map<Integer, Long> firstRunNanos = new HashMap<>();
   private Profiling profiling;
 
   /**
@@ -196,7 +202,10 @@ public final class TpchRunner {
     ExecutionContext context = new ExecutionContext(memory, options.threads());
     QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
     for (int i = 0; i < options.warmup(); i++) {
-      query.run(database, parameters, context).close();
+      long start = System.nanoTime();
+      Table result = query.run(database, parameters, context);
+      firstRunNanos.putIfAbsent(query.number(), System.nanoTime() - start);
+      result.close();
     }
     if (options.compareDuckDb()) {
       String sql = DuckDbOracle.tpchSql(parameters);
@@ -217,6 +226,7 @@ public final class TpchRunner {
         long start = System.nanoTime();
         Table result = query.run(database, parameters, context);
         times[i] = System.nanoTime() - start;
+        firstRunNanos.putIfAbsent(query.number(), times[i]);
         if (kept == null) {
           kept = result;
         } else {
@@ -257,7 +267,8 @@ public final class TpchRunner {
         duckBest = best(duckTimes);
         duckMedian = median(duckTimes);
       }
-      return new QueryReport(query.number(), rows, best(times), median(times), verified, reason, duckBest, duckMedian);
+      return new QueryReport(query.number(), rows, best(times), median(times), firstRunNanos.get(query.number()),
+          verified, reason, duckBest, duckMedian);
     } finally {
       if (kept != null) {
         kept.close();
