@@ -49,8 +49,13 @@ public final class Planner {
     double left = Math.max(1, leftRows);
     double right = Math.max(1, rightRows);
     boolean auto = requested == JoinAlgorithm.AUTO;
-    // AUTO keeps a table that fits the last cache unpartitioned (see auto), so it need not price
-    // the radix plans: tens of microseconds, as much as a small join's probe phase
+    // Radix clustering exists to make the hash table of each cluster fit the cache (seed 000); when
+    // the whole build side's table already fits the last-level cache it only adds passes over both
+    // inputs and scatters the result pairs (the probe side's rows come out cluster by cluster, so
+    // gathering their columns afterwards is random access instead of a scan). So AUTO keeps such a
+    // join unpartitioned, and does not price the radix plans it would not choose (tens of
+    // microseconds, as much as a small join's probe phase). The bound also guards against the cost
+    // model's cache levels, which on VMs can report a last level no faster than memory.
     boolean partitionedEligible = !auto || !fitsLastLevelCache(right);
     ProbeSkew skew = auto && partitionedEligible ? probeSkew.get() : ProbeSkew.UNIFORM;
     List<JoinPlan.Candidate> candidates = new ArrayList<>();
@@ -62,32 +67,12 @@ public final class Planner {
       }
     }
     candidates.sort(Comparator.comparingDouble(c -> c.cost().totalNanos()));
-    JoinPlan.Candidate chosen = auto ? auto(candidates, right)
+    JoinPlan.Candidate chosen = auto ? candidates.getFirst()
         : candidates.stream().filter(c -> c.algorithm() == requested).findFirst().orElseThrow();
     return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates, skew);
   }
 
   private boolean fitsLastLevelCache(double right) {
     return model.hashTableBytes(right) <= model.lastLevelCacheBytes();
-  }
-
-  /**
-   * AUTO's choice among the costed candidates (cheapest first). Radix clustering exists to make the
-   * hash table of each cluster fit the cache (seed 000); when the whole build side's table already
-   * fits the last-level cache it only adds passes over both inputs, and it scatters the result pairs
-   * (the probe side's rows come out cluster by cluster, so gathering their columns afterwards is
-   * random access instead of a scan). Then the cheapest non-partitioned join is chosen; otherwise the
-   * cheapest candidate. The bound guards against the cost model's cache levels, which on VMs can
-   * report a last level no faster than memory.
-   */
-  private JoinPlan.Candidate auto(List<JoinPlan.Candidate> costed, double right) {
-    if (fitsLastLevelCache(right)) {
-      for (JoinPlan.Candidate candidate : costed) {
-        if (!candidate.algorithm().clusters()) {
-          return candidate;
-        }
-      }
-    }
-    return costed.getFirst();
   }
 }
