@@ -20,6 +20,7 @@ import dev.memwall.join.algorithm.PartitionedJoin;
 import dev.memwall.join.algorithm.SimpleHashJoin;
 import dev.memwall.join.algorithm.SortMergeJoin;
 import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.planner.CostModel;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
 import dev.memwall.join.planner.ProbeSkew;
@@ -429,7 +430,8 @@ public final class Join {
     if (algorithm != JoinAlgorithm.AUTO && radix != null) {
       return JoinPlan.named(algorithm, radix);
     }
-    return new Planner(profile()).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining,
+    CostModel.Layout layout = PartitionedJoin.packs(l) ? CostModel.Layout.PACKED : CostModel.Layout.HASHED;
+    return new Planner(profile(), layout).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining,
         () -> ProbeSkew.of(l.sampleHashes(ProbeSkew.SAMPLE, PROBE_SAMPLE_SEED)));
   }
 
@@ -448,9 +450,7 @@ public final class Join {
       case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
       case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0, threads);
       case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
-      case PHASH -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH, threads);
-      case PHASH_PLUS -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, threads);
-      case RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, threads);
+      case PHASH, PHASH_PLUS, RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix());
       case GRACE, HYBRID_HASH -> GraceHashJoin.bytesFor(lr, rr, spillMemory());
       case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> InspectorJoin.bytesFor(lr, nulls, rr,
           inspectorSettings(plan.algorithm()));

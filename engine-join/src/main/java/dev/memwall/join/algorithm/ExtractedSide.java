@@ -23,26 +23,24 @@ public final class ExtractedSide implements AutoCloseable {
 
   private final EngineMemory memory;
   private final Tuples primary;
-  private final OffHeapBuffer nullRows;
+  private final NullRows nulls;
   private final int count;
-  private final int nullCount;
   private Tuples scratch;
   private OffHeapBuffer offsets;
   private OffHeapBuffer levelOffsets;
   private Tuples clustered;
 
-  private ExtractedSide(EngineMemory memory, Tuples primary, OffHeapBuffer nullRows, int count, int nullCount) {
+  private ExtractedSide(EngineMemory memory, Tuples primary, NullRows nulls, int count) {
     this.memory = memory;
     this.primary = primary;
-    this.nullRows = nullRows;
+    this.nulls = nulls;
     this.count = count;
-    this.nullCount = nullCount;
     this.clustered = primary;
   }
 
   /** Bytes {@link #extract} and {@link #cluster} allocate for a side of {@code rows} rows. */
   public static long bytesFor(long rows, long nullBound, RadixPlan plan) {
-    long bytes = Tuples.bytesFor(rows) + Math.max(1, nullBound) * Integer.BYTES;
+    long bytes = Tuples.bytesFor(rows) + NullRows.bytesFor(nullBound);
     if (plan != null && plan.passes() > 0) {
       bytes += Tuples.bytesFor(rows) + 2 * RadixCluster.offsetsBytes(plan);
     }
@@ -52,18 +50,17 @@ public final class ExtractedSide implements AutoCloseable {
   /** Extracts every keyed row of {@code side}; null-key rows are kept only when {@code keepNulls}. */
   public static ExtractedSide extract(EngineMemory memory, KeyColumns side, boolean keepNulls) {
     Tuples tuples = Tuples.allocate(memory, side.rowCount(), Placement.HUGE_PAGES);
-    OffHeapBuffer nulls = null;
+    NullRows nulls = null;
     try {
-      nulls = keepNulls && side.nullBound() > 0 ? memory.allocate(side.nullBound() * Integer.BYTES) : null;
+      nulls = NullRows.allocate(memory, side, keepNulls);
       long keyed = 0;
-      long nullCount = 0;
-      MemorySegment nullSegment = nulls == null ? null : nulls.segment();
       for (int b = 0; b < side.batches(); b++) {
-        long packed = side.extract(b, 0, side.batchRows(b), tuples.hashes(), tuples.rows(), keyed, nullSegment, nullCount);
+        long packed = side.extract(b, 0, side.batchRows(b), tuples.hashes(), tuples.rows(), keyed, nulls.segment(),
+            nulls.count());
         keyed += (int) packed;
-        nullCount += packed >>> 32;
+        nulls.added((int) (packed >>> 32));
       }
-      return new ExtractedSide(memory, tuples, nulls, (int) keyed, (int) nullCount);
+      return new ExtractedSide(memory, tuples, nulls, (int) keyed);
     } catch (RuntimeException | Error e) {
       tuples.close();
       if (nulls != null) {
@@ -123,30 +120,15 @@ public final class ExtractedSide implements AutoCloseable {
     return largest;
   }
 
-  /** Rows with a null key (kept only when asked for). */
-  public int nullCount() {
-    return nullCount;
-  }
-
-  public int nullRow(int i) {
-    return nullRows.segment().getAtIndex(INT, i);
-  }
-
   /** Emits every kept null-key row as unmatched, if the join type reports those. */
   public void emitNullRows(JoinInput input, JoinOutput out) {
-    if (input.type().reportsUnmatched()) {
-      for (int i = 0; i < nullCount; i++) {
-        out.emit(nullRow(i), dev.memwall.join.JoinIndex.NO_ROW);
-      }
-    }
+    nulls.emitUnmatched(input, out);
   }
 
   @Override
   public void close() {
     primary.close();
-    if (nullRows != null) {
-      nullRows.close();
-    }
+    nulls.close();
     if (scratch != null) {
       scratch.close();
     }

@@ -2,6 +2,9 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.core.partition.Tuples;
+import dev.memwall.join.keys.KeyColumns;
+import dev.memwall.join.keys.KeyShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,18 +15,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * joined with cluster c of the right one by {@link ClusterJoin}: phash, phash+ or radix-join
  * (nested loops).
  *
- * <p>Memory: per input, its tuples twice (the passes ping-pong), 12 bytes each, plus two boundary
- * arrays of {@code 4 (2^B + 1)} bytes; the cluster tables for the largest right cluster.
+ * <p>Memory: per input, its tuples twice (the passes ping-pong), 12 bytes each (8 for a key of one
+ * int32 column), plus two boundary arrays of {@code 4 (2^B + 1)} bytes; on the heap, per thread,
+ * the cluster tables for the largest right cluster.
  * Thread safety: stateless.
  */
 public final class PartitionedJoin {
   private PartitionedJoin() {}
 
-  /** Working memory for the given input sizes, with the cluster tables sized for the worst case, one set per thread. */
-  public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan, ClusterJoin.Kind kind,
-      int threads) {
-    return ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan)
-        + threads * ClusterJoin.bytesFor(kind, rightRows);
+  /** Off-heap working memory for the given input sizes (the cluster tables are on the heap). */
+  public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan) {
+    return ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
   }
 
   public static void run(JoinInput input, JoinOutput out, RadixPlan plan, ClusterJoin.Kind kind,
@@ -35,53 +37,82 @@ public final class PartitionedJoin {
    * With {@code threads > 1}: parallel radix-clustering (count-then-move first pass), then a
    * parallel join phase in which the threads take cluster pairs in blocks from a shared counter,
    * each with its own tables and output (their chunks reach the consumer one at a time).
+   *
+   * <p>A key of one int32 column is clustered as seed 000's 8-byte tuples ({@link PackedSide}), on
+   * its multiplicative hash and without write-combining buffers; every other key as (hash, row id)
+   * {@link Tuples}, through write-combining buffers when asked.
    */
   public static void run(JoinInput input, JoinOutput out, RadixPlan plan, ClusterJoin.Kind kind,
       boolean writeCombining, int threads) {
+    int clusters = plan.clusters();
+    if (packs(input.left())) {
+      try (PackedSide left = PackedSide.of(input.memory(), input.left(), input.type().reportsUnmatched());
+          PackedSide right = PackedSide.of(input.memory(), input.right(), false)) {
+        left.cluster(plan, threads);
+        right.cluster(plan, threads);
+        left.emitNullRows(input, out);
+        joinClusters(input, out, kind, clusters, right.largestCluster(clusters), threads,
+            (join, c) -> join.joinPacked(left.tuples(), left.clusterStart(c), left.clusterStart(c + 1),
+                right.tuples(), right.clusterStart(c), right.clusterStart(c + 1), plan.bits()));
+      }
+      return;
+    }
     try (ExtractedSide left = ExtractedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
         ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
       left.cluster(plan, writeCombining, threads);
       right.cluster(plan, writeCombining, threads);
       left.emitNullRows(input, out);
-      int clusters = plan.clusters();
-      int largest = right.largestCluster(clusters);
-      if (threads <= 1) {
-        try (ClusterJoin join = new ClusterJoin(input, out, kind, largest)) {
-          joinClusters(join, left, right, 0, clusters);
-        }
-        return;
-      }
-      int block = Math.max(1, clusters / (threads * 16));
-      AtomicInteger next = new AtomicInteger();
-      List<JoinOutput> outputs = new ArrayList<>();
-      try {
-        List<Runnable> tasks = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          JoinOutput mine = t == 0 ? out : out.fork();
-          if (t > 0) {
-            outputs.add(mine);
-          }
-          tasks.add(() -> {
-            try (ClusterJoin join = new ClusterJoin(input, mine, kind, largest)) {
-              for (int c = next.getAndAdd(block); c < clusters; c = next.getAndAdd(block)) {
-                joinClusters(join, left, right, c, Math.min(clusters, c + block));
-              }
-            }
-            mine.flush();
-          });
-        }
-        Workers.runAll("memwall-join", tasks);
-        outputs.forEach(out::absorb);
-      } finally {
-        outputs.forEach(JoinOutput::close);
-      }
+      joinClusters(input, out, kind, clusters, right.largestCluster(clusters), threads,
+          (join, c) -> join.join(left.tuples(), left.clusterStart(c), left.clusterStart(c + 1),
+              right.tuples(), right.clusterStart(c), right.clusterStart(c + 1)));
     }
   }
 
-  private static void joinClusters(ClusterJoin join, ExtractedSide left, ExtractedSide right, int from, int to) {
-    for (int c = from; c < to; c++) {
-      join.join(left.tuples(), left.clusterStart(c), left.clusterStart(c + 1),
-          right.tuples(), right.clusterStart(c), right.clusterStart(c + 1));
+  /** Whether a join on {@code keys} clusters {@link dev.memwall.core.partition.PackedTuples}: a key of one int32 column. */
+  public static boolean packs(KeyColumns keys) {
+    return keys.shape() == KeyShape.INT32;
+  }
+
+  /** Joins one pair of matching clusters with a thread's {@link ClusterJoin}. */
+  @FunctionalInterface
+  private interface ClusterPair {
+    void join(ClusterJoin join, int cluster);
+  }
+
+  /** The join phase: every cluster pair, on {@code threads} threads, with tables sized for the largest right cluster. */
+  private static void joinClusters(JoinInput input, JoinOutput out, ClusterJoin.Kind kind, int clusters, int largest,
+      int threads, ClusterPair pair) {
+    if (threads <= 1) {
+      ClusterJoin join = new ClusterJoin(input, out, kind, largest);
+      for (int c = 0; c < clusters; c++) {
+        pair.join(join, c);
+      }
+      return;
+    }
+    int block = Math.max(1, clusters / (threads * 16));
+    AtomicInteger next = new AtomicInteger();
+    List<JoinOutput> outputs = new ArrayList<>();
+    try {
+      List<Runnable> tasks = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        JoinOutput mine = t == 0 ? out : out.fork();
+        if (t > 0) {
+          outputs.add(mine);
+        }
+        tasks.add(() -> {
+          ClusterJoin join = new ClusterJoin(input, mine, kind, largest);
+          for (int from = next.getAndAdd(block); from < clusters; from = next.getAndAdd(block)) {
+            for (int c = from; c < Math.min(clusters, from + block); c++) {
+              pair.join(join, c);
+            }
+          }
+          mine.flush();
+        });
+      }
+      Workers.runAll("memwall-join", tasks);
+      outputs.forEach(out::absorb);
+    } finally {
+      outputs.forEach(JoinOutput::close);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.memwall.join.keys;
 
 import dev.memwall.core.hash.Hashing;
+import dev.memwall.core.partition.PackedTuples;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
@@ -288,6 +289,51 @@ public final class KeyColumns {
       }
     }
     return (nulls << 32) | keyed;
+  }
+
+  /**
+   * Writes the {@link PackedTuples} (key, global row id) of the rows {@code [from, to)} of
+   * {@code batch} whose key is not null at {@code tuples[at...]}; returns how many. Rows with a
+   * null key are skipped ({@link #nullRows} lists them).
+   *
+   * @throws IllegalStateException unless the key is one {@link KeyShape#INT32} column
+   */
+  public int extractPacked(int batch, int from, int to, MemorySegment tuples, long at) {
+    if (shape != KeyShape.INT32) {
+      throw new IllegalStateException("a " + shape + " key does not fit a packed tuple");
+    }
+    Column column = columns[batch][0];
+    MemorySegment keys = data[batch][0];
+    int base = batchStart[batch];
+    if (!column.hasNulls()) {
+      for (int i = from; i < to; i++) {
+        tuples.setAtIndex(PackedTuples.WORD, at + i - from, PackedTuples.pack(keys.getAtIndex(INT, i), base + i));
+      }
+      return to - from;
+    }
+    int keyed = 0;
+    for (int i = from; i < to; i++) {
+      if (!column.isNull(i)) {
+        tuples.setAtIndex(PackedTuples.WORD, at + keyed++, PackedTuples.pack(keys.getAtIndex(INT, i), base + i));
+      }
+    }
+    return keyed;
+  }
+
+  /**
+   * Writes the global row ids of the rows of {@code batch} with a null in their key at
+   * {@code into[at...]}; returns how many.
+   */
+  public int nullRows(int batch, MemorySegment into, long at) {
+    Column[] cols = columns[batch];
+    int base = batchStart[batch];
+    int nulls = 0;
+    for (int i = 0, rows = batchRows(batch); i < rows; i++) {
+      if (anyNull(cols, i)) {
+        into.setAtIndex(ROW, at + nulls++, base + i);
+      }
+    }
+    return nulls;
   }
 
   private long hash(Column[] cols, MemorySegment[] segs, int i) {

@@ -46,14 +46,45 @@ import java.util.List;
  * pages: open addressing predicted 1.0-1.3x under its times at 125K-8M, the planner's phash+ plans
  * 1.2x under theirs, the cheapest prediction again the fastest run at 125K, 1M and 8M.
  *
- * <p>Model inputs: C_left, C_right tuples of 12 bytes (8-byte hash, 4-byte row id), unique build
- * keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
+ * <p>Model inputs: C_left, C_right tuples, laid out as the partitioned joins will ({@link Layout}:
+ * 12-byte (hash, row id) tuples in two streams, or for a key of one int32 column 8-byte (key,
+ * row id) words in one), unique build keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
  * uniform, or skewed as a {@link ProbeSkew} sample says: the hot share of the probes finds its
  * table lines in the cache in the non-partitioned joins.
  *
  * <p>Thread safety: immutable.
  */
 public final class CostModel {
+  /** How the radix algorithms lay out the tuples they cluster: the bytes a pass moves, the lines and pages a cluster keeps open. */
+  public enum Layout {
+    /** {@link dev.memwall.core.partition.Tuples}: (hash, row id) in two streams, 12 bytes, extracted before clustering; any key. */
+    HASHED(12, 2, W_EXTRACT, W_CLUSTER, W_HASH),
+    /**
+     * {@link dev.memwall.core.partition.PackedTuples}: (key, row id) in one 8-byte word, clustered
+     * straight from the key column; a key of one int32 column. Its CPU weights were fitted on
+     * workload A (16M x 64M, B = 6-14 in one pass, Xeon VM, 2026-11-26): a pass hashes with one
+     * multiplication instead of reading a stored hash, and its cluster tables are heap arrays.
+     */
+    PACKED(8, 1, 1.0, 3.0, 2.5);
+
+    final double tupleBytes;
+    final int streams;
+    /** CPU per tuple to read its key from Arrow (and pack it), in L1 hits. */
+    final double extract;
+    /** CPU per tuple and radix pass, in L1 hits. */
+    final double cluster;
+    /** CPU per tuple to insert into or probe a cluster's table, in L1 hits. */
+    final double hash;
+
+    Layout(double tupleBytes, int streams, double extract, double cluster, double hash) {
+      this.tupleBytes = tupleBytes;
+      this.streams = streams;
+      this.extract = extract;
+      this.cluster = cluster;
+      this.hash = hash;
+    }
+  }
+
   /** Bytes of one build key as a probe reads it to confirm a match. */
   static final double KEY_BYTES = 4;
   /** Bytes of one extracted tuple. */
@@ -95,8 +126,16 @@ public final class CostModel {
   private final double tlbMissNanos;
   private final double unit;
   private final int maxBitsPerPass;
+  private final Layout layout;
 
+  /** The model of joins over any key: the partitioned joins' tuples {@link Layout#HASHED}. */
   public CostModel(MachineProfile profile) {
+    this(profile, Layout.HASHED);
+  }
+
+  /** The model of joins whose partitioned algorithms lay their tuples out as {@code layout} (sort-merge: always hashed). */
+  public CostModel(MachineProfile profile, Layout layout) {
+    this.layout = layout;
     List<MachineProfile.MeasuredCache> caches = profile.caches().stream()
         .filter(c -> c.cache().holdsData()).sorted(Comparator.comparingInt(c -> c.cache().level())).toList();
     if (caches.isEmpty()) {
@@ -199,42 +238,66 @@ public final class CostModel {
     return bytes / writeBytesPerNano;
   }
 
-  /** Radix-clustering {@code tuples} tuples by {@code plan} (the seed's T_c). */
+  /** Radix-clustering {@code tuples} {@link Layout#HASHED} tuples by {@code plan} (the seed's T_c). */
   public double cluster(double tuples, RadixPlan plan, boolean writeCombining) {
-    double nanos = tuples * (W_EXTRACT * unit + stream(TUPLE_BYTES + 4));
+    return cluster(tuples, plan, writeCombining, Layout.HASHED);
+  }
+
+  /**
+   * Radix-clustering {@code tuples} tuples laid out as {@code layout} by {@code plan} (the seed's
+   * T_c); packed tuples are never written through write-combining buffers.
+   */
+  public double cluster(double tuples, RadixPlan plan, boolean writeCombining, Layout layout) {
+    boolean combining = writeCombining && layout == Layout.HASHED;
+    double bytes = layout.tupleBytes;
+    // hashed: extracted whole first; packed: the first pass reads the key column twice
+    double nanos = tuples * (layout.extract * unit + stream(layout == Layout.HASHED ? bytes + 4 : 2 * KEY_BYTES));
     for (int p = 0; p < plan.passes(); p++) {
       double fanout = 1 << plan.bitsOfPass(p);
-      nanos += tuples * ((W_CLUSTER + (writeCombining ? W_WRITE_COMBINE : 0)) * unit + stream(8 + 2 * TUPLE_BYTES));
-      // each tuple writes into one of `fanout` open lines: 96-byte buffers, or a line of hashes and one of rows
-      double active = fanout * (writeCombining ? 96 : 128);
+      // a pass reads the hash to count, then reads and writes the tuple
+      nanos += tuples * ((layout.cluster + (combining ? W_WRITE_COMBINE : 0)) * unit + stream(8 + 2 * bytes));
+      if (layout == Layout.PACKED) {
+        // the count and the move each bump a counter of 4 * fanout bytes, and wait for it: measured
+        // as the step from 10 to 14 ns a tuple between 12 and 14 bits, once the counters leave L1
+        // (fitted for this layout only; the hashed one's weights predate the term)
+        nanos += tuples * 2 * cacheAndMemory(4 * fanout, true);
+      }
+      // each tuple writes into one of `fanout` open lines per stream, or a 96-byte buffer
+      double active = fanout * (combining ? 96 : 64 * layout.streams);
       nanos += tuples * cacheAndMemory(active, false);
-      // each open cluster writes into a page of hashes and one of row ids; small clusters share pages
-      double openPages = Math.min(2 * fanout, Math.ceil(tuples * TUPLE_BYTES / bufferPageBytes) + 2);
-      double pageTouches = writeCombining ? tuples / 4 : tuples * 2;
+      // each open cluster writes into a page per stream; small clusters share pages
+      double openPages = Math.min(layout.streams * fanout, Math.ceil(tuples * bytes / bufferPageBytes) + 2);
+      double pageTouches = combining ? tuples / 4 : tuples * layout.streams;
       nanos += pageTouches * tlbMiss(openPages) * tlbMissNanos;
     }
     return nanos;
   }
 
-  /** The join phase over 2^B cluster pairs (the seed's T_h and T_r). */
+  /** The join phase over 2^B cluster pairs of {@link Layout#HASHED} tuples (the seed's T_h and T_r). */
   public double clusterJoin(double left, double right, int bits, ClusterJoin.Kind kind) {
+    return clusterJoin(left, right, bits, kind, Layout.HASHED);
+  }
+
+  /** The join phase over 2^B cluster pairs of tuples laid out as {@code layout} (the seed's T_h and T_r). */
+  public double clusterJoin(double left, double right, int bits, ClusterJoin.Kind kind, Layout layout) {
+    double bytes = layout.tupleBytes;
     double clusters = Math.pow(2, bits);
     double rightPerCluster = Math.max(1, right / clusters);
     double leftPerCluster = left / clusters;
-    double nanos = stream((left + right) * TUPLE_BYTES) + left * W_RESULT * unit;
+    double nanos = stream((left + right) * bytes) + left * W_RESULT * unit;
     boolean nested = kind == ClusterJoin.Kind.NESTED_LOOPS && rightPerCluster <= ClusterJoin.NESTED_LOOP_LIMIT;
     if (nested) {
-      double footprint = rightPerCluster * TUPLE_BYTES;
+      double footprint = rightPerCluster * bytes;
       return nanos + left * rightPerCluster * W_COMPARE * unit + clusters * W_CLUSTER_SETUP * unit / 4
           + left * randomAccess(footprint, false) / 8;
     }
     ClusterJoin.Kind hashKind = kind == ClusterJoin.Kind.NESTED_LOOPS ? ClusterJoin.Kind.PHASH_PLUS : kind;
     int buckets = hashKind.buckets((long) Math.ceil(rightPerCluster));
-    double footprint = rightPerCluster * (TUPLE_BYTES + 4) + buckets * 4.0;
+    double footprint = rightPerCluster * (bytes + 4) + buckets * 4.0;
     double chain = Math.max(1, rightPerCluster / buckets);
     nanos += clusters * (W_CLUSTER_SETUP + buckets * W_BUCKET) * unit;
-    nanos += right * (W_HASH * unit + randomAccess(footprint, false));
-    nanos += leftPerCluster * clusters * (W_HASH * unit + randomAccess(footprint, false)
+    nanos += right * (layout.hash * unit + randomAccess(footprint, false));
+    nanos += leftPerCluster * clusters * (layout.hash * unit + randomAccess(footprint, false)
         + chain * (W_COMPARE * unit + randomAccess(footprint, true)));
     return nanos;
   }
@@ -300,11 +363,11 @@ public final class CostModel {
     return new JoinPlan.Cost(cluster, sort + merge);
   }
 
-  /** A radix algorithm with {@code plan}: clustering both inputs, then the join phase. */
+  /** A radix algorithm with {@code plan}: clustering both inputs (laid out as this model's {@link Layout}), then the join phase. */
   public JoinPlan.Cost partitioned(double left, double right, RadixPlan plan, ClusterJoin.Kind kind,
       boolean writeCombining) {
-    return new JoinPlan.Cost(cluster(left, plan, writeCombining) + cluster(right, plan, writeCombining),
-        clusterJoin(left, right, plan.bits(), kind));
+    return new JoinPlan.Cost(cluster(left, plan, writeCombining, layout) + cluster(right, plan, writeCombining, layout),
+        clusterJoin(left, right, plan.bits(), kind, layout));
   }
 
   /**

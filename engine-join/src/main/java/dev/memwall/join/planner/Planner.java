@@ -22,8 +22,14 @@ import java.util.function.Supplier;
 public final class Planner {
   private final CostModel model;
 
+  /** A planner for joins over any key (the radix algorithms' tuples {@link CostModel.Layout#HASHED}). */
   public Planner(MachineProfile profile) {
-    this.model = new CostModel(profile);
+    this(profile, CostModel.Layout.HASHED);
+  }
+
+  /** A planner for joins whose radix algorithms lay their tuples out as {@code layout}. */
+  public Planner(MachineProfile profile, CostModel.Layout layout) {
+    this.model = new CostModel(profile, layout);
   }
 
   public CostModel model() {
