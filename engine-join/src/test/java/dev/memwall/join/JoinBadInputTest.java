@@ -128,11 +128,12 @@ class JoinBadInputTest {
     try (Table left = JoinTestData.table(memory, side, "l"); Table right = JoinTestData.table(memory, side, "r")) {
       String explain = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm()).explain();
       assertTrue(explain.contains("predicted") && explain.contains("measured"), explain);
-      // a table this small fits the cache: AUTO prices only the non-partitioned joins, and says so
+      // a table this small fits the cache: AUTO prices the clustering algorithms as one cluster, and says so
       for (JoinAlgorithm a : JoinAlgorithm.values()) {
-        assertEquals(a.costed() && !a.clusters(), explain.contains(a.name()), a + " in " + explain);
+        assertEquals(a.costed(), explain.contains(a.name()), a + " in " + explain);
       }
-      assertTrue(explain.contains("partitioned joins not costed"), explain);
+      assertTrue(explain.contains("costed as one cluster") && explain.contains("B=0 P=0") && !explain.contains("P=1"),
+          explain);
       assertFalse(explain.startsWith("AUTO"), explain);
       String named = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm())
           .algorithm(JoinAlgorithm.PHASH).explain();

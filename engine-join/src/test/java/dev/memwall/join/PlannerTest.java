@@ -95,12 +95,16 @@ class PlannerTest {
     JoinPlan small = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 20_000, null, true);
     assertFalse(small.algorithm().clusters(), small.describe());
     assertEquals(small.alternatives().getFirst().algorithm(), small.algorithm());
-    // it does not price what it would not choose; a named algorithm still sees every alternative
-    assertEquals(List.of(JoinAlgorithm.SIMPLE_HASH, JoinAlgorithm.OPEN_ADDRESSING),
-        small.alternatives().stream().map(JoinPlan.Candidate::algorithm).sorted().toList(), small.describe());
-    assertTrue(small.describe().contains("partitioned joins not costed"), small.describe());
+    // it prices the clustering algorithms as one cluster only; a named algorithm still sees every radix plan
+    assertTrue(small.singleCluster(), small.describe());
+    for (JoinPlan.Candidate c : small.alternatives()) {
+      assertTrue(c.algorithm().clusters() ? c.radix().bits() == 0 : c.radix() == null, small.describe());
+    }
+    assertTrue(small.describe().contains("costed as one cluster"), small.describe());
     JoinPlan named = planner.plan(JoinAlgorithm.OPEN_ADDRESSING, 6_000_000, 20_000, null, true);
-    assertTrue(named.alternatives().stream().anyMatch(c -> c.algorithm().clusters()), named.describe());
+    assertFalse(named.singleCluster(), named.describe());
+    assertTrue(named.alternatives().stream().anyMatch(c -> c.algorithm().clusters() && c.radix().bits() > 0),
+        named.describe());
     // 1,000,000 build tuples spill it: the cost model's cheapest candidate, whatever it is
     assertTrue(model.hashTableBytes(1_000_000) > model.lastLevelCacheBytes());
     JoinPlan large = planner.plan(JoinAlgorithm.AUTO, 6_000_000, 1_000_000, null, true);

@@ -14,14 +14,15 @@ import java.util.Objects;
  * @param radix the radix bits and passes, or null for the non-partitioned algorithms
  * @param predicted the cost model's estimate for this choice (null when no model was consulted)
  * @param alternatives every costed algorithm's best configuration as the model saw it, cheapest
- *     first: for AUTO with a build side whose table fits the last-level cache only the
- *     non-partitioned ones, the only ones it chooses there (empty when the algorithm was asked for
- *     by name without a profile)
+ *     first (empty when the algorithm was asked for by name without a profile)
  * @param probeSkew the sample of the probe keys the costs assumed ({@link ProbeSkew#UNIFORM} when
  *     none was taken)
+ * @param singleCluster whether the clustering algorithms were costed only without clustering
+ *     passes (B = 0, one cluster): AUTO's choice for a build side whose table fits the last-level
+ *     cache, where more clusters would only add passes
  */
 public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted, List<Candidate> alternatives,
-    ProbeSkew probeSkew) {
+    ProbeSkew probeSkew, boolean singleCluster) {
   public JoinPlan {
     alternatives = List.copyOf(alternatives);
     Objects.requireNonNull(probeSkew, "probeSkew");
@@ -29,7 +30,7 @@ public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted,
 
   /** A plan for an algorithm asked for by name, without the cost model. */
   public static JoinPlan named(JoinAlgorithm algorithm, RadixPlan radix) {
-    return new JoinPlan(algorithm, radix, null, List.of(), ProbeSkew.UNIFORM);
+    return new JoinPlan(algorithm, radix, null, List.of(), ProbeSkew.UNIFORM, false);
   }
 
   /** One algorithm with its best radix plan and predicted cost. */
@@ -71,8 +72,9 @@ public record JoinPlan(JoinAlgorithm algorithm, RadixPlan radix, Cost predicted,
           .append(c.radix() == null ? String.format(Locale.ROOT, "%-22s", "") : String.format(Locale.ROOT, "%-22s", c.radix()))
           .append(c.cost());
     }
-    if (!alternatives.isEmpty() && alternatives.stream().noneMatch(c -> c.algorithm().clusters())) {
-      s.append(System.lineSeparator()).append("  (partitioned joins not costed: the table fits the last-level cache)");
+    if (singleCluster) {
+      s.append(System.lineSeparator())
+          .append("  (partitioned joins costed as one cluster, B = 0: the table fits the last-level cache)");
     }
     return s.toString();
   }

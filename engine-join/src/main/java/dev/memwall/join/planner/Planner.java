@@ -20,6 +20,8 @@ import java.util.function.Supplier;
  * <p>Thread safety: immutable.
  */
 public final class Planner {
+  /** No clustering pass: the whole input is one cluster. */
+  private static final RadixPlan ONE_CLUSTER = RadixPlan.even(0, 0);
   private final CostModel model;
 
   /** A planner for joins over any key (the radix algorithms' tuples {@link CostModel.Layout#HASHED}). */
@@ -56,26 +58,29 @@ public final class Planner {
     double right = Math.max(1, rightRows);
     boolean auto = requested == JoinAlgorithm.AUTO;
     // Radix clustering exists to make the hash table of each cluster fit the cache (seed 000); when
-    // the whole build side's table already fits the last-level cache it only adds passes over both
-    // inputs and scatters the result pairs (the probe side's rows come out cluster by cluster, so
-    // gathering their columns afterwards is random access instead of a scan). So AUTO keeps such a
-    // join unpartitioned, and does not price the radix plans it would not choose (tens of
-    // microseconds, as much as a small join's probe phase). The bound also guards against the cost
-    // model's cache levels, which on VMs can report a last level no faster than memory.
-    boolean partitionedEligible = !auto || !fitsLastLevelCache(right);
-    ProbeSkew skew = auto && partitionedEligible ? probeSkew.get() : ProbeSkew.UNIFORM;
+    // the whole build side's table already fits the last-level cache, more clusters only add passes
+    // over both inputs and scatter the result pairs (the probe side's rows come out cluster by
+    // cluster, so gathering their columns afterwards is random access instead of a scan). So AUTO
+    // prices the clustering algorithms there as one cluster (B = 0: no pass, the cluster join over
+    // the whole input, which for an int32 key is the bucket-chained join of packed tuples), and does
+    // not price the radix plans it would not choose (tens of microseconds, as much as a small join's
+    // probe phase). The bound also guards against the cost model's cache levels, which on VMs can
+    // report a last level no faster than memory.
+    boolean singleCluster = auto && radix == null && fitsLastLevelCache(right);
+    ProbeSkew skew = auto && !singleCluster ? probeSkew.get() : ProbeSkew.UNIFORM;
     List<JoinPlan.Candidate> candidates = new ArrayList<>();
     for (JoinAlgorithm algorithm : JoinAlgorithm.values()) {
-      if (algorithm.costed() && (partitionedEligible || !algorithm.clusters())) {
-        candidates.add(radix != null && algorithm.clusters()
-            ? new JoinPlan.Candidate(algorithm, radix, model.cost(algorithm, left, right, radix, writeCombining, skew))
-            : model.best(algorithm, left, right, writeCombining, skew));
+      if (!algorithm.costed()) {
+        continue;
       }
+      RadixPlan fixed = !algorithm.clusters() ? null : singleCluster ? ONE_CLUSTER : radix;
+      candidates.add(fixed == null ? model.best(algorithm, left, right, writeCombining, skew)
+          : new JoinPlan.Candidate(algorithm, fixed, model.cost(algorithm, left, right, fixed, writeCombining, skew)));
     }
     candidates.sort(Comparator.comparingDouble(c -> c.cost().totalNanos()));
     JoinPlan.Candidate chosen = auto ? candidates.getFirst()
         : candidates.stream().filter(c -> c.algorithm() == requested).findFirst().orElseThrow();
-    return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates, skew);
+    return new JoinPlan(chosen.algorithm(), chosen.radix(), chosen.cost(), candidates, skew, singleCluster);
   }
 
   private boolean fitsLastLevelCache(double right) {
