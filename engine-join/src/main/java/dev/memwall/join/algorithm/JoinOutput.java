@@ -1,10 +1,13 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.join.PairChunk;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -87,6 +90,33 @@ public final class JoinOutput implements AutoCloseable {
    */
   public JoinOutput fork() {
     return new JoinOutput(memory, capacity, consumer, consumerLock);
+  }
+
+  /**
+   * Runs {@code work} on {@code workers} threads, the calling one with this output and each other
+   * with a {@linkplain #fork fork} of it; each output is flushed when its work ends, and the forks'
+   * counts are absorbed into this one once all have finished (a failure is rethrown after all have
+   * stopped, the forks closed either way).
+   */
+  public void inParallel(int workers, Consumer<JoinOutput> work) {
+    List<JoinOutput> forks = new ArrayList<>();
+    try {
+      List<Runnable> tasks = new ArrayList<>();
+      for (int t = 0; t < workers; t++) {
+        JoinOutput mine = t == 0 ? this : fork();
+        if (t > 0) {
+          forks.add(mine);
+        }
+        tasks.add(() -> {
+          work.accept(mine);
+          mine.flush();
+        });
+      }
+      Workers.runAll("memwall-join", tasks);
+      forks.forEach(this::absorb);
+    } finally {
+      forks.forEach(JoinOutput::close);
+    }
   }
 
   /** Hands the pairs not yet delivered to the consumer. */

@@ -1,12 +1,9 @@
 package dev.memwall.join.algorithm;
 
-import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,26 +58,10 @@ public final class OpenAddressingHashJoin {
         probe(input, out, new Probe(input, out, table, group), blocks);
         return;
       }
-      List<JoinOutput> forks = new ArrayList<>();
-      try {
-        List<Runnable> tasks = new ArrayList<>();
-        for (int t = 0; t < workers; t++) {
-          JoinOutput mine = t == 0 ? out : out.fork();
-          if (t > 0) {
-            forks.add(mine);
-          }
-          tasks.add(() -> {
-            probe(input, mine, new Probe(input, mine, table, group), blocks);
-            mine.flush();
-          });
-        }
-        Workers.runAll("memwall-join", tasks);
-        forks.forEach(out::absorb);
-      } finally {
-        forks.forEach(JoinOutput::close);
-      }
+      out.inParallel(workers, mine -> probe(input, mine, new Probe(input, mine, table, group), blocks));
     }
   }
+
   /** Probes the left input's blocks that {@code blocks} hands this thread. */
   private static void probe(JoinInput input, JoinOutput out, Probe probe, ProbeBlocks blocks) {
     try (ProbeBlock block = new ProbeBlock(input.memory())) {

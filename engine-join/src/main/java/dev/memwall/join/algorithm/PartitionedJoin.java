@@ -1,12 +1,9 @@
 package dev.memwall.join.algorithm;
 
-import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -91,28 +88,13 @@ public final class PartitionedJoin {
     }
     int block = Math.max(1, clusters / (threads * 16));
     AtomicInteger next = new AtomicInteger();
-    List<JoinOutput> outputs = new ArrayList<>();
-    try {
-      List<Runnable> tasks = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        JoinOutput mine = t == 0 ? out : out.fork();
-        if (t > 0) {
-          outputs.add(mine);
+    out.inParallel(threads, mine -> {
+      ClusterJoin join = new ClusterJoin(input, mine, kind, largest);
+      for (int from = next.getAndAdd(block); from < clusters; from = next.getAndAdd(block)) {
+        for (int c = from; c < Math.min(clusters, from + block); c++) {
+          pair.join(join, c);
         }
-        tasks.add(() -> {
-          ClusterJoin join = new ClusterJoin(input, mine, kind, largest);
-          for (int from = next.getAndAdd(block); from < clusters; from = next.getAndAdd(block)) {
-            for (int c = from; c < Math.min(clusters, from + block); c++) {
-              pair.join(join, c);
-            }
-          }
-          mine.flush();
-        });
       }
-      Workers.runAll("memwall-join", tasks);
-      outputs.forEach(out::absorb);
-    } finally {
-      outputs.forEach(JoinOutput::close);
-    }
+    });
   }
 }
