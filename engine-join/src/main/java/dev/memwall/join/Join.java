@@ -450,7 +450,7 @@ public final class Join {
       case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
       case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0, threads);
       case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
-      case PHASH, PHASH_PLUS, RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix());
+      case PHASH, PHASH_PLUS, RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), PartitionedJoin.packs(l));
       case GRACE, HYBRID_HASH -> GraceHashJoin.bytesFor(lr, rr, spillMemory());
       case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> InspectorJoin.bytesFor(lr, nulls, rr,
           inspectorSettings(plan.algorithm()));

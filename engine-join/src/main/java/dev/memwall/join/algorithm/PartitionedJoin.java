@@ -20,9 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class PartitionedJoin {
   private PartitionedJoin() {}
 
-  /** Off-heap working memory for the given input sizes (the cluster tables are on the heap). */
-  public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan) {
-    return ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
+  /**
+   * Off-heap working memory for the given input sizes (the cluster tables are on the heap), with
+   * {@link dev.memwall.core.partition.PackedTuples} when {@code packed} (see {@link #packs}).
+   */
+  public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan, boolean packed) {
+    return packed ? PackedSide.bytesFor(leftRows, leftNullBound, plan) + PackedSide.bytesFor(rightRows, 0, plan)
+        : ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
   }
 
   public static void run(JoinInput input, JoinOutput out, RadixPlan plan, ClusterJoin.Kind kind,
