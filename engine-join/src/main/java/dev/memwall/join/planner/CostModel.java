@@ -257,13 +257,11 @@ public final class CostModel {
       double fanout = 1 << plan.bitsOfPass(p);
       // a pass reads the hash to count, then reads and writes the tuple
       nanos += tuples * ((layout.cluster + (combining ? W_WRITE_COMBINE : 0)) * unit + stream(8 + 2 * bytes));
-      if (layout == Layout.PACKED) {
-        // the count and the move each bump a counter and wait for it; with the pass's two counter
-        // arrays (8 bytes a cluster) out of L1 that is the step measured on workload A from 10 ns a
-        // tuple at 12 bits to 11 at 13 and 14 at 14 (fitted for this layout only; the hashed
-        // layout's weights predate the term)
-        nanos += tuples * 2 * cacheAndMemory(8 * fanout, true);
-      }
+      // the count and the move each bump a counter and wait for it; with the pass's two counter
+      // arrays (8 bytes a cluster) out of L1 that is the step measured on workload A from 10 ns a
+      // tuple at 12 bits to 11 at 13 and 14 at 14 (packed), and from 2.7 to 3.2 s a join between
+      // 12 and 13 bits (hashed)
+      nanos += tuples * 2 * cacheAndMemory(8 * fanout, true);
       // each tuple writes into one of `fanout` open lines per stream, or a 96-byte buffer
       double active = fanout * (combining ? 96 : 64 * layout.streams);
       nanos += tuples * cacheAndMemory(active, false);
