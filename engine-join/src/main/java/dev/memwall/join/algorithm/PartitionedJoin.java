@@ -7,10 +7,12 @@ import dev.memwall.join.keys.KeyShape;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The radix-cluster joins of seed 000: both inputs are radix-clustered on the same low B hash bits
- * in P passes ({@link dev.memwall.core.partition.RadixCluster}), then cluster c of the left input is
- * joined with cluster c of the right one by {@link ClusterJoin}: phash, phash+ or radix-join
- * (nested loops).
+ * The radix-cluster joins of seed 000: both inputs are radix-clustered on the same B hash bits in
+ * P passes (the low bits of (hash, row id) {@link Tuples} by
+ * {@link dev.memwall.core.partition.RadixCluster}, or for a key of one int32 column the top bits of
+ * 8-byte (key, row id) tuples by {@link dev.memwall.core.partition.PackedRadixCluster}), then
+ * cluster c of the left input is joined with cluster c of the right one by {@link ClusterJoin}:
+ * phash, phash+ or radix-join (nested loops).
  *
  * <p>Memory: per input, its tuples twice (the passes ping-pong), 12 bytes each (8 for a key of one
  * int32 column), plus two boundary arrays of {@code 4 (2^B + 1)} bytes; on the heap, per thread,
