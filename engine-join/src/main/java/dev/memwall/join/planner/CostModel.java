@@ -48,9 +48,9 @@ import java.util.List;
  *
  * <p>Model inputs: C_left, C_right tuples, laid out as the partitioned joins will ({@link Layout}:
  * 12-byte (hash, row id) tuples in two streams, or for a key of one int32 column 8-byte (key,
- * row id) words in one), unique build keys, one result per left tuple (hit rate 1), the seed's assumptions; the left (probe) keys
- * uniform, or skewed as a {@link ProbeSkew} sample says: the hot share of the probes finds its
- * table lines in the cache in the non-partitioned joins.
+ * row id) words in one), unique build keys, one result per left tuple (hit rate 1), the seed's
+ * assumptions; the left (probe) keys uniform, or skewed as a {@link ProbeSkew} sample says: the hot
+ * share of the probes finds its table lines in the cache in the non-partitioned joins.
  *
  * <p>Thread safety: immutable.
  */
