@@ -37,6 +37,15 @@ public final class RadixCluster {
     return ((long) plan.clusters() + 1) * Integer.BYTES;
   }
 
+  /** The size of the largest of {@code clusters} clusters whose boundaries {@code offsets} holds (as {@link #cluster} writes them). */
+  public static int largestCluster(MemorySegment offsets, int clusters) {
+    int largest = 0;
+    for (int c = 0; c < clusters; c++) {
+      largest = Math.max(largest, offsets.getAtIndex(OFFSET, c + 1) - offsets.getAtIndex(OFFSET, c));
+    }
+    return largest;
+  }
+
   /**
    * Clusters the first {@code count} tuples of {@code input} on the low {@code plan.bits()} bits of
    * their hash.

@@ -9,7 +9,6 @@ import dev.memwall.core.partition.RadixCluster;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -112,12 +111,7 @@ public final class ExtractedSide implements AutoCloseable {
 
   /** The largest cluster's size. */
   public int largestCluster(int clusters) {
-    int largest = 0;
-    MemorySegment o = offsets.segment();
-    for (int c = 0; c < clusters; c++) {
-      largest = Math.max(largest, o.getAtIndex(INT, c + 1) - o.getAtIndex(INT, c));
-    }
-    return largest;
+    return RadixCluster.largestCluster(offsets.segment(), clusters);
   }
 
   /** Emits every kept null-key row as unmatched, if the join type reports those. */

@@ -106,11 +106,7 @@ final class PackedSide implements PackedSource, AutoCloseable {
 
   /** The largest cluster's size. */
   int largestCluster(int clusters) {
-    int largest = 0;
-    for (int c = 0; c < clusters; c++) {
-      largest = Math.max(largest, clusterStart(c + 1) - clusterStart(c));
-    }
-    return largest;
+    return RadixCluster.largestCluster(offsets.segment(), clusters);
   }
 
   /** Emits every kept null-key row as unmatched, if the join type reports those. */
