@@ -308,8 +308,8 @@ public final class Join {
   }
 
   /**
-   * The machine profile the planner reads; without one, {@link MachineProfile#current()}: the one
-   * {@code ./memwall calibrate} stored, or a quick calibration on first use.
+   * The machine profile the planner reads; without one, {@link MachineProfile#current()}: the one the
+   * {@value MachineProfile#PROPERTY} property names, else conservative defaults (nothing is measured).
    */
   public Join profile(MachineProfile profile) {
     this.profile = profile;

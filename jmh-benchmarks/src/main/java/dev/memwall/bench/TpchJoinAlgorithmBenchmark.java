@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.relational.Relation;
+import dev.memwall.tpch.cli.CalibratedProfile;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchQueries;
@@ -64,7 +65,7 @@ public class TpchJoinAlgorithmBenchmark {
     database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), scaleFactor,
         new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
     plan = TpchQueries.require(query);
-    context = new ExecutionContext(memory, threads);
+    context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
   }
 
   @TearDown(Level.Trial)

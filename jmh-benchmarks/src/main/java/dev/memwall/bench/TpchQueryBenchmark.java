@@ -4,6 +4,7 @@ import dev.memwall.bench.report.ReportLayout;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.cli.CalibratedProfile;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchParameters;
@@ -79,7 +80,7 @@ public class TpchQueryBenchmark {
     public void setUp() throws IOException {
       open();
       plan = TpchQueries.require(query);
-      context = new ExecutionContext(memory, threads);
+      context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
     }
 
     @TearDown(Level.Trial)

@@ -1,6 +1,5 @@
 package dev.memwall.core.machine;
 
-import dev.memwall.core.CacheDirectory;
 import dev.memwall.core.memory.EngineMemory;
 import java.io.IOException;
 import java.io.Reader;
@@ -12,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -145,34 +145,76 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
   }
 
   /**
-   * This machine's profile for cost models that were given none: the one stored in
-   * {@link CacheDirectory#root()}, or, when there is none (or it is corrupt or of another version),
-   * a quick calibration (a few seconds, {@link Calibrator.Settings#quick()}) that is stored there for
-   * next time when the directory is writable; {@code ./memwall calibrate --refresh} replaces it with a
-   * full one. Loaded or measured once per process and shared.
+   * The system property naming a calibrated profile for cost models that were given none: a file
+   * {@link #save} wrote, or the directory holding its {@value #FILE_NAME}.
+   */
+  public static final String PROPERTY = "memwall.machine.profile";
+
+  /**
+   * The profile for cost models that were given none: the one the system property {@value #PROPERTY}
+   * names, else {@link #conservative()}. Nothing is measured and nothing is written: calibration is an
+   * explicit step ({@link #loadOrCalibrate}, {@code ./memwall calibrate}). The file is read again only
+   * when the property changes.
+   *
+   * @throws IllegalStateException if the property names no readable profile of this format version
+   *     (a setting that silently fell back would hide the mistake)
    */
   public static MachineProfile current() {
-    return Current.PROFILE;
+    String setting = System.getProperty(PROPERTY);
+    Current known = current;
+    if (known == null || !Objects.equals(known.setting(), setting)) {
+      known = new Current(setting, fromProperty(setting));
+      current = known;
+    }
+    return known.profile();
   }
 
-  /** Holder: the first call to {@link #current()} loads or measures, once, thread-safely. */
-  private static final class Current {
-    static final MachineProfile PROFILE = loadOrMeasure(CacheDirectory.root());
+  /** The profile {@link #current()} read for a value of the property. */
+  private record Current(String setting, MachineProfile profile) {}
 
-    private static MachineProfile loadOrMeasure(Path dir) {
-      return load(dir).orElseGet(() -> {
-        MachineProfile measured;
-        try (EngineMemory memory = EngineMemory.create("machine profile")) {
-          measured = Calibrator.measure(memory, Calibrator.Settings.quick(), phase -> { });
-        }
-        try {
-          measured.save(dir);
-        } catch (IOException unwritable) {
-          // Measured again by the next process; this one uses what it measured.
-        }
-        return measured;
-      });
+  private static volatile Current current;
+
+  /** The profile {@code setting} names ({@link #PROPERTY}'s value), or the conservative one when it is null or blank. */
+  static MachineProfile fromProperty(String setting) {
+    if (setting == null || setting.isBlank()) {
+      return conservative();
     }
+    Path path = Path.of(setting.strip());
+    Path dir = Files.isDirectory(path) ? path : path.getParent() == null ? Path.of(".") : path.getParent();
+    Path file = Files.isDirectory(path) ? path.resolve(FILE_NAME) : path;
+    return read(file).orElseThrow(() -> new IllegalStateException(PROPERTY + "=" + setting
+        + " names no readable machine profile of format version " + FORMAT_VERSION + " (expected " + file
+        + "; ./memwall calibrate --refresh writes one into " + dir + ")"));
+  }
+
+  /**
+   * Cache sizes as the operating system reports them, with fixed latencies and bandwidths of an
+   * ordinary server core: what cost models use when nobody calibrated this machine (see
+   * {@link ConservativeProfile}). Reads sysfs; measures nothing.
+   */
+  public static MachineProfile conservative() {
+    return ConservativeProfile.of(SysfsTopology.DEFAULT_ROOT);
+  }
+
+  /**
+   * The profile stored in {@code dir}, or, when there is none (or it is corrupt or of another
+   * version), a quick calibration (a few seconds, {@link Calibrator.Settings#quick()}) stored there
+   * for next time when the directory is writable. For tools that calibrate on purpose (the command
+   * line, the benchmarks); a library call never does this implicitly.
+   */
+  public static MachineProfile loadOrCalibrate(Path dir) {
+    return load(dir).orElseGet(() -> {
+      MachineProfile measured;
+      try (EngineMemory memory = EngineMemory.create("machine profile")) {
+        measured = Calibrator.measure(memory, Calibrator.Settings.quick(), phase -> { });
+      }
+      try {
+        measured.save(dir);
+      } catch (IOException unwritable) {
+        // Measured again by the next process; this one uses what it measured.
+      }
+      return measured;
+    });
   }
 
   /** Writes the profile to {@code dir}/{@value #FILE_NAME} atomically. */
@@ -224,7 +266,10 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
    * missing, corrupt or old-version file gives empty: the caller measures again.
    */
   public static Optional<MachineProfile> load(Path dir) {
-    Path file = dir.resolve(FILE_NAME);
+    return read(dir.resolve(FILE_NAME));
+  }
+
+  private static Optional<MachineProfile> read(Path file) {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }

@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.memory.EngineMemory;
@@ -384,6 +385,7 @@ public final class HashAggregator implements AutoCloseable {
     /** Appends groups {@code [from, to)} of {@code source}. */
     void write(HashAggregator source, int from, int to) {
       for (int first = from; first < to; ) {
+        ExecutionControl.checkpoint();
         int count = builder.reserveRows(to - first);
         int at = builder.nextRow();
         for (int j = 0; j < keys.size(); j++) {

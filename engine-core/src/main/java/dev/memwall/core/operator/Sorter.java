@@ -1,5 +1,6 @@
 package dev.memwall.core.operator;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
@@ -103,6 +104,9 @@ public final class Sorter {
   /** Appends the rows of the first {@code count} references, in order, to {@code builder}. */
   private static void gather(List<Batch> batches, long[] refs, int count, TableBuilder builder) {
     for (int i = 0; i < count; i++) {
+      if ((i & (CHECKPOINT_ROWS - 1)) == 0) {
+        ExecutionControl.checkpoint();
+      }
       Batch batch = batches.get((int) (refs[i] >>> 32));
       int row = (int) refs[i];
       for (Column column : batch.columns()) {
@@ -111,6 +115,9 @@ public final class Sorter {
       builder.endRow();
     }
   }
+
+  /** Rows between two cancellation checkpoints of a long loop (a power of two). */
+  private static final int CHECKPOINT_ROWS = 1 << 16;
 
   /** A limit below 1/this of the rows is served by a bounded heap instead of a full sort. */
   private static final int TOP_N_SHARE = 4;
@@ -280,6 +287,9 @@ public final class Sorter {
         a[j + 1] = x;
       }
       return;
+    }
+    if (to - from >= CHECKPOINT_ROWS) {
+      ExecutionControl.checkpoint();
     }
     int mid = (from + to) >>> 1;
     mergeSort(a, scratch, from, mid, comparator);

@@ -1,5 +1,6 @@
 package dev.memwall.core.partition;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -69,6 +70,7 @@ public final class PackedRadixCluster {
       tasks.add(() -> {
         Splitter splitter = new Splitter(plan, offsets);
         for (int c = nextCluster.getAndIncrement(); c < fanout; c = nextCluster.getAndIncrement()) {
+          ExecutionControl.checkpoint();
           splitter.split(out, scratch, starts[c], starts[c + 1], 1, firstBits, c);
         }
       });
@@ -129,6 +131,7 @@ public final class PackedRadixCluster {
     int[] counts = new int[1 << bits];
     MemorySegment block = newBlock();
     for (int b = from; b < to; b++) {
+      ExecutionControl.checkpoint();
       for (int i = 0, n = source.fill(b, block); i < n; i++) {
         counts[partition(block.getAtIndex(WORD, i), 0, bits)]++;
       }
@@ -140,6 +143,7 @@ public final class PackedRadixCluster {
   private static void scatter(PackedSource source, MemorySegment out, int from, int to, int bits, int[] cursor) {
     MemorySegment block = newBlock();
     for (int b = from; b < to; b++) {
+      ExecutionControl.checkpoint();
       for (int i = 0, n = source.fill(b, block); i < n; i++) {
         long tuple = block.getAtIndex(WORD, i);
         out.setAtIndex(WORD, cursor[partition(tuple, 0, bits)]++, tuple);

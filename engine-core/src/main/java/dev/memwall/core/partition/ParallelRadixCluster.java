@@ -1,5 +1,6 @@
 package dev.memwall.core.partition;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -86,6 +87,7 @@ public final class ParallelRadixCluster {
       tasks.add(() -> {
         MemorySegment level = MemorySegment.ofArray(new int[restPlan.clusters() + 1]);
         for (int c = nextCluster.getAndIncrement(); c < fanout; c = nextCluster.getAndIncrement()) {
+          ExecutionControl.checkpoint();
           RadixCluster.clusterRange(scratch, input, firstStarts[c], firstStarts[c + 1], restPlan, writeCombining,
               offsets, (long) c << restPlan.bits(), level);
         }

@@ -1,5 +1,6 @@
 package dev.memwall.core.plan;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
@@ -234,8 +235,18 @@ public final class Plan {
     return rows;
   }
 
-  /** Runs the plan; the caller owns and closes the result. */
+  /**
+   * Runs the plan; the caller owns and closes the result.
+   *
+   * @throws dev.memwall.core.concurrent.QueryCancelledException if the context's token is cancelled,
+   *     its timeout passes or the calling thread is interrupted first; everything the plan allocated
+   *     is freed by then
+   */
   public Table execute(ExecutionContext context) {
+    return context.run(() -> executePipelines(context));
+  }
+
+  private Table executePipelines(ExecutionContext context) {
     Table input = source;
     boolean ownsInput = false;
     int i = 0;
@@ -668,7 +679,9 @@ public final class Plan {
         Consumer<Chunk> head = chain.connect(binders, chunk -> consumer.consume(state, chunk), context, stageWorkers);
         tasks.add(() -> {
           Chunk chunk = new Chunk();
+          ExecutionControl control = ExecutionControl.current();
           for (int m = next.getAndIncrement(); m < morsels.size(); m = next.getAndIncrement()) {
+            control.check();
             long[] morsel = morsels.get(m);
             Batch batch = batches.get((int) morsel[0]);
             int end = (int) (morsel[1] + morsel[2]);

@@ -1,5 +1,6 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
@@ -121,6 +122,7 @@ public final class JoinOutput implements AutoCloseable {
 
   /** Hands the pairs not yet delivered to the consumer. */
   public void flush() {
+    ExecutionControl.checkpoint(); // a full buffer of pairs: a probe's natural step
     if (fill > 0) {
       int n = fill;
       fill = 0;

@@ -1,5 +1,6 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
@@ -166,6 +167,7 @@ public final class OpenAddressingTable implements AutoCloseable {
             MemorySegment hashes = block.tuples.hashes();
             MemorySegment rowIds = block.tuples.rows();
             for (int b = nextBlock.getAndIncrement(); b < blocks.size(); b = nextBlock.getAndIncrement()) {
+              ExecutionControl.checkpoint();
               int count = block.fill(build, blocks.get(b)[0], blocks.get(b)[1]);
               for (int k = 0; k < count; k++) {
                 int row = rowIds.getAtIndex(INT, k);
@@ -184,6 +186,7 @@ public final class OpenAddressingTable implements AutoCloseable {
         inserting.add(() -> {
           Inserter inserter = new Inserter();
           for (int r = nextRange.getAndIncrement(); r < ranges; r = nextRange.getAndIncrement()) {
+            ExecutionControl.checkpoint();
             for (int row = 0; row < rows; row++) {
               long h = hashOf.getAtIndex(HASH, row);
               if (((h >>> shift) >>> rangeShift) == r && keyed.get(ValueLayout.JAVA_BYTE, row) != 0) {

@@ -1,5 +1,6 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.keys.KeyColumns;
@@ -82,12 +83,18 @@ public final class PartitionedJoin {
     void join(ClusterJoin join, int cluster);
   }
 
+  /** Clusters joined between two cancellation checkpoints on one thread (a power of two). */
+  private static final int CHECKPOINT_CLUSTERS = 16;
+
   /** The join phase: every cluster pair, on {@code threads} threads, with tables sized for the largest right cluster. */
   private static void joinClusters(JoinInput input, JoinOutput out, ClusterJoin.Kind kind, int clusters, int largest,
       int threads, ClusterPair pair) {
     if (threads <= 1) {
       ClusterJoin join = new ClusterJoin(input, out, kind, largest);
       for (int c = 0; c < clusters; c++) {
+        if ((c & (CHECKPOINT_CLUSTERS - 1)) == 0) {
+          ExecutionControl.checkpoint();
+        }
         pair.join(join, c);
       }
       return;
@@ -97,6 +104,7 @@ public final class PartitionedJoin {
     out.inParallel(threads, mine -> {
       ClusterJoin join = new ClusterJoin(input, mine, kind, largest);
       for (int from = next.getAndAdd(block); from < clusters; from = next.getAndAdd(block)) {
+        ExecutionControl.checkpoint();
         for (int c = from; c < Math.min(clusters, from + block); c++) {
           pair.join(join, c);
         }

@@ -2,7 +2,6 @@ package dev.memwall.join.relational;
 
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
-import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ChunkStage;
@@ -147,7 +146,7 @@ public final class Relation implements AutoCloseable {
   /** Runs the pending steps and hands the result to the caller, who closes it; consumes this relation. */
   public Table toTable() {
     boolean owned = ownsResult();
-    Table table = run();
+    Table table = context.run(this::run);
     // a borrowed table with no pending step: the caller gets a copy it may close
     return owned ? table : Plan.scan(table).execute(context);
   }
@@ -439,7 +438,7 @@ public final class Relation implements AutoCloseable {
         right.close();
         throw new IllegalStateException("name the join keys with on(...) before choosing the output columns");
       }
-      return algorithm == JoinAlgorithm.AUTO ? runPipelined(choice) : runMaterialized(choice);
+      return left.context.run(() -> algorithm == JoinAlgorithm.AUTO ? runPipelined(choice) : runMaterialized(choice));
     }
 
     /**
@@ -467,7 +466,7 @@ public final class Relation implements AutoCloseable {
           return markLeft(probe, output.left(), context);
         }
         HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
-            semiOrAnti ? null : output.left(), output.right(), MachineProfile.current().fastCacheBytes(), context);
+            semiOrAnti ? null : output.left(), output.right(), context.machine().fastCacheBytes(), context);
         List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
         if (ownsRight) {
           owned.add(rightTable);
@@ -498,7 +497,7 @@ public final class Relation implements AutoCloseable {
       try {
         leftTable = left.run();
         marker = HashProbeStage.marking(leftTable, leftKeys, rightKeys, probe.keyTypes(rightKeys),
-            MachineProfile.current().fastCacheBytes(), context);
+            context.machine().fastCacheBytes(), context);
         probe.then(marker, List.of()).toTable().close(); // marks; the marking stage passes no row on
         Relation base = ownsLeft ? Relation.own(leftTable, context) : Relation.scan(leftTable, context);
         leftTable = null; // base owns it now (if it was ours)
@@ -533,6 +532,7 @@ public final class Relation implements AutoCloseable {
             .type(type)
             .algorithm(algorithm)
             .threads(context.threads())
+            .profile(context.machine())
             .materialize(output.left(), output.right());
         return Relation.own(joined, context);
       } finally {

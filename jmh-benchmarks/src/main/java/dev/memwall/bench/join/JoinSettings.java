@@ -5,6 +5,7 @@ import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.planner.CostModel;
+import dev.memwall.tpch.cli.CalibratedProfile;
 
 /**
  * The named algorithm settings of seed 000's Table 2, computed from this machine's profile:
@@ -17,8 +18,9 @@ public enum JoinSettings {
   /** Bytes an inner tuple occupies in a cluster with its hash table: 12 of tuple, 4 of chain, about 4 of bucket. */
   static final int CLUSTER_BYTES_PER_TUPLE = 20;
 
-  static MachineProfile profile() {
-    return MachineProfile.current();
+  /** The calibrated profile (measured once and stored, as the command line does), also {@link MachineProfile#current()} from now on. */
+  public static MachineProfile profile() {
+    return CalibratedProfile.install(null);
   }
 
   /** Configures {@code join} for this setting with {@code tuples} per side. */

@@ -10,6 +10,7 @@ import dev.memwall.join.JoinType;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.pipeline.HashProbeStage;
+import dev.memwall.tpch.cli.CalibratedProfile;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -56,7 +57,7 @@ public class PipelinedJoinBenchmark {
     memory = EngineMemory.create("pipelined-join");
     right = JoinBenchData.uniqueShuffled(memory, build, 1);
     left = JoinBenchData.foreignKeys(memory, WorkloadABenchmark.PROBE, build, 0, 2);
-    context = new ExecutionContext(memory, threads);
+    context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
     buildKeys = KeyColumns.of(right, List.of("k"), "right");
     stage = HashProbeStage.build(right, List.of("k"), JoinType.INNER, List.of("k"), List.of(ColumnType.INT32),
         List.of(), List.of(), JoinSettings.profile().fastCacheBytes(), context);

@@ -1,5 +1,6 @@
 package dev.memwall.bench.join2;
 
+import dev.memwall.bench.join.JoinSettings;
 import dev.memwall.core.hash.Hashing;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
@@ -117,7 +118,7 @@ public class JoinPhaseBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("join-phase");
-    PrefetchTuning tuning = overridden(PrefetchTuning.from(MachineProfile.current()), group, distance);
+    PrefetchTuning tuning = overridden(PrefetchTuning.from(JoinSettings.profile()), group, distance);
     loops = new PrefetchingHashJoin(mode, tuning);
     table = new BucketTable(memory, tupleBytes);
     MemorySegment space = table.tupleSpace(build);

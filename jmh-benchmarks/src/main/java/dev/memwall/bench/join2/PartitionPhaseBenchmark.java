@@ -1,5 +1,6 @@
 package dev.memwall.bench.join2;
 
+import dev.memwall.bench.join.JoinSettings;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
@@ -82,7 +83,7 @@ public class PartitionPhaseBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("partition-phase");
-    PrefetchTuning tuning = JoinPhaseBenchmark.overridden(PrefetchTuning.forPartitioning(MachineProfile.current()), group,
+    PrefetchTuning tuning = JoinPhaseBenchmark.overridden(PrefetchTuning.forPartitioning(JoinSettings.profile()), group,
         distance);
     input = memory.allocate((long) TUPLES * tupleBytes);
     MemorySegment in = input.segment();

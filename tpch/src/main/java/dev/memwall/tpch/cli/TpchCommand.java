@@ -132,11 +132,12 @@ final class TpchCommand implements Callable<Integer> {
     long budgetBytes = budget == null ? Long.MAX_VALUE : parseSize(budget);
     MemoryBudget memoryBudget = budget == null ? MemoryBudget.unbounded("memwall tpch") : MemoryBudget.of("memwall tpch", budgetBytes);
 
+    MachineProfile machine = CalibratedProfile.install(spec.commandLine().getErr());
     TpchRunner.Profiling profiling = null;
     if (profile != null) {
       ProfilerEvents.Plan plan = ProfilerEvents.plan(profile, HardwareCounters.availability());
       plan.notice().ifPresent(spec.commandLine().getErr()::println);
-      profiling = new TpchRunner.Profiling(plan, reportDirectory.resolve("profiles"), MachineProfile.current());
+      profiling = new TpchRunner.Profiling(plan, reportDirectory.resolve("profiles"), machine);
     }
     List<QueryReport> reports;
     List<TpchRunner.QueryProfile> profiles;
