@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr.ArithmeticOp;
 import dev.memwall.core.expr.Expr.ComparisonOp;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.ColumnType.Kind;
+import dev.memwall.core.vector.Table;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,8 +31,10 @@ public final class Binder {
   private final Map<String, Integer> indexByName = new HashMap<>();
   private final List<ColumnType> columnTypes = new ArrayList<>();
   private final Map<Object, Object> kernels = new HashMap<>();
+  private final Schema schema;
 
   public Binder(Schema schema) {
+    this.schema = schema;
     List<Field> fields = schema.getFields();
     for (int i = 0; i < fields.size(); i++) {
       indexByName.put(fields.get(i).getName(), i);
@@ -39,11 +42,18 @@ public final class Binder {
     }
   }
 
-  /** Index of the column {@code ref} names. */
+  /**
+   * Index of the column {@code ref} names.
+   *
+   * @throws IllegalArgumentException listing the input's columns when there is none of that name, or
+   *     saying why it was {@linkplain Table#leftOut left out} of the file the input was read from
+   */
   public int columnIndex(Expr.ColumnRef ref) {
     Integer index = indexByName.get(ref.name());
     if (index == null) {
-      throw new IllegalArgumentException("unknown column '" + ref.name() + "'; the input has " + indexByName.keySet());
+      String leftOut = Table.leftOut(schema, ref.name());
+      throw new IllegalArgumentException(leftOut != null ? leftOut
+          : "unknown column '" + ref.name() + "'; the input has " + indexByName.keySet());
     }
     return index;
   }

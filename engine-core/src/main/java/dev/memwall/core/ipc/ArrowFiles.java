@@ -44,12 +44,15 @@ import org.apache.arrow.vector.util.DictionaryUtility;
 /**
  * Arrow IPC files (the Arrow "file" format, uncompressed) written by Arrow Java and read back
  * <em>zero-copy</em>: {@link #map} memory-maps the file and every vector buffer is a slice of the
- * mapping, so opening a multi-GiB table costs a footer parse, not a copy.
+ * mapping, so opening a multi-GiB table costs a footer parse, not a copy. Arrow IPC streams (the
+ * format without a footer) saved to a file are mapped the same way, after a walk over their
+ * message headers; columns of Arrow types memwall does not read are left out (see {@link #map}).
  *
  * <p>The Arrow file format carries no checksums. {@link #map} cross-checks what it can before
  * trusting a file: the magic at both ends, the footer length, the schema at the start against the
  * footer's, that the footer's blocks lie back to back between them, and each block's lengths
- * against its message's own; all buffer accesses are bounds-checked.
+ * against its message's own (a stream's: that every message lies within the file); all buffer
+ * accesses are bounds-checked.
  *
  * <p>Writes are atomic: data goes to a temporary sibling that is renamed over the target only once
  * complete, so a crash never leaves a half-written file under the final name.
@@ -93,8 +96,19 @@ public final class ArrowFiles {
    * Maps {@code file} read-only and returns its batches without copying them. The mapping stays
    * until the table and every vector taken from it are closed.
    *
-   * @throws CorruptArrowFileException naming the file when it is truncated, corrupt, compressed or
-   *     not an Arrow file
+   * <p>Both Arrow IPC formats are read: the file format ({@code ARROW1} magic, footer) and the
+   * stream format (what {@code ArrowStreamWriter} and pyarrow's {@code new_stream} write: messages
+   * back to back after a continuation marker or, before Arrow 0.15, a bare length), told apart by
+   * their first bytes. A stream is walked message by message and checked as a file is, and its
+   * batches are slices of the mapping too.
+   *
+   * <p>Columns of Arrow types memwall does not read (such as {@code large_string} and
+   * {@code timestamp}, which pyarrow writes) are left out of the table, so the others stay
+   * readable; a query naming one fails with a one-line message naming the column, its Arrow type
+   * and the file ({@link Table#leftOut}).
+   *
+   * @throws CorruptArrowFileException naming the file when it is truncated, corrupt, compressed, a
+   *     stream that replaces or extends a dictionary after record batches, or not Arrow at all
    * @throws java.nio.file.FileSystemException (such as NoSuchFileException) when it cannot be opened
    */
   public static Table map(Path file, EngineMemory memory) throws IOException {
@@ -107,57 +121,165 @@ public final class ArrowFiles {
       arena.close();
       throw e; // missing, not permitted, not mappable: says nothing about the contents
     }
+    boolean stream = isStream(mapping);
+    String format = stream ? "Arrow IPC stream" : "Arrow file";
     // The footer is parsed straight from the mapping rather than through ArrowFileReader, which
     // copies every dictionary batch into fresh buffers sized by unvalidated footer fields (a
-    // corrupt footer made it leak those buffers or attempt a multi-GiB allocation).
+    // corrupt footer made it leak those buffers or attempt a multi-GiB allocation); a stream is
+    // walked the same way rather than read through ArrowStreamReader, which copies every batch and
+    // allocates each message's body, sized by the message's unchecked length, before reading it.
     // Fresh, empty dictionary vectors of the right types; filled zero-copy from the mapping below.
     Map<Long, Dictionary> dictionaries = new HashMap<>();
     List<VectorSchemaRoot> roots = new ArrayList<>();
+    Schema schema;
     ArrowBuf whole = null;
     try {
-      ArrowFooter footer = readFooter(file, mapping);
-      checkLayout(file, mapping, footer);
+      List<Part> parts;
+      Schema written;
+      if (stream) {
+        parts = walkStream(file, mapping);
+        written = MessageSerializer.deserializeSchema(parts.removeFirst().message());
+      } else {
+        ArrowFooter footer = readFooter(file, mapping);
+        checkLayout(file, mapping, footer);
+        written = footer.getSchema();
+        parts = new ArrayList<>();
+        for (ArrowBlock block : footer.getDictionaries()) {
+          parts.add(new Part(block, readMessage(file, mapping, block, MessageHeader.DictionaryBatch)));
+        }
+        for (ArrowBlock block : footer.getRecordBatches()) {
+          parts.add(new Part(block, readMessage(file, mapping, block, MessageHeader.RecordBatch)));
+        }
+      }
       List<Field> fields = new ArrayList<>();
-      for (Field field : footer.getSchema().getFields()) {
+      for (Field field : written.getFields()) {
         fields.add(DictionaryUtility.toMemoryFormat(field, allocator, dictionaries));
       }
-      Schema schema = new Schema(fields, footer.getSchema().getCustomMetadata());
-      List<ArrowBlock> recordBlocks = footer.getRecordBatches();
-      List<ArrowBlock> dictionaryBlocks = footer.getDictionaries();
+      schema = new Schema(fields, written.getCustomMetadata());
       whole = allocator.wrapForeignAllocation(new MappedFile(mapping, arena));
-      for (ArrowBlock block : dictionaryBlocks) {
-        Message message = readMessage(file, mapping, block, MessageHeader.DictionaryBatch);
-        DictionaryBatch header = (DictionaryBatch) message.header(new DictionaryBatch());
-        Dictionary dictionary = dictionaries.get(header.id());
-        if (dictionary == null || header.isDelta()) {
-          throw new CorruptArrowFileException(file, "unexpected dictionary batch for id " + header.id(), null);
-        }
-        try (ArrowRecordBatch batch = deserialize(header.data(), whole, block)) {
-          new VectorLoader(new VectorSchemaRoot(List.of(dictionary.getVector()))).load(batch);
+      for (Part part : parts) {
+        ArrowBlock block = part.block();
+        if (part.message().headerType() == MessageHeader.DictionaryBatch) {
+          DictionaryBatch header = (DictionaryBatch) part.message().header(new DictionaryBatch());
+          Dictionary dictionary = dictionaries.get(header.id());
+          if (dictionary == null || header.isDelta() || !roots.isEmpty()) {
+            throw new CorruptArrowFileException(format, file, dictionary == null
+                ? "unexpected dictionary batch for id " + header.id()
+                : (header.isDelta() ? "extends" : "replaces") + " dictionary " + header.id() + " at offset "
+                    + block.getOffset() + (roots.isEmpty() ? "" : ", after record batches")
+                    + "; memwall reads one dictionary per column, written before the first record batch", null);
+          }
+          try (ArrowRecordBatch batch = deserialize(header.data(), whole, block)) {
+            new VectorLoader(new VectorSchemaRoot(List.of(dictionary.getVector()))).load(batch);
+          }
+        } else {
+          RecordBatch header = (RecordBatch) part.message().header(new RecordBatch());
+          VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+          roots.add(root);
+          try (ArrowRecordBatch batch = deserialize(header, whole, block)) {
+            new VectorLoader(root).load(batch);
+          }
         }
       }
-      for (ArrowBlock block : recordBlocks) {
-        Message message = readMessage(file, mapping, block, MessageHeader.RecordBatch);
-        RecordBatch header = (RecordBatch) message.header(new RecordBatch());
-        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        roots.add(root);
-        try (ArrowRecordBatch batch = deserialize(header, whole, block)) {
-          new VectorLoader(root).load(batch);
-        }
-      }
-      whole.close();
-      return Table.own(schema, roots, dictionaries);
     } catch (IOException | RuntimeException e) {
       roots.forEach(VectorSchemaRoot::close);
       dictionaries.values().forEach(d -> d.getVector().close());
-      if (whole != null) {
-        whole.close();
-      } else {
+      if (whole == null) {
         arena.close();
       }
-      throw e instanceof CorruptArrowFileException c ? c
-          : new CorruptArrowFileException(file, e.getMessage(), e);
+      throw e instanceof CorruptArrowFileException c ? c : new CorruptArrowFileException(format, file, e.getMessage(), e);
+    } finally {
+      if (whole != null) {
+        whole.close(); // exactly once: from here on the batches' and dictionaries' slices hold the mapping
+      }
     }
+    try {
+      return ReadableColumns.own(file, schema, roots, dictionaries);
+    } catch (RuntimeException e) { // own closed everything
+      throw new CorruptArrowFileException(format, file, e.getMessage(), e);
+    }
+  }
+
+  /** One message of a file or stream: where it lies, and its metadata (read from the mapping). */
+  private record Part(ArrowBlock block, Message message) {}
+
+  /**
+   * Whether {@code mapping} starts as an Arrow IPC stream rather than a file: with the continuation
+   * marker, or (the format before Arrow 0.15) with the length of a schema message that fits.
+   */
+  private static boolean isStream(MemorySegment mapping) {
+    long size = mapping.byteSize();
+    if (size < 4 || (size >= MAGIC.length && hasMagic(mapping, 0))) {
+      return false;
+    }
+    int length = mapping.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+    if (length == CONTINUATION) {
+      return true;
+    }
+    if (length <= 0 || length > size - 4) {
+      return false;
+    }
+    try {
+      return Message.getRootAsMessage(mapping.asSlice(4, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN))
+          .headerType() == MessageHeader.Schema;
+    } catch (RuntimeException e) {
+      return false; // not a flatbuffer at all
+    }
+  }
+
+  /**
+   * The messages of the Arrow IPC stream {@code mapping}, in order, up to its end-of-stream marker
+   * or its end: a schema, then dictionary and record batches. Checks that each message's metadata
+   * and body lie within the file (before anything is allocated for them) and that record batches
+   * are uncompressed; each is then checked as a file's blocks are.
+   */
+  private static List<Part> walkStream(Path file, MemorySegment mapping) throws CorruptArrowFileException {
+    String format = "Arrow IPC stream";
+    long size = mapping.byteSize();
+    List<Part> parts = new ArrayList<>();
+    long position = 0;
+    while (position < size) {
+      long start = position;
+      int length = CONTINUATION;
+      for (int prefix = 0; length == CONTINUATION && prefix < 2; prefix++) { // marker, then length
+        if (size - position < 4) {
+          throw new CorruptArrowFileException(format, file, "truncated in the message at offset " + start, null);
+        }
+        length = mapping.get(ValueLayout.JAVA_INT_UNALIGNED, position);
+        position += 4;
+      }
+      if (length == 0) {
+        break; // end-of-stream marker
+      }
+      if (length < 0 || length > size - position) {
+        throw new CorruptArrowFileException(format, file, "the message at offset " + start + " has " + length
+            + " bytes of metadata but the file ends " + (size - position) + " bytes later (truncated?)", null);
+      }
+      byte type;
+      long body;
+      try {
+        Message message = Message.getRootAsMessage(
+            mapping.asSlice(position, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
+        type = message.headerType();
+        body = message.bodyLength();
+      } catch (RuntimeException e) {
+        throw new CorruptArrowFileException(format, file, "cannot read the message at offset " + start + " (" + e + ")", e);
+      }
+      position += length;
+      if (body < 0 || body > size - position) {
+        throw new CorruptArrowFileException(format, file, "the message at offset " + start + " has a body of "
+            + body + " bytes but the file ends " + (size - position) + " bytes later (truncated?)", null);
+      }
+      byte expected = parts.isEmpty() ? MessageHeader.Schema
+          : type == MessageHeader.DictionaryBatch ? type : MessageHeader.RecordBatch;
+      ArrowBlock block = new ArrowBlock(start, (int) (position - start), body);
+      parts.add(new Part(block, readMessage(format, file, mapping, block, expected)));
+      position += body;
+    }
+    if (parts.isEmpty()) {
+      throw new CorruptArrowFileException(format, file, "no schema message (" + size + " bytes)", null);
+    }
+    return parts;
   }
 
   /**
@@ -257,11 +379,22 @@ public final class ArrowFiles {
 
   private static Message readMessage(Path file, MemorySegment mapping, ArrowBlock block, byte expectedType)
       throws CorruptArrowFileException {
+    return readMessage("Arrow file", file, mapping, block, expectedType);
+  }
+
+  /**
+   * The metadata of the message in {@code block}, after checking that it lies within the file,
+   * agrees with the block's lengths, has the expected type and (a record batch) is uncompressed.
+   *
+   * @param format what the file is read as, for the messages: "Arrow file" or "Arrow IPC stream"
+   */
+  private static Message readMessage(String format, Path file, MemorySegment mapping, ArrowBlock block,
+      byte expectedType) throws CorruptArrowFileException {
     long size = mapping.byteSize();
     if (block.getOffset() < 0 || block.getMetadataLength() < 8 || block.getBodyLength() < 0
         || block.getOffset() > size || block.getMetadataLength() > size - block.getOffset()
         || block.getBodyLength() > size - block.getOffset() - block.getMetadataLength()) {
-      throw new CorruptArrowFileException(file, "block at offset " + block.getOffset()
+      throw new CorruptArrowFileException(format, file, "block at offset " + block.getOffset()
           + " extends past the end of the file (" + mapping.byteSize() + " bytes)", null);
     }
     long position = block.getOffset();
@@ -272,23 +405,23 @@ public final class ArrowFiles {
       position += 4;
     }
     if (length <= 0 || position + length != block.getOffset() + block.getMetadataLength()) {
-      throw new CorruptArrowFileException(file, "message length " + length + " at offset " + block.getOffset()
+      throw new CorruptArrowFileException(format, file, "message length " + length + " at offset " + block.getOffset()
           + " disagrees with the footer's metadata length " + block.getMetadataLength(), null);
     }
     var buffer = mapping.asSlice(position, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     Message message = Message.getRootAsMessage(buffer);
     if (message.bodyLength() != block.getBodyLength()) {
-      throw new CorruptArrowFileException(file, "message body length " + message.bodyLength() + " at offset "
+      throw new CorruptArrowFileException(format, file, "message body length " + message.bodyLength() + " at offset "
           + block.getOffset() + " disagrees with the footer's " + block.getBodyLength(), null);
     }
     if (message.headerType() != expectedType) {
-      throw new CorruptArrowFileException(file, "expected message type " + MessageHeader.name(expectedType)
+      throw new CorruptArrowFileException(format, file, "expected message type " + MessageHeader.name(expectedType)
           + " at offset " + block.getOffset() + ", found " + message.headerType(), null);
     }
     if (expectedType == MessageHeader.RecordBatch) {
       RecordBatch header = (RecordBatch) message.header(new RecordBatch());
       if (header.compression() != null) {
-        throw new CorruptArrowFileException(file, "compressed record batches are not supported (memwall maps files zero-copy)", null);
+        throw new CorruptArrowFileException(format, file, "compressed record batches are not supported (memwall maps files zero-copy)", null);
       }
     }
     return message;

@@ -44,19 +44,12 @@ final class Accumulator {
     this.aggregate = aggregate;
     Expr argument = aggregate.argument();
     ColumnType argumentType = argument == null ? null : binder.typeOf(argument);
-    if (argumentType != null && argumentType.kind() == ColumnType.Kind.STRING
-        && aggregate.function() != Aggregate.Function.COUNT) {
-      throw new IllegalArgumentException(aggregate.function() + " of a string is not supported: " + argument);
-    }
-    if (aggregate.function() == Aggregate.Function.SUM && argumentType.kind() == ColumnType.Kind.DATE) {
-      throw new IllegalArgumentException("cannot SUM dates: " + argument);
-    }
+    this.resultType = aggregate.resultType(argumentType); // refuses arguments of types the function does not take
     boolean integral = argumentType != null && argumentType.isIntegral();
     this.longs = integral ? binder.bindLong(argument) : null;
     this.doubles = argumentType != null && argumentType.kind() == ColumnType.Kind.FLOAT64
         ? binder.bindDouble(argument) : null;
     this.unit = integral ? Math.pow(10, -argumentType.scale()) : 1;
-    this.resultType = aggregate.resultType(argumentType);
   }
 
   private boolean isDouble() {

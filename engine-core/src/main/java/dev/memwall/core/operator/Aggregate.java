@@ -51,14 +51,39 @@ public record Aggregate(Function function, Expr argument, String name) {
 
   /**
    * The type of the result for an argument of {@code argumentType} (null for COUNT(*)): COUNT is
-   * INT64, AVG FLOAT64, SUM of INT32 INT64, otherwise the argument's type.
+   * INT64, AVG FLOAT64, SUM of INT32 INT64, otherwise the argument's type. Nothing is allocated, so
+   * a plan can be checked with this before it runs.
+   *
+   * @throws IllegalArgumentException in one line naming this aggregate, its argument and the
+   *     argument's type when the function does not take that type: SUM, AVG, MIN and MAX of
+   *     strings, SUM of dates (COUNT takes any type)
    */
   public ColumnType resultType(ColumnType argumentType) {
+    if (argumentType != null && function != Function.COUNT && !takes(argumentType.kind())) {
+      throw new IllegalArgumentException("cannot compute " + this + ": its argument " + describe(argument)
+          + " is " + argumentType + ", and " + function + " takes " + (function == Function.SUM
+              ? "INT32, INT64, DECIMAL or FLOAT64" : "INT32, INT64, DECIMAL, FLOAT64 or DATE"));
+    }
     return switch (function) {
       case COUNT -> ColumnType.INT64;
       case AVG -> ColumnType.FLOAT64;
       case SUM -> argumentType.kind() == ColumnType.Kind.INT32 ? ColumnType.INT64 : argumentType;
       case MIN, MAX -> argumentType;
     };
+  }
+
+  /** Whether this (non-COUNT) function takes arguments of {@code kind}. */
+  private boolean takes(ColumnType.Kind kind) {
+    return kind != ColumnType.Kind.STRING && (function != Function.SUM || kind != ColumnType.Kind.DATE);
+  }
+
+  /** {@code SUM(price) AS revenue}: the function, its argument (a column by its name) and the result's name. */
+  @Override
+  public String toString() {
+    return function + "(" + (argument == null ? "*" : describe(argument)) + ") AS " + name;
+  }
+
+  private static String describe(Expr expr) {
+    return expr instanceof Expr.ColumnRef ref ? ref.name() : expr.toString();
   }
 }

@@ -72,7 +72,12 @@ final class GroupTable implements AutoCloseable {
     this.keyWidth = keyWidth;
     this.tuple = new long[keyWidth];
     this.keys = new OffHeapLongArray(memory, 16L * keyWidth);
-    allocateSlots(6);
+    try {
+      allocateSlots(6);
+    } catch (RuntimeException | Error e) {
+      keys.close(); // the budget refused the slots: free the keys too
+      throw e;
+    }
     this.ordered = keyWidth == 2; // one key and its null mask
     this.keyInSlot = keyWidth == 2;
     this.indexed = !ordered;

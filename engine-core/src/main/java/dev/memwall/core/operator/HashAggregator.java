@@ -65,33 +65,30 @@ public final class HashAggregator implements AutoCloseable {
   private int initializedGroups;
 
   /**
+   * Checks the keys and aggregates against the input {@code binder} binds, binds them, and only
+   * then allocates the group table and the accumulators' columns; if anything fails, what was
+   * allocated is freed before the exception leaves.
+   *
    * @param strings shared by all workers of this aggregation, so string keys intern alike
    * @param layout how the per-group state is laid out (the DSM versus NSM choice)
-   * @throws IllegalArgumentException for keys or arguments of unsupported types (FLOAT64 keys,
-   *     SUM of dates or strings, MIN/MAX of strings)
+   * @throws IllegalArgumentException as {@link #resultTypes} does, before anything is allocated
+   * @throws dev.memwall.core.memory.BudgetExceededException when the memory's budget cannot cover
+   *     the initial state (nothing stays allocated)
    */
   public HashAggregator(EngineMemory memory, Binder binder, List<NamedExpr> keys, List<Aggregate> aggregates,
       StringIds strings, AggregateLayout layout) {
     this.memory = memory;
     this.keys = List.copyOf(keys);
     this.strings = strings;
-    if (keys.size() > 63) {
-      throw new IllegalArgumentException("at most 63 grouping keys, got " + keys.size());
-    }
+    keyTypes.addAll(resultTypes(binder, keys, aggregates).subList(0, keys.size()));
     this.groupKeys = new GroupKey[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       Expr expr = keys.get(i).expr();
-      ColumnType type = binder.typeOf(expr);
-      keyTypes.add(type);
-      groupKeys[i] = switch (type.kind()) {
-        case STRING -> new GroupKey.Strings(binder.columnIndex(requireColumn(expr)), this.strings);
-        case FLOAT64 -> throw new IllegalArgumentException("cannot group by the double " + expr);
-        default -> new GroupKey.Integral(binder.bindLong(expr));
-      };
+      groupKeys[i] = keyTypes.get(i).kind() == ColumnType.Kind.STRING
+          ? new GroupKey.Strings(binder.columnIndex((Expr.ColumnRef) expr), this.strings)
+          : new GroupKey.Integral(binder.bindLong(expr));
     }
     this.keyColumns = new long[keys.size() + 1][Chunk.CAPACITY];
-    this.table = new GroupTable(memory, keys.size() + 1);
-    this.dictionaryGroups = new DictionaryGroups(groupKeys, table);
     this.sumValues = new long[aggregates.size() + 1][];
     this.sumTargets = new GroupColumns.Column[aggregates.size() + 1];
     this.accumulators = new Accumulator[aggregates.size()];
@@ -105,14 +102,65 @@ public final class HashAggregator implements AutoCloseable {
       }
     }
     int owners = (int) Arrays.stream(accumulators).filter(Accumulator::ownsState).count();
-    this.groupColumns = new GroupColumns(memory, 1 + 2 * owners, 64, layout);
-    this.rows = groupColumns.claim();
-    for (Accumulator accumulator : accumulators) {
-      accumulator.claimValues(groupColumns);
+    GroupTable groups = null;
+    GroupColumns columns = null;
+    try {
+      groups = new GroupTable(memory, keys.size() + 1);
+      columns = new GroupColumns(memory, 1 + 2 * owners, 64, layout);
+      this.rows = columns.claim();
+      for (Accumulator accumulator : accumulators) {
+        accumulator.claimValues(columns);
+      }
+      for (Accumulator accumulator : accumulators) {
+        accumulator.claimNullCounts(columns);
+      }
+    } catch (RuntimeException | Error e) {
+      if (columns != null) {
+        columns.close();
+      }
+      if (groups != null) {
+        groups.close();
+      }
+      throw e;
     }
-    for (Accumulator accumulator : accumulators) {
-      accumulator.claimNullCounts(groupColumns);
+    this.table = groups;
+    this.groupColumns = columns;
+    this.dictionaryGroups = new DictionaryGroups(groupKeys, table);
+  }
+
+  /**
+   * The types of the result's columns, the keys' then the aggregates', for grouping the input
+   * {@code binder} binds by {@code keys}; allocates nothing, so plans are checked with it before
+   * they run.
+   *
+   * @throws IllegalArgumentException in one line naming the key or aggregate (with its argument and
+   *     that argument's type) this aggregator cannot compute: more than 63 keys, FLOAT64 keys,
+   *     string keys other than columns, and the aggregates {@link Aggregate#resultType} refuses
+   */
+  public static List<ColumnType> resultTypes(Binder binder, List<NamedExpr> keys, List<Aggregate> aggregates) {
+    if (keys.size() > 63) {
+      throw new IllegalArgumentException("at most 63 grouping keys, got " + keys.size());
     }
+    List<ColumnType> types = new ArrayList<>();
+    for (NamedExpr key : keys) {
+      Expr expr = key.expr();
+      ColumnType type = binder.typeOf(expr);
+      String name = expr instanceof Expr.ColumnRef ref
+          ? (ref.name().equals(key.name()) ? ref.name() : ref.name() + " AS " + key.name())
+          : expr + " AS " + key.name();
+      if (type.kind() == ColumnType.Kind.FLOAT64) {
+        throw new IllegalArgumentException("cannot group by " + name + ": it is FLOAT64, and grouping keys are "
+            + "INT32, INT64, DECIMAL, DATE or STRING");
+      }
+      if (type.kind() == ColumnType.Kind.STRING && !(expr instanceof Expr.ColumnRef)) {
+        throw new IllegalArgumentException("cannot group by " + name + ": string grouping keys must be columns");
+      }
+      types.add(type);
+    }
+    for (Aggregate aggregate : aggregates) {
+      types.add(aggregate.resultType(aggregate.argument() == null ? null : binder.typeOf(aggregate.argument())));
+    }
+    return types;
   }
 
   /** Adds the selected rows of {@code chunk}. */
@@ -480,13 +528,6 @@ public final class HashAggregator implements AutoCloseable {
   public void close() {
     table.close();
     groupColumns.close();
-  }
-
-  private static Expr.ColumnRef requireColumn(Expr expr) {
-    if (expr instanceof Expr.ColumnRef ref) {
-      return ref;
-    }
-    throw new IllegalArgumentException("string grouping keys must be columns, not " + expr);
   }
 
 }

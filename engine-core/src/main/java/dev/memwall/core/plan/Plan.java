@@ -81,7 +81,16 @@ public final class Plan {
 
   private record Project(List<NamedExpr> outputs) implements Step {}
 
-  private record Aggregation(List<NamedExpr> keys, List<Aggregate> aggregates) implements Step {}
+  private record Aggregation(List<NamedExpr> keys, List<Aggregate> aggregates) implements Step {
+    List<NamedExpr> resolvedKeys(Map<String, Expr> aliases) {
+      return keys.stream().map(k -> new NamedExpr(resolve(k.expr(), aliases), k.name())).toList();
+    }
+
+    List<Aggregate> resolvedAggregates(Map<String, Expr> aliases) {
+      return aggregates.stream().map(g -> new Aggregate(g.function(),
+          g.argument() == null ? null : resolve(g.argument(), aliases), g.name())).toList();
+    }
+  }
 
   private record OrderBy(List<SortKey> keys) implements Step {}
 
@@ -154,7 +163,9 @@ public final class Plan {
    * The schema of the result, derived without reading a row: the names and types {@link #execute}
    * will produce (computed strings may be encoded differently).
    *
-   * @throws IllegalArgumentException for an expression that does not fit its input, as execute would
+   * @throws IllegalArgumentException for an expression that does not fit its input (an unknown
+   *     column, a type error in a filter or projection, a grouping key or aggregate of a type the
+   *     engine cannot compute), as execute would
    */
   public Schema schema() {
     Schema schema = source.schema();
@@ -166,17 +177,17 @@ public final class Plan {
       }
       Step breaker = i < steps.size() ? steps.get(i++) : null;
       Pipeline chain = Pipeline.of(schema, pipeline);
+      chain.checkFilters();
       Binder binder = new Binder(chain.outputSchema());
       List<NamedExpr> columns = chain.outputs;
       if (breaker instanceof Aggregation a) {
+        List<NamedExpr> keys = a.resolvedKeys(chain.aliases);
+        List<Aggregate> aggregates = a.resolvedAggregates(chain.aliases);
+        List<ColumnType> types = HashAggregator.resultTypes(binder, keys, aggregates);
         List<Field> fields = new ArrayList<>();
-        for (NamedExpr key : a.keys()) {
-          fields.add(binder.typeOf(resolve(key.expr(), chain.aliases)).toField(key.name(), true, null));
-        }
-        for (Aggregate aggregate : a.aggregates()) {
-          ColumnType argument = aggregate.argument() == null ? null
-              : binder.typeOf(resolve(aggregate.argument(), chain.aliases));
-          fields.add(aggregate.resultType(argument).toField(aggregate.name(), true, null));
+        for (int k = 0; k < types.size(); k++) {
+          String name = k < keys.size() ? keys.get(k).name() : aggregates.get(k - keys.size()).name();
+          fields.add(types.get(k).toField(name, true, null));
         }
         schema = new Schema(fields);
       } else if (columns != null) {
@@ -238,11 +249,14 @@ public final class Plan {
   /**
    * Runs the plan; the caller owns and closes the result.
    *
+   * @throws IllegalArgumentException as {@link #schema} does, for a plan that does not fit its
+   *     input: {@link #schema}'s checks run before anything is allocated
    * @throws dev.memwall.core.concurrent.QueryCancelledException if the context's token is cancelled,
    *     its timeout passes or the calling thread is interrupted first; everything the plan allocated
    *     is freed by then
    */
   public Table execute(ExecutionContext context) {
+    schema(); // every pipeline's expressions, keys and aggregates, checked before the first allocates
     return context.run(() -> executePipelines(context));
   }
 
@@ -286,11 +300,7 @@ public final class Plan {
     Pipeline chain = Pipeline.of(input.schema(), pipeline);
     Map<String, Expr> aliases = chain.aliases;
     Table result = switch (breaker) {
-      case Aggregation a -> aggregate(input, chain,
-          a.keys().stream().map(k -> new NamedExpr(resolve(k.expr(), aliases), k.name())).toList(),
-          a.aggregates().stream().map(g -> new Aggregate(g.function(),
-              g.argument() == null ? null : resolve(g.argument(), aliases), g.name())).toList(),
-          context);
+      case Aggregation a -> aggregate(input, chain, a.resolvedKeys(aliases), a.resolvedAggregates(aliases), context);
       case null, default -> collect(input, chain, context);
     };
     if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
@@ -606,6 +616,14 @@ public final class Plan {
       }
       segments.add(new Segment(schema, filters, null, null, null));
       return new Pipeline(List.copyOf(segments), aliases, outputs);
+    }
+
+    /** Binds every segment's filters once, for their errors: one that does not fit its input throws. */
+    void checkFilters() {
+      for (Segment segment : segments) {
+        Binder binder = new Binder(segment.schema());
+        segment.filters().forEach(binder::bindFilter);
+      }
     }
 
     /** The segment whose rows reach the pipeline's consumer. */

@@ -57,7 +57,8 @@ public final class Batch {
   /**
    * The column named {@code name}.
    *
-   * @throws IllegalArgumentException listing the available names when there is none
+   * @throws IllegalArgumentException listing the available names when there is none, or saying why
+   *     it was {@linkplain Table#leftOut left out} of the file it was read from
    */
   public Column column(String name) {
     for (Column column : columns) {
@@ -65,7 +66,8 @@ public final class Batch {
         return column;
       }
     }
-    throw new IllegalArgumentException("no column '" + name + "' in batch with columns "
+    String leftOut = Table.leftOut(root.getSchema(), name);
+    throw new IllegalArgumentException(leftOut != null ? leftOut : "no column '" + name + "' in batch with columns "
         + columns.stream().map(Column::name).toList());
   }
 

@@ -20,6 +20,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * no-op for them). Thread safety: immutable after construction; readers may share it.
  */
 public final class Table implements AutoCloseable {
+  /**
+   * Schema metadata key prefix: {@code memwall.left-out.NAME} holds, in one line, why a reader left
+   * column NAME of its file out of the table (an Arrow type memwall does not read, such as
+   * {@code dev.memwall.core.ipc.ArrowFiles#map} meets in files other libraries write).
+   */
+  public static final String LEFT_OUT_METADATA_PREFIX = "memwall.left-out.";
+
   private final Schema schema;
   private final List<VectorSchemaRoot> roots;
   private final List<Batch> batches;
@@ -96,7 +103,12 @@ public final class Table implements AutoCloseable {
     return roots;
   }
 
-  /** Index of column {@code name} in the schema. */
+  /**
+   * Index of column {@code name} in the schema.
+   *
+   * @throws IllegalArgumentException listing the columns when there is none of that name, or saying
+   *     why it was {@linkplain #leftOut left out} of the file it was read from
+   */
   public int columnIndex(String name) {
     var fields = schema.getFields();
     for (int i = 0; i < fields.size(); i++) {
@@ -104,8 +116,18 @@ public final class Table implements AutoCloseable {
         return i;
       }
     }
-    throw new IllegalArgumentException("no column '" + name + "' in table with columns "
+    String leftOut = leftOut(schema, name);
+    throw new IllegalArgumentException(leftOut != null ? leftOut : "no column '" + name + "' in table with columns "
         + fields.stream().map(f -> f.getName()).toList());
+  }
+
+  /**
+   * Why column {@code name} was left out of the table of {@code schema} when it was read from a
+   * file (one line naming the column, its Arrow type and the file), or null when it was not.
+   */
+  public static String leftOut(Schema schema, String name) {
+    Map<String, String> metadata = schema.getCustomMetadata();
+    return metadata == null ? null : metadata.get(LEFT_OUT_METADATA_PREFIX + name);
   }
 
   @Override
