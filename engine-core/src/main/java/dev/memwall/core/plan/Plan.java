@@ -4,41 +4,25 @@ import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
-import dev.memwall.core.expr.DoubleKernel;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.FilterKernel;
-import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
 import dev.memwall.core.operator.StringIds;
-import dev.memwall.core.vector.Batch;
-import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.BatchStream;
 import dev.memwall.core.vector.ColumnType;
-import dev.memwall.core.vector.DictionaryColumn;
-import dev.memwall.core.vector.DictionaryEncoder;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import dev.memwall.core.vector.VarCharColumn;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -70,9 +54,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * has consumed them. Thread safety: a plan is immutable and may be executed concurrently.
  */
 public final class Plan {
-  /** Rows a worker claims at a time. */
-  static final int MORSEL_ROWS = 16 * Chunk.CAPACITY;
-
   private sealed interface Step permits Filter, Project, Stage, Aggregation, OrderBy, Limit, TopN {}
 
   private record Filter(Expr predicate) implements Step {}
@@ -99,17 +80,28 @@ public final class Plan {
   /** ORDER BY directly followed by LIMIT: one bounded top-N instead of a full sort and a copy. */
   private record TopN(List<SortKey> keys, long rows) implements Step {}
 
-  private final Table source;
+  private final ScanSource source;
   private final List<Step> steps;
 
-  private Plan(Table source, List<Step> steps) {
+  private Plan(ScanSource source, List<Step> steps) {
     this.source = source;
     this.steps = List.copyOf(steps);
   }
 
-  /** A plan reading every batch of {@code table}. */
+  /** A plan reading every batch of {@code table}, which stays the caller's; it may run any number of times. */
   public static Plan scan(Table table) {
-    return new Plan(table, List.of());
+    return new Plan(new ScanSource.OfTable(java.util.Objects.requireNonNull(table, "table")), List.of());
+  }
+
+  /**
+   * A plan reading {@code stream} batch by batch as its first pipeline consumes it: each batch is
+   * closed once its rows have passed through, so the input is never held whole (only pipeline
+   * breakers, an aggregation or a sort, hold what they need). The plan runs once: a second execution
+   * is refused. The stream stays the caller's to close, after the execution.
+   */
+  public static Plan scan(BatchStream stream) {
+    return new Plan(new ScanSource.OfStream(java.util.Objects.requireNonNull(stream, "stream"),
+        new java.util.concurrent.atomic.AtomicBoolean()), List.of());
   }
 
   private Plan then(Step step) {
@@ -231,7 +223,7 @@ public final class Plan {
    * without running the plan (a stage that may emit more rows than it receives).
    */
   public long maxRows() {
-    long rows = source.rowCount();
+    long rows = source.maxRows();
     for (Step step : steps) {
       rows = switch (step) {
         case Stage s -> s.stage().narrowsOnly() ? rows : Long.MAX_VALUE;
@@ -261,7 +253,7 @@ public final class Plan {
   }
 
   private Table executePipelines(ExecutionContext context) {
-    Table input = source;
+    ScanSource input = source;
     boolean ownsInput = false;
     int i = 0;
     try {
@@ -273,29 +265,30 @@ public final class Plan {
         Step breaker = i < steps.size() ? steps.get(i++) : null;
         Table output = runPipeline(input, pipeline, breaker, context);
         if (ownsInput) {
-          input.close();
+          input.table().close();
         }
-        input = output;
+        input = new ScanSource.OfTable(output);
         ownsInput = true;
       } while (i < steps.size());
-      return input;
+      return input.table();
     } catch (RuntimeException | Error e) {
       if (ownsInput) {
-        input.close();
+        input.table().close();
       }
       throw e;
     }
   }
 
-  private static Table runPipeline(Table input, List<Step> pipeline, Step breaker, ExecutionContext context) {
-    if (pipeline.isEmpty() && breaker instanceof TopN topN) {
-      return Sorter.sort(input, topN.keys(), topN.rows(), context.memory());
+  private static Table runPipeline(ScanSource input, List<Step> pipeline, Step breaker, ExecutionContext context) {
+    Table table = input.table();
+    if (table != null && pipeline.isEmpty() && breaker instanceof TopN topN) {
+      return Sorter.sort(table, topN.keys(), topN.rows(), context.memory());
     }
-    if (pipeline.isEmpty() && breaker instanceof OrderBy order) {
-      return Sorter.sort(input, order.keys(), Long.MAX_VALUE, context.memory());
+    if (table != null && pipeline.isEmpty() && breaker instanceof OrderBy order) {
+      return Sorter.sort(table, order.keys(), Long.MAX_VALUE, context.memory());
     }
-    if (pipeline.isEmpty() && breaker instanceof Limit limit) {
-      return Sorter.sort(input, List.of(), limit.rows(), context.memory());
+    if (table != null && pipeline.isEmpty() && breaker instanceof Limit limit) {
+      return Sorter.sort(table, List.of(), limit.rows(), context.memory());
     }
     Pipeline chain = Pipeline.of(input.schema(), pipeline);
     Map<String, Expr> aliases = chain.aliases;
@@ -305,13 +298,13 @@ public final class Plan {
     };
     if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
       try (Table collected = result) {
-        return runPipeline(collected, List.of(), breaker, context);
+        return runPipeline(new ScanSource.OfTable(collected), List.of(), breaker, context);
       }
     }
     return result;
   }
 
-  private static Table aggregate(Table input, Pipeline chain, List<NamedExpr> keys,
+  private static Table aggregate(ScanSource input, Pipeline chain, List<NamedExpr> keys,
       List<Aggregate> aggregates, ExecutionContext context) {
     StringIds strings = new StringIds();
     List<HashAggregator> partials = runWorkers(input, chain, context, binder ->
@@ -324,7 +317,7 @@ public final class Plan {
     }
   }
 
-  private static Table collect(Table input, Pipeline chain, ExecutionContext context) {
+  private static Table collect(ScanSource input, Pipeline chain, ExecutionContext context) {
     List<NamedExpr> columns = chain.outputs != null ? chain.outputs
         : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
     Schema schema = chain.outputSchema();
@@ -339,211 +332,6 @@ public final class Plan {
     }
   }
 
-  /**
-   * Materializes projected values of the selected rows. A string column that is dictionary-encoded
-   * where the pipeline ends is collected as codes ({@link TableBuilder}'s encoded columns): the
-   * codes of a small dictionary are copied as they are, those of another dictionary met later
-   * translated; a chunk whose dictionary would make the column's dictionary large starts a new part
-   * in which that column is decoded. {@link TableBuilder#concatenate} makes one table of the parts.
-   */
-  private static final class Collector implements AutoCloseable {
-    private final List<String> names;
-    private final List<ColumnType> types;
-    private final boolean[] encoded;
-    private final BufferAllocator allocator;
-    /** Earlier parts of this worker's rows, before a column had to be decoded. */
-    private final List<TableBuilder> finished = new ArrayList<>();
-    private TableBuilder builder;
-    private final Object[] kernels;
-    private final Object[] values;
-
-    Collector(Binder binder, Schema schema, List<NamedExpr> columns, ExecutionContext context) {
-      this.types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
-      this.names = columns.stream().map(NamedExpr::name).toList();
-      this.allocator = context.memory().arrow();
-      this.kernels = new Object[columns.size()];
-      this.values = new Object[columns.size()];
-      this.encoded = new boolean[columns.size()];
-      for (int i = 0; i < columns.size(); i++) {
-        Expr expr = columns.get(i).expr();
-        kernels[i] = switch (types.get(i).kind()) {
-          case STRING -> expr instanceof Expr.Substring sub
-              ? new SubstringOutput(binder.columnIndex(requireColumn(sub.input())), sub)
-              : binder.columnIndex(requireColumn(expr));
-          case FLOAT64 -> binder.bindDouble(expr);
-          default -> binder.bindLong(expr);
-        };
-        encoded[i] = kernels[i] instanceof Integer index && schema.getFields().get(index).getDictionary() != null;
-      }
-      this.builder = new TableBuilder(names, types, encoded, allocator);
-    }
-
-    /** The builders of this worker's rows, in order; the caller concatenates them, this collector closes them. */
-    List<TableBuilder> parts() {
-      List<TableBuilder> parts = new ArrayList<>(finished);
-      parts.add(builder);
-      return parts;
-    }
-
-    void consume(Chunk chunk) {
-      for (int c = 0; c < kernels.length; c++) {
-        values[c] = switch (kernels[c]) {
-          case LongKernel k -> k.evaluate(chunk);
-          case DoubleKernel k -> k.evaluate(chunk);
-          case SubstringOutput sub -> chunk.batch().column(sub.column());
-          default -> chunk.batch().column((Integer) kernels[c]);
-        };
-      }
-      for (int c = 0; c < kernels.length; c++) {
-        if (encoded[c] && !(values[c] instanceof DictionaryColumn codes
-            && builder.encoder(c).accepts(codes.dictionary(), DictionaryEncoder.MAX_ENTRIES))) {
-          encoded[c] = false; // a large dictionary: this column is decoded from here on, in a new part
-          finished.add(builder);
-          builder = new TableBuilder(names, types, encoded, allocator);
-          c = -1; // the new part's encoders adopt this chunk's dictionaries afresh
-        }
-      }
-      int selected = chunk.selected();
-      for (int done = 0; done < selected; ) {
-        int rows = builder.reserveRows(selected - done);
-        int at = builder.nextRow();
-        for (int c = 0; c < kernels.length; c++) {
-          write(builder.vector(c), c, chunk, done, rows, at);
-        }
-        builder.commitRows(rows);
-        done += rows;
-      }
-    }
-
-    @Override
-    public void close() {
-      finished.forEach(TableBuilder::close);
-      builder.close();
-    }
-
-    /** Column {@code c}'s values of selected rows {@code [from, from + rows)}, written from {@code at} on. */
-    private void write(FieldVector target, int c, Chunk chunk, int from, int rows, int at) {
-      switch (kernels[c]) {
-        case LongKernel kernel -> {
-          long[] longs = (long[]) values[c];
-          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
-          switch (target) {
-            case BigIntVector v -> {
-              for (int i = 0; i < rows; i++) {
-                int k = chunk.position(from + i);
-                if (nulls != null && nulls[k]) {
-                  v.setNull(at + i);
-                } else {
-                  v.set(at + i, longs[k]);
-                }
-              }
-            }
-            case IntVector _, DateDayVector _ -> {
-              BaseFixedWidthVector v = (BaseFixedWidthVector) target;
-              for (int i = 0; i < rows; i++) {
-                int k = chunk.position(from + i);
-                if (nulls != null && nulls[k]) {
-                  v.setNull(at + i);
-                } else {
-                  TableBuilder.setInt32(v, at + i, Math.toIntExact(longs[k]));
-                }
-              }
-            }
-            default -> throw new IllegalStateException("no integral output into " + target.getField());
-          }
-        }
-        case DoubleKernel kernel -> {
-          double[] doubles = (double[]) values[c];
-          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
-          Float8Vector v = (Float8Vector) target;
-          for (int i = 0; i < rows; i++) {
-            int k = chunk.position(from + i);
-            if (nulls != null && nulls[k]) {
-              v.setNull(at + i);
-            } else {
-              v.set(at + i, doubles[k]);
-            }
-          }
-        }
-        case SubstringOutput sub -> {
-          Column strings = (Column) values[c];
-          VarCharVector v = (VarCharVector) target;
-          for (int i = 0; i < rows; i++) {
-            sub.copy(strings, chunk.start() + chunk.position(from + i), v, at + i);
-          }
-        }
-        default -> {
-          if (encoded[c]) {
-            writeCodes((DictionaryColumn) values[c], builder.encoder(c), (IntVector) target, chunk, from, rows, at);
-          } else {
-            Column strings = (Column) values[c];
-            VarCharVector v = (VarCharVector) target;
-            for (int i = 0; i < rows; i++) {
-              TableBuilder.copyString(strings, chunk.start() + chunk.position(from + i), v, at + i);
-            }
-          }
-        }
-      }
-    }
-
-    /** Codes of {@code codes}' selected rows {@code [from, from + rows)} as codes of {@code encoder}, from {@code at} on. */
-    private static void writeCodes(DictionaryColumn codes, DictionaryEncoder encoder, IntVector target, Chunk chunk,
-        int from, int rows, int at) {
-      int start = chunk.start();
-      boolean anyNull = codes.hasNulls();
-      VarCharColumn dictionary = codes.dictionary();
-      if (encoder.copiesCodesOf(dictionary)) {
-        for (int i = 0; i < rows; i++) {
-          int row = start + chunk.position(from + i);
-          if (anyNull && codes.isNull(row)) {
-            target.setNull(at + i);
-          } else {
-            TableBuilder.setInt32(target, at + i, codes.code(row));
-          }
-        }
-        return;
-      }
-      for (int i = 0; i < rows; i++) {
-        int row = start + chunk.position(from + i);
-        int code = anyNull && codes.isNull(row) ? -1 : encoder.code(dictionary, codes.code(row));
-        if (code < 0) {
-          target.setNull(at + i);
-        } else {
-          TableBuilder.setInt32(target, at + i, code);
-        }
-      }
-    }
-
-    /** A projected SUBSTRING of string column {@code column}. */
-    private record SubstringOutput(int column, Expr.Substring substring) {
-      /** Writes the substring of {@code source}'s row {@code row} (null stays null) to {@code target[index]}. */
-      void copy(Column source, int row, VarCharVector target, int index) {
-        if (source.isNull(row)) {
-          target.setNull(index);
-          return;
-        }
-        VarCharColumn strings;
-        int entry;
-        if (source instanceof DictionaryColumn codes) {
-          strings = codes.dictionary();
-          entry = codes.code(row);
-        } else {
-          strings = (VarCharColumn) source;
-          entry = row;
-        }
-        int offset = strings.offset(entry);
-        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(entry));
-        target.setSafe(index, offset + (int) (range >>> 32), (int) range, strings.arrow().getDataBuffer());
-      }
-    }
-
-    private static Expr.ColumnRef requireColumn(Expr expr) {
-      if (expr instanceof Expr.ColumnRef ref) {
-        return ref;
-      }
-      throw new IllegalArgumentException("string outputs must be columns or their SUBSTRINGs, not " + expr);
-    }
-  }
 
   /** What each worker does with the chunks that pass the filters. */
   private interface ChunkConsumer<S> {
@@ -680,35 +468,19 @@ public final class Plan {
    * chain's last segment); returns the states (the caller's to close). The stage workers are closed
    * before this returns.
    */
-  private static <S> List<S> runWorkers(Table input, Pipeline chain, ExecutionContext context,
+  private static <S> List<S> runWorkers(ScanSource input, Pipeline chain, ExecutionContext context,
       Function<Binder, S> newState, ChunkConsumer<S> consumer) {
-    List<Batch> batches = input.batches();
-    List<long[]> morsels = morsels(batches);
-    int workers = (int) Math.max(1, Math.min(context.threads(), morsels.size()));
     List<S> states = new ArrayList<>();
     List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
-    List<Runnable> tasks = new ArrayList<>();
-    AtomicInteger next = new AtomicInteger();
-    try {
+    try (Morsels morsels = input.morsels()) {
+      int workers = Math.max(1, Math.min(context.threads(), morsels.parallelism()));
+      List<Runnable> tasks = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
         Binder[] binders = chain.binders();
         S state = newState.apply(binders[binders.length - 1]);
         states.add(state);
         Consumer<Chunk> head = chain.connect(binders, chunk -> consumer.consume(state, chunk), context, stageWorkers);
-        tasks.add(() -> {
-          Chunk chunk = new Chunk();
-          ExecutionControl control = ExecutionControl.current();
-          for (int m = next.getAndIncrement(); m < morsels.size(); m = next.getAndIncrement()) {
-            control.check();
-            long[] morsel = morsels.get(m);
-            Batch batch = batches.get((int) morsel[0]);
-            int end = (int) (morsel[1] + morsel[2]);
-            for (int start = (int) morsel[1]; start < end; start += Chunk.CAPACITY) {
-              chunk.reset(batch, start, Math.min(Chunk.CAPACITY, end - start));
-              head.accept(chunk);
-            }
-          }
-        });
+        tasks.add(() -> drain(morsels, head));
       }
       Workers.runAll("memwall-worker", tasks);
     } catch (RuntimeException | Error e) {
@@ -725,21 +497,27 @@ public final class Plan {
     return states;
   }
 
-  /**
-   * The batches cut into morsels of at most {@link #MORSEL_ROWS} rows: {batch, first row, rows}.
-   * A method of its own so that {@link #runWorkers}, which runs once per pipeline, has no loop
-   * over the data: a loop's back edges would have C2 compile it (with everything it calls) on
-   * stack, again for each query whose types differ, while the workers wait for the compiler.
-   */
-  private static List<long[]> morsels(List<Batch> batches) {
-    List<long[]> morsels = new ArrayList<>();
-    for (int b = 0; b < batches.size(); b++) {
-      for (int start = 0; start < batches.get(b).rowCount(); start += MORSEL_ROWS) {
-        morsels.add(new long[] {b, start, Math.min(MORSEL_ROWS, batches.get(b).rowCount() - start)});
+  /** One worker's loop: claims morsels until none is left, each passed chunk by chunk to {@code head}. */
+  private static void drain(Morsels morsels, Consumer<Chunk> head) {
+    Chunk chunk = new Chunk();
+    ExecutionControl control = ExecutionControl.current();
+    Morsels.Claim claim = new Morsels.Claim();
+    while (morsels.claim(claim)) {
+      try {
+        control.check();
+        int end = claim.start + claim.rows;
+        for (int start = claim.start; start < end; start += Chunk.CAPACITY) {
+          chunk.reset(claim.batch, start, Math.min(Chunk.CAPACITY, end - start));
+          head.accept(chunk);
+        }
+      } finally {
+        morsels.release(claim);
       }
     }
-    return morsels;
   }
+
+
+
 
   /** Closes every closeable element; failures are added to {@code failure}, or thrown when it is null. */
   private static void closeAll(List<?> elements, Throwable failure) {
