@@ -526,8 +526,9 @@ public final class Join {
         kind = ColumnType.Kind.STRING;
       }
       bytes += switch (kind) {
+        case BOOLEAN -> 1;
         case INT32, DATE -> 4;
-        case INT64, DECIMAL, FLOAT64 -> 8;
+        case INT64, DECIMAL, FLOAT64, TIMESTAMP -> 8;
         case STRING -> 16;
       };
     }
@@ -651,7 +652,8 @@ public final class Join {
             if (source == null || source.isNull(row[from + k])) {
               v.setNull(at + k);
             } else {
-              TableBuilder.setInt32(v, at + k, ((Int32Column) source).get(row[from + k]));
+              TableBuilder.setInt32(v, at + k, source instanceof Int32Column ints ? ints.get(row[from + k])
+                  : Math.toIntExact(source.getLong(row[from + k]))); // int8, int16 and date64 through views
             }
           }
         }
@@ -673,7 +675,19 @@ public final class Join {
             if (source == null || source.isNull(row[from + k])) {
               v.setNull(at + k);
             } else {
-              v.set(at + k, ((Float64Column) source).get(row[from + k]));
+              v.set(at + k, source instanceof Float64Column doubles ? doubles.get(row[from + k])
+                  : source.getDouble(row[from + k])); // float32 through its view
+            }
+          }
+        }
+        case BaseFixedWidthVector v -> { // timestamps and booleans
+          for (int k = 0; k < count; k++) {
+            int b = batch[from + k];
+            Column source = b < 0 ? null : columns[b][c];
+            if (source == null || source.isNull(row[from + k])) {
+              v.setNull(at + k);
+            } else {
+              TableBuilder.setIntegral(v, at + k, source.getLong(row[from + k]));
             }
           }
         }

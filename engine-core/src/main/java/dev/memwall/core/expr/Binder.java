@@ -21,24 +21,65 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * per chunk. Comparisons of a column with a constant, and conjunctions of them on one column
  * (BETWEEN), compile to a single branch-free range test on the column's memory.
  *
- * <p>Bad input: unknown columns, type mismatches (comparing a string with a number, LIKE on a
- * number, a boolean used as a value) and decimal scales above 18 throw
- * {@link IllegalArgumentException} naming the expression.
+ * <p>Implicit promotions (everything else is asked for with {@link Expr#cast}, whose conversions
+ * {@link Casts} lists):
+ * <ul>
+ *   <li>Integers: INT32 and INT64 compute as int64 (an INT32 is widened; arithmetic on integers is
+ *       INT64). Integer and decimal arithmetic is exact: overflow throws {@link ArithmeticException}.
+ *   <li>Integers and decimals: an integer is a DECIMAL of scale 0. {@code +} and {@code -} align both
+ *       sides to the larger scale, {@code *} adds the scales (at most 18), comparisons align the
+ *       scales without rounding (an INT32 column against {@code decimal("2.5")} compares exactly).
+ *   <li>Doubles: {@code /}, and arithmetic or a comparison with a FLOAT64 on either side, compute in
+ *       double; an integer or decimal operand becomes the double nearest its value (exact up to
+ *       2^53 units).
+ *   <li>DATE: DATE plus or minus an integer (days) is a DATE, DATE minus DATE is INT64 days; dates
+ *       compare with dates only.
+ *   <li>TIMESTAMP: compares with TIMESTAMP only, the units aligned exactly (no rounding, no
+ *       overflow: a seconds column against a nanosecond constant far in the future is simply less);
+ *       zoned ones (instants) with zoned ones, in any zone, and ones without a zone with ones
+ *       without. No arithmetic; {@code EXTRACT(YEAR)} reads a zoned timestamp's year in its zone.
+ *   <li>BOOLEAN: a predicate of its own ({@code filter(col("flag"))}), compares with BOOLEAN only;
+ *       no arithmetic.
+ *   <li>STRING: compares with string constants (and LIKE, IN, SUBSTRING); no arithmetic.
+ *   <li>CASE: the branches' common type by the rules above (INT64, then DECIMAL of the larger scale,
+ *       then FLOAT64); a DATE, TIMESTAMP (the finer unit), BOOLEAN or STRING branch only with its own
+ *       kind.
+ * </ul>
+ *
+ * <p>Bad input: unknown columns, columns of Arrow types memwall does not read, type mismatches
+ * (comparing a string with a number or a date with a timestamp, LIKE on a number, arithmetic on a
+ * boolean, a number used as a predicate), casts memwall does not do and decimal scales above 18
+ * throw {@link IllegalArgumentException} naming the expression.
  *
  * <p>Thread safety: none. Bind once per worker thread; the kernels carry per-thread scratch state.
  */
 public final class Binder {
   private final Map<String, Integer> indexByName = new HashMap<>();
+  /** Per column, its type, or null when memwall does not read its Arrow type (see {@link #unreadable}). */
   private final List<ColumnType> columnTypes = new ArrayList<>();
+  /** Per column, why memwall does not read it, or null. */
+  private final List<String> unreadable = new ArrayList<>();
   private final Map<Object, Object> kernels = new HashMap<>();
   private final Schema schema;
 
+  /**
+   * A binder over {@code schema}'s columns. A column of an Arrow type memwall does not read is no
+   * obstacle until an expression names it.
+   */
   public Binder(Schema schema) {
     this.schema = schema;
     List<Field> fields = schema.getFields();
     for (int i = 0; i < fields.size(); i++) {
       indexByName.put(fields.get(i).getName(), i);
-      columnTypes.add(ColumnType.of(fields.get(i)));
+      ColumnType type = null;
+      String problem = null;
+      try {
+        type = ColumnType.of(fields.get(i));
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+      columnTypes.add(type);
+      unreadable.add(problem);
     }
   }
 
@@ -65,12 +106,16 @@ public final class Binder {
    */
   public ColumnType typeOf(Expr expr) {
     return switch (expr) {
-      case Expr.ColumnRef ref -> columnTypes.get(columnIndex(ref));
+      case Expr.ColumnRef ref -> columnType(ref);
       case Expr.Literal literal -> literal.type();
       case Expr.ExtractYear year -> {
-        requireKind(year.date(), Kind.DATE, "EXTRACT(YEAR ...)");
+        Kind kind = typeOf(year.date()).kind();
+        if (kind != Kind.DATE && kind != Kind.TIMESTAMP) {
+          throw new IllegalArgumentException("EXTRACT(YEAR ...) needs a DATE or a TIMESTAMP, not " + year.date());
+        }
         yield ColumnType.INT64;
       }
+      case Expr.Cast cast -> Casts.check(typeOf(cast.input()), cast);
       case Expr.Substring sub -> {
         stringColumn(sub.input(), "SUBSTRING");
         yield ColumnType.STRING;
@@ -87,7 +132,22 @@ public final class Binder {
     };
   }
 
-  /** Compiles an integral (INT32, INT64, DATE, DECIMAL) expression. */
+  /**
+   * The type of column {@code ref}.
+   *
+   * @throws IllegalArgumentException naming the column when there is none of that name, or its
+   *     Arrow type is one memwall does not read
+   */
+  private ColumnType columnType(Expr.ColumnRef ref) {
+    int index = columnIndex(ref);
+    ColumnType type = columnTypes.get(index);
+    if (type == null) {
+      throw new IllegalArgumentException(unreadable.get(index));
+    }
+    return type;
+  }
+
+  /** Compiles an integral (INT32, INT64, DATE, DECIMAL, BOOLEAN, TIMESTAMP) expression. */
   public LongKernel bindLong(Expr expr) {
     LongKernel cached = (LongKernel) kernels.get(expr);
     if (cached != null) {
@@ -100,7 +160,8 @@ public final class Binder {
     LongKernel kernel = switch (expr) {
       case Expr.ColumnRef ref -> new LongKernels.ColumnValues(columnIndex(ref), type);
       case Expr.Literal literal -> new LongKernels.Constant((Long) literal.value(), type);
-      case Expr.ExtractYear year -> new LongKernels.ExtractYear(bindLong(year.date()));
+      case Expr.ExtractYear year -> new LongKernels.ExtractYear(days(year.date(), "EXTRACT(YEAR FROM ...)"));
+      case Expr.Cast cast -> Casts.bind(bindLong(cast.input()), typeOf(cast.input()), cast);
       case Expr.Arithmetic a when a.op() == ArithmeticOp.MUL ->
           new LongKernels.Arithmetic(ArithmeticOp.MUL, bindLong(a.left()), 1, bindLong(a.right()), 1, type);
       case Expr.Arithmetic a -> new LongKernels.Arithmetic(a.op(),
@@ -122,7 +183,9 @@ public final class Binder {
     }
     ColumnType type = typeOf(expr);
     DoubleKernel kernel;
-    if (type.isIntegral()) {
+    if (type.isIntegral() && !type.isNumber()) {
+      throw new IllegalArgumentException(expr + " is " + type + ", not a number");
+    } else if (type.isIntegral()) {
       kernel = new DoubleKernels.FromLong(bindLong(expr));
     } else if (type.kind() != Kind.FLOAT64) {
       throw new IllegalArgumentException(expr + " is " + type + ", not a number");
@@ -132,6 +195,8 @@ public final class Binder {
         case Expr.Literal literal -> new DoubleKernels.Constant((Double) literal.value());
         case Expr.Arithmetic a -> new DoubleKernels.Arithmetic(a.op(), bindDouble(a.left()), bindDouble(a.right()));
         case Expr.Case c -> new DoubleKernels.Case(bindFilter(c.condition()), bindDouble(c.then()), bindDouble(c.otherwise()));
+        case Expr.Cast c -> typeOf(c.input()).kind() == Kind.FLOAT64 ? bindDouble(c.input())
+            : new DoubleKernels.FromLong(bindLong(c.input()));
         default -> throw new IllegalArgumentException("cannot compute " + expr + " as a double");
       };
     }
@@ -139,7 +204,10 @@ public final class Binder {
     return kernel;
   }
 
-  /** Compiles a boolean expression into a filter. */
+  /**
+   * Compiles a boolean expression into a filter: a comparison, a logical connective, LIKE, IN, IS
+   * NULL, or a BOOLEAN value (a column, a constant, a CASE of them), which is TRUE where it is true.
+   */
   public FilterKernel bindFilter(Expr expr) {
     return switch (expr) {
       case Expr.And and -> bindConjunction(and.operands());
@@ -149,7 +217,14 @@ public final class Binder {
       case Expr.InList in -> bindIn(in);
       case Expr.IsNull test -> new FilterKernels.NullTest(columnIndex(nullTestColumn(test)));
       case Expr.Comparison c -> bindComparison(c);
-      default -> throw new IllegalArgumentException(expr + " is not a boolean expression");
+      default -> {
+        if (typeOf(expr).kind() != Kind.BOOLEAN) {
+          throw new IllegalArgumentException(expr + " is " + typeOf(expr) + ", not a boolean expression");
+        }
+        yield expr instanceof Expr.ColumnRef ref ? new FilterKernels.ColumnRange(columnIndex(ref), 1, 1)
+            : new FilterKernels.LongComparison(ComparisonOp.EQ, bindLong(expr), 1,
+                new LongKernels.Constant(1, ColumnType.BOOLEAN), 1);
+      }
     };
   }
 
@@ -186,12 +261,12 @@ public final class Binder {
     if (left.kind() == Kind.STRING || right.kind() == Kind.STRING) {
       return bindStringComparison(c, left, right);
     }
+    requireComparable(left, right, c);
     ColumnRange range = columnRange(c);
     if (range != null) {
       return new FilterKernels.ColumnRange(range.column, range.low, range.high);
     }
     if (left.isIntegral() && right.isIntegral()) {
-      requireComparable(left, right, c);
       if (c.left() instanceof Expr.ColumnRef l && c.right() instanceof Expr.ColumnRef r && isInt32(left)
           && isInt32(right)) {
         return new FilterKernels.Int32ColumnComparison(c.op(), columnIndex(l), columnIndex(r));
@@ -246,14 +321,23 @@ public final class Binder {
     int shift = columnType.scale() - literal.type().scale();
     long floor;
     long ceil;
-    if (shift >= 0) {
-      floor = ceil = Math.multiplyExact(value, pow10(shift));
+    int index = columnIndex(column);
+    if (shift > 0 && (value > Long.MAX_VALUE / pow10(shift) || value < -(Long.MAX_VALUE / pow10(shift)))) {
+      // The constant at the column's scale is beyond int64: above every value, or below every one.
+      boolean aboveAll = value > 0;
+      boolean holdsEverywhere = switch (op) {
+        case LT, LE -> aboveAll;
+        case GT, GE -> !aboveAll;
+        default -> false;
+      };
+      return holdsEverywhere ? new ColumnRange(index, Long.MIN_VALUE, Long.MAX_VALUE) : ColumnRange.empty(index);
+    } else if (shift >= 0) {
+      floor = ceil = value * pow10(shift);
     } else {
       long divisor = pow10(-shift);
       floor = Math.floorDiv(value, divisor);
       ceil = -Math.floorDiv(-value, divisor);
     }
-    int index = columnIndex(column);
     return switch (op) {
       case EQ -> floor == ceil ? new ColumnRange(index, floor, floor) : ColumnRange.empty(index);
       case LT -> ceil == Long.MIN_VALUE ? ColumnRange.empty(index) : new ColumnRange(index, Long.MIN_VALUE, ceil - 1);
@@ -283,8 +367,11 @@ public final class Binder {
   private ColumnType arithmeticType(Expr.Arithmetic a) {
     ColumnType left = typeOf(a.left());
     ColumnType right = typeOf(a.right());
-    if (left.kind() == Kind.STRING || right.kind() == Kind.STRING) {
-      throw new IllegalArgumentException("arithmetic on strings is not supported: " + a);
+    for (Kind refused : new Kind[] {Kind.STRING, Kind.BOOLEAN, Kind.TIMESTAMP}) {
+      if (left.kind() == refused || right.kind() == refused) {
+        throw new IllegalArgumentException("arithmetic on " + refused + " values is not supported: " + a
+            + (refused == Kind.STRING ? "" : "; cast them to a number or a date first"));
+      }
     }
     if (left.kind() == Kind.DATE || right.kind() == Kind.DATE) {
       boolean dateMinusDate = a.op() == ArithmeticOp.SUB && left.kind() == Kind.DATE && right.kind() == Kind.DATE;
@@ -314,7 +401,10 @@ public final class Binder {
     if (a.equals(b)) {
       return a;
     }
-    if (a.kind() == Kind.STRING || b.kind() == Kind.STRING || a.kind() == Kind.DATE || b.kind() == Kind.DATE) {
+    if (a.kind() == Kind.TIMESTAMP && b.kind() == Kind.TIMESTAMP && (a.zone() == null) == (b.zone() == null)) {
+      return new ColumnType(Kind.TIMESTAMP, Math.max(a.scale(), b.scale()), a.zone()); // zoned: the same instants
+    }
+    if (!a.isNumber() || !b.isNumber()) {
       throw new IllegalArgumentException("branches of " + where + " have incompatible types " + a + " and " + b);
     }
     if (a.kind() == Kind.FLOAT64 || b.kind() == Kind.FLOAT64) {
@@ -353,10 +443,11 @@ public final class Binder {
     throw new IllegalArgumentException("expected a string constant, not " + expr + " in " + where);
   }
 
-  private void requireKind(Expr expr, Kind kind, String where) {
-    if (typeOf(expr).kind() != kind) {
-      throw new IllegalArgumentException(where + " needs a " + kind + ", not " + expr);
-    }
+  /** The days of a DATE expression, or of a TIMESTAMP's wall-clock time (in its zone, if any). */
+  private LongKernel days(Expr dateOrTimestamp, String where) {
+    ColumnType type = typeOf(dateOrTimestamp);
+    return type.kind() == Kind.TIMESTAMP ? new CastKernels.TimestampToDate(bindLong(dateOrTimestamp), type, where)
+        : bindLong(dateOrTimestamp);
   }
 
   /** Whether values of this type are 4-byte integers in memory (INT32 and DATE columns). */
@@ -364,10 +455,20 @@ public final class Binder {
     return type.kind() == Kind.INT32 || type.kind() == Kind.DATE;
   }
 
+  /**
+   * Checks that values of {@code a} and {@code b} compare: numbers with numbers, and dates, zoned
+   * timestamps, timestamps without a zone, booleans and strings each with their own kind.
+   */
   private static void requireComparable(ColumnType a, ColumnType b, Expr where) {
-    if ((a.kind() == Kind.DATE) != (b.kind() == Kind.DATE)) {
-      throw new IllegalArgumentException("cannot compare " + a + " with " + b + " in " + where);
+    if (!comparisonDomain(a).equals(comparisonDomain(b))) {
+      throw new IllegalArgumentException("cannot compare " + a + " with " + b + " in " + where
+          + "; cast one side to the other's type");
     }
+  }
+
+  private static String comparisonDomain(ColumnType type) {
+    return type.isNumber() ? "number"
+        : type.kind() == Kind.TIMESTAMP && type.zone() != null ? "instant" : type.kind().name();
   }
 
   private static long rescaleFactor(ColumnType from, ColumnType to) {

@@ -1,17 +1,20 @@
 package dev.memwall.core.expr;
 
 import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.Float32Column;
 import dev.memwall.core.vector.Float64Column;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.math.BigDecimal;
 
 /** The FLOAT64 kernels the {@link Binder} compiles expressions into. */
 final class DoubleKernels {
   private DoubleKernels() {}
 
-  /** Reads a FLOAT64 column. */
+  /** Reads a FLOAT64 column (a float32 one widened as it is read). */
   static final class ColumnValues extends DoubleKernel {
     private final int columnIndex;
+    private final float[] floats = new float[Chunk.CAPACITY];
 
     ColumnValues(int columnIndex) {
       this.columnIndex = columnIndex;
@@ -20,7 +23,43 @@ final class DoubleKernels {
     @Override
     protected void compute(Chunk chunk) {
       Column column = chunk.batch().column(columnIndex);
-      MemorySegment data = ((Float64Column) column).data();
+      int start = chunk.start();
+      int selected = chunk.selected();
+      if (column instanceof Float32Column narrow) {
+        readFloats(narrow, chunk);
+      } else {
+        readDoubles(((Float64Column) column).data(), chunk);
+      }
+      anyNull = false;
+      if (column.hasNulls()) {
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          nulls[k] = column.isNull(start + k);
+          anyNull |= nulls[k];
+        }
+      }
+    }
+
+    private void readFloats(Float32Column column, Chunk chunk) {
+      MemorySegment data = column.data();
+      int start = chunk.start();
+      if (chunk.readsWhole()) {
+        int count = chunk.count();
+        float[] window = floats;
+        MemorySegment.copy(data, ValueLayout.JAVA_FLOAT_UNALIGNED, (long) start << 2, window, 0, count);
+        for (int k = 0; k < count; k++) {
+          values[k] = window[k];
+        }
+      } else {
+        int[] sel = chunk.selection();
+        for (int i = 0; i < chunk.selected(); i++) {
+          int k = sel[i];
+          values[k] = data.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, start + k);
+        }
+      }
+    }
+
+    private void readDoubles(MemorySegment data, Chunk chunk) {
       int start = chunk.start();
       int selected = chunk.selected();
       if (chunk.readsWhole()) {
@@ -30,14 +69,6 @@ final class DoubleKernels {
         for (int i = 0; i < selected; i++) {
           int k = sel[i];
           values[k] = data.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, start + k);
-        }
-      }
-      anyNull = false;
-      if (column.hasNulls()) {
-        for (int i = 0; i < selected; i++) {
-          int k = chunk.position(i);
-          nulls[k] = column.isNull(start + k);
-          anyNull |= nulls[k];
         }
       }
     }
@@ -53,22 +84,31 @@ final class DoubleKernels {
     protected void compute(Chunk chunk) {}
   }
 
-  /** An integral expression read as double: {@code value / 10^scale}. */
+  /**
+   * An integer or decimal expression read as double: the double nearest {@code value / 10^scale}.
+   * Up to 2^53 units both the value and the power of ten are exact doubles, so one IEEE division
+   * rounds correctly; beyond that the exact decimal is rounded through {@link BigDecimal}.
+   */
   static final class FromLong extends DoubleKernel {
+    private static final long EXACT = 1L << 53;
     private final LongKernel input;
-    private final double unit;
+    private final int scale;
+    private final double divisor;
 
     FromLong(LongKernel input) {
       this.input = input;
-      this.unit = Math.pow(10, -input.type().scale());
+      this.scale = input.type().scale();
+      this.divisor = Binder.pow10(scale);
     }
 
     @Override
     protected void compute(Chunk chunk) {
       long[] in = input.evaluate(chunk);
+      double d = divisor;
       for (int i = 0; i < chunk.selected(); i++) {
         int k = chunk.position(i);
-        values[k] = in[k] * unit;
+        long v = in[k];
+        values[k] = v >= -EXACT && v <= EXACT ? v / d : BigDecimal.valueOf(v, scale).doubleValue();
       }
       anyNull = input.anyNull();
       if (anyNull) {

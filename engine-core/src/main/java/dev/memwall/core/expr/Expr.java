@@ -4,9 +4,15 @@ import dev.memwall.core.vector.ColumnType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.types.TimeUnit;
 
 /**
  * A scalar or boolean expression over the columns of a batch: the language of filters,
@@ -17,10 +23,13 @@ import java.util.List;
  * {@code col("l_shipdate").between(date("1994-01-01"), date("1994-12-31"))}. A {@link Binder}
  * type-checks a tree against a schema and compiles it into vectorized kernels.
  *
- * <p>Types follow SQL: integers, dates and decimals (scaled int64) compute exactly, decimal
- * scales align for addition and comparison and add up for multiplication; division and anything
- * involving a double yields a double. A null input makes arithmetic null and a comparison NULL
- * (unknown); predicates follow SQL's three-valued logic, and a filter keeps only TRUE rows.
+ * <p>Types follow SQL, and {@link Binder} documents the implicit promotions in full: integers
+ * (INT32 widened to INT64), dates, timestamps and decimals (scaled int64) compute exactly, decimal
+ * scales align for addition and comparison and add up for multiplication, and an integer meeting a
+ * decimal is a decimal of scale 0; division and anything involving a double yields a double (a
+ * decimal becomes the nearest double). Anything else is asked for with {@link #cast}. A null input
+ * makes arithmetic null and a comparison NULL (unknown); predicates follow SQL's three-valued
+ * logic, and a filter keeps only TRUE rows. A BOOLEAN column is itself a predicate.
  */
 public sealed interface Expr {
 
@@ -60,8 +69,23 @@ public sealed interface Expr {
   /** {@code CASE WHEN condition THEN then ELSE otherwise END}. */
   record Case(Expr condition, Expr then, Expr otherwise) implements Expr {}
 
-  /** {@code EXTRACT(YEAR FROM date)}. */
+  /** {@code EXTRACT(YEAR FROM date)} of a DATE or a TIMESTAMP (a zoned one's year in its zone). */
   record ExtractYear(Expr date) implements Expr {}
+
+  /**
+   * {@code CAST(input AS type)}: the value of {@code input} as a {@code type}, exactly or not at
+   * all. {@link Binder} checks the pair when it binds (refusing the casts it lacks in one line) and
+   * documents what each does: integers and decimals widen exactly (an unscaled value that overflows
+   * int64 fails the query with an {@link ArithmeticException}), a narrower decimal scale rounds half
+   * away from zero, numbers become the nearest double, dates and timestamps convert by their units
+   * and zones. Null stays null.
+   */
+  record Cast(Expr input, ColumnType type) implements Expr {
+    public Cast {
+      java.util.Objects.requireNonNull(input, "input");
+      java.util.Objects.requireNonNull(type, "type");
+    }
+  }
 
   /**
    * SQL {@code SUBSTRING(input FROM start FOR length)} of a string column: the code points
@@ -129,6 +153,11 @@ public sealed interface Expr {
     return new Literal(value, ColumnType.STRING);
   }
 
+  /** A BOOLEAN constant (held as 1 or 0). */
+  static Literal lit(boolean value) {
+    return new Literal(value ? 1L : 0L, ColumnType.BOOLEAN);
+  }
+
   /** An exact decimal constant such as {@code "0.06"}; its scale is the digits written. */
   static Literal decimal(String value) {
     return decimal(new BigDecimal(value));
@@ -147,6 +176,49 @@ public sealed interface Expr {
 
   static Literal date(LocalDate date) {
     return new Literal(date.toEpochDay(), ColumnType.DATE);
+  }
+
+  /**
+   * A TIMESTAMP constant from ISO text: {@code "1998-12-01T10:15:30.25"} is a wall-clock time (a
+   * timestamp without a zone); with an offset or {@code Z} ({@code "1998-12-01T10:15:30Z"},
+   * {@code "...+02:00"}) it is an instant, a timestamp in zone UTC. Its unit is the coarsest that
+   * holds it exactly (seconds, then milli-, micro-, nanoseconds), which compares with a column of
+   * any unit exactly.
+   *
+   * @throws java.time.format.DateTimeParseException for text that is neither
+   */
+  static Literal timestamp(String iso) {
+    try {
+      return timestamp(LocalDateTime.parse(iso));
+    } catch (DateTimeParseException notLocal) {
+      return timestamp(OffsetDateTime.parse(iso).toInstant());
+    }
+  }
+
+  /** A TIMESTAMP constant without a zone (a wall-clock time), in the coarsest unit that holds it. */
+  static Literal timestamp(LocalDateTime time) {
+    return timestamp(time.toInstant(ZoneOffset.UTC), null);
+  }
+
+  /** A TIMESTAMP constant in zone UTC (an instant), in the coarsest unit that holds it. */
+  static Literal timestamp(Instant instant) {
+    return timestamp(instant, "UTC");
+  }
+
+  private static Literal timestamp(Instant instant, String zone) {
+    int nanos = instant.getNano();
+    TimeUnit unit = nanos == 0 ? TimeUnit.SECOND : nanos % 1_000_000 == 0 ? TimeUnit.MILLISECOND
+        : nanos % 1_000 == 0 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
+    ColumnType type = ColumnType.timestamp(unit, zone);
+    long perSecond = Binder.pow10(type.scale());
+    long value = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), perSecond),
+        nanos / (1_000_000_000L / perSecond));
+    return new Literal(value, type);
+  }
+
+  /** {@code CAST(input AS type)}; see {@link Cast}. */
+  static Expr cast(Expr input, ColumnType type) {
+    return new Cast(input, type);
   }
 
   static Expr and(Expr... operands) {
@@ -223,6 +295,11 @@ public sealed interface Expr {
 
   default Expr ge(Expr other) {
     return new Comparison(ComparisonOp.GE, this, other);
+  }
+
+  /** {@code CAST(this AS type)}; see {@link Cast}. */
+  default Expr cast(ColumnType type) {
+    return new Cast(this, type);
   }
 
   /** This expression as output column {@code name}. */

@@ -127,12 +127,31 @@ final class FilterKernels {
       int n = 0;
       for (int i = 0; i < selected; i++) {
         int k = chunk.position(i);
-        int cmp = Long.compare(Math.multiplyExact(l[k], leftFactor), Math.multiplyExact(r[k], rightFactor));
+        int cmp = compareScaled(l[k], leftFactor, r[k], rightFactor);
         boolean keep = accepts(op, cmp) == wanted && !(nullable && isNull(left, right, k));
         sel[n] = k;
         n += keep ? 1 : 0;
       }
       chunk.select(sel, n);
+    }
+
+    /**
+     * {@code a * aFactor} against {@code b * bFactor}, exactly and without overflow, for factors
+     * of which one is 1 (the scales were aligned to the larger): with {@code b = q * aFactor + r},
+     * {@code a * aFactor} is below {@code b} when {@code a < q} or {@code a == q} and {@code r > 0}.
+     */
+    static int compareScaled(long a, long aFactor, long b, long bFactor) {
+      if (aFactor == bFactor) {
+        return Long.compare(a, b);
+      }
+      if (bFactor != 1) {
+        return -compareScaled(b, bFactor, a, aFactor);
+      }
+      long q = Math.floorDiv(b, aFactor);
+      if (a != q) {
+        return a < q ? -1 : 1;
+      }
+      return Math.floorMod(b, aFactor) == 0 ? 0 : -1;
     }
 
     private static boolean isNull(LongKernel left, LongKernel right, int k) {
@@ -173,8 +192,6 @@ final class FilterKernels {
     protected void select(Chunk chunk, boolean wanted) {
       Column leftValues = chunk.batch().column(leftColumn);
       Column rightValues = chunk.batch().column(rightColumn);
-      MemorySegment l = ((Int32Column) leftValues).data();
-      MemorySegment r = ((Int32Column) rightValues).data();
       int table = wanted ? truth : ~truth & 0b111;
       long whenEqual = table & 1;
       long whenLess = (table >>> 1) & 1;
@@ -183,6 +200,20 @@ final class FilterKernels {
       int[] sel = chunk.selection();
       int selected = chunk.selected();
       int n = 0;
+      if (!(leftValues instanceof Int32Column lc) || !(rightValues instanceof Int32Column rc)) {
+        // Columns read through a view (int8, int16, date64): the generic accessor.
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          sel[n] = k;
+          n += holds(whenEqual, whenLess, whenGreater, leftValues.getLong(start + k), rightValues.getLong(start + k));
+        }
+        chunk.select(sel, n);
+        dropNulls(chunk, leftValues);
+        dropNulls(chunk, rightValues);
+        return;
+      }
+      MemorySegment l = lc.data();
+      MemorySegment r = rc.data();
       if (chunk.readsWhole()) {
         byte[] pass = mask;
         int count = chunk.count();
@@ -211,8 +242,8 @@ final class FilterKernels {
      * less and greater (each 0 or 1). All in long arithmetic, which C2 vectorizes (a shift by the
      * outcome would not be).
      */
-    private static int holds(long whenEqual, long whenLess, long whenGreater, int left, int right) {
-      long difference = (long) left - right;
+    private static int holds(long whenEqual, long whenLess, long whenGreater, long left, long right) {
+      long difference = left - right; // both within int32: no overflow
       long less = difference >>> 63;
       long greater = -difference >>> 63;
       return (int) ((less & whenLess) | (greater & whenGreater) | ((1 ^ (less | greater)) & whenEqual));

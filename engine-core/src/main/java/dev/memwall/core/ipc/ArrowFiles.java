@@ -102,10 +102,10 @@ public final class ArrowFiles {
    * their first bytes. A stream is walked message by message and checked as a file is, and its
    * batches are slices of the mapping too.
    *
-   * <p>Columns of Arrow types memwall does not read (such as {@code large_string} and
-   * {@code timestamp}, which pyarrow writes) are left out of the table, so the others stay
-   * readable; a query naming one fails with a one-line message naming the column, its Arrow type
-   * and the file ({@link Table#leftOut}).
+   * <p>Columns of Arrow types memwall does not read (such as unsigned integers, {@code time64},
+   * {@code binary} and nested types, which pyarrow writes) are left out of the table, so the others
+   * stay readable; a query naming one fails with a one-line message naming the column, its Arrow
+   * type and the file ({@link Table#leftOut}).
    *
    * @throws CorruptArrowFileException naming the file when it is truncated, corrupt, compressed, a
    *     stream that replaces or extends a dictionary after record batches, or not Arrow at all

@@ -310,7 +310,7 @@ final class Accumulator {
     long nullsAt = nullRows.base() + (long) first * stride;
     long valuesAt = values.base() + (long) first * stride;
     boolean counting = aggregate.function() == Aggregate.Function.COUNT;
-    boolean wide = fixed.getTypeWidth() == Long.BYTES;
+    int width = TableBuilder.valueBytes(fixed);
     for (int i = 0; i < count; i++, rowsAt += stride, nullsAt += stride, valuesAt += stride) {
       long nonNull = slots.getAtIndex(LONG, rowsAt) - slots.getAtIndex(LONG, nullsAt);
       if (counting) {
@@ -318,7 +318,7 @@ final class Accumulator {
       } else if (nonNull == 0) {
         BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
       } else {
-        TableBuilder.setIntegral(data, wide, at + i, slots.getAtIndex(LONG, valuesAt));
+        TableBuilder.setIntegral(data, width, at + i, slots.getAtIndex(LONG, valuesAt));
       }
     }
   }

@@ -55,14 +55,17 @@ public record Aggregate(Function function, Expr argument, String name) {
    * a plan can be checked with this before it runs.
    *
    * @throws IllegalArgumentException in one line naming this aggregate, its argument and the
-   *     argument's type when the function does not take that type: SUM, AVG, MIN and MAX of
-   *     strings, SUM of dates (COUNT takes any type)
+   *     argument's type when the function does not take that type: SUM and AVG take numbers (INT32,
+   *     INT64, DECIMAL, FLOAT64; AVG also DATE), MIN and MAX anything but strings, COUNT any type
    */
   public ColumnType resultType(ColumnType argumentType) {
     if (argumentType != null && function != Function.COUNT && !takes(argumentType.kind())) {
       throw new IllegalArgumentException("cannot compute " + this + ": its argument " + describe(argument)
-          + " is " + argumentType + ", and " + function + " takes " + (function == Function.SUM
-              ? "INT32, INT64, DECIMAL or FLOAT64" : "INT32, INT64, DECIMAL, FLOAT64 or DATE"));
+          + " is " + argumentType + ", and " + function + " takes " + switch (function) {
+            case SUM -> "INT32, INT64, DECIMAL or FLOAT64";
+            case AVG -> "INT32, INT64, DECIMAL, FLOAT64 or DATE";
+            default -> "INT32, INT64, DECIMAL, FLOAT64, DATE, TIMESTAMP or BOOLEAN";
+          });
     }
     return switch (function) {
       case COUNT -> ColumnType.INT64;
@@ -74,7 +77,12 @@ public record Aggregate(Function function, Expr argument, String name) {
 
   /** Whether this (non-COUNT) function takes arguments of {@code kind}. */
   private boolean takes(ColumnType.Kind kind) {
-    return kind != ColumnType.Kind.STRING && (function != Function.SUM || kind != ColumnType.Kind.DATE);
+    return switch (function) {
+      case SUM -> kind != ColumnType.Kind.STRING && kind != ColumnType.Kind.DATE && kind != ColumnType.Kind.BOOLEAN
+          && kind != ColumnType.Kind.TIMESTAMP;
+      case AVG -> kind != ColumnType.Kind.STRING && kind != ColumnType.Kind.BOOLEAN && kind != ColumnType.Kind.TIMESTAMP;
+      default -> kind != ColumnType.Kind.STRING;
+    };
   }
 
   /** {@code SUM(price) AS revenue}: the function, its argument (a column by its name) and the result's name. */

@@ -150,7 +150,7 @@ public final class HashAggregator implements AutoCloseable {
           : expr + " AS " + key.name();
       if (type.kind() == ColumnType.Kind.FLOAT64) {
         throw new IllegalArgumentException("cannot group by " + name + ": it is FLOAT64, and grouping keys are "
-            + "INT32, INT64, DECIMAL, DATE or STRING");
+            + "INT32, INT64, DECIMAL, DATE, TIMESTAMP, BOOLEAN or STRING");
       }
       if (type.kind() == ColumnType.Kind.STRING && !(expr instanceof Expr.ColumnRef)) {
         throw new IllegalArgumentException("cannot group by " + name + ": string grouping keys must be columns");
@@ -512,14 +512,14 @@ public final class HashAggregator implements AutoCloseable {
     MemorySegment data = ArrowSegments.of(fixed.getDataBuffer());
     MemorySegment tuples = table.keys();
     long width = table.keyWidth();
-    boolean wide = fixed.getTypeWidth() == Long.BYTES;
+    int valueBytes = TableBuilder.valueBytes(fixed);
     long tuple = first * width;
     for (int i = 0; i < count; i++, tuple += width) {
       long value = tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + j);
       if ((tuples.getAtIndex(ValueLayout.JAVA_LONG, tuple + nullComponent) & nullBit) != 0) {
         BitVectorHelper.unsetBit(fixed.getValidityBuffer(), at + i);
       } else {
-        TableBuilder.setIntegral(data, wide, at + i, value);
+        TableBuilder.setIntegral(data, valueBytes, at + i, value);
       }
     }
   }

@@ -6,12 +6,14 @@ import dev.memwall.core.expr.DoubleKernel;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.DictionaryEncoder;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.core.vector.VarCharColumn;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -131,6 +133,19 @@ final class Collector implements AutoCloseable {
                 v.setNull(at + i);
               } else {
                 TableBuilder.setInt32(v, at + i, Math.toIntExact(longs[k]));
+              }
+            }
+          }
+          case BaseFixedWidthVector v -> { // timestamps (8 bytes) and booleans (bits)
+            MemorySegment data = ArrowSegments.of(v.getDataBuffer());
+            int width = TableBuilder.valueBytes(v);
+            TableBuilder.setNonNull(v, at, rows);
+            for (int i = 0; i < rows; i++) {
+              int k = chunk.position(from + i);
+              if (nulls != null && nulls[k]) {
+                v.setNull(at + i);
+              } else {
+                TableBuilder.setIntegral(data, width, at + i, longs[k]);
               }
             }
           }

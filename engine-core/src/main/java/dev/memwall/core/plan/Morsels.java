@@ -3,6 +3,7 @@ package dev.memwall.core.plan;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.BatchStream;
+import dev.memwall.core.vector.ReadableSchema;
 import dev.memwall.core.vector.Table;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -50,8 +51,9 @@ abstract sealed class Morsels implements AutoCloseable {
     return new OfTable(table.batches());
   }
 
-  static Morsels of(BatchStream stream) {
-    return new OfStream(stream);
+  /** The batches of {@code stream}, read through roots of {@code readable}'s columns. */
+  static Morsels of(BatchStream stream, ReadableSchema readable) {
+    return new OfStream(stream, readable);
   }
 
   /** A table's batches, cut into morsels up front. */
@@ -109,6 +111,7 @@ abstract sealed class Morsels implements AutoCloseable {
   /** A stream's batches, pulled when the workers have claimed every morsel of the ones before. */
   static final class OfStream extends Morsels {
     private final BatchStream stream;
+    private final ReadableSchema readable;
     /** Streamed batches not yet closed, with the morsels of each still out. */
     private final Map<Held, Boolean> open = new IdentityHashMap<>();
     private Held current;
@@ -127,8 +130,9 @@ abstract sealed class Morsels implements AutoCloseable {
       }
     }
 
-    OfStream(BatchStream stream) {
+    OfStream(BatchStream stream, ReadableSchema readable) {
       this.stream = stream;
+      this.readable = readable;
     }
 
     @Override
@@ -158,7 +162,7 @@ abstract sealed class Morsels implements AutoCloseable {
         }
         Batch batch;
         try {
-          batch = new Batch(root, stream.dictionaries());
+          batch = new Batch(readable.narrow(root), stream.dictionaries()); // the root is closed whole
         } catch (RuntimeException e) {
           root.close();
           throw e;

@@ -562,6 +562,7 @@ public final class Plan {
       case Expr.ExtractYear y -> new Expr.ExtractYear(r.apply(y.date()));
       case Expr.IsNull test -> new Expr.IsNull(r.apply(test.input()));
       case Expr.Substring sub -> new Expr.Substring(r.apply(sub.input()), sub.start(), sub.length());
+      case Expr.Cast cast -> new Expr.Cast(r.apply(cast.input()), cast.type());
     };
   }
 

@@ -1,6 +1,7 @@
 package dev.memwall.core.plan;
 
 import dev.memwall.core.vector.BatchStream;
+import dev.memwall.core.vector.ReadableSchema;
 import dev.memwall.core.vector.Table;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -36,14 +37,23 @@ sealed interface ScanSource {
   }
 
   /**
-   * A stream, read by the first execution of the plan; the caller closes it.
+   * A stream, read by the first execution of the plan; the caller closes it. Its columns of Arrow
+   * types memwall does not read are left out of what the plan sees ({@link ReadableSchema}), as a
+   * file's and a borrowed table's are: its batches are read through roots of the readable columns,
+   * and closed whole.
    *
    * @param consumed whether an execution has started reading it
+   * @param readable the stream's readable columns
    */
-  record OfStream(BatchStream stream, AtomicBoolean consumed) implements ScanSource {
+  record OfStream(BatchStream stream, AtomicBoolean consumed, ReadableSchema readable) implements ScanSource {
+    OfStream(BatchStream stream, AtomicBoolean consumed) {
+      this(stream, consumed, ReadableSchema.of(stream.schema(), stream.dictionaries(),
+          "in a streamed scan's batches; Plan.scan left the column out"));
+    }
+
     @Override
     public Schema schema() {
-      return stream.schema();
+      return readable.schema();
     }
 
     @Override
@@ -59,7 +69,7 @@ sealed interface ScanSource {
       if (!consumed.compareAndSet(false, true)) {
         throw new IllegalStateException("the plan's input stream has been read already: a stream can be scanned once");
       }
-      return Morsels.of(stream);
+      return Morsels.of(stream, readable);
     }
 
     @Override

@@ -5,12 +5,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 
@@ -57,7 +62,10 @@ public abstract class Column {
   }
 
   /**
-   * Wraps {@code vector} in the column class of its type.
+   * Wraps {@code vector} in the column class of its type: the {@link ColumnType} kinds' own classes,
+   * and views that read Int(8) and Int(16) ({@link NarrowIntColumn}), FloatingPoint(SINGLE)
+   * ({@link Float32Column}), Date(MILLISECOND) ({@link Date64Column}), Decimal128 of any precision
+   * ({@link Decimal128Column}) and LargeUtf8 (as {@link VarCharColumn}) in place.
    *
    * @param dictionaries resolves dictionary-encoded vectors; may be null when none is encoded
    * @throws IllegalArgumentException naming the vector when its type is unsupported or its
@@ -67,21 +75,27 @@ public abstract class Column {
     var encoding = vector.getField().getDictionary();
     if (encoding != null) {
       Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(encoding.getId());
-      if (dictionary == null || !(dictionary.getVector() instanceof VarCharVector values)) {
+      if (dictionary == null || !VarCharColumn.isStringVector(dictionary.getVector())) {
         throw new IllegalArgumentException("column '" + vector.getName()
             + "' is dictionary-encoded but its string dictionary " + encoding.getId() + " is missing");
       }
-      return new DictionaryColumn((BaseIntVector) vector, new VarCharColumn(values));
+      return new DictionaryColumn((BaseIntVector) vector, VarCharColumn.of(dictionary.getVector()));
     }
     ColumnType type = ColumnType.of(vector.getField());
-    return switch (type.kind()) {
-      case INT32 -> new Int32Column((IntVector) vector);
-      case DATE -> new DateColumn((DateDayVector) vector);
-      case INT64 -> new Int64Column((BigIntVector) vector, type);
-      case DECIMAL -> vector instanceof DecimalVector wide ? new Decimal128Column(wide, type)
-          : new DecimalColumn((BigIntVector) vector, type);
-      case FLOAT64 -> new Float64Column((Float8Vector) vector);
-      case STRING -> new VarCharColumn((VarCharVector) vector);
+    return switch (vector) {
+      case IntVector ints -> new Int32Column(ints);
+      case TinyIntVector tiny -> new NarrowIntColumn(tiny);
+      case SmallIntVector small -> new NarrowIntColumn(small);
+      case DateDayVector days -> new DateColumn(days);
+      case DateMilliVector millis -> new Date64Column(millis);
+      case BigIntVector longs when type.kind() == ColumnType.Kind.DECIMAL -> new DecimalColumn(longs, type);
+      case BigIntVector longs -> new Int64Column(longs, type);
+      case DecimalVector wide -> new Decimal128Column(wide, type);
+      case Float8Vector doubles -> new Float64Column(doubles);
+      case Float4Vector floats -> new Float32Column(floats);
+      case BitVector bits -> new BooleanColumn(bits);
+      case TimeStampVector timestamps -> new TimestampColumn(timestamps);
+      default -> VarCharColumn.of(vector);
     };
   }
 
@@ -119,7 +133,8 @@ public abstract class Column {
 
   /**
    * The value at {@code row} as a long: the int for INT32 and DATE, the unscaled value for
-   * DECIMAL, the dictionary code for dictionary-encoded strings.
+   * DECIMAL, 0 or 1 for BOOLEAN, the count of units for TIMESTAMP, the dictionary code for
+   * dictionary-encoded strings.
    *
    * @throws UnsupportedOperationException for FLOAT64 and plain strings
    */

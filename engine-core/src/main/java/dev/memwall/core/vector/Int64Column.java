@@ -2,9 +2,13 @@ package dev.memwall.core.vector;
 
 import dev.memwall.core.memory.ArrowSegments;
 import java.lang.foreign.MemorySegment;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 
-/** A column of 64-bit signed integers (Arrow Int(64)); see {@link Column} for the contract. */
+/**
+ * A column of 64-bit signed integers (Arrow Int(64)), and the base of the other columns whose
+ * values are 8-byte integers in memory (decimals, timestamps); see {@link Column} for the contract.
+ */
 public class Int64Column extends Column {
   private final MemorySegment data;
 
@@ -12,13 +16,13 @@ public class Int64Column extends Column {
     this(vector, ColumnType.INT64);
   }
 
-  Int64Column(BigIntVector vector, ColumnType type) {
+  Int64Column(BaseFixedWidthVector vector, ColumnType type) {
     super(vector, type);
     this.data = ArrowSegments.of(vector.getDataBuffer());
   }
 
   /** A view with its parts known (see {@link Column#Column(org.apache.arrow.vector.FieldVector, ColumnType, int, MemorySegment)}). */
-  Int64Column(BigIntVector vector, ColumnType type, int length, MemorySegment validity, MemorySegment data) {
+  Int64Column(BaseFixedWidthVector vector, ColumnType type, int length, MemorySegment validity, MemorySegment data) {
     super(vector, type, length, validity);
     this.data = data;
   }

@@ -8,10 +8,12 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
@@ -24,7 +26,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the cache, and nothing is allocated per chunk but the {@link Batch} view.
  *
  * <p>Writing: for each column write the values of rows {@code [0, rows)} into {@link #values}{@code (c)}
- * (fixed width, little-endian: 4 bytes for INT32 and DATE, 8 for INT64, DECIMAL and FLOAT64), call
+ * (fixed width, little-endian, {@link ColumnType#valueBytes()} each: 4 bytes for INT32 and DATE, 8
+ * for INT64, DECIMAL, TIMESTAMP and FLOAT64, a bit for BOOLEAN; {@link TableBuilder#setIntegral}
+ * writes any of them), call
  * {@link #clearNulls} and mark nulls with {@link #setNull}, then {@link #publish} the rows; the
  * published columns are views made without counting nulls or resolving segments again.
  *
@@ -96,7 +100,7 @@ public final class ScratchBatch implements AutoCloseable {
     return capacity;
   }
 
-  /** The value memory of column {@code c}: 4 or 8 bytes per row (codes for strings). */
+  /** The value memory of column {@code c}: 4 or 8 bytes per row (codes for strings), a bit for booleans. */
   public MemorySegment values(int c) {
     return values[c];
   }
@@ -145,6 +149,8 @@ public final class ScratchBatch implements AutoCloseable {
         case DECIMAL -> new DecimalColumn((BigIntVector) vector, type, rows, nulls, data);
         case FLOAT64 -> new Float64Column((Float8Vector) vector, rows, nulls, data);
         case STRING -> new DictionaryColumn(vector, dictionaries[c], rows, nulls, data);
+        case BOOLEAN -> new BooleanColumn((BitVector) vector, rows, nulls, data);
+        case TIMESTAMP -> new TimestampColumn((TimeStampVector) vector, type, rows, nulls, data);
       });
     }
     return new Batch(root, columns);

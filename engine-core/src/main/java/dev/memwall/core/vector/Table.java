@@ -22,8 +22,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class Table implements AutoCloseable {
   /**
    * Schema metadata key prefix: {@code memwall.left-out.NAME} holds, in one line, why a reader left
-   * column NAME of its file out of the table (an Arrow type memwall does not read, such as
-   * {@code dev.memwall.core.ipc.ArrowFiles#map} meets in files other libraries write).
+   * column NAME of its input out of the table (an Arrow type memwall does not read, such as
+   * {@code dev.memwall.core.ipc.ArrowFiles#map} meets in files other libraries write and
+   * {@link #borrow} in a host's batches; see {@link ReadableSchema}).
    */
   public static final String LEFT_OUT_METADATA_PREFIX = "memwall.left-out.";
 
@@ -65,7 +66,16 @@ public final class Table implements AutoCloseable {
     return new Table(schema, roots, dictionaries, owned);
   }
 
-  /** A table over batches owned elsewhere; closing it frees nothing. */
+  /**
+   * A table over batches owned elsewhere; closing it frees nothing. Columns of Arrow types memwall
+   * does not read ({@link ReadableSchema}) are left out of the table, as {@code ArrowFiles.map}
+   * leaves them out of a file's: the host's batches stay usable for every query that does not name
+   * one, and a query that names one fails with a one-line message naming the column and its Arrow
+   * type ({@link #leftOut}). The host's roots are then viewed through roots of the readable
+   * columns ({@link #roots()}), over the same vectors.
+   *
+   * @throws IllegalArgumentException when a root's schema differs from {@code schema}
+   */
   public static Table borrow(Schema schema, List<VectorSchemaRoot> roots, DictionaryProvider dictionaries) {
     Map<Long, Dictionary> map = new HashMap<>();
     if (dictionaries != null) {
@@ -73,7 +83,18 @@ public final class Table implements AutoCloseable {
         map.put(id, dictionaries.lookup(id));
       }
     }
-    return new Table(schema, roots, map, List.of());
+    ReadableSchema readable = ReadableSchema.of(schema, dictionaries, "Table.borrow left the column out");
+    if (readable.keepsAll()) {
+      return new Table(schema, roots, map, List.of());
+    }
+    List<VectorSchemaRoot> narrowed = new ArrayList<>(roots.size());
+    for (VectorSchemaRoot root : roots) {
+      if (!root.getSchema().equals(schema)) {
+        throw new IllegalArgumentException("batch schema " + root.getSchema() + " differs from table schema " + schema);
+      }
+      narrowed.add(readable.narrow(root));
+    }
+    return new Table(readable.schema(), narrowed, map, List.of());
   }
 
   public Schema schema() {
@@ -122,8 +143,8 @@ public final class Table implements AutoCloseable {
   }
 
   /**
-   * Why column {@code name} was left out of the table of {@code schema} when it was read from a
-   * file (one line naming the column, its Arrow type and the file), or null when it was not.
+   * Why column {@code name} was left out of the table of {@code schema} when it was read (one line
+   * naming the column, its Arrow type and, for a file, the file), or null when it was not.
    */
   public static String leftOut(Schema schema, String name) {
     Map<String, String> metadata = schema.getCustomMetadata();

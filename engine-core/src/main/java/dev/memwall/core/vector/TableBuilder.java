@@ -11,10 +11,12 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
@@ -134,7 +136,7 @@ public final class TableBuilder implements AutoCloseable {
     }
   }
 
-  /** Appends an integral value (unscaled for decimals, days for dates). */
+  /** Appends an integral value (unscaled for decimals, days for dates, units for timestamps, 0 or 1 for booleans). */
   public TableBuilder appendLong(long value) {
     if (encoders[column] != null) {
       throw wrongType(next(), "an integral value (it holds string codes)");
@@ -143,6 +145,8 @@ public final class TableBuilder implements AutoCloseable {
       case BigIntVector v -> v.setSafe(row, value);
       case IntVector v -> v.setSafe(row, Math.toIntExact(value));
       case DateDayVector v -> v.setSafe(row, Math.toIntExact(value));
+      case TimeStampVector v -> v.setSafe(row, value);
+      case BitVector v -> v.setSafe(row, value != 0 ? 1 : 0);
       case FieldVector v -> throw wrongType(v, "an integral value");
     }
     return this;
@@ -215,6 +219,7 @@ public final class TableBuilder implements AutoCloseable {
     }
     return switch (source) {
       case Float64Column doubles -> appendDouble(doubles.get(sourceRow));
+      case Float32Column floats -> appendDouble(floats.get(sourceRow));
       case VarCharColumn strings -> appendString(strings.bytes(), strings.offset(sourceRow), strings.byteLength(sourceRow));
       case DictionaryColumn codes -> {
         VarCharColumn values = codes.dictionary();
@@ -282,16 +287,43 @@ public final class TableBuilder implements AutoCloseable {
 
   /**
    * Writes {@code value} at {@code index} of a fixed-width vector's data buffer ({@link ArrowSegments#of}),
-   * as 8 bytes when {@code wide} (int64, decimals, a double's bits) or else as 4 (int32, dates).
+   * {@code width} bytes wide as {@link #valueBytes} gives it: 8 (int64, decimals, timestamps, a
+   * double's bits), 4 (int32, dates, codes) or 0, a bit (booleans: 0 clears it, anything else sets
+   * it).
    *
    * @throws ArithmeticException if a 4-byte value does not fit
    */
-  public static void setIntegral(MemorySegment data, boolean wide, int index, long value) {
-    if (wide) {
-      data.setAtIndex(ValueLayout.JAVA_LONG, index, value);
-    } else {
-      data.setAtIndex(ValueLayout.JAVA_INT, index, Math.toIntExact(value));
+  public static void setIntegral(MemorySegment data, int width, int index, long value) {
+    switch (width) {
+      case Long.BYTES -> data.setAtIndex(ValueLayout.JAVA_LONG, index, value);
+      case Integer.BYTES -> data.setAtIndex(ValueLayout.JAVA_INT, index, Math.toIntExact(value));
+      default -> {
+        long at = index >>> 3;
+        byte bits = data.get(ValueLayout.JAVA_BYTE, at);
+        int mask = 1 << (index & 7);
+        data.set(ValueLayout.JAVA_BYTE, at, (byte) (value != 0 ? bits | mask : bits & ~mask));
+      }
     }
+  }
+
+  /**
+   * The width {@link #setIntegral} takes for the values of {@code vector}: its type width in bytes,
+   * 0 for a {@link BitVector}.
+   */
+  public static int valueBytes(BaseFixedWidthVector vector) {
+    return vector instanceof BitVector ? 0 : vector.getTypeWidth();
+  }
+
+  /**
+   * Sets the non-null value of row {@code index} of a fixed-width integral vector (int32, date,
+   * int64, decimal, timestamp or boolean), whose capacity must already cover it (bulk appends after
+   * {@link #reserveRows}).
+   *
+   * @throws ArithmeticException if the value does not fit a 4-byte vector
+   */
+  public static void setIntegral(BaseFixedWidthVector vector, int index, long value) {
+    setIntegral(ArrowSegments.of(vector.getDataBuffer()), valueBytes(vector), index, value);
+    BitVectorHelper.setBit(vector.getValidityBuffer(), index);
   }
 
   private static void setBit(MemorySegment bits, int index) {

@@ -11,7 +11,9 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
@@ -25,8 +27,8 @@ import org.apache.arrow.vector.types.MetadataVersion;
 
 /**
  * Arrow IPC files and streams written the way other Arrow libraries write them (pyarrow's
- * {@code large_string} and {@code timestamp[us, tz=UTC]} columns, the stream format), with Arrow
- * Java's own writers.
+ * {@code large_string}, {@code timestamp[us, tz=UTC]}, {@code time64} and {@code binary} columns,
+ * the stream format), with Arrow Java's own writers.
  */
 final class ForeignArrowFiles {
   /** The IPC layouts a writer can produce. */
@@ -36,14 +38,17 @@ final class ForeignArrowFiles {
 
   /**
    * Writes {@code batches} batches of {@code rows} rows with columns id (int64, row number),
-   * ls (large_string "s" + id) and ts (timestamp[us, UTC], id seconds) to {@code file}.
+   * ls (large_string "s" + id), ts (timestamp[us, UTC], id seconds), and two of types memwall does
+   * not read: tm (time64[us], id microseconds) and bin (binary, id's bytes) to {@code file}.
    */
   static void writeWithLargeStringAndTimestamp(Path file, Layout layout, int batches, int rows,
       BufferAllocator allocator) throws IOException {
     try (BigIntVector id = new BigIntVector("id", allocator);
         LargeVarCharVector ls = new LargeVarCharVector("ls", allocator);
         TimeStampMicroTZVector ts = new TimeStampMicroTZVector("ts", allocator, "UTC");
-        VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(id, ls, ts));
+        TimeMicroVector tm = new TimeMicroVector("tm", allocator);
+        VarBinaryVector bin = new VarBinaryVector("bin", allocator);
+        VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(id, ls, ts, tm, bin));
         FileChannel channel = open(file);
         ArrowWriter writer = writer(layout, root, null, channel)) {
       writer.start();
@@ -54,6 +59,8 @@ final class ForeignArrowFiles {
           id.setSafe(i, value);
           ls.setSafe(i, ("s" + value).getBytes(StandardCharsets.UTF_8));
           ts.setSafe(i, value * 1_000_000);
+          tm.setSafe(i, value);
+          bin.setSafe(i, Long.toString(value).getBytes(StandardCharsets.UTF_8));
         }
         root.setRowCount(rows);
         writer.writeBatch();

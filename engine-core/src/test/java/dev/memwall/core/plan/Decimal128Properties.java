@@ -83,10 +83,30 @@ class Decimal128Properties {
   }
 
   @Example
-  void widerDecimalsAreRefusedNamingTheColumn() {
-    Field wide = new Field("price", FieldType.nullable(new ArrowType.Decimal(38, 2, 128)), null);
-    var e = assertThrows(IllegalArgumentException.class, () -> ColumnType.of(wide));
-    assertTrue(e.getMessage().contains("price") && e.getMessage().contains("18"), e.getMessage());
+  void widerDecimalsAreReadAndOnlyValuesBeyondInt64AreRefused(EngineMemory memory) {
+    assertEquals(ColumnType.decimal(2), ColumnType.of(new Field("p", FieldType.nullable(new ArrowType.Decimal(38, 2, 128)), null)));
     assertEquals(ColumnType.decimal(2), ColumnType.of(new Field("ok", FieldType.nullable(new ArrowType.Decimal(18, 2, 128)), null)));
+    Schema schema = new Schema(List.of(new Field("price", FieldType.nullable(new ArrowType.Decimal(30, 2, 128)), null)));
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, memory.arrow())) {
+      DecimalVector prices = (DecimalVector) root.getVector("price");
+      prices.allocateNew(3);
+      prices.setSafe(0, new BigDecimal("92233720368547758.07")); // Long.MAX_VALUE unscaled: fits
+      prices.setSafe(1, new BigDecimal("-92233720368547758.08")); // Long.MIN_VALUE unscaled: fits
+      prices.setSafe(2, new BigDecimal("123456789012345678901234.56"));
+      root.setRowCount(2);
+      try (Table table = Table.borrow(schema, List.of(root), null);
+          Table result = Plan.scan(table).aggregate(List.of(), Aggregate.max(col("price"), "m"))
+              .execute(new ExecutionContext(memory, 1))) {
+        assertEquals(new BigDecimal("92233720368547758.07"), result.batches().getFirst().column("m").getObject(0));
+      }
+      root.setRowCount(3);
+      try (Table table = Table.borrow(schema, List.of(root), null)) {
+        Plan plan = Plan.scan(table).aggregate(List.of(), Aggregate.max(col("price"), "m"));
+        var e = assertThrows(ArithmeticException.class, () -> plan.execute(new ExecutionContext(memory, 1)).close());
+        assertTrue(e.getMessage().contains("'price'") && e.getMessage().contains("decimal(30,2)")
+            && e.getMessage().contains("123456789012345678901234.56") && !e.getMessage().contains("\n"), e.getMessage());
+        assertEquals(new BigDecimal("123456789012345678901234.56"), table.batches().getFirst().column("price").getObject(2));
+      }
+    }
   }
 }

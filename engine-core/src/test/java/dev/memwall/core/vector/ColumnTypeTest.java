@@ -1,6 +1,7 @@
 package dev.memwall.core.vector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,8 +9,8 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -29,7 +30,9 @@ class ColumnTypeTest {
   @Test
   void everyTypeRoundTripsThroughAnArrowField(EngineMemory unused) {
     for (ColumnType type : List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.FLOAT64, ColumnType.DATE,
-        ColumnType.STRING, ColumnType.decimal(0), ColumnType.decimal(2), ColumnType.decimal(18))) {
+        ColumnType.STRING, ColumnType.BOOLEAN, ColumnType.decimal(0), ColumnType.decimal(2), ColumnType.decimal(18),
+        ColumnType.timestamp(TimeUnit.SECOND, null), ColumnType.timestamp(TimeUnit.NANOSECOND, "UTC"),
+        ColumnType.timestamp(TimeUnit.MILLISECOND, "+05:30"), ColumnType.timestamp(TimeUnit.MICROSECOND, "Europe/Paris"))) {
       assertEquals(type, ColumnType.of(type.toField("c", true, null)), type.toString());
     }
     var encoding = new DictionaryEncoding(3, false, new ArrowType.Int(16, true));
@@ -37,18 +40,39 @@ class ColumnTypeTest {
   }
 
   @Test
-  void unsupportedArrowTypesAreRejectedNamingTheColumn(EngineMemory unused) {
-    List<ArrowType> unsupported = List.of(new ArrowType.Int(16, true), new ArrowType.Int(8, true),
+  void otherArrowTypesAreReadAsTheKindTheyWidenTo(EngineMemory unused) {
+    record Read(ArrowType arrow, ColumnType as) {}
+    for (Read read : List.of(new Read(new ArrowType.Int(8, true), ColumnType.INT32),
+        new Read(new ArrowType.Int(16, true), ColumnType.INT32),
+        new Read(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), ColumnType.FLOAT64),
+        new Read(new ArrowType.Date(DateUnit.MILLISECOND), ColumnType.DATE),
+        new Read(ArrowType.LargeUtf8.INSTANCE, ColumnType.STRING),
+        new Read(new ArrowType.Decimal(38, 2, 128), ColumnType.decimal(2)),
+        new Read(new ArrowType.Decimal(19, 18, 128), ColumnType.decimal(18)))) {
+      assertEquals(read.as(), ColumnType.of(new Field("c", FieldType.nullable(read.arrow()), null)), read.arrow().toString());
+    }
+  }
+
+  @Test
+  void unsupportedArrowTypesAreRejectedNamingTheColumnAndType(EngineMemory unused) {
+    List<ArrowType> unsupported = List.of(new ArrowType.Int(8, false), new ArrowType.Int(16, false),
         new ArrowType.Int(32, false), new ArrowType.Int(64, false),
-        new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), new ArrowType.Date(DateUnit.MILLISECOND),
-        ArrowType.Bool.INSTANCE, ArrowType.LargeUtf8.INSTANCE, ArrowType.Binary.INSTANCE,
-        new ArrowType.Decimal(38, 2, 128), new ArrowType.Decimal(10, 2, 256),
-        new ArrowType.Timestamp(TimeUnit.MICROSECOND, null));
+        new ArrowType.FloatingPoint(FloatingPointPrecision.HALF), ArrowType.Binary.INSTANCE,
+        new ArrowType.Decimal(38, 20, 128), new ArrowType.Decimal(10, 2, 256), new ArrowType.Decimal(10, -2, 128),
+        new ArrowType.Time(TimeUnit.MICROSECOND, 64), new ArrowType.Timestamp(TimeUnit.MICROSECOND, "Mars/Olympus"),
+        ArrowType.Utf8View.INSTANCE);
     for (ArrowType type : unsupported) {
       Field field = new Field("l_odd_column", FieldType.nullable(type), null);
       var e = assertThrows(IllegalArgumentException.class, () -> ColumnType.of(field), type.toString());
       assertTrue(e.getMessage().contains("'l_odd_column'"), e.getMessage());
+      assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ColumnType.of(new Field("w", FieldType.nullable(new ArrowType.Decimal(38, 20, 128)), null)));
+    assertTrue(e.getMessage().contains("decimal(38,20)"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ColumnType.of(new Field("u", FieldType.nullable(new ArrowType.Int(32, false)), null)));
+    assertTrue(e.getMessage().contains("unsigned"), e.getMessage());
   }
 
   @Test
@@ -56,15 +80,18 @@ class ColumnTypeTest {
     assertThrows(IllegalArgumentException.class, () -> ColumnType.decimal(-1));
     assertThrows(IllegalArgumentException.class, () -> ColumnType.decimal(19));
     assertThrows(IllegalArgumentException.class, () -> new ColumnType(ColumnType.Kind.INT64, 2));
+    assertThrows(IllegalArgumentException.class, () -> new ColumnType(ColumnType.Kind.TIMESTAMP, 4));
+    assertThrows(IllegalArgumentException.class, () -> new ColumnType(ColumnType.Kind.TIMESTAMP, 12));
+    assertThrows(IllegalArgumentException.class, () -> new ColumnType(ColumnType.Kind.DATE, 0, "UTC"));
     var encoding = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     assertThrows(IllegalArgumentException.class, () -> ColumnType.INT32.toField("c", true, encoding));
   }
 
   @Test
   void columnOfAnUnsupportedVectorNamesIt(EngineMemory memory) {
-    try (BitVector flags = new BitVector("l_flags", memory.arrow())) {
-      var e = assertThrows(IllegalArgumentException.class, () -> Column.of(flags, null));
-      assertTrue(e.getMessage().contains("'l_flags'"), e.getMessage());
+    try (UInt4Vector ids = new UInt4Vector("l_ids", memory.arrow())) {
+      var e = assertThrows(IllegalArgumentException.class, () -> Column.of(ids, null));
+      assertTrue(e.getMessage().contains("'l_ids'"), e.getMessage());
     }
   }
 

@@ -61,7 +61,13 @@ public final class KeyColumns {
       for (int k = 0; k < names.size(); k++) {
         Column column = batch.column(names.get(k));
         columns[b][k] = column;
-        data[b][k] = column instanceof Int32Column ints ? ints.data() : ((Int64Column) column).data();
+        data[b][k] = switch (column) {
+          case Int32Column ints -> ints.data();
+          case Int64Column longs -> longs.data();
+          default -> throw new JoinKeyException("key column '" + names.get(k) + "' is " + column.type()
+              + " read from Arrow " + column.arrow().getField().getType() + "; a join reads its keys straight "
+              + "from int32, date(day) or int64 memory: cast the key (Expr.cast) in a projection first");
+        };
         nulls += column.arrow().getNullCount();
       }
       batchStart[b] = (int) rows;

@@ -8,6 +8,7 @@ import dev.memwall.core.vector.Int32Column;
 import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.ScratchBatch;
 import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.core.vector.VarCharColumn;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -84,7 +85,8 @@ final class BuildColumn implements AutoCloseable {
     }
     Kind kind = switch (type.kind()) {
       case INT32, DATE -> allOf(columns, Int32Column.class) ? Kind.INT32 : Kind.OTHER_INTEGRAL;
-      case INT64, DECIMAL -> allOf(columns, Int64Column.class) ? Kind.INT64 : Kind.OTHER_INTEGRAL;
+      case INT64, DECIMAL, TIMESTAMP -> allOf(columns, Int64Column.class) ? Kind.INT64 : Kind.OTHER_INTEGRAL;
+      case BOOLEAN -> Kind.OTHER_INTEGRAL;
       case FLOAT64 -> Kind.FLOAT64;
       case STRING -> throw new AssertionError();
     };
@@ -199,15 +201,10 @@ final class BuildColumn implements AutoCloseable {
         }
       }
       case OTHER_INTEGRAL -> {
-        boolean narrow = type.kind() == ColumnType.Kind.INT32 || type.kind() == ColumnType.Kind.DATE;
+        int width = type.valueBytes();
         for (int i = 0; i < count; i++) {
           if (present(batches[i], rows[i], out, c, i)) {
-            long value = columns[batches[i]].getLong(rows[i]);
-            if (narrow) {
-              target.setAtIndex(INT, i, (int) value);
-            } else {
-              target.setAtIndex(LONG, i, value);
-            }
+            TableBuilder.setIntegral(target, width, i, columns[batches[i]].getLong(rows[i]));
           }
         }
       }

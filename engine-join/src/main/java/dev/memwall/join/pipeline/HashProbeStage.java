@@ -18,6 +18,7 @@ import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.ScratchBatch;
 import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.core.vector.VarCharColumn;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.JoinKeyException;
@@ -651,6 +652,10 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
           if (kind == ColumnType.Kind.INT32 || kind == ColumnType.Kind.DATE) {
             for (int i = 0; i < count; i++) {
               target.setAtIndex(INT, i, (int) values[pairProbe[i]]);
+            }
+          } else if (kind == ColumnType.Kind.BOOLEAN) {
+            for (int i = 0; i < count; i++) {
+              TableBuilder.setIntegral(target, 0, i, values[pairProbe[i]]);
             }
           } else {
             for (int i = 0; i < count; i++) {
