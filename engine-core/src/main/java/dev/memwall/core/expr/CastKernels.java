@@ -142,10 +142,14 @@ final class CastKernels {
     @Override
     long convert(long value) {
       long seconds = Math.floorDiv(value, perSecond);
-      if (zone != null) {
-        seconds += zone.offsetOfInstant(seconds); // within 18 hours of a value that fits: no overflow
+      long day = Math.floorDiv(seconds, SECONDS_PER_DAY);
+      if (zone != null) { // the offset (within a day) moves the time of day, not the seconds: no overflow
+        day += Math.floorDiv(Math.floorMod(seconds, SECONDS_PER_DAY) + zone.offsetOfInstant(seconds), SECONDS_PER_DAY);
       }
-      return Math.floorDiv(seconds, SECONDS_PER_DAY);
+      if (day != (int) day) {
+        throw overflow(value, "the day " + day + " is beyond the days (32 bits) a DATE holds");
+      }
+      return day;
     }
   }
 
@@ -206,12 +210,19 @@ final class CastKernels {
           : Long.MIN_VALUE);
     }
 
+    /**
+     * Seconds beyond which the rules are not consulted (a hundred million years from 1970, well
+     * inside java.time's range): the offsets there are those of the rules' last (or first) transition.
+     */
+    private static final long RULES_RANGE = 3_155_695_200_000_000L;
+
     /** The offset at the instant {@code epochSecond}. */
     long offsetOfInstant(long epochSecond) {
       if (fixed != Long.MIN_VALUE) {
         return fixed;
       }
-      return rules.getOffset(java.time.Instant.ofEpochSecond(epochSecond)).getTotalSeconds();
+      long clamped = Math.clamp(epochSecond, -RULES_RANGE, RULES_RANGE);
+      return rules.getOffset(java.time.Instant.ofEpochSecond(clamped)).getTotalSeconds();
     }
 
     /** The offset of the wall-clock time {@code localSecond} (seconds since 1970-01-01T00:00 on the clock). */
@@ -219,8 +230,9 @@ final class CastKernels {
       if (fixed != Long.MIN_VALUE) {
         return fixed;
       }
-      LocalDateTime local = LocalDateTime.ofEpochSecond(localSecond, 0, ZoneOffset.UTC);
-      return localSecond - ZonedDateTime.ofLocal(local, id, null).toEpochSecond();
+      long clamped = Math.clamp(localSecond, -RULES_RANGE, RULES_RANGE);
+      LocalDateTime local = LocalDateTime.ofEpochSecond(clamped, 0, ZoneOffset.UTC);
+      return clamped - ZonedDateTime.ofLocal(local, id, null).toEpochSecond();
     }
   }
 }
