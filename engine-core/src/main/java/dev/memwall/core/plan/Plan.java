@@ -5,6 +5,7 @@ import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.FilterKernel;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
@@ -189,6 +190,64 @@ public final class Plan {
       }
     }
     return schema;
+  }
+
+  /**
+   * The physical plan as text, derived without running anything (nothing is read or allocated): one
+   * block per pipeline with what it scans, the filters, projections and stages (join probes, with
+   * their build sides) it streams rows through, and the breaker that ends it (hash aggregation, sort,
+   * top-N, limit); then the result's columns and the most rows it can have, where that is known.
+   *
+   * @throws IllegalArgumentException as {@link #execute} would, for a plan that does not fit its input
+   */
+  public String explain() {
+    Schema result = schema();
+    StringBuilder out = new StringBuilder();
+    String input = switch (source) {
+      case ScanSource.OfTable t -> "table of " + t.table().rowCount() + " rows in " + t.table().batches().size()
+          + " batches " + names(t.schema());
+      case ScanSource.OfStream s -> "stream " + names(s.schema()) + " (read once, batch by batch)";
+    };
+    int i = 0;
+    int pipeline = 1;
+    do {
+      out.append("pipeline ").append(pipeline).append(": scan ").append(input).append('\n');
+      while (i < steps.size() && isStreaming(steps.get(i))) {
+        out.append("  ").append(switch (steps.get(i++)) {
+          case Filter f -> "filter " + ExprText.of(f.predicate());
+          case Project p -> "project " + p.outputs().stream().map(Plan::describe).toList();
+          case Stage st -> st.stage().describe();
+          default -> throw new AssertionError();
+        }).append('\n');
+      }
+      Step breaker = i < steps.size() ? steps.get(i++) : null;
+      out.append("  -> ").append(switch (breaker) {
+        case Aggregation a -> (a.keys().isEmpty() ? "aggregation" : "hash aggregation by "
+            + a.keys().stream().map(Plan::describe).toList()) + " computing " + a.aggregates();
+        case OrderBy o -> "sort by " + describe(o.keys());
+        case TopN t -> "top " + t.rows() + " by " + describe(t.keys()) + " (bounded heap)";
+        case Limit l -> "limit " + l.rows();
+        case null, default -> "collect";
+      }).append('\n');
+      input = "the result of pipeline " + pipeline++;
+    } while (i < steps.size());
+    long rows = maxRows();
+    out.append("result: ").append(result.getFields().stream().map(f -> f.getName() + " " + f.getType()).toList())
+        .append(rows == Long.MAX_VALUE ? "" : ", at most " + rows + " rows");
+    return out.toString();
+  }
+
+  private static List<String> names(Schema schema) {
+    return schema.getFields().stream().map(Field::getName).toList();
+  }
+
+  private static String describe(NamedExpr output) {
+    String text = ExprText.of(output.expr());
+    return text.equals(output.name()) ? text : text + " AS " + output.name();
+  }
+
+  private static String describe(List<SortKey> keys) {
+    return String.join(", ", keys.stream().map(k -> k.column() + (k.descending() ? " DESC" : " ASC")).toList());
   }
 
   private static boolean isStreaming(Step step) {

@@ -151,6 +151,15 @@ public final class Relation implements AutoCloseable {
     return owned ? table : Plan.scan(table).execute(context);
   }
 
+  /**
+   * The pending steps as {@link Plan#explain} describes them, without running them; the join probes
+   * among them name their build sides. A join's build side runs when its output columns are chosen
+   * ({@link JoinSpec#keep}), so what this describes is what is still to run, not consumed.
+   */
+  public String explain() {
+    return steps().explain();
+  }
+
   /** Frees what this relation owns, unless a step consumed it; idempotent. */
   @Override
   public void close() {
