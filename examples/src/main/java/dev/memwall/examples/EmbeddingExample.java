@@ -5,7 +5,6 @@ import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.date;
 import static dev.memwall.core.expr.Expr.decimal;
 
-import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.operator.Aggregate;
@@ -58,13 +57,12 @@ public final class EmbeddingExample {
         Relation bigOrders = Relation.scan(orderTable, context)
             .filter(and(col("o_date").ge(date("2025-03-01")), col("o_amount").gt(decimal("10.00"))));
         Relation regions = Relation.scan(customerTable, context);
-        Table top = bigOrders.join(regions).on("o_cust", "c_id").keep("o_amount", "c_region")
+        Relation top = bigOrders.join(regions).on("o_cust", "c_id").keep("o_amount", "c_region")
             .aggregate(List.of(col("c_region").as("region")), Aggregate.sum(col("o_amount"), "revenue"),
                 Aggregate.countStar("orders"))
-            .orderBy(SortKey.desc("revenue")).limit(3)
-            .toTable();
-        // standard Arrow out, into the host's allocator: Decimal128 revenue, Utf8 region
-        try (ArrowReader result = TableReader.of(top, host)) {
+            .orderBy(SortKey.desc("revenue")).limit(3);
+        // standard Arrow out, streamed into the host's allocator: Decimal128 revenue, Utf8 region
+        try (ArrowReader result = top.stream(host)) {
           String printed = Results.format(result);
           System.out.print(printed);
           String expected = Reference.topRegions(3);

@@ -1,5 +1,6 @@
 package dev.memwall.core.plan;
 
+import dev.memwall.core.arrow.StandardArrow;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
@@ -24,6 +25,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -311,6 +314,120 @@ public final class Plan {
     return context.run(() -> executePipelines(context));
   }
 
+  /**
+   * Runs the plan as a stream of standard Arrow batches allocated from {@code allocator} (the
+   * host's): the reader's schema ({@link dev.memwall.core.arrow.StandardArrow#schema} of
+   * {@link #schema()}) is known before anything runs and does not depend on the data or the
+   * operators chosen. Nothing runs until the first {@link ArrowReader#loadNextBatch}. When the plan
+   * ends in a stream of rows (filters, projections, join probes), each load runs the last pipeline
+   * only until about {@value #STREAM_BATCH_ROWS} rows per thread are ready, so the result is never
+   * held whole; a plan ending in an aggregation or a sort produces its result first and hands it
+   * out batch by batch.
+   *
+   * <p>Control: each load runs under the context's executor, token and interrupt; the timeout counts
+   * from the first load. Closing the reader early frees everything the plan holds (and closes a
+   * streamed input's batches in flight). Ownership: the reader is the caller's to close; its batches
+   * are valid until the next load. Thread safety: one consumer.
+   *
+   * @throws IllegalArgumentException as {@link #execute} does, before anything runs
+   */
+  public ArrowReader stream(ExecutionContext context, BufferAllocator allocator) {
+    return stream(context, allocator, null);
+  }
+
+  /**
+   * As {@link #stream(ExecutionContext, BufferAllocator)}, closing {@code resources} (what the plan's
+   * stages and input need, such as join build sides; null: none) when the reader is closed.
+   */
+  public ArrowReader stream(ExecutionContext context, BufferAllocator allocator, AutoCloseable resources) {
+    Schema standard = StandardArrow.schema(schema());
+    return new PlanReader(allocator, standard, context, () -> rounds(context), resources);
+  }
+
+  /** Rows per thread a streamed result's round collects before the reader hands them out. */
+  static final int STREAM_BATCH_ROWS = 64 * 1024;
+
+  /**
+   * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
+   * round per {@link PlanReader.Rounds#next} call; one ending in a breaker runs whole at the first.
+   */
+  private PlanReader.Rounds rounds(ExecutionContext context) {
+    int last = steps.size();
+    while (last > 0 && isStreaming(steps.get(last - 1))) {
+      last--;
+    }
+    if (last == steps.size() && !steps.isEmpty()) { // ends in a breaker
+      Table[] result = {executePipelines(context)};
+      return new PlanReader.Rounds() {
+        @Override
+        public Table next() {
+          Table next = result[0];
+          result[0] = null;
+          return next;
+        }
+
+        @Override
+        public void close() {
+          if (result[0] != null) {
+            result[0].close();
+          }
+        }
+      };
+    }
+    Table head = last == 0 ? null : new Plan(source, steps.subList(0, last)).executePipelines(context);
+    ScanSource input = head == null ? source : new ScanSource.OfTable(head);
+    Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
+    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
+        : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    Morsels morsels;
+    try {
+      morsels = input.morsels();
+    } catch (RuntimeException e) {
+      if (head != null) {
+        head.close();
+      }
+      throw e;
+    }
+    return new PlanReader.Rounds() {
+      private boolean done;
+
+      @Override
+      public Table next() {
+        if (done) {
+          return null;
+        }
+        List<Collector> collectors = runWorkers(morsels, chain, context,
+            binder -> new Collector(binder, chain.outputSchema(), columns, context), Collector::consume,
+            collector -> collector.rows() >= STREAM_BATCH_ROWS);
+        try {
+          List<TableBuilder> parts = new ArrayList<>();
+          long rows = 0;
+          for (Collector collector : collectors) {
+            parts.addAll(collector.parts());
+            rows += collector.rows();
+          }
+          if (rows == 0) {
+            done = true; // no worker found a morsel: the input is exhausted
+          }
+          return TableBuilder.concatenate(parts);
+        } finally {
+          collectors.forEach(Collector::close);
+        }
+      }
+
+      @Override
+      public void close() {
+        try {
+          morsels.close();
+        } finally {
+          if (head != null) {
+            head.close();
+          }
+        }
+      }
+    };
+  }
+
   private Table executePipelines(ExecutionContext context) {
     ScanSource input = source;
     boolean ownsInput = false;
@@ -529,9 +646,20 @@ public final class Plan {
    */
   private static <S> List<S> runWorkers(ScanSource input, Pipeline chain, ExecutionContext context,
       Function<Binder, S> newState, ChunkConsumer<S> consumer) {
+    try (Morsels morsels = input.morsels()) {
+      return runWorkers(morsels, chain, context, newState, consumer, state -> false);
+    }
+  }
+
+  /**
+   * As above over {@code morsels}, each worker stopping early once {@code full} says its state is
+   * (between morsels): a round of a {@link #stream streamed} result.
+   */
+  private static <S> List<S> runWorkers(Morsels morsels, Pipeline chain, ExecutionContext context,
+      Function<Binder, S> newState, ChunkConsumer<S> consumer, java.util.function.Predicate<S> full) {
     List<S> states = new ArrayList<>();
     List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
-    try (Morsels morsels = input.morsels()) {
+    try {
       int workers = Math.max(1, Math.min(context.threads(), morsels.parallelism()));
       List<Runnable> tasks = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
@@ -539,7 +667,7 @@ public final class Plan {
         S state = newState.apply(binders[binders.length - 1]);
         states.add(state);
         Consumer<Chunk> head = chain.connect(binders, chunk -> consumer.consume(state, chunk), context, stageWorkers);
-        tasks.add(() -> drain(morsels, head));
+        tasks.add(() -> drain(morsels, head, () -> full.test(state)));
       }
       Workers.runAll("memwall-worker", tasks);
     } catch (RuntimeException | Error e) {
@@ -556,12 +684,15 @@ public final class Plan {
     return states;
   }
 
-  /** One worker's loop: claims morsels until none is left, each passed chunk by chunk to {@code head}. */
-  private static void drain(Morsels morsels, Consumer<Chunk> head) {
+  /**
+   * One worker's loop: claims morsels until none is left or {@code full} says to stop, each passed
+   * chunk by chunk to {@code head}.
+   */
+  private static void drain(Morsels morsels, Consumer<Chunk> head, java.util.function.BooleanSupplier full) {
     Chunk chunk = new Chunk();
     ExecutionControl control = ExecutionControl.current();
     Morsels.Claim claim = new Morsels.Claim();
-    while (morsels.claim(claim)) {
+    while (!full.getAsBoolean() && morsels.claim(claim)) {
       try {
         control.check();
         int end = claim.start + claim.rows;
