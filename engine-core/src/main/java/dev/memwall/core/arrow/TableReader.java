@@ -41,19 +41,36 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@link dev.memwall.core.vector.Column}).
  */
 public final class TableReader extends ArrowReader {
-  private final Table table;
-  private final boolean ownsTable;
+  /**
+   * Tables a reader hands out one after another, each now the reader's to close: the rounds of a
+   * result produced as the host reads it ({@code Plan.stream}).
+   */
+  public interface Tables extends AutoCloseable {
+    /** The next table (possibly without rows), or null once there is none. */
+    Table next();
+
+    /** Frees what the source still holds; the reader calls it once, when it closes its source. */
+    @Override
+    void close();
+  }
+
+  private final Tables tables;
+  private final boolean ownsTables;
   private final Schema schema;
+  private final String description;
+  private Table current;
   private int next;
   private long bytes;
   private boolean closed;
-  private boolean tableClosed;
+  private boolean sourceClosed;
 
-  private TableReader(Table table, BufferAllocator allocator, boolean ownsTable) {
+  private TableReader(Schema memwallSchema, Tables tables, boolean ownsTables, BufferAllocator allocator,
+      String description) {
     super(Objects.requireNonNull(allocator, "allocator"));
-    this.table = Objects.requireNonNull(table, "table");
-    this.ownsTable = ownsTable;
-    this.schema = StandardArrow.schema(table.schema());
+    this.tables = Objects.requireNonNull(tables, "tables");
+    this.ownsTables = ownsTables;
+    this.schema = StandardArrow.schema(memwallSchema);
+    this.description = description;
   }
 
   /**
@@ -66,7 +83,7 @@ public final class TableReader extends ArrowReader {
   public static TableReader of(Table table, BufferAllocator allocator) {
     Objects.requireNonNull(table, "table");
     try {
-      return new TableReader(table, allocator, true);
+      return new TableReader(table.schema(), single(table), true, allocator, shape(table));
     } catch (RuntimeException | Error e) {
       try {
         table.close();
@@ -84,7 +101,50 @@ public final class TableReader extends ArrowReader {
    * @throws IllegalArgumentException if a column's Arrow type is one memwall does not read
    */
   public static TableReader borrowing(Table table, BufferAllocator allocator) {
-    return new TableReader(table, allocator, false);
+    Objects.requireNonNull(table, "table");
+    return new TableReader(table.schema(), single(table), false, allocator, shape(table));
+  }
+
+  /**
+   * A reader over the tables {@code tables} hands out, all of schema {@code memwallSchema}, each closed
+   * once its batches have been read; closing the reader closes {@code tables} (also when this throws).
+   *
+   * @throws IllegalArgumentException if a column's Arrow type is one memwall does not read
+   */
+  public static TableReader of(Schema memwallSchema, Tables tables, BufferAllocator allocator) {
+    try {
+      return new TableReader(memwallSchema, tables, true, allocator, "rounds");
+    } catch (RuntimeException | Error e) {
+      tables.close();
+      throw e;
+    }
+  }
+
+  private static Tables single(Table table) {
+    return new Tables() {
+      private boolean handedOut;
+
+      @Override
+      public Table next() {
+        if (handedOut) {
+          return null;
+        }
+        handedOut = true;
+        return table;
+      }
+
+      @Override
+      public void close() {
+        if (!handedOut) {
+          handedOut = true;
+          table.close();
+        }
+      }
+    };
+  }
+
+  private static String shape(Table table) {
+    return table.batches().size() + " batches, " + table.rowCount() + " rows";
   }
 
   /** The standard schema of the table: the reader's root and every batch have it. */
@@ -94,7 +154,7 @@ public final class TableReader extends ArrowReader {
   }
 
   /**
-   * Copies the table's next non-empty batch into {@link #getVectorSchemaRoot()}.
+   * Copies the next non-empty batch into {@link #getVectorSchemaRoot()}.
    *
    * @return false (and an empty root) once every batch has been read
    * @throws IllegalStateException if the reader is closed
@@ -106,14 +166,32 @@ public final class TableReader extends ArrowReader {
       throw new IllegalStateException("reader is closed");
     }
     prepareLoadNextBatch();
-    while (next < table.batches().size()) {
-      Batch batch = table.batches().get(next++);
-      if (batch.rowCount() > 0) {
-        bytes += StandardBatchCopier.copy(batch, getVectorSchemaRoot());
-        return true;
+    while (true) {
+      if (current != null) {
+        while (next < current.batches().size()) {
+          Batch batch = current.batches().get(next++);
+          if (batch.rowCount() > 0) {
+            bytes += StandardBatchCopier.copy(batch, getVectorSchemaRoot());
+            return true;
+          }
+        }
+        finishCurrent();
       }
+      Table table = tables.next();
+      if (table == null) {
+        return false;
+      }
+      current = table;
+      next = 0;
     }
-    return false;
+  }
+
+  private void finishCurrent() {
+    Table done = current;
+    current = null;
+    if (ownsTables) {
+      done.close();
+    }
   }
 
   /**
@@ -136,12 +214,12 @@ public final class TableReader extends ArrowReader {
     return bytes;
   }
 
-  /** Whether closing the reader closes the table ({@link #of}) or not ({@link #borrowing}). */
+  /** Whether closing the reader closes the tables ({@link #of}) or not ({@link #borrowing}). */
   public boolean ownsTable() {
-    return ownsTable;
+    return ownsTables;
   }
 
-  /** Frees the reader's batch and, with {@code closeReadSource} and an owned table, the table. Idempotent. */
+  /** Frees the reader's batch and, with {@code closeReadSource} and owned tables, the tables. Idempotent. */
   @Override
   public void close(boolean closeReadSource) throws IOException {
     closed = true;
@@ -150,16 +228,23 @@ public final class TableReader extends ArrowReader {
 
   @Override
   protected void closeReadSource() {
-    if (ownsTable && !tableClosed) {
-      tableClosed = true;
-      table.close();
+    if (sourceClosed || !ownsTables) {
+      return;
+    }
+    sourceClosed = true;
+    try {
+      if (current != null) {
+        finishCurrent();
+      }
+    } finally {
+      tables.close();
     }
   }
 
   /** For messages: the table's shape and how far the reader got. */
   @Override
   public String toString() {
-    return "TableReader[" + table.batches().size() + " batches, " + table.rowCount() + " rows, next " + next
-        + (ownsTable ? ", owns the table" : ", borrows the table") + (closed ? ", closed" : "") + "]";
+    return "TableReader[" + description + ", next " + next + (ownsTables ? ", owns the table" : ", borrows the table")
+        + (closed ? ", closed" : "") + "]";
   }
 }

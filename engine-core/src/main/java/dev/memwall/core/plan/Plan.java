@@ -1,6 +1,6 @@
 package dev.memwall.core.plan;
 
-import dev.memwall.core.arrow.StandardArrow;
+import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
@@ -316,7 +316,7 @@ public final class Plan {
 
   /**
    * Runs the plan as a stream of standard Arrow batches allocated from {@code allocator} (the
-   * host's): the reader's schema ({@link dev.memwall.core.arrow.StandardArrow#schema} of
+   * host's), a {@link TableReader}: the reader's schema ({@link dev.memwall.core.arrow.StandardArrow#schema} of
    * {@link #schema()}) is known before anything runs and does not depend on the data or the
    * operators chosen. Nothing runs until the first {@link ArrowReader#loadNextBatch}. When the plan
    * ends in a stream of rows (filters, projections, join probes), each load runs the last pipeline
@@ -340,8 +340,8 @@ public final class Plan {
    * stages and input need, such as join build sides; null: none) when the reader is closed.
    */
   public ArrowReader stream(ExecutionContext context, BufferAllocator allocator, AutoCloseable resources) {
-    Schema standard = StandardArrow.schema(schema());
-    return new PlanReader(allocator, standard, context, () -> rounds(context), resources);
+    Schema schema = schema();
+    return TableReader.of(schema, new ControlledRounds(context, () -> rounds(context), resources), allocator);
   }
 
   /** Rows per thread a streamed result's round collects before the reader hands them out. */
@@ -349,16 +349,16 @@ public final class Plan {
 
   /**
    * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
-   * round per {@link PlanReader.Rounds#next} call; one ending in a breaker runs whole at the first.
+   * round per {@link TableReader.Tables#next} call; one ending in a breaker runs whole at the first.
    */
-  private PlanReader.Rounds rounds(ExecutionContext context) {
+  private TableReader.Tables rounds(ExecutionContext context) {
     int last = steps.size();
     while (last > 0 && isStreaming(steps.get(last - 1))) {
       last--;
     }
     if (last == steps.size() && !steps.isEmpty()) { // ends in a breaker
       Table[] result = {executePipelines(context)};
-      return new PlanReader.Rounds() {
+      return new TableReader.Tables() {
         @Override
         public Table next() {
           Table next = result[0];
@@ -388,7 +388,7 @@ public final class Plan {
       }
       throw e;
     }
-    return new PlanReader.Rounds() {
+    return new TableReader.Tables() {
       private boolean done;
 
       @Override
