@@ -22,8 +22,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -94,7 +98,7 @@ public final class Plan {
 
   /** A plan reading every batch of {@code table}, which stays the caller's; it may run any number of times. */
   public static Plan scan(Table table) {
-    return new Plan(new ScanSource.OfTable(java.util.Objects.requireNonNull(table, "table")), List.of());
+    return new Plan(new ScanSource.OfTable(Objects.requireNonNull(table, "table")), List.of());
   }
 
   /**
@@ -104,8 +108,7 @@ public final class Plan {
    * is refused. The stream stays the caller's to close, after the execution.
    */
   public static Plan scan(BatchStream stream) {
-    return new Plan(new ScanSource.OfStream(java.util.Objects.requireNonNull(stream, "stream"),
-        new java.util.concurrent.atomic.AtomicBoolean()), List.of());
+    return new Plan(new ScanSource.OfStream(Objects.requireNonNull(stream, "stream"), new AtomicBoolean()), List.of());
   }
 
   private Plan then(Step step) {
@@ -129,7 +132,7 @@ public final class Plan {
    * after it see what it emits.
    */
   public Plan stage(ChunkStage stage) {
-    return then(new Stage(java.util.Objects.requireNonNull(stage, "stage")));
+    return then(new Stage(Objects.requireNonNull(stage, "stage")));
   }
 
   /** Groups by {@code keys} (none: one global group) and computes {@code aggregates}. */
@@ -656,7 +659,7 @@ public final class Plan {
    * (between morsels): a round of a {@link #stream streamed} result.
    */
   private static <S> List<S> runWorkers(Morsels morsels, Pipeline chain, ExecutionContext context,
-      Function<Binder, S> newState, ChunkConsumer<S> consumer, java.util.function.Predicate<S> full) {
+      Function<Binder, S> newState, ChunkConsumer<S> consumer, Predicate<S> full) {
     List<S> states = new ArrayList<>();
     List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
     try {
@@ -688,7 +691,7 @@ public final class Plan {
    * One worker's loop: claims morsels until none is left or {@code full} says to stop, each passed
    * chunk by chunk to {@code head}.
    */
-  private static void drain(Morsels morsels, Consumer<Chunk> head, java.util.function.BooleanSupplier full) {
+  private static void drain(Morsels morsels, Consumer<Chunk> head, BooleanSupplier full) {
     Chunk chunk = new Chunk();
     ExecutionControl control = ExecutionControl.current();
     Morsels.Claim claim = new Morsels.Claim();
