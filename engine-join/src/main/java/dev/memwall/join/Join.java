@@ -385,10 +385,22 @@ public final class Join {
   }
 
   /**
+   * Describes the plan the terminal methods would run, without running anything: the algorithm
+   * chosen, the alternatives with the cost model's predictions, and the working memory the join
+   * would ask its budget for.
+   */
+  public String explain() {
+    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
+    JoinPlan plan = plan(keys[0], keys[1]);
+    return String.format(Locale.ROOT, "%s%n  working memory about %d bytes", plan.describe(),
+        requiredBytes(plan, keys[0], keys[1]));
+  }
+
+  /**
    * Plans, runs the join counting its result, and describes the choice with the predicted and the
    * measured time.
    */
-  public String explain() {
+  public String explainAnalyze() {
     JoinPlan plan = plan();
     long start = System.nanoTime();
     long pairs = count();

@@ -126,8 +126,12 @@ class JoinBadInputTest {
     Random random = new Random(5);
     var side = JoinTestData.generate(random, List.of(KeyType.INT32), 3_000, Distribution.UNIQUE, 0, 0);
     try (Table left = JoinTestData.table(memory, side, "l"); Table right = JoinTestData.table(memory, side, "r")) {
-      String explain = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm()).explain();
+      long tablesBytes = memory.allocatedBytes();
+      String explain = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm()).explainAnalyze();
       assertTrue(explain.contains("predicted") && explain.contains("measured"), explain);
+      String unrun = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm()).explain();
+      assertTrue(unrun.contains("predicted") && unrun.contains("working memory") && !unrun.contains("measured"), unrun);
+      assertEquals(0, memory.allocatedBytes() - tablesBytes, "explain allocates nothing");
       // a table this small fits the cache: AUTO prices the clustering algorithms as one cluster, and says so
       for (JoinAlgorithm a : JoinAlgorithm.values()) {
         assertEquals(a.costed(), explain.contains(a.name()), a + " in " + explain);
@@ -136,7 +140,7 @@ class JoinBadInputTest {
           explain);
       assertFalse(explain.startsWith("AUTO"), explain);
       String named = Join.of(memory, left, right).on("k0").profile(TestProfiles.vm())
-          .algorithm(JoinAlgorithm.PHASH).explain();
+          .algorithm(JoinAlgorithm.PHASH).explainAnalyze();
       assertTrue(named.startsWith("PHASH") && named.contains("measured"), named);
       for (JoinAlgorithm a : JoinAlgorithm.values()) {
         // the spilling joins and those asked for by name only are not costed, so not among the alternatives

@@ -73,7 +73,6 @@ final class Casts {
 
   /** {@code CAST(l_quantity AS DECIMAL(scale 2))}: the cast as errors name it. */
   static String describe(Expr.Cast cast) {
-    String input = cast.input() instanceof Expr.ColumnRef ref ? ref.name() : cast.input().toString();
-    return "CAST(" + input + " AS " + cast.type() + ")";
+    return ExprText.of(cast);
   }
 }

@@ -46,6 +46,11 @@ public interface ChunkStage {
   /** A worker for one thread, its expressions bound with {@code input}'s binder, that thread's own. */
   Worker open(Input input, ExecutionContext context);
 
+  /** One line for {@link Plan#explain}: what the stage does, with what it already holds (a join's build side). */
+  default String describe() {
+    return "stage " + getClass().getSimpleName();
+  }
+
   /**
    * What a stage reads.
    *

@@ -66,6 +66,15 @@ final class Collector implements AutoCloseable {
   }
 
   /** The builders of this worker's rows, in order; the caller concatenates them, this collector closes them. */
+  /** Rows collected so far. */
+  long rows() {
+    long rows = builder.rowCount();
+    for (TableBuilder part : finished) {
+      rows += part.rowCount();
+    }
+    return rows;
+  }
+
   List<TableBuilder> parts() {
     List<TableBuilder> parts = new ArrayList<>(finished);
     parts.add(builder);

@@ -1,10 +1,12 @@
 package dev.memwall.core.plan;
 
+import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.FilterKernel;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
@@ -20,9 +22,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -90,7 +98,7 @@ public final class Plan {
 
   /** A plan reading every batch of {@code table}, which stays the caller's; it may run any number of times. */
   public static Plan scan(Table table) {
-    return new Plan(new ScanSource.OfTable(java.util.Objects.requireNonNull(table, "table")), List.of());
+    return new Plan(new ScanSource.OfTable(Objects.requireNonNull(table, "table")), List.of());
   }
 
   /**
@@ -100,8 +108,7 @@ public final class Plan {
    * is refused. The stream stays the caller's to close, after the execution.
    */
   public static Plan scan(BatchStream stream) {
-    return new Plan(new ScanSource.OfStream(java.util.Objects.requireNonNull(stream, "stream"),
-        new java.util.concurrent.atomic.AtomicBoolean()), List.of());
+    return new Plan(new ScanSource.OfStream(Objects.requireNonNull(stream, "stream"), new AtomicBoolean()), List.of());
   }
 
   private Plan then(Step step) {
@@ -125,7 +132,7 @@ public final class Plan {
    * after it see what it emits.
    */
   public Plan stage(ChunkStage stage) {
-    return then(new Stage(java.util.Objects.requireNonNull(stage, "stage")));
+    return then(new Stage(Objects.requireNonNull(stage, "stage")));
   }
 
   /** Groups by {@code keys} (none: one global group) and computes {@code aggregates}. */
@@ -191,6 +198,64 @@ public final class Plan {
     return schema;
   }
 
+  /**
+   * The physical plan as text, derived without running anything (nothing is read or allocated): one
+   * block per pipeline with what it scans, the filters, projections and stages (join probes, with
+   * their build sides) it streams rows through, and the breaker that ends it (hash aggregation, sort,
+   * top-N, limit); then the result's columns and the most rows it can have, where that is known.
+   *
+   * @throws IllegalArgumentException as {@link #execute} would, for a plan that does not fit its input
+   */
+  public String explain() {
+    Schema result = schema();
+    StringBuilder out = new StringBuilder();
+    String input = switch (source) {
+      case ScanSource.OfTable t -> "table of " + t.table().rowCount() + " rows in " + t.table().batches().size()
+          + " batches " + names(t.schema());
+      case ScanSource.OfStream s -> "stream " + names(s.schema()) + " (read once, batch by batch)";
+    };
+    int i = 0;
+    int pipeline = 1;
+    do {
+      out.append("pipeline ").append(pipeline).append(": scan ").append(input).append('\n');
+      while (i < steps.size() && isStreaming(steps.get(i))) {
+        out.append("  ").append(switch (steps.get(i++)) {
+          case Filter f -> "filter " + ExprText.of(f.predicate());
+          case Project p -> "project " + p.outputs().stream().map(Plan::describe).toList();
+          case Stage st -> st.stage().describe();
+          default -> throw new AssertionError();
+        }).append('\n');
+      }
+      Step breaker = i < steps.size() ? steps.get(i++) : null;
+      out.append("  -> ").append(switch (breaker) {
+        case Aggregation a -> (a.keys().isEmpty() ? "aggregation" : "hash aggregation by "
+            + a.keys().stream().map(Plan::describe).toList()) + " computing " + a.aggregates();
+        case OrderBy o -> "sort by " + describe(o.keys());
+        case TopN t -> "top " + t.rows() + " by " + describe(t.keys()) + " (bounded heap)";
+        case Limit l -> "limit " + l.rows();
+        case null, default -> "collect";
+      }).append('\n');
+      input = "the result of pipeline " + pipeline++;
+    } while (i < steps.size());
+    long rows = maxRows();
+    out.append("result: ").append(result.getFields().stream().map(f -> f.getName() + " " + f.getType()).toList())
+        .append(rows == Long.MAX_VALUE ? "" : ", at most " + rows + " rows");
+    return out.toString();
+  }
+
+  private static List<String> names(Schema schema) {
+    return schema.getFields().stream().map(Field::getName).toList();
+  }
+
+  private static String describe(NamedExpr output) {
+    String text = ExprText.of(output.expr());
+    return text.equals(output.name()) ? text : text + " AS " + output.name();
+  }
+
+  private static String describe(List<SortKey> keys) {
+    return String.join(", ", keys.stream().map(k -> k.column() + (k.descending() ? " DESC" : " ASC")).toList());
+  }
+
   private static boolean isStreaming(Step step) {
     return step instanceof Filter || step instanceof Project || step instanceof Stage;
   }
@@ -250,6 +315,120 @@ public final class Plan {
   public Table execute(ExecutionContext context) {
     schema(); // every pipeline's expressions, keys and aggregates, checked before the first allocates
     return context.run(() -> executePipelines(context));
+  }
+
+  /**
+   * Runs the plan as a stream of standard Arrow batches allocated from {@code allocator} (the
+   * host's), a {@link TableReader}: the reader's schema ({@link dev.memwall.core.arrow.StandardArrow#schema} of
+   * {@link #schema()}) is known before anything runs and does not depend on the data or the
+   * operators chosen. Nothing runs until the first {@link ArrowReader#loadNextBatch}. When the plan
+   * ends in a stream of rows (filters, projections, join probes), each load runs the last pipeline
+   * only until about {@value #STREAM_BATCH_ROWS} rows per thread are ready, so the result is never
+   * held whole; a plan ending in an aggregation or a sort produces its result first and hands it
+   * out batch by batch.
+   *
+   * <p>Control: each load runs under the context's executor, token and interrupt; the timeout counts
+   * from the first load. Closing the reader early frees everything the plan holds (and closes a
+   * streamed input's batches in flight). Ownership: the reader is the caller's to close; its batches
+   * are valid until the next load. Thread safety: one consumer.
+   *
+   * @throws IllegalArgumentException as {@link #execute} does, before anything runs
+   */
+  public ArrowReader stream(ExecutionContext context, BufferAllocator allocator) {
+    return stream(context, allocator, null);
+  }
+
+  /**
+   * As {@link #stream(ExecutionContext, BufferAllocator)}, closing {@code resources} (what the plan's
+   * stages and input need, such as join build sides; null: none) when the reader is closed.
+   */
+  public ArrowReader stream(ExecutionContext context, BufferAllocator allocator, AutoCloseable resources) {
+    Schema schema = schema();
+    return TableReader.of(schema, new ControlledRounds(context, () -> rounds(context), resources), allocator);
+  }
+
+  /** Rows per thread a streamed result's round collects before the reader hands them out. */
+  static final int STREAM_BATCH_ROWS = 64 * 1024;
+
+  /**
+   * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
+   * round per {@link TableReader.Tables#next} call; one ending in a breaker runs whole at the first.
+   */
+  private TableReader.Tables rounds(ExecutionContext context) {
+    int last = steps.size();
+    while (last > 0 && isStreaming(steps.get(last - 1))) {
+      last--;
+    }
+    if (last == steps.size() && !steps.isEmpty()) { // ends in a breaker
+      Table[] result = {executePipelines(context)};
+      return new TableReader.Tables() {
+        @Override
+        public Table next() {
+          Table next = result[0];
+          result[0] = null;
+          return next;
+        }
+
+        @Override
+        public void close() {
+          if (result[0] != null) {
+            result[0].close();
+          }
+        }
+      };
+    }
+    Table head = last == 0 ? null : new Plan(source, steps.subList(0, last)).executePipelines(context);
+    ScanSource input = head == null ? source : new ScanSource.OfTable(head);
+    Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
+    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
+        : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    Morsels morsels;
+    try {
+      morsels = input.morsels();
+    } catch (RuntimeException e) {
+      if (head != null) {
+        head.close();
+      }
+      throw e;
+    }
+    return new TableReader.Tables() {
+      private boolean done;
+
+      @Override
+      public Table next() {
+        if (done) {
+          return null;
+        }
+        List<Collector> collectors = runWorkers(morsels, chain, context,
+            binder -> new Collector(binder, chain.outputSchema(), columns, context), Collector::consume,
+            collector -> collector.rows() >= STREAM_BATCH_ROWS);
+        try {
+          List<TableBuilder> parts = new ArrayList<>();
+          long rows = 0;
+          for (Collector collector : collectors) {
+            parts.addAll(collector.parts());
+            rows += collector.rows();
+          }
+          if (rows == 0) {
+            done = true; // no worker found a morsel: the input is exhausted
+          }
+          return TableBuilder.concatenate(parts);
+        } finally {
+          collectors.forEach(Collector::close);
+        }
+      }
+
+      @Override
+      public void close() {
+        try {
+          morsels.close();
+        } finally {
+          if (head != null) {
+            head.close();
+          }
+        }
+      }
+    };
   }
 
   private Table executePipelines(ExecutionContext context) {
@@ -470,9 +649,20 @@ public final class Plan {
    */
   private static <S> List<S> runWorkers(ScanSource input, Pipeline chain, ExecutionContext context,
       Function<Binder, S> newState, ChunkConsumer<S> consumer) {
+    try (Morsels morsels = input.morsels()) {
+      return runWorkers(morsels, chain, context, newState, consumer, state -> false);
+    }
+  }
+
+  /**
+   * As above over {@code morsels}, each worker stopping early once {@code full} says its state is
+   * (between morsels): a round of a {@link #stream streamed} result.
+   */
+  private static <S> List<S> runWorkers(Morsels morsels, Pipeline chain, ExecutionContext context,
+      Function<Binder, S> newState, ChunkConsumer<S> consumer, Predicate<S> full) {
     List<S> states = new ArrayList<>();
     List<ChunkStage.Worker> stageWorkers = new ArrayList<>();
-    try (Morsels morsels = input.morsels()) {
+    try {
       int workers = Math.max(1, Math.min(context.threads(), morsels.parallelism()));
       List<Runnable> tasks = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
@@ -480,7 +670,7 @@ public final class Plan {
         S state = newState.apply(binders[binders.length - 1]);
         states.add(state);
         Consumer<Chunk> head = chain.connect(binders, chunk -> consumer.consume(state, chunk), context, stageWorkers);
-        tasks.add(() -> drain(morsels, head));
+        tasks.add(() -> drain(morsels, head, () -> full.test(state)));
       }
       Workers.runAll("memwall-worker", tasks);
     } catch (RuntimeException | Error e) {
@@ -497,12 +687,15 @@ public final class Plan {
     return states;
   }
 
-  /** One worker's loop: claims morsels until none is left, each passed chunk by chunk to {@code head}. */
-  private static void drain(Morsels morsels, Consumer<Chunk> head) {
+  /**
+   * One worker's loop: claims morsels until none is left or {@code full} says to stop, each passed
+   * chunk by chunk to {@code head}.
+   */
+  private static void drain(Morsels morsels, Consumer<Chunk> head, BooleanSupplier full) {
     Chunk chunk = new Chunk();
     ExecutionControl control = ExecutionControl.current();
     Morsels.Claim claim = new Morsels.Claim();
-    while (morsels.claim(claim)) {
+    while (!full.getAsBoolean() && morsels.claim(claim)) {
       try {
         control.check();
         int end = claim.start + claim.rows;

@@ -341,6 +341,15 @@ public final class TableBuilder implements AutoCloseable {
     return row;
   }
 
+  /** Rows appended so far, over every batch. */
+  public long rowCount() {
+    long rows = row;
+    for (VectorSchemaRoot batch : sealed) {
+      rows += batch.getRowCount();
+    }
+    return rows;
+  }
+
   /** Completes {@code rows} rows written in bulk after {@link #reserveRows}. */
   public void commitRows(int rows) {
     if (rows < 0 || row + rows > BATCH_ROWS || current == null) {

@@ -99,6 +99,16 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     this.marks = marks;
   }
 
+  @Override
+  public String describe() {
+    String keys = String.join(", ", probeKeys) + " = build side's " + String.join(", ", buildKeys.names());
+    String kind = marks != null ? "marking probe (the build side's rows matched by the probe side)"
+        : "hash probe (" + type + " join)";
+    return kind + " on " + keys + "; build side " + buildKeys.rowCount() + " rows, open-addressing table of about "
+        + OpenAddressingTable.bytesFor(buildKeys.rowCount()) + " bytes" + (filter != null ? " behind a key filter" : "")
+        + (buildOutputs.isEmpty() ? "" : ", emitting " + buildOutputs.stream().map(BuildColumn::name).toList());
+  }
+
   /**
    * Builds the hash table on {@code build}'s {@code buildKeys} (on the context's threads) for a join of
    * {@code type} whose probe side has the keys {@code probeKeys} (paired by position) of

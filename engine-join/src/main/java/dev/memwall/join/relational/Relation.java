@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -149,6 +151,38 @@ public final class Relation implements AutoCloseable {
     Table table = context.run(this::run);
     // a borrowed table with no pending step: the caller gets a copy it may close
     return owned ? table : Plan.scan(table).execute(context);
+  }
+
+  /**
+   * The pending steps as {@link Plan#explain} describes them, without running them; the join probes
+   * among them name their build sides. A join's build side runs when its output columns are chosen
+   * ({@link JoinSpec#keep}), so what this describes is what is still to run, not consumed.
+   */
+  public String explain() {
+    return steps().explain();
+  }
+
+  /**
+   * Runs the pending steps as a stream of standard Arrow batches in {@code allocator} (the host's),
+   * as {@link Plan#stream} does: the rows of a relation ending in joins and filters are produced
+   * round by round as the host loads them, never held whole. Consumes this relation: closing the
+   * reader frees what it owned (its table, its joins' build sides).
+   */
+  public ArrowReader stream(BufferAllocator allocator) {
+    Plan steps = steps();
+    List<AutoCloseable> owned = new ArrayList<>(resources);
+    if (ownsSource) {
+      owned.add(source);
+    }
+    consumed = true;
+    source = null;
+    resources.clear();
+    try {
+      return steps.stream(context, allocator, () -> closeAll(owned));
+    } catch (RuntimeException | Error e) {
+      closeAll(owned);
+      throw e;
+    }
   }
 
   /** Frees what this relation owns, unless a step consumed it; idempotent. */

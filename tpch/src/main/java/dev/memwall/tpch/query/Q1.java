@@ -47,12 +47,17 @@ public final class Q1 implements TpchQuery {
    * versus NSM study.
    */
   public static Plan plan(TpchDatabase db, long delta, List<NamedExpr> extraKeys) {
+    return plan(Plan.scan(db.table("lineitem")), delta, extraKeys);
+  }
+
+  /** As {@link #plan(TpchDatabase, long, List)} over {@code lineitem}, a scan of a table or of a stream of its batches. */
+  public static Plan plan(Plan lineitem, long delta, List<NamedExpr> extraKeys) {
     LocalDate lastShipped = LocalDate.of(1998, 12, 1).minusDays(delta);
     Expr discountedPrice = col("l_extendedprice").mul(lit(1).sub(col("l_discount")));
     List<NamedExpr> keys = new ArrayList<>(List.of(col("l_returnflag").as("l_returnflag"),
         col("l_linestatus").as("l_linestatus")));
     keys.addAll(extraKeys);
-    return Plan.scan(db.table("lineitem"))
+    return lineitem
         .filter(col("l_shipdate").le(date(lastShipped)))
         .aggregate(keys,
             Aggregate.sum(col("l_quantity"), "sum_qty"),

@@ -33,16 +33,20 @@ public final class Q6 implements TpchQuery {
 
   @Override
   public Table run(TpchDatabase db, QueryParameters parameters, ExecutionContext context) {
+    return plan(Plan.scan(db.table("lineitem")), parameters).execute(context);
+  }
+
+  /** The query over {@code lineitem}, a scan of a table or of a stream of its batches. */
+  public static Plan plan(Plan lineitem, QueryParameters parameters) {
     LocalDate from = parameters.date("DATE");
     BigDecimal discount = parameters.decimal("DISCOUNT");
     BigDecimal cent = new BigDecimal("0.01");
-    return Plan.scan(db.table("lineitem"))
+    return lineitem
         .filter(and(
             col("l_shipdate").ge(date(from)),
             col("l_shipdate").lt(date(from.plusYears(1))),
             col("l_discount").between(decimal(discount.subtract(cent)), decimal(discount.add(cent))),
             col("l_quantity").lt(lit(parameters.integer("QUANTITY")))))
-        .aggregate(List.of(), Aggregate.sum(col("l_extendedprice").mul(col("l_discount")), "revenue"))
-        .execute(context);
+        .aggregate(List.of(), Aggregate.sum(col("l_extendedprice").mul(col("l_discount")), "revenue"));
   }
 }
