@@ -104,11 +104,30 @@ final class DoubleKernels {
     @Override
     protected void compute(Chunk chunk) {
       long[] in = input.evaluate(chunk);
-      double d = divisor;
-      for (int i = 0; i < chunk.selected(); i++) {
-        int k = chunk.position(i);
-        long v = in[k];
-        values[k] = v >= -EXACT && v <= EXACT ? v / d : BigDecimal.valueOf(v, scale).doubleValue();
+      int selected = chunk.selected();
+      if (scale == 0) {
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          values[k] = in[k]; // the conversion rounds to nearest
+        }
+      } else {
+        double d = divisor;
+        boolean beyond = false;
+        for (int i = 0; i < selected; i++) {
+          int k = chunk.position(i);
+          long v = in[k];
+          values[k] = v / d;
+          beyond |= (v > EXACT) | (v < -EXACT);
+        }
+        if (beyond) { // rare: values of more than 15 or 16 digits
+          for (int i = 0; i < selected; i++) {
+            int k = chunk.position(i);
+            long v = in[k];
+            if (v > EXACT || v < -EXACT) {
+              values[k] = BigDecimal.valueOf(v, scale).doubleValue();
+            }
+          }
+        }
       }
       anyNull = input.anyNull();
       if (anyNull) {
