@@ -369,8 +369,12 @@ public final class Binder {
     ColumnType right = typeOf(a.right());
     for (Kind refused : new Kind[] {Kind.STRING, Kind.BOOLEAN, Kind.TIMESTAMP}) {
       if (left.kind() == refused || right.kind() == refused) {
-        throw new IllegalArgumentException("arithmetic on " + refused + " values is not supported: " + a
-            + (refused == Kind.STRING ? "" : "; cast them to a number or a date first"));
+        String hint = switch (refused) {
+          case BOOLEAN -> "; cast them to INT32 (0 and 1) first";
+          case TIMESTAMP -> "; cast them to DATE first, or compare them";
+          default -> "";
+        };
+        throw new IllegalArgumentException("arithmetic on " + refused + " values is not supported: " + a + hint);
       }
     }
     if (left.kind() == Kind.DATE || right.kind() == Kind.DATE) {
