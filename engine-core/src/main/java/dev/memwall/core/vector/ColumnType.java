@@ -216,8 +216,7 @@ public record ColumnType(Kind kind, int scale, String zone) {
       case ArrowType.Decimal d when d.getBitWidth() == 128 && d.getScale() >= 0 && d.getScale() <= 18
           && d.getPrecision() <= MAX_ARROW_DECIMAL_PRECISION -> decimal(d.getScale());
       case ArrowType.Decimal d -> throw new IllegalArgumentException(column + " is " + describe(d)
-          + "; memwall computes " + MAX_ARROW_DECIMAL_PRECISION + "-digit, 128-bit decimals of scale 0 to 18 "
-          + "(as scaled int64 values)");
+          + "; memwall reads 128-bit decimals of scale 0 to 18 (and computes them exactly as scaled int64 values)");
       case ArrowType.FloatingPoint f when f.getPrecision() != FloatingPointPrecision.HALF -> FLOAT64;
       case ArrowType.Date d -> DATE;
       case ArrowType.Utf8 u -> STRING;
