@@ -4,6 +4,7 @@ import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Float64Column;
@@ -19,17 +20,17 @@ import dev.memwall.join.algorithm.OpenAddressingHashJoin;
 import dev.memwall.join.algorithm.PartitionedJoin;
 import dev.memwall.join.algorithm.SimpleHashJoin;
 import dev.memwall.join.algorithm.SortMergeJoin;
+import dev.memwall.join.grace.GraceHashJoin;
+import dev.memwall.join.grace.SpillRates;
+import dev.memwall.join.inspector.InspectorJoin;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.planner.CostModel;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
 import dev.memwall.join.planner.ProbeSkew;
-import dev.memwall.join.grace.GraceHashJoin;
-import dev.memwall.join.grace.SpillRates;
-import dev.memwall.join.inspector.InspectorJoin;
-import dev.memwall.join.reducer.BloomReducer;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
+import dev.memwall.join.reducer.BloomReducer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -108,6 +109,8 @@ public final class Join {
   private InspectorJoin.Report lastInspectorReport;
   private boolean semiJoinReducer;
   private BloomReducer.Report lastReducerReport;
+  /** The host's controls for the terminal calls, when made {@link #of(ExecutionContext, Table, Table) with one}. */
+  private ExecutionContext context;
 
   private Join(EngineMemory memory, Table left, Table right) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -118,6 +121,19 @@ public final class Join {
   /** A join of {@code left} (probe side) with {@code right} (build side), charging {@code memory}. */
   public static Join of(EngineMemory memory, Table left, Table right) {
     return new Join(memory, left, right);
+  }
+
+  /**
+   * A join of {@code left} (probe side) with {@code right} (build side) run as the host's context
+   * says: charging its memory, with its threads and machine profile, and every terminal call
+   * ({@link #count}, {@link #stream}, {@link #index}, {@link #materialize}) under its controls: its
+   * executor runs the parallel steps, and its token, timeout or an interrupt stops the join with
+   * {@link dev.memwall.core.concurrent.QueryCancelledException} after freeing its memory.
+   */
+  public static Join of(ExecutionContext context, Table left, Table right) {
+    Join join = new Join(context.memory(), left, right).threads(context.threads()).profile(context.machine());
+    join.context = context;
+    return join;
   }
 
   /** Joins on key columns of the same names on both sides. */
@@ -472,6 +488,17 @@ public final class Join {
   }
 
   private void run(Prepared prepared, JoinOutput out) {
+    if (context == null) {
+      runReduced(prepared, out);
+    } else {
+      context.run(() -> {
+        runReduced(prepared, out);
+        return null;
+      });
+    }
+  }
+
+  private void runReduced(Prepared prepared, JoinOutput out) {
     lastReducerReport = null;
     lastInspectorReport = null;
     if (!semiJoinReducer) {

@@ -697,9 +697,9 @@ public final class Plan {
     Morsels.Claim claim = new Morsels.Claim();
     while (!full.getAsBoolean() && morsels.claim(claim)) {
       try {
-        control.check();
         int end = claim.start + claim.rows;
         for (int start = claim.start; start < end; start += Chunk.CAPACITY) {
+          control.check(); // per chunk: a morsel through a join pipeline can take milliseconds
           chunk.reset(claim.batch, start, Math.min(Chunk.CAPACITY, end - start));
           head.accept(chunk);
         }

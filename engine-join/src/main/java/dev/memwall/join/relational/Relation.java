@@ -561,12 +561,10 @@ public final class Relation implements AutoCloseable {
         rightTable = right.run();
         Output output = choice.choose(names(leftTable), names(rightTable));
         ExecutionContext context = left.context;
-        Table joined = Join.of(context.memory(), leftTable, rightTable)
+        Table joined = Join.of(context, leftTable, rightTable)
             .on(leftKeys, rightKeys)
             .type(type)
             .algorithm(algorithm)
-            .threads(context.threads())
-            .profile(context.machine())
             .materialize(output.left(), output.right());
         return Relation.own(joined, context);
       } finally {
