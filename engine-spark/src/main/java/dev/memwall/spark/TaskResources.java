@@ -6,7 +6,9 @@ import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.plan.ExecutionContext;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.TaskFailureListener;
@@ -37,7 +39,10 @@ import org.apache.spark.util.TaskInterruptListener;
  * run on the task thread or the thread killing it) and are idempotent; the rest is for the task thread.
  */
 final class TaskResources implements AutoCloseable {
-  private static final AtomicInteger OPEN = new AtomicInteger();
+  /** The resources open in this JVM, for {@link #openCount} and {@link #allocatedBytes}. */
+  private static final Set<TaskResources> OPEN = ConcurrentHashMap.newKeySet();
+  /** Closes that found memwall memory still allocated (a leak memwall's engine memory reported). */
+  private static final AtomicLong LEAKS = new AtomicLong();
 
   private final String name;
   private final TaskMemoryLease lease;
@@ -54,7 +59,7 @@ final class TaskResources implements AutoCloseable {
     this.lease = lease;
     this.memory = EngineMemory.create(budget);
     this.context = ExecutionContext.builder(memory).threads(1).cancellation(token).build();
-    OPEN.incrementAndGet();
+    OPEN.add(this);
   }
 
   /**
@@ -140,12 +145,13 @@ final class TaskResources implements AutoCloseable {
     try {
       memory.close();
     } catch (RuntimeException e) {
+      LEAKS.incrementAndGet();
       failure = add(failure, e);
     } finally {
       if (lease != null) {
         lease.release();
       }
-      OPEN.decrementAndGet();
+      OPEN.remove(this);
     }
     if (failure instanceof RuntimeException r) {
       throw r;
@@ -158,7 +164,22 @@ final class TaskResources implements AutoCloseable {
 
   /** How many resources are open in this JVM (all tasks): 0 once every task has ended. For tests and metrics. */
   static int openCount() {
-    return OPEN.get();
+    return OPEN.size();
+  }
+
+  /** Bytes memwall holds for the open resources of this JVM (all tasks). */
+  static long allocatedBytes() {
+    return OPEN.stream().mapToLong(resources -> resources.memory.allocatedBytes()).sum();
+  }
+
+  /** Bytes Spark has granted the open resources of this JVM and not been given back. */
+  static long leasedBytes() {
+    return OPEN.stream().mapToLong(resources -> resources.lease == null ? 0 : resources.lease.getUsed()).sum();
+  }
+
+  /** How many closes in this JVM found memory memwall had not freed. */
+  static long leakCount() {
+    return LEAKS.get();
   }
 
   private static Throwable closeQuietly(AutoCloseable resource, Throwable failure) {
