@@ -92,7 +92,7 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
   }
 
   /** The conjunction of the pushed predicates, or null for none. */
-  private static Expr predicate(Predicate[] pushed, StructType dataSchema) {
+  static Expr predicate(Predicate[] pushed, StructType dataSchema) {
     if (pushed.length == 0) {
       return null;
     }

@@ -14,6 +14,8 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@value #TASK_MEMORY} (configuration) or {@value #TASK_MEMORY_OPTION} (read option): the
  *       execution memory each task asks Spark for to back memwall's budget for that task (a Spark size
  *       such as {@code 64m}; default {@value #DEFAULT_TASK_MEMORY}). See {@link TaskMemoryLease}.
+ *   <li>{@value #ACCELERATION} (configuration): whether {@link MemwallExtensions}, when installed, replaces
+ *       Spark operators by memwall's (default true); set it to false to run the same session without.
  * </ul>
  *
  * <p>Bad input: a size Spark cannot parse or a negative size throws {@link IllegalArgumentException}
@@ -28,6 +30,9 @@ public final class MemwallSettings {
   public static final String TASK_MEMORY_OPTION = "taskMemory";
   /** The default of {@link #TASK_MEMORY}. */
   public static final String DEFAULT_TASK_MEMORY = "64m";
+
+  /** The configuration key switching the installed {@link MemwallExtensions} on and off. */
+  public static final String ACCELERATION = "spark.memwall.acceleration.enabled";
 
   private MemwallSettings() {}
 

@@ -22,12 +22,14 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TPC-H Q1 and Q6 at SF 0.01 as Spark SQL over {@code spark.read.format("memwall")}: the same answers
- * memwall computes itself over the same files.
+ * memwall computes itself over the same files, through the connector alone and with memwall running the
+ * partial aggregations ({@link MemwallExtensions}).
  */
 class TpchOnSparkTest {
   static final double SF = 0.01;
@@ -59,7 +61,7 @@ class TpchOnSparkTest {
     try (EngineMemory memory = EngineMemory.create("TpchOnSparkTest data")) {
       new TpchDataGenerator(2, true).generate(dir, SF, memory);
     }
-    spark = SparkTestSession.start("TpchOnSparkTest");
+    spark = SparkTestSession.start("TpchOnSparkTest", "spark.sql.extensions", MemwallExtensions.class.getName());
     spark.read().format("memwall").option("table", "lineitem").load(dir.toString()).createOrReplaceTempView("lineitem");
   }
 
@@ -68,18 +70,23 @@ class TpchOnSparkTest {
     SparkTestSession.stop(spark);
   }
 
-  @Test
-  void q1MatchesMemwall() throws Exception {
+  @ParameterizedTest(name = "accelerated: {0}")
+  @ValueSource(booleans = {false, true})
+  void q1MatchesMemwall(boolean accelerated) throws Exception {
+    spark.conf().set(MemwallSettings.ACCELERATION, accelerated);
     assertEquals(90, TpchParameters.validation(1, SF).integer("DELTA"));
     Dataset<Row> q1 = spark.sql(Q1_SQL);
     assertTrue(Plans.scanOf(q1).notPushed().isEmpty(), Plans.scanOf(q1).description());
     List<List<Object>> expected = memwall(new Q1());
     assertEquals(4, expected.size());
     assertSame(expected, rows(q1));
+    assertAccelerated(accelerated, q1);
   }
 
-  @Test
-  void q6MatchesMemwall() throws Exception {
+  @ParameterizedTest(name = "accelerated: {0}")
+  @ValueSource(booleans = {false, true})
+  void q6MatchesMemwall(boolean accelerated) throws Exception {
+    spark.conf().set(MemwallSettings.ACCELERATION, accelerated);
     var parameters = TpchParameters.validation(6, SF);
     assertEquals("1994-01-01", parameters.date("DATE").toString());
     assertEquals(new BigDecimal("0.06"), parameters.decimal("DISCOUNT"));
@@ -89,6 +96,14 @@ class TpchOnSparkTest {
     assertTrue(scan.notPushed().isEmpty(), scan.description());
     assertEquals(5, scan.pushed().size(), "the five bounds: " + scan.pushed());
     assertSame(memwall(new Q6()), rows(q6));
+    assertAccelerated(accelerated, q6);
+  }
+
+  private static void assertAccelerated(boolean accelerated, Dataset<Row> query) {
+    List<String> memwall = MemwallExtensions.explain(query);
+    assertEquals(accelerated ? 1 : 0, memwall.stream().filter(line -> line.startsWith("memwall runs")).count(),
+        String.join("\n", memwall) + "\n" + query.queryExecution().executedPlan());
+    assertTrue(memwall.stream().noneMatch(line -> line.startsWith("memwall leaves")), String.join("\n", memwall));
   }
 
   /** The query's answer as memwall computes it over the same data set. */
