@@ -95,6 +95,17 @@ class AccelerationTest {
   }
 
   @Test
+  void runsWithoutAdaptiveExecution() {
+    spark.conf().set("spark.sql.adaptive.enabled", false);
+    try {
+      List<String> explained = assertSameAsSpark("select ds, sum(dec), avg(i32), count(*) from %s where i32 > 0 group by ds");
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), explained.toString());
+    } finally {
+      spark.conf().unset("spark.sql.adaptive.enabled");
+    }
+  }
+
+  @Test
   void switchesOff() {
     spark.conf().set(MemwallSettings.ACCELERATION, false);
     try {
