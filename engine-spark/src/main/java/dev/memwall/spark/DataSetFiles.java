@@ -133,8 +133,8 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
   private static List<Path> list(Path path, String table) {
     if (Files.isRegularFile(path)) {
       if (table != null) {
-        throw new IllegalArgumentException("memwall: option " + MemwallSettings.TABLE + " names a table of a directory, but "
-            + path + " is a file");
+        throw new IllegalArgumentException("memwall: option " + MemwallSettings.TABLE
+            + " names a table of a directory, but " + path + " is a file");
       }
       return List.of(path);
     }

@@ -56,7 +56,8 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
       lines.add("memwall runs: " + memwall.simpleString(10));
     }
     if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
-      lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": " + plan.getTagValue(PartialAggregateRule.FALLBACK).get());
+      lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "
+          + plan.getTagValue(PartialAggregateRule.FALLBACK).get());
     }
     if (plan instanceof AdaptiveSparkPlanExec adaptive) {
       walk(adaptive.executedPlan(), lines);

@@ -22,7 +22,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * <ul>
  *   <li>{@code =, <>, <, <=, >, >=} between a column and a literal of the column's type, either side;
  *   <li>{@code IN} of a column and non-null literals of its type;
- *   <li>{@code IS_NULL}, {@code IS_NOT_NULL} of a column;
+ *   <li>{@code IS_NULL}, {@code IS_NOT_NULL} of a column (double columns too);
  *   <li>{@code STARTS_WITH} of a string column and a literal prefix without {@code %} or {@code _}
  *       (a LIKE pattern memwall matches exactly: it has no escape character);
  *   <li>{@code AND}, {@code OR}, {@code NOT} of translatable predicates.
@@ -31,9 +31,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * <p>For columns of type int, bigint, date, decimal (up to precision 18) and string. Both engines use
  * SQL's three-valued logic (a comparison with a null is unknown and the row is dropped; NOT of unknown
  * is unknown), and compare strings by unsigned UTF-8 bytes, decimals exactly. Not translated, and left
- * to Spark: double columns (Spark orders NaN above every number and equals NaN to NaN; memwall's
- * comparisons follow IEEE, where NaN compares false), comparisons of two columns or of expressions
- * (casts, arithmetic), null literals, null-safe equality {@code <=>}, and other functions.
+ * to Spark: comparisons and IN on double columns (Spark orders NaN above every number and equals NaN
+ * to NaN; memwall's comparisons follow IEEE, where NaN compares false), comparisons of two columns or
+ * of expressions (casts, arithmetic), null literals, null-safe equality {@code <=>}, and other
+ * functions.
  *
  * <p>Thread safety: stateless.
  */
@@ -83,7 +84,7 @@ final class PredicateTranslator {
         return Expr.not(predicate(children[0], columns));
       }
       case "IS_NULL", "IS_NOT_NULL" -> {
-        Expr test = Expr.isNull(column(children[0], columns).ref());
+        Expr test = Expr.isNull(column(children[0], columns, true).ref());
         return p.name().equals("IS_NULL") ? test : Expr.not(test);
       }
       case "=", "<>", "<", "<=", ">", ">=" -> {
@@ -143,6 +144,12 @@ final class PredicateTranslator {
   }
 
   private static Column column(Expression expression, Map<String, DataType> columns) throws Untranslatable {
+    return column(expression, columns, false);
+  }
+
+  /** As above; {@code nullTest}: for IS [NOT] NULL, which is exact on double columns too. */
+  private static Column column(Expression expression, Map<String, DataType> columns, boolean nullTest)
+      throws Untranslatable {
     if (!(expression instanceof NamedReference reference)) {
       throw new Untranslatable(expression.describe() + " is not a column");
     }
@@ -151,7 +158,7 @@ final class PredicateTranslator {
     if (type == null) {
       throw new Untranslatable("no top-level column " + reference.describe());
     }
-    if (DataTypes.DoubleType.equals(type)) {
+    if (DataTypes.DoubleType.equals(type) && !nullTest) {
       throw new Untranslatable("double column " + parts[0] + " (NaN orders differently in Spark and memwall)");
     }
     if (!SparkTypes.isSupported(type)) {

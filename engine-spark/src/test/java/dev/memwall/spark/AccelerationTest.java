@@ -66,7 +66,8 @@ class AccelerationTest {
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "select ds, sum(dec), sum(dec128), avg(dec), avg(dec128), count(*), count(i32), sum(i32), avg(i32) from %s group by ds",
+      "select ds, sum(dec), sum(dec128), avg(dec), avg(dec128), count(*), count(i32), sum(i32), avg(i32)"
+          + " from %s group by ds",
       "select s, sum(i64), min(i64), max(i64), min(d), max(d), min(dec), max(dec128) from %s where i32 > 0 group by s",
       "select i32, d, count(*), sum(f64), avg(f64), min(f64) from %s where ds in ('apple', 'fig') group by i32, d",
       "select sum(dec * (1 - dec)), sum(dec * dec128 + 1), count(ds) from %s where d >= date '1995-01-01'",
@@ -98,7 +99,8 @@ class AccelerationTest {
   void runsWithoutAdaptiveExecution() {
     spark.conf().set("spark.sql.adaptive.enabled", false);
     try {
-      List<String> explained = assertSameAsSpark("select ds, sum(dec), avg(i32), count(*) from %s where i32 > 0 group by ds");
+      List<String> explained =
+          assertSameAsSpark("select ds, sum(dec), avg(i32), count(*) from %s where i32 > 0 group by ds");
       assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), explained.toString());
     } finally {
       spark.conf().unset("spark.sql.adaptive.enabled");

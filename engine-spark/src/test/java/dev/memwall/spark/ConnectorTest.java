@@ -13,6 +13,12 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -87,7 +93,8 @@ class ConnectorTest {
   @Test
   void mapsEveryTypeToSpark() {
     StructType schema = read().schema();
-    assertEquals(List.of("id", "i32", "i64", "f64", "d", "dec", "dec128", "s", "ds"), Arrays.asList(schema.fieldNames()));
+    assertEquals(List.of("id", "i32", "i64", "f64", "d", "dec", "dec128", "s", "ds"),
+        Arrays.asList(schema.fieldNames()));
     assertEquals(List.of(DataTypes.IntegerType, DataTypes.IntegerType, DataTypes.LongType, DataTypes.DoubleType,
             DataTypes.DateType, DataTypes.createDecimalType(18, 2), DataTypes.createDecimalType(12, 3),
             DataTypes.StringType, DataTypes.StringType),
@@ -179,6 +186,43 @@ class ConnectorTest {
   void countsWithoutColumns() {
     assertEquals(expected.stream().filter(row -> row.get(1) != null && (Integer) row.get(1) > 0).count(),
         read().where("i32 > 0").count());
+  }
+
+  @Test
+  void readsArrowStreamsOtherLibrariesWriteLeavingOutWhatMemwallDoesNotRead() throws Exception {
+    Path foreign = Files.createDirectories(dir.resolve("foreign"));
+    try (RootAllocator allocator = new RootAllocator();
+        IntVector x = new IntVector("x", allocator);
+        SmallIntVector small = new SmallIntVector("small", allocator);
+        VarCharVector name = new VarCharVector("name", allocator)) {
+      for (int i = 0; i < 100; i++) {
+        x.setSafe(i, i * 3);
+        small.setSafe(i, i);
+        if (i % 10 == 0) {
+          name.setNull(i);
+        } else {
+          name.setSafe(i, ("n" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+      }
+      try (VectorSchemaRoot root = VectorSchemaRoot.of(x, small, name)) {
+        root.setRowCount(100);
+        try (var out = Files.newOutputStream(foreign.resolve("data.arrows"));
+            ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+          writer.start();
+          writer.writeBatch();
+          writer.end();
+        }
+        root.clear(); // the vectors are closed by the try above
+      }
+    }
+    Dataset<Row> read = spark.read().format("memwall").load(foreign.toString());
+    assertEquals(List.of("x", "name"), Arrays.asList(read.schema().fieldNames()));
+    assertTrue(Plans.scanOf(read).description().contains("columns memwall does not read [small]"),
+        Plans.scanOf(read).description());
+    List<Row> rows = read.where("x > 150 and name is not null").orderBy("x").collectAsList();
+    assertEquals(IntStream.range(51, 100).filter(i -> i % 10 != 0).boxed().toList(),
+        rows.stream().map(row -> row.getInt(0) / 3).toList());
+    assertEquals("n51", rows.getFirst().getString(1));
   }
 
   @Test

@@ -12,7 +12,10 @@ import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.memory.UnifiedMemoryManager;
 import org.junit.jupiter.api.Test;
 
-/** The lease against Spark's own memory manager: what it grants bounds memwall; asked to spill, it gives back headroom. */
+/**
+ * The lease against Spark's own memory manager: what it grants bounds memwall; asked to spill, it gives
+ * back memwall's headroom.
+ */
 class TaskMemoryLeaseTest {
   private static final long MB = 1 << 20;
 

@@ -110,7 +110,8 @@ class TpchOnSparkTest {
   private static List<List<Object>> memwall(TpchQuery query) throws Exception {
     try (EngineMemory memory = EngineMemory.create("memwall's own answer");
         TpchDatabase db = TpchDatabase.open(dir, SF, memory);
-        Table result = query.run(db, TpchParameters.validation(query.number(), SF), ExecutionContext.singleThreaded(memory))) {
+        Table result = query.run(db, TpchParameters.validation(query.number(), SF),
+            ExecutionContext.singleThreaded(memory))) {
       List<List<Object>> rows = new ArrayList<>();
       for (Batch batch : result.batches()) {
         for (int r = 0; r < batch.rowCount(); r++) {
