@@ -54,6 +54,12 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
   }
 
   @Override
+  public String toString() {
+    return "memwall partial aggregation: " + grouping.size() + " keys, " + functions.size() + " aggregates, "
+        + pushed.length + " pushed predicates";
+  }
+
+  @Override
   public Iterator<InternalRow> call(Iterator<MemwallInputPartition> partitions) throws IOException {
     List<InternalRow> rows = new ArrayList<>();
     while (partitions.hasNext()) {

@@ -65,6 +65,11 @@ final class MemwallScan implements Scan, Batch, SupportsReportStatistics {
     return text.toString();
   }
 
+  @Override
+  public String toString() {
+    return description();
+  }
+
   /** The predicates memwall evaluates. */
   List<Predicate> pushed() {
     return pushed;
