@@ -12,6 +12,7 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.ExplainMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,18 @@ class AccelerationTest {
     List<String> explained = assertSameAsSpark(sql);
     assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), explained + "\n" + sql);
     assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall leaves")), explained + "\n" + sql);
+  }
+
+  @Test
+  void explainsWhatMemwallRuns() {
+    Dataset<Row> query = spark.sql("select ds, sum(dec) from t where i32 > 0 group by ds");
+    query.collectAsList();
+    for (String mode : List.of("simple", "extended", "formatted", "cost")) {
+      String text = query.queryExecution().explainString(ExplainMode.fromString(mode));
+      assertTrue(text.contains("MemwallPartialAggregate"), mode + ":\n" + text);
+    }
+    String formatted = query.queryExecution().explainString(ExplainMode.fromString("formatted"));
+    assertTrue(formatted.contains("i32 > 0"), formatted);
   }
 
   @Test
