@@ -1,0 +1,148 @@
+package dev.memwall.spark;
+
+import dev.memwall.core.concurrent.QueryCancelledException;
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.ipc.ArrowFiles;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.Column;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * What a task of {@link MemwallPartialAggregateExec} runs for its file: maps it, runs memwall's plan
+ * ({@code Plan.scan(file).filter(pushed predicates).aggregate(keys, aggregates)}) on the task's thread with
+ * the task's {@link TaskResources}, and returns Spark's partial aggregation rows (grouping keys and
+ * aggregation buffers, as {@code UnsafeRow}s) for the exchange that follows.
+ *
+ * <p>The groups are copied into Spark rows before the task's memwall memory is freed, so the returned
+ * rows own their data. Serializable: it carries Spark's own (serializable) Catalyst expressions and V2
+ * predicates and translates them again on the executor, against the task's file.
+ *
+ * @param grouping the partial aggregation's grouping expressions
+ * @param functions its aggregate expressions
+ * @param output the types of its output columns
+ * @param dataSchema the data set's Spark schema, as planned
+ * @param pushed the scan's pushed predicates
+ * @param taskMemoryBytes the memory each task asks Spark for
+ */
+record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> functions, StructType output,
+    StructType dataSchema, Predicate[] pushed, long taskMemoryBytes)
+    implements FlatMapFunction<Iterator<MemwallInputPartition>, InternalRow>, Serializable {
+
+  AggregateTask {
+    grouping = List.copyOf(grouping);
+    functions = List.copyOf(functions);
+  }
+
+  @Override
+  public String toString() {
+    return "memwall partial aggregation: " + grouping.size() + " keys, " + functions.size() + " aggregates, "
+        + pushed.length + " pushed predicates";
+  }
+
+  @Override
+  public Iterator<InternalRow> call(Iterator<MemwallInputPartition> partitions) throws IOException {
+    List<InternalRow> rows = new ArrayList<>();
+    while (partitions.hasNext()) {
+      aggregate(partitions.next(), rows);
+    }
+    return rows.iterator();
+  }
+
+  private void aggregate(MemwallInputPartition partition, List<InternalRow> rows) throws IOException {
+    Path file = Path.of(partition.path());
+    try (TaskResources resources = TaskResources.open("memwall partial aggregation of " + file.getFileName(),
+        taskMemoryBytes)) {
+      resources.checkKilled();
+      Table table = resources.own(ArrowFiles.map(file, resources.memory()));
+      if (!SparkTypes.of(table.schema()).equals(dataSchema)) {
+        throw new IllegalStateException("memwall: " + file + " changed since the query was planned");
+      }
+      PartialAggregation.Result translation = PartialAggregation.of(grouping, functions, output, table.schema());
+      if (translation.aggregation() == null) {
+        throw new IllegalStateException("memwall: the aggregation planned on the driver does not translate for "
+            + file + ": " + translation.reason());
+      }
+      Expr filter = MemwallPartitionReader.predicate(pushed, dataSchema);
+      Table result;
+      try {
+        result = resources.own(translation.aggregation().plan(table, filter).execute(resources.context()));
+      } catch (QueryCancelledException e) {
+        resources.checkKilled(); // a killed task reports as killed
+        throw e;
+      }
+      toSparkRows(result, translation.aggregation().slots(), rows);
+    }
+  }
+
+  /** Spark's partial rows of memwall's {@code result}, copied. */
+  private void toSparkRows(Table result, List<OutputSlot> slots, List<InternalRow> rows) {
+    UnsafeProjection project = UnsafeProjection.create(output);
+    DataType[] types = java.util.Arrays.stream(output.fields()).map(f -> f.dataType()).toArray(DataType[]::new);
+    for (Batch batch : result.batches()) {
+      for (int row = 0; row < batch.rowCount(); row++) {
+        Object[] values = new Object[slots.size()];
+        for (int i = 0; i < values.length; i++) {
+          OutputSlot slot = slots.get(i);
+          Column column = batch.column(slot.column());
+          boolean isNull = column.isNull(row);
+          values[i] = switch (slot.kind()) {
+            case IS_NULL -> isNull;
+            case COUNT -> column.getLong(row);
+            case VALUE -> isNull ? null : value(column, row, types[i]);
+            case VALUE_OR_ZERO -> isNull ? zero(types[i]) : value(column, row, types[i]);
+          };
+        }
+        rows.add(project.apply(new GenericInternalRow(values)).copy());
+      }
+    }
+  }
+
+  /** The value at {@code row} of a memwall result column, as Spark's internal value of {@code type}. */
+  private static Object value(Column column, int row, DataType type) {
+    if (DataTypes.IntegerType.equals(type) || DataTypes.DateType.equals(type)) {
+      return (int) column.getLong(row);
+    } else if (DataTypes.LongType.equals(type)) {
+      return column.getLong(row);
+    } else if (DataTypes.DoubleType.equals(type)) {
+      return column.type().kind() == ColumnType.Kind.FLOAT64 ? column.getDouble(row) : (double) column.getLong(row);
+    } else if (type instanceof DecimalType decimal) {
+      return Decimal.apply(column.getLong(row), decimal.precision(), decimal.scale());
+    } else if (DataTypes.StringType.equals(type)) {
+      return UTF8String.fromString((String) column.getObject(row));
+    }
+    throw new IllegalStateException("memwall: no Spark value of type " + type + " for column " + column);
+  }
+
+  private static Object zero(DataType type) {
+    if (type instanceof DecimalType decimal) {
+      return Decimal.apply(0L, decimal.precision(), decimal.scale());
+    } else if (DataTypes.DoubleType.equals(type)) {
+      return 0.0;
+    } else if (DataTypes.LongType.equals(type)) {
+      return 0L;
+    } else if (DataTypes.IntegerType.equals(type)) {
+      return 0;
+    }
+    throw new IllegalStateException("memwall: no zero of type " + type);
+  }
+}

@@ -1,0 +1,71 @@
+package dev.memwall.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.execution.ColumnarRule;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.catalyst.rules.Rule;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.BoxedUnit;
+
+/**
+ * memwall's Spark session extensions: with {@code spark.sql.extensions=dev.memwall.spark.MemwallExtensions},
+ * a partial hash aggregation directly over a memwall scan runs inside memwall
+ * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates, and stays
+ * Spark's otherwise (per aggregation, with the reason logged and shown by {@link #explain}).
+ *
+ * <p>Spark instantiates this class by name (public no-argument constructor) and applies it to each new
+ * session. Thread safety: stateless.
+ */
+public final class MemwallExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+  @Override
+  public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectColumnar(new AbstractFunction1<SparkSession, ColumnarRule>() {
+      @Override
+      public ColumnarRule apply(SparkSession session) {
+        return new ColumnarRule() {
+          @Override
+          public Rule<SparkPlan> postColumnarTransitions() {
+            return new PartialAggregateRule();
+          }
+        };
+      }
+    });
+    return BoxedUnit.UNIT;
+  }
+
+  /**
+   * What memwall runs of {@code dataset}'s physical plan (the final one, once the query has run under
+   * adaptive execution): one line per operator memwall runs, and one per aggregation over a memwall scan
+   * that it left to Spark, with why.
+   */
+  public static List<String> explain(Dataset<?> dataset) {
+    List<String> lines = new ArrayList<>();
+    walk(dataset.queryExecution().executedPlan(), lines);
+    return lines;
+  }
+
+  private static void walk(SparkPlan plan, List<String> lines) {
+    if (plan instanceof MemwallPartialAggregateExec memwall) {
+      lines.add("memwall runs: " + memwall.simpleString(10));
+    }
+    if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
+      lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "
+          + plan.getTagValue(PartialAggregateRule.FALLBACK).get());
+    }
+    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
+      walk(adaptive.executedPlan(), lines);
+    } else if (plan instanceof QueryStageExec stage) {
+      walk(stage.plan(), lines);
+    }
+    for (SparkPlan child : CollectionConverters.asJava(plan.children())) {
+      walk(child, lines);
+    }
+  }
+}

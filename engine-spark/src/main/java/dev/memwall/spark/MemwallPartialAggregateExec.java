@@ -1,0 +1,113 @@
+package dev.memwall.spark;
+
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeSet;
+import org.apache.spark.sql.execution.SparkPlan;
+import scala.collection.immutable.IndexedSeq;
+import scala.collection.immutable.Seq;
+
+/**
+ * Spark's partial hash aggregation over a memwall scan, run by memwall inside each task: one task per file
+ * maps it, filters with the scan's pushed predicates and aggregates with memwall's plan
+ * ({@link AggregateTask}), and hands Spark the partial rows its final aggregation expects. It replaces
+ * {@code HashAggregate(partial) <- ColumnarToRow <- BatchScan(memwall)} ({@link PartialAggregateRule}):
+ * no batch is turned into rows, and only the groups leave memwall.
+ *
+ * <p>A leaf {@link SparkPlan} written in Java: Spark copies plan nodes by reflection
+ * ({@code TreeNode.makeCopy}) from their product elements, so {@link #productElement} returns the
+ * public constructor's arguments in order; {@link #references()} is empty because the node reads files,
+ * not a child's attributes.
+ *
+ * <p>Ownership: each task's memwall memory is freed before its rows leave the task. Thread safety: a
+ * plan node is immutable.
+ */
+public final class MemwallPartialAggregateExec extends SparkPlan {
+  private static final long serialVersionUID = 1L;
+
+  private final Seq<Attribute> output;
+  private final transient MemwallScan scan;
+  private final AggregateTask task;
+  private final String description;
+
+  /**
+   * Made by {@link PartialAggregateRule}, and by Spark's reflective copies with the same arguments (the
+   * scan and task are typed {@code Object} as their classes are internal).
+   *
+   * @param output the replaced partial aggregation's output attributes
+   * @param scan the memwall scan it reads (a {@code MemwallScan})
+   * @param task what each task runs (an {@code AggregateTask})
+   * @param description what memwall runs, for EXPLAIN
+   */
+  public MemwallPartialAggregateExec(Seq<Attribute> output, Object scan, Object task, String description) {
+    this.output = output;
+    this.scan = (MemwallScan) scan;
+    this.task = (AggregateTask) task;
+    this.description = description;
+  }
+
+  @Override
+  public Seq<Attribute> output() {
+    return output;
+  }
+
+  @Override
+  public Seq<SparkPlan> children() {
+    return scala.collection.immutable.List$.MODULE$.empty();
+  }
+
+  @Override
+  public SparkPlan withNewChildrenInternal(IndexedSeq<SparkPlan> newChildren) {
+    return this;
+  }
+
+  @Override
+  public AttributeSet references() {
+    return org.apache.spark.sql.catalyst.expressions.AttributeSet$.MODULE$.empty();
+  }
+
+  @Override
+  public RDD<InternalRow> doExecute() {
+    List<MemwallInputPartition> partitions = Arrays.stream(scan.planInputPartitions())
+        .map(MemwallInputPartition.class::cast).toList();
+    return JavaSparkContext.fromSparkContext(sparkContext())
+        .parallelize(partitions, Math.max(1, partitions.size()))
+        .mapPartitions(task)
+        .rdd();
+  }
+
+  @Override
+  public String nodeName() {
+    return "MemwallPartialAggregate";
+  }
+
+  @Override
+  public String simpleString(int maxFields) {
+    return nodeName() + " " + description + " output " + output.mkString("[", ", ", "]");
+  }
+
+  @Override
+  public int productArity() {
+    return 4;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    return switch (n) {
+      case 0 -> output;
+      case 1 -> scan;
+      case 2 -> task;
+      case 3 -> description;
+      default -> throw new IndexOutOfBoundsException(n);
+    };
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof MemwallPartialAggregateExec;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.memwall.spark;
+
+import java.util.Map;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The settings of memwall on Spark: read options of {@code spark.read.format("memwall")} and Spark SQL
+ * configuration keys. A read option wins over the session's configuration, which wins over the default.
+ *
+ * <ul>
+ *   <li>{@value #TABLE} (read option): the table of a directory holding several, such as a memwall TPC-H
+ *       data set ({@code lineitem} reads {@code lineitem-1.arrow}, {@code lineitem-2.arrow}, ...).
+ *   <li>{@value #TASK_MEMORY} (configuration) or {@value #TASK_MEMORY_OPTION} (read option): the
+ *       execution memory each task asks Spark for to back memwall's budget for that task (a Spark size
+ *       such as {@code 64m}; default {@value #DEFAULT_TASK_MEMORY}). See {@link TaskMemoryLease}.
+ *   <li>{@value #ACCELERATION} (configuration): whether {@link MemwallExtensions}, when installed, replaces
+ *       Spark operators by memwall's (default true); set it to false to run the same session without.
+ * </ul>
+ *
+ * <p>Bad input: a size Spark cannot parse or a negative size throws {@link IllegalArgumentException}
+ * naming the setting. Thread safety: stateless.
+ */
+public final class MemwallSettings {
+  /** The read option naming a table in a directory of several. */
+  public static final String TABLE = "table";
+  /** The configuration key of the memory each task asks Spark for. */
+  public static final String TASK_MEMORY = "spark.memwall.task.memory";
+  /** The read option overriding {@link #TASK_MEMORY} for one read. */
+  public static final String TASK_MEMORY_OPTION = "taskMemory";
+  /** The default of {@link #TASK_MEMORY}. */
+  public static final String DEFAULT_TASK_MEMORY = "64m";
+
+  /** The configuration key switching the installed {@link MemwallExtensions} on and off. */
+  public static final String ACCELERATION = "spark.memwall.acceleration.enabled";
+
+  private MemwallSettings() {}
+
+  /**
+   * The bytes each task asks Spark for: the read option, else the active session's configuration,
+   * else the default.
+   */
+  static long taskMemoryBytes(Map<String, String> options) {
+    String value = options.get(TASK_MEMORY_OPTION);
+    String source = TASK_MEMORY_OPTION;
+    if (value == null) {
+      source = TASK_MEMORY;
+      value = SparkSession.getActiveSession().isDefined()
+          ? SparkSession.getActiveSession().get().conf().get(TASK_MEMORY, DEFAULT_TASK_MEMORY)
+          : DEFAULT_TASK_MEMORY;
+    }
+    return parseBytes(source, value);
+  }
+
+  /** A Spark size ({@code 64m}, {@code 1g}, {@code 1048576}) in bytes. */
+  static long parseBytes(String setting, String value) {
+    long bytes;
+    try {
+      bytes = JavaUtils.byteStringAsBytes(value.trim());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("memwall setting " + setting + " = '" + value
+          + "' is not a size (such as 64m or 1g)", e);
+    }
+    if (bytes < 0) {
+      throw new IllegalArgumentException("memwall setting " + setting + " = '" + value + "' is negative");
+    }
+    return bytes;
+  }
+}

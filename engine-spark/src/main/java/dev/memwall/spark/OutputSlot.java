@@ -1,0 +1,22 @@
+package dev.memwall.spark;
+
+/**
+ * How one column of Spark's partial aggregation output is read from a row of memwall's aggregation
+ * result (see {@link PartialAggregation}).
+ *
+ * @param kind what to take from the result column
+ * @param column the result column
+ */
+record OutputSlot(Kind kind, int column) implements java.io.Serializable {
+  /** What a slot takes from its result column. */
+  enum Kind {
+    /** The value, null when null (grouping keys, sums of non-decimals, min, max). */
+    VALUE,
+    /** The value, zero of the slot's type when null (decimal sums, the sum of an average). */
+    VALUE_OR_ZERO,
+    /** Whether the value is null (a decimal sum's "isEmpty"). */
+    IS_NULL,
+    /** A count, never null. */
+    COUNT
+  }
+}

@@ -1,0 +1,73 @@
+package dev.memwall.spark;
+
+import dev.memwall.core.vector.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The Spark SQL type of each column memwall reads, derived from the column's Arrow field the way
+ * {@link ColumnType#of} reads it:
+ *
+ * <ul>
+ *   <li>INT32: {@code IntegerType}; INT64: {@code LongType}; FLOAT64: {@code DoubleType}; DATE (days):
+ *       {@code DateType}.
+ *   <li>STRING, plain Utf8 or dictionary-encoded: {@code StringType} (Spark sees decoded strings).
+ *   <li>DECIMAL held as memwall's scaled Int64 (scale in the field metadata): {@code DecimalType(18, s)}.
+ *       memwall records no precision; 18 digits is the most a Spark decimal holds as a long (compact in
+ *       Spark's rows and aggregation buffers). The rare int64 value of 19 digits does not fit: reading it
+ *       fails with an {@link ArithmeticException} naming the column rather than being misread
+ *       ({@link ScaledDecimalVector}). A Decimal128 column of precision {@code p <= 18}:
+ *       {@code DecimalType(p, s)}.
+ * </ul>
+ *
+ * <p>Names and nullability are kept. Thread safety: stateless.
+ */
+final class SparkTypes {
+  /** The precision given to memwall's scaled-int64 decimals (Spark's {@code Decimal.MAX_LONG_DIGITS}). */
+  static final int SCALED_DECIMAL_PRECISION = 18;
+
+  private SparkTypes() {}
+
+  /** The Spark schema of a memwall table's Arrow schema (the columns {@code ArrowFiles.map} kept). */
+  static StructType of(Schema schema) {
+    List<StructField> fields = new ArrayList<>();
+    for (Field field : schema.getFields()) {
+      fields.add(DataTypes.createStructField(field.getName(), of(field), field.isNullable()));
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  /**
+   * The Spark type of one column.
+   *
+   * @throws IllegalArgumentException naming the column when memwall does not read its Arrow type
+   */
+  static DataType of(Field field) {
+    ColumnType type = ColumnType.of(field);
+    return switch (type.kind()) {
+      case INT32 -> DataTypes.IntegerType;
+      case INT64 -> DataTypes.LongType;
+      case FLOAT64 -> DataTypes.DoubleType;
+      case DATE -> DataTypes.DateType;
+      case STRING -> DataTypes.StringType;
+      case DECIMAL -> field.getType() instanceof ArrowType.Decimal wide
+          ? DataTypes.createDecimalType(wide.getPrecision(), wide.getScale())
+          : DataTypes.createDecimalType(SCALED_DECIMAL_PRECISION, type.scale());
+    };
+  }
+
+  /** Whether {@code type} is one a memwall column maps to (see the class comment). */
+  static boolean isSupported(DataType type) {
+    return DataTypes.IntegerType.equals(type) || DataTypes.LongType.equals(type) || DataTypes.DoubleType.equals(type)
+        || DataTypes.DateType.equals(type) || DataTypes.StringType.equals(type)
+        || (type instanceof DecimalType d && d.precision() <= SCALED_DECIMAL_PRECISION && d.scale() >= 0);
+  }
+}

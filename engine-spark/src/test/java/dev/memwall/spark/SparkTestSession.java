@@ -1,0 +1,33 @@
+package dev.memwall.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/** The Spark session the tests of one class share: local[2], no UI, LocalDate for dates, leaks fail tasks. */
+final class SparkTestSession {
+  private SparkTestSession() {}
+
+  /** A new local session; {@link #stop} it after the class. */
+  static SparkSession start(String name, String... settings) {
+    SparkSession.Builder builder = SparkSession.builder()
+        .master("local[2]")
+        .appName(name)
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.datetime.java8API.enabled", "true")
+        // a task that ends with execution memory still acquired (a lease not given back) fails
+        .config("spark.unsafe.exceptionOnMemoryLeak", "true");
+    for (int i = 0; i + 1 < settings.length; i += 2) {
+      builder.config(settings[i], settings[i + 1]);
+    }
+    return builder.getOrCreate();
+  }
+
+  static void stop(SparkSession spark) {
+    if (spark != null) {
+      spark.stop();
+      SparkSession.clearActiveSession();
+      SparkSession.clearDefaultSession();
+    }
+  }
+}
