@@ -74,7 +74,7 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
         taskMemoryBytes)) {
       resources.checkKilled();
       Table table = resources.own(ArrowFiles.map(file, resources.memory()));
-      if (!SparkTypes.of(table.schema()).equals(dataSchema)) {
+      if (!SparkTypes.of(table.schema(), new java.util.HashMap<>()).equals(dataSchema)) {
         throw new IllegalStateException("memwall: " + file + " changed since the query was planned");
       }
       PartialAggregation.Result translation = PartialAggregation.of(grouping, functions, output, table.schema());

@@ -68,7 +68,7 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
     try (EngineMemory memory = EngineMemory.create("memwall driver: describing " + path)) {
       for (Path file : paths) {
         FileInfo info = describe(file, memory, leftOut);
-        StructType fileSchema = SparkTypes.of(info.arrowSchema());
+        StructType fileSchema = SparkTypes.of(info.arrowSchema(), leftOut);
         if (schema == null) {
           schema = fileSchema;
         } else if (!schema.equals(fileSchema)) {

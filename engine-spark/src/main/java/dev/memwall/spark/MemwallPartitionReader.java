@@ -69,7 +69,7 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
     TaskResources resources = TaskResources.open("memwall scan of " + file.getFileName(), taskMemoryBytes);
     try {
       Table table = resources.own(ArrowFiles.map(file, resources.memory()));
-      StructType fileSchema = SparkTypes.of(table.schema());
+      StructType fileSchema = SparkTypes.of(table.schema(), new java.util.HashMap<>());
       if (!fileSchema.equals(dataSchema) || table.rowCount() != partition.rows()) {
         throw new IllegalStateException("memwall: " + file + " changed since the scan was planned (now "
             + table.rowCount() + " rows of " + fileSchema.simpleString() + ", planned " + partition.rows() + " rows of "

@@ -3,6 +3,9 @@ package dev.memwall.spark;
 import dev.memwall.core.vector.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -36,13 +39,39 @@ final class SparkTypes {
 
   private SparkTypes() {}
 
-  /** The Spark schema of a memwall table's Arrow schema (the columns {@code ArrowFiles.map} kept). */
-  static StructType of(Schema schema) {
+  /**
+   * The Spark schema of a memwall table's Arrow schema (the columns {@code ArrowFiles.map} kept),
+   * without the columns the connector does not serve yet, whose reasons go to {@code leftOut}.
+   */
+  static StructType of(Schema schema, Map<String, String> leftOut) {
     List<StructField> fields = new ArrayList<>();
     for (Field field : schema.getFields()) {
-      fields.add(DataTypes.createStructField(field.getName(), of(field), field.isNullable()));
+      String reason = unsupported(field);
+      if (reason != null) {
+        leftOut.putIfAbsent(field.getName(), reason);
+      } else {
+        fields.add(DataTypes.createStructField(field.getName(), of(field), field.isNullable()));
+      }
     }
     return DataTypes.createStructType(fields);
+  }
+
+  /**
+   * Why the connector does not serve {@code field}, or null when it does. memwall reads more Arrow
+   * types than the connector hands to Spark (narrow integers, float32, date64, booleans, timestamps,
+   * large strings, wide decimals): those need column vectors of their own, which are not written yet.
+   */
+  static String unsupported(Field field) {
+    boolean served = field.getDictionary() != null || switch (field.getType()) { // dictionaries: strings
+      case ArrowType.Int i -> i.getIsSigned() && (i.getBitWidth() == 32 || i.getBitWidth() == 64);
+      case ArrowType.FloatingPoint f -> f.getPrecision() == FloatingPointPrecision.DOUBLE;
+      case ArrowType.Date d -> d.getUnit() == DateUnit.DAY;
+      case ArrowType.Utf8 u -> true;
+      case ArrowType.Decimal d -> d.getBitWidth() == 128 && d.getPrecision() <= SCALED_DECIMAL_PRECISION;
+      default -> false;
+    };
+    return served ? null : "column '" + field.getName() + "' has Arrow type " + field.getType()
+        + ", which the Spark connector does not serve yet";
   }
 
   /**
@@ -61,6 +90,7 @@ final class SparkTypes {
       case DECIMAL -> field.getType() instanceof ArrowType.Decimal wide
           ? DataTypes.createDecimalType(wide.getPrecision(), wide.getScale())
           : DataTypes.createDecimalType(SCALED_DECIMAL_PRECISION, type.scale());
+      case BOOLEAN, TIMESTAMP -> throw new IllegalArgumentException(unsupported(field));
     };
   }
 

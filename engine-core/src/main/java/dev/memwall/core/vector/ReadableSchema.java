@@ -111,7 +111,9 @@ public record ReadableSchema(Schema schema, boolean[] kept) {
       ArrowType values = dictionaryValues.apply(encoding.getId());
       ArrowType.Int codes = encoding.getIndexType();
       int width = codes.getBitWidth();
-      boolean strings = values instanceof ArrowType.Utf8 || values instanceof ArrowType.LargeUtf8;
+      // a dictionary not given (a table of no batches, made for its schema) is taken as strings, as memwall
+      // encodes only strings; a batch whose dictionary is missing fails when its column is made
+      boolean strings = values == null || values instanceof ArrowType.Utf8 || values instanceof ArrowType.LargeUtf8;
       if (strings && codes.getIsSigned() && (width == 8 || width == 16 || width == 32)) {
         return null;
       }
