@@ -1,5 +1,6 @@
 package dev.memwall.core.operator;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
@@ -282,6 +283,9 @@ final class GroupTable implements AutoCloseable {
   private void placeAllGroups() {
     long[] tuple = new long[keyWidth]; // not this.tuple: a lookup may be passing that in
     for (int g = 0; g < groups; g++) {
+      if ((g & (CHECKPOINT_SLOTS - 1)) == 0) {
+        ExecutionControl.checkpoint();
+      }
       for (int c = 0; c < keyWidth; c++) {
         tuple[c] = keys.get((long) g * keyWidth + c);
       }
@@ -357,6 +361,9 @@ final class GroupTable implements AutoCloseable {
     return group;
   }
 
+  /** Slots (or groups) placed between two cancellation checkpoints while the table grows (a power of two). */
+  private static final int CHECKPOINT_SLOTS = 1 << 16;
+
   /** Points {@code slot} at {@code group}, whose key is written, and grows the slots when half full. */
   private void claim(long slot, int tag, int group) {
     slots.setAtIndex(SLOT, slot, entry(tag, group));
@@ -372,6 +379,9 @@ final class GroupTable implements AutoCloseable {
       try (old) {
         long capacity = oldSlots.byteSize() / Long.BYTES;
         for (long i = 0; i < capacity; i++) {
+          if ((i & (CHECKPOINT_SLOTS - 1)) == 0) {
+            ExecutionControl.checkpoint(); // a large table's growth misses the cache on every slot
+          }
           long moved = oldSlots.getAtIndex(SLOT, i);
           if (moved != 0) {
             place(moved);

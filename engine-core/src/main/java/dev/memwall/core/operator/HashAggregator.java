@@ -238,6 +238,7 @@ public final class HashAggregator implements AutoCloseable {
   private void mergeFrom(HashAggregator other) {
     int groups = other.table.groups();
     for (int first = 0; first < groups; first += Chunk.CAPACITY) {
+      ExecutionControl.checkpoint();
       int n = Math.min(Chunk.CAPACITY, groups - first);
       for (int i = 0; i < n; i++) {
         positions[i] = i;

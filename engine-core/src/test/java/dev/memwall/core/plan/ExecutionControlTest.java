@@ -94,8 +94,9 @@ class ExecutionControlTest {
             "cancelled after " + delayMillis + " ms");
         long stoppedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt[0]);
         assertEquals(QueryCancelledException.Reason.CANCELLED, e.reason());
-        // 50 ms is the target on an idle machine; the bound leaves room for a loaded CI VM and GC
-        assertTrue(stoppedAfterMillis < 500, "stopped " + stoppedAfterMillis + " ms after the cancel");
+        // a guard against an operator loop without checkpoints (that took seconds); the latency itself is
+        // measured by CancellationLatencyBenchmark, and a loaded 2-core VM can stall a thread this long
+        assertTrue(stoppedAfterMillis < 1_000, "stopped " + stoppedAfterMillis + " ms after the cancel");
         assertEquals(0, memory.allocatedBytes(), "a cancelled plan frees what it allocated");
       }
     } finally {
