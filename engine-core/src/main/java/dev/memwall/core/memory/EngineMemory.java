@@ -31,8 +31,12 @@ public final class EngineMemory implements AutoCloseable {
   private final Set<OffHeapBuffer> rawBuffers = ConcurrentHashMap.newKeySet();
 
   private EngineMemory(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
+    this(budget, new BufferRecycler(budget, recycleLimitBytes, scopeChecks));
+  }
+
+  private EngineMemory(MemoryBudget budget, BufferRecycler recycler) {
     this.budget = budget;
-    this.recycler = new BufferRecycler(budget, recycleLimitBytes, scopeChecks);
+    this.recycler = recycler;
     this.arrow = new RootAllocator(RootAllocator.configBuilder()
         .allocationManagerFactory(FfmAllocationManager.factory(recycler))
         .maxAllocation(Long.MAX_VALUE)
@@ -59,6 +63,20 @@ public final class EngineMemory implements AutoCloseable {
   /** As {@link #create(MemoryBudget, long)}, with {@linkplain OffHeapBuffer#SCOPE_CHECKS scope checks} chosen. */
   static EngineMemory create(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
     return new EngineMemory(budget, recycleLimitBytes, scopeChecks);
+  }
+
+  /**
+   * Engine memory for one part of this memory's work (an operator's working memory, say) whose budget
+   * is a {@linkplain MemoryBudget#child child} of this one's: what it allocates counts against both,
+   * so it is held to {@code limitBytes} and this memory's limit at once, and its own
+   * {@linkplain MemoryBudget#peakBytes() peak} tells how much that part needed. Before either budget
+   * refuses an allocation, the freed memory both keep for reuse is given up. The child is closed by its
+   * creator, before this memory, and leak-checked like any other.
+   */
+  public EngineMemory child(String name, long limitBytes) {
+    MemoryBudget childBudget = budget.child(name, limitBytes);
+    long recycleLimit = Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, limitBytes / 4);
+    return new EngineMemory(childBudget, new BufferRecycler(childBudget, recycleLimit, recycler.scopeChecks(), recycler));
   }
 
   /** Engine memory with an unbounded budget named {@code name}. */

@@ -94,6 +94,11 @@ final class GroupColumns implements AutoCloseable {
     return (columns + perLine - 1) / perLine * perLine;
   }
 
+  /** Off-heap bytes of the columns' buffer. */
+  long footprintBytes() {
+    return slots.byteSize();
+  }
+
   /** The whole buffer; valid until the next growth. */
   MemorySegment slots() {
     return slots;

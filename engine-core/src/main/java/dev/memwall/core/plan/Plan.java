@@ -13,7 +13,7 @@ import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
-import dev.memwall.core.operator.StringIds;
+import dev.memwall.core.operator.SpillingAggregation;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
@@ -313,14 +313,12 @@ public final class Plan {
 
   private static Table aggregate(Table input, Pipeline chain, List<NamedExpr> keys,
       List<Aggregate> aggregates, ExecutionContext context) {
-    StringIds strings = new StringIds();
-    List<HashAggregator> partials = runWorkers(input, chain, context, binder ->
-        new HashAggregator(context.memory(), binder, keys, aggregates, strings, context.aggregateLayout()),
-        HashAggregator::consume);
-    try {
-      return HashAggregator.merge(partials, context.threads());
-    } finally {
-      partials.forEach(HashAggregator::close);
+    try (SpillingAggregation aggregation = new SpillingAggregation(context.memory(),
+        context.workingMemory(SpillingAggregation.OPERATOR), context.spillSettings(), chain.outputSchema(), keys,
+        aggregates, context.aggregateLayout(), context.threads(), input.rowCount(),
+        context.spillReports().orElse(null))) {
+      return aggregation.finish(runWorkers(input, chain, context, aggregation::worker,
+          SpillingAggregation.Worker::consume));
     }
   }
 

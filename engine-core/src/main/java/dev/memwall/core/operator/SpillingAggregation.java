@@ -1,0 +1,472 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.spill.SpillDirectory;
+import dev.memwall.core.spill.SpillFile;
+import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.spill.SpillSettings;
+import dev.memwall.core.spill.WorkingMemory;
+import dev.memwall.core.vector.Table;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Grouped aggregation whose memory degrades instead of failing: each worker aggregates its share of
+ * the input in a {@link HashAggregator} held in the operator's {@link WorkingMemory}, and when the
+ * table's next growth is refused (by the query's working-memory limit or the budget), the worker
+ * spills its partial groups as one run of {@link PartialRuns} (partitioned by key hash) and starts
+ * over with an empty table. At the end, if nothing spilled, the workers' tables merge in memory as
+ * {@link HashAggregator#merge} does (the same result, encodings included); otherwise the tables left
+ * are spilled too and each partition is aggregated on its own from its records, its groups written
+ * to the result before the next partition starts. A partition that still does not fit is partitioned
+ * again, with other hash bits, up to {@value #MAX_LEVEL} levels deep. Partial states merge exactly as
+ * the workers' tables do (sums, counts, minima, maxima, the null counts behind SQL's nulls), so the
+ * result has the same rows as the in-memory aggregation; their order differs (it is unspecified).
+ *
+ * <p>Where spilling is off, or cannot help (the memory does not hold an empty table taking one chunk
+ * of rows), the {@link BudgetExceededException} names the operator and its stage: {@code build}
+ * (consuming rows), {@code merge} (folding partial groups) or {@code output} (writing the result).
+ *
+ * <p>Cost: the records and partition offsets go through a heap staging buffer of
+ * {@value PartialRuns#STAGING_BYTES} bytes per worker, and a spill sorts the groups by partition
+ * with a heap array of 4 bytes per group; interned strings of string keys stay on the heap as in
+ * the in-memory aggregation.
+ *
+ * <p>Ownership: the operator owns its working memory and spill directory and frees both on
+ * {@link #close}, however it ended: no buffer and no spill file outlives it. The result table is
+ * allocated from the output memory and is the caller's. Thread safety: one {@link Worker} per thread;
+ * {@link #finish} and {@link #close} on the thread that runs the plan.
+ */
+public final class SpillingAggregation implements AutoCloseable {
+  /** The operator's name in errors and reports. */
+  public static final String OPERATOR = "hash aggregation";
+  /** The deepest re-partitioning of a partition before the aggregation gives up. */
+  static final int MAX_LEVEL = 8;
+
+  private final EngineMemory output;
+  private final WorkingMemory working;
+  private final SpillSettings spill;
+  private final Schema schema;
+  private final List<NamedExpr> keys;
+  private final List<Aggregate> aggregates;
+  private final AggregateLayout layout;
+  private final int threads;
+  private final long inputRows;
+  private final Consumer<SpillReport> reports;
+  private final StringIds strings = new StringIds();
+  private final AtomicLong consumedRows = new AtomicLong();
+  private final List<Worker> workers = new ArrayList<>();
+  private SpillDirectory directory;
+  /** Partition bits of the workers' runs, decided by the first spill; 0 before. */
+  private int partitionBits;
+  private volatile boolean spilled;
+  private final AtomicLong runs = new AtomicLong();
+  private int depth;
+  /**
+   * The most working memory one worker's table may hold before it spills of its own accord: an
+   * equal share of what the working memory had free when the operator started, so that no worker
+   * can take all of it and leave another unable to take even one chunk.
+   */
+  private final long workerShare;
+
+  /**
+   * @param output where the result table is allocated
+   * @param working the operator's working memory, closed with it
+   * @param schema the rows' schema, which {@code keys} and {@code aggregates} are bound against
+   * @param inputRows about how many rows the workers will consume (an estimate for partitioning)
+   * @param reports receives the operator's {@link SpillReport} when it finishes; may be null
+   */
+  public SpillingAggregation(EngineMemory output, WorkingMemory working, SpillSettings spill, Schema schema,
+      List<NamedExpr> keys, List<Aggregate> aggregates, AggregateLayout layout, int threads, long inputRows,
+      Consumer<SpillReport> reports) {
+    this.output = output;
+    this.working = working;
+    this.spill = spill;
+    this.schema = schema;
+    this.keys = List.copyOf(keys);
+    this.aggregates = List.copyOf(aggregates);
+    this.layout = layout;
+    this.threads = threads;
+    this.inputRows = Math.max(1, inputRows);
+    this.reports = reports;
+    this.workerShare = working.memory().budget().availableBytes() / Math.max(1, threads);
+  }
+
+  /**
+   * A worker aggregating rows bound with {@code binder}; closed by the caller or with this operator.
+   *
+   * @throws BudgetExceededException naming the operator's build stage when even an empty table is refused
+   */
+  public Worker worker(Binder binder) {
+    Worker worker = new Worker(binder);
+    synchronized (workers) {
+      workers.add(worker);
+    }
+    return worker;
+  }
+
+  private HashAggregator newAggregator(Binder binder, String stage) {
+    try {
+      return new HashAggregator(working.memory(), output, binder, keys, aggregates, strings, layout);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, stage, "the memory does not hold even an empty hash table; give the query more memory");
+    }
+  }
+
+  /** Creates the spill directory on first use; names the stage when spilling is off (a refusal is then given). */
+  private synchronized SpillDirectory directory(BudgetExceededException refusal, String stage) {
+    if (!spill.enabled()) {
+      throw refusal.in(OPERATOR, stage, "spilling is off; give the query more memory or let it spill");
+    }
+    if (directory == null) {
+      directory = spill.newDirectory(OPERATOR);
+    }
+    spilled = true;
+    return directory;
+  }
+
+  /** The partition bits of the workers' runs, decided by the first spill from how much input it took to fill memory. */
+  private synchronized int partitionBits() {
+    if (partitionBits == 0) {
+      partitionBits = PartialRuns.bitsFor(consumedRows.get(), inputRows);
+    }
+    return partitionBits;
+  }
+
+  /** Decides the partition bits, unless a spill already did, from the groups that fit against all of them. */
+  private synchronized void settlePartitionBits(long fit, long total) {
+    if (partitionBits == 0) {
+      partitionBits = PartialRuns.bitsFor(fit, total);
+    }
+  }
+
+  /** One thread's share of the aggregation: a table that spills as runs to a file of its own. */
+  public final class Worker implements AutoCloseable {
+    private final Binder binder;
+    private HashAggregator aggregator;
+    private SpillFile file;
+    private final List<long[]> fileRuns = new ArrayList<>();
+    private byte[] staging;
+
+    private Worker(Binder binder) {
+      this.binder = binder;
+      this.aggregator = newAggregator(binder, "build");
+    }
+
+    /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
+    public void consume(Chunk chunk) {
+      int n = chunk.selected();
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          if (aggregator.footprintBytes() > workerShare && aggregator.groups() > 0 && spill.enabled()) {
+            spillFrom(0, null, "build"); // over its share: spill before the other workers starve
+            continue;
+          }
+          aggregator.consume(chunk);
+          consumedRows.addAndGet(chunk.count());
+          return;
+        } catch (BudgetExceededException e) {
+          spillFrom(0, e, "build");
+        }
+      }
+    }
+
+    /** Writes groups {@code [from, groups)} of this worker's table as a run and starts an empty table. */
+    private void spillFrom(int from, BudgetExceededException refusal, String stage) {
+      SpillDirectory spills = directory(refusal, stage);
+      if (aggregator.groups() == 0 && refusal != null) {
+        throw refusal.in(OPERATOR, stage, "even an empty hash table cannot take one chunk of rows; give the query"
+            + " more memory");
+      }
+      writeRun(spills, from);
+      aggregator.close();
+      aggregator = null;
+      aggregator = newAggregator(binder, stage);
+    }
+
+    /** Spills groups {@code [from, groups)} of this worker's table (the others were folded elsewhere) and frees the table. */
+    private void spillRest(int from) {
+      if (aggregator.groups() > from) {
+        writeRun(directory, from);
+      }
+      close();
+    }
+
+    private void writeRun(SpillDirectory spills, int from) {
+      if (file == null) {
+        file = spills.newFile("aggregation-worker");
+        staging = PartialRuns.staging(aggregator.recordBytes());
+      }
+      fileRuns.add(PartialRuns.write(aggregator, from, 0, partitionBits(), file, staging));
+      runs.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+      if (aggregator != null) {
+        aggregator.close();
+        aggregator = null;
+      }
+    }
+  }
+
+  /**
+   * The result of the aggregation over everything {@code finished} (this operator's workers, done
+   * consuming) consumed; the workers are closed. The caller owns the table.
+   *
+   * @throws BudgetExceededException naming the stage where spilling is off or cannot help
+   * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
+   */
+  public Table finish(List<Worker> finished) {
+    Table result = spilled ? spilledResult(finished) : inMemoryResult(finished);
+    if (reports != null) {
+      try {
+        reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
+            (int) runs.get(), depth));
+      } catch (RuntimeException | Error e) {
+        result.close();
+        throw e;
+      }
+    }
+    return result;
+  }
+
+  /** Nothing spilled while consuming: the workers' tables merge in memory, unless that merge itself runs out. */
+  private Table inMemoryResult(List<Worker> finished) {
+    List<HashAggregator> partials = finished.stream().map(w -> w.aggregator).toList();
+    if (!HashAggregator.mergesInPlace(partials)) {
+      HashAggregator first = partials.getFirst();
+      for (int p = 1; p < partials.size(); p++) {
+        HashAggregator other = partials.get(p);
+        for (int g = 0; g < other.groups(); g += Chunk.CAPACITY) {
+          int n = Math.min(Chunk.CAPACITY, other.groups() - g);
+          try {
+            first.reserveRoom(n);
+          } catch (BudgetExceededException e) {
+            // fold no more: spill what is folded, the rest of this partial and the partials after it
+            directory(e, "merge");
+            long left = 0;
+            for (int q = p; q < partials.size(); q++) {
+              left += partials.get(q).groups();
+            }
+            settlePartitionBits(first.groups(), first.groups() + left);
+            finished.get(p).spillRest(g);
+            for (int q = p + 1; q < partials.size(); q++) {
+              finished.get(q).spillRest(0);
+            }
+            return spilledResult(finished);
+          }
+          first.mergeGroups(other, g, n);
+          if ((g & ((1 << 16) - 1)) == 0) {
+            ExecutionControl.checkpoint();
+          }
+        }
+        finished.get(p).close(); // folded: free its table before the next grows the first
+      }
+      partials = List.of(first);
+    }
+    try {
+      return HashAggregator.merge(partials, threads);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+    }
+  }
+
+  /** The tables left are spilled; every partition of the runs is aggregated on its own. */
+  private Table spilledResult(List<Worker> finished) {
+    List<SpillFile> files = new ArrayList<>();
+    List<List<long[]>> fileRuns = new ArrayList<>();
+    long records = 0;
+    int recordBytes = 0;
+    for (Worker worker : finished) {
+      if (worker.aggregator != null && worker.aggregator.groups() > 0) {
+        worker.writeRun(directory, 0);
+      }
+      worker.close();
+      if (worker.file != null) {
+        files.add(worker.file);
+        fileRuns.add(worker.fileRuns);
+        records += worker.file.size();
+      }
+    }
+    HashAggregator template = newAggregator(new Binder(schema), "output");
+    recordBytes = template.recordBytes();
+    HashAggregator.ResultWriter writer;
+    try {
+      writer = template.resultWriter(records / recordBytes);
+    } finally {
+      template.close();
+    }
+    try (writer) {
+      byte[] staging = PartialRuns.staging(recordBytes);
+      for (int p = 0; p < 1 << partitionBits; p++) {
+        aggregatePartition(PartialRuns.segments(files, fileRuns, p), 1, writer, staging);
+      }
+      files.forEach(SpillFile::delete);
+      try {
+        return writer.build();
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+      }
+    }
+  }
+
+  /**
+   * Aggregates the records of {@code segments} (one partition) and writes the groups to
+   * {@code writer}; where they do not fit, spills runs partitioned at {@code level} and recurses.
+   */
+  private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
+      byte[] staging) {
+    if (segments.isEmpty()) {
+      return;
+    }
+    depth = Math.max(depth, level);
+    Binder binder = new Binder(schema);
+    Overflow overflow = new Overflow(segments, level, binder);
+    try {
+      int recordBytes = overflow.aggregator.recordBytes();
+      PartialRuns.read(segments, recordBytes, staging, (block, count) -> {
+        for (int i = 0; i < count; i += Chunk.CAPACITY) {
+          overflow.merge(block, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
+        }
+      });
+      if (overflow.file == null) {
+        try {
+          writer.write(overflow.aggregator);
+        } catch (BudgetExceededException e) {
+          throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+        }
+        return;
+      }
+      overflow.spillAggregator();
+      overflow.closeAggregator();
+      for (int q = 0; q < 1 << overflow.bits; q++) {
+        aggregatePartition(PartialRuns.segments(overflow.file, overflow.runs, q, new ArrayList<>()), level + 1, writer,
+            staging);
+      }
+    } finally {
+      overflow.close();
+    }
+  }
+
+  /** One partition's aggregation: its table, and the runs it spilled when the table outgrew the memory. */
+  private final class Overflow implements AutoCloseable {
+    private final int level;
+    private final Binder binder;
+    private final long totalRecords;
+    private HashAggregator aggregator;
+    private SpillFile file;
+    private final List<long[]> runs = new ArrayList<>();
+    private int bits;
+    private long merged;
+    private byte[] staging;
+
+    Overflow(List<PartialRuns.Segment> segments, int level, Binder binder) {
+      this.level = level;
+      this.binder = binder;
+      this.aggregator = newAggregator(binder, "merge");
+      this.totalRecords = PartialRuns.records(segments, aggregator.recordBytes());
+    }
+
+    /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
+    void merge(MemorySegment block, long offset, int n) {
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          aggregator.mergeRecords(block, offset, n);
+          merged += n;
+          return;
+        } catch (BudgetExceededException e) {
+          if (aggregator.groups() == 0) {
+            throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
+                + " query more memory");
+          }
+          if (level >= MAX_LEVEL) {
+            throw e.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
+                + " levels of re-partitioning; give the query more memory");
+          }
+          if (file == null) {
+            bits = PartialRuns.bitsFor(merged, totalRecords);
+            file = directory.newFile("aggregation-level-" + level);
+          }
+          spillAggregator();
+          closeAggregator();
+          aggregator = newAggregator(binder, "merge");
+        }
+      }
+    }
+
+    void spillAggregator() {
+      if (staging == null) {
+        staging = PartialRuns.staging(aggregator.recordBytes());
+      }
+      runs.add(PartialRuns.write(aggregator, 0, level, bits, file, staging));
+      SpillingAggregation.this.runs.incrementAndGet();
+    }
+
+    void closeAggregator() {
+      if (aggregator != null) {
+        aggregator.close();
+        aggregator = null;
+      }
+    }
+
+    @Override
+    public void close() {
+      closeAggregator();
+      if (file != null) {
+        file.delete();
+      }
+    }
+  }
+
+  /** Frees every worker's table, the spill files and directory, and the working memory (leak-checked). */
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    synchronized (workers) {
+      for (Worker worker : workers) {
+        try {
+          worker.close();
+        } catch (RuntimeException e) {
+          failure = first(failure, e);
+        }
+      }
+    }
+    synchronized (this) {
+      if (directory != null) {
+        try {
+          directory.close();
+        } catch (RuntimeException e) {
+          failure = first(failure, e);
+        }
+      }
+    }
+    try {
+      working.close();
+    } catch (RuntimeException e) {
+      failure = first(failure, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException first(RuntimeException failure, RuntimeException next) {
+    if (failure == null) {
+      return next;
+    }
+    failure.addSuppressed(next);
+    return failure;
+  }
+}
