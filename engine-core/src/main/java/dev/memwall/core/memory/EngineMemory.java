@@ -74,8 +74,16 @@ public final class EngineMemory implements AutoCloseable {
    * creator, before this memory, and leak-checked like any other.
    */
   public EngineMemory child(String name, long limitBytes) {
+    return child(name, limitBytes, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, limitBytes / 4));
+  }
+
+  /**
+   * As {@link #child(String, long)}, keeping up to {@code recycleLimit} bytes of freed memory for
+   * reuse (0: none, so that freed memory goes back to this memory's budget at once, for the others
+   * sharing it).
+   */
+  public EngineMemory child(String name, long limitBytes, long recycleLimit) {
     MemoryBudget childBudget = budget.child(name, limitBytes);
-    long recycleLimit = Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, limitBytes / 4);
     return new EngineMemory(childBudget, new BufferRecycler(childBudget, recycleLimit, recycler.scopeChecks(), recycler));
   }
 

@@ -10,6 +10,7 @@ import dev.memwall.core.expr.FilterKernel;
 import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.ExternalSort;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
@@ -298,6 +299,12 @@ public final class Plan {
       return Sorter.sort(input, List.of(), limit.rows(), context.memory());
     }
     Pipeline chain = Pipeline.of(input.schema(), pipeline);
+    if (breaker instanceof OrderBy order) {
+      return sort(input, chain, order.keys(), Long.MAX_VALUE, context);
+    }
+    if (breaker instanceof TopN topN) {
+      return sort(input, chain, topN.keys(), topN.rows(), context);
+    }
     Map<String, Expr> aliases = chain.aliases;
     Table result = switch (breaker) {
       case Aggregation a -> aggregate(input, chain, a.resolvedKeys(aliases), a.resolvedAggregates(aliases), context);
@@ -322,224 +329,57 @@ public final class Plan {
     }
   }
 
-  private static Table collect(Table input, Pipeline chain, ExecutionContext context) {
-    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
+  /**
+   * ORDER BY (and top-N) after a pipeline: its workers collect their rows for an {@link ExternalSort},
+   * which sorts them in memory or, when they outgrow the working memory, spills sorted runs and
+   * merges them.
+   */
+  private static Table sort(Table input, Pipeline chain, List<SortKey> keys, long limit, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
+    Schema schema = chain.outputSchema();
+    Binder binder = new Binder(schema);
+    List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
+    AtomicInteger worker = new AtomicInteger();
+    try (ExternalSort sort = new ExternalSort(context.memory(), context.workingMemory(ExternalSort.OPERATOR),
+        context.spillSettings(), columns.stream().map(NamedExpr::name).toList(), types, keys, limit,
+        context.threads(), context.spillReports().orElse(null))) {
+      List<SortCollector> collectors = runWorkers(input, chain, context,
+          b -> new SortCollector(b, schema, columns, sort, worker.getAndIncrement()), SortCollector::consume);
+      Table result;
+      try {
+        result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
+      } catch (RuntimeException | Error e) {
+        closeAll(collectors, e);
+        throw e;
+      }
+      try {
+        closeAll(collectors, null);
+      } catch (RuntimeException e) {
+        result.close();
+        throw e;
+      }
+      return result;
+    }
+  }
+
+  /** The columns a pipeline's last step outputs: its last projection's, or every column. */
+  private static List<NamedExpr> outputColumns(Pipeline chain) {
+    return chain.outputs != null ? chain.outputs
         : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+  }
+
+  private static Table collect(Table input, Pipeline chain, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
     Schema schema = chain.outputSchema();
     List<Collector> collectors = runWorkers(input, chain, context,
-        binder -> new Collector(binder, schema, columns, context), Collector::consume);
+        binder -> new Collector(binder, schema, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
+        Collector::consume);
     try {
       List<TableBuilder> parts = new ArrayList<>();
       collectors.forEach(collector -> parts.addAll(collector.parts()));
       return TableBuilder.concatenate(parts);
     } finally {
       collectors.forEach(Collector::close);
-    }
-  }
-
-  /**
-   * Materializes projected values of the selected rows. A string column that is dictionary-encoded
-   * where the pipeline ends is collected as codes ({@link TableBuilder}'s encoded columns): the
-   * codes of a small dictionary are copied as they are, those of another dictionary met later
-   * translated; a chunk whose dictionary would make the column's dictionary large starts a new part
-   * in which that column is decoded. {@link TableBuilder#concatenate} makes one table of the parts.
-   */
-  private static final class Collector implements AutoCloseable {
-    private final List<String> names;
-    private final List<ColumnType> types;
-    private final boolean[] encoded;
-    private final BufferAllocator allocator;
-    /** Earlier parts of this worker's rows, before a column had to be decoded. */
-    private final List<TableBuilder> finished = new ArrayList<>();
-    private TableBuilder builder;
-    private final Object[] kernels;
-    private final Object[] values;
-
-    Collector(Binder binder, Schema schema, List<NamedExpr> columns, ExecutionContext context) {
-      this.types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
-      this.names = columns.stream().map(NamedExpr::name).toList();
-      this.allocator = context.memory().arrow();
-      this.kernels = new Object[columns.size()];
-      this.values = new Object[columns.size()];
-      this.encoded = new boolean[columns.size()];
-      for (int i = 0; i < columns.size(); i++) {
-        Expr expr = columns.get(i).expr();
-        kernels[i] = switch (types.get(i).kind()) {
-          case STRING -> expr instanceof Expr.Substring sub
-              ? new SubstringOutput(binder.columnIndex(requireColumn(sub.input())), sub)
-              : binder.columnIndex(requireColumn(expr));
-          case FLOAT64 -> binder.bindDouble(expr);
-          default -> binder.bindLong(expr);
-        };
-        encoded[i] = kernels[i] instanceof Integer index && schema.getFields().get(index).getDictionary() != null;
-      }
-      this.builder = new TableBuilder(names, types, encoded, allocator);
-    }
-
-    /** The builders of this worker's rows, in order; the caller concatenates them, this collector closes them. */
-    List<TableBuilder> parts() {
-      List<TableBuilder> parts = new ArrayList<>(finished);
-      parts.add(builder);
-      return parts;
-    }
-
-    void consume(Chunk chunk) {
-      for (int c = 0; c < kernels.length; c++) {
-        values[c] = switch (kernels[c]) {
-          case LongKernel k -> k.evaluate(chunk);
-          case DoubleKernel k -> k.evaluate(chunk);
-          case SubstringOutput sub -> chunk.batch().column(sub.column());
-          default -> chunk.batch().column((Integer) kernels[c]);
-        };
-      }
-      for (int c = 0; c < kernels.length; c++) {
-        if (encoded[c] && !(values[c] instanceof DictionaryColumn codes
-            && builder.encoder(c).accepts(codes.dictionary(), DictionaryEncoder.MAX_ENTRIES))) {
-          encoded[c] = false; // a large dictionary: this column is decoded from here on, in a new part
-          finished.add(builder);
-          builder = new TableBuilder(names, types, encoded, allocator);
-          c = -1; // the new part's encoders adopt this chunk's dictionaries afresh
-        }
-      }
-      int selected = chunk.selected();
-      for (int done = 0; done < selected; ) {
-        int rows = builder.reserveRows(selected - done);
-        int at = builder.nextRow();
-        for (int c = 0; c < kernels.length; c++) {
-          write(builder.vector(c), c, chunk, done, rows, at);
-        }
-        builder.commitRows(rows);
-        done += rows;
-      }
-    }
-
-    @Override
-    public void close() {
-      finished.forEach(TableBuilder::close);
-      builder.close();
-    }
-
-    /** Column {@code c}'s values of selected rows {@code [from, from + rows)}, written from {@code at} on. */
-    private void write(FieldVector target, int c, Chunk chunk, int from, int rows, int at) {
-      switch (kernels[c]) {
-        case LongKernel kernel -> {
-          long[] longs = (long[]) values[c];
-          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
-          switch (target) {
-            case BigIntVector v -> {
-              for (int i = 0; i < rows; i++) {
-                int k = chunk.position(from + i);
-                if (nulls != null && nulls[k]) {
-                  v.setNull(at + i);
-                } else {
-                  v.set(at + i, longs[k]);
-                }
-              }
-            }
-            case IntVector _, DateDayVector _ -> {
-              BaseFixedWidthVector v = (BaseFixedWidthVector) target;
-              for (int i = 0; i < rows; i++) {
-                int k = chunk.position(from + i);
-                if (nulls != null && nulls[k]) {
-                  v.setNull(at + i);
-                } else {
-                  TableBuilder.setInt32(v, at + i, Math.toIntExact(longs[k]));
-                }
-              }
-            }
-            default -> throw new IllegalStateException("no integral output into " + target.getField());
-          }
-        }
-        case DoubleKernel kernel -> {
-          double[] doubles = (double[]) values[c];
-          boolean[] nulls = kernel.anyNull() ? kernel.nulls() : null;
-          Float8Vector v = (Float8Vector) target;
-          for (int i = 0; i < rows; i++) {
-            int k = chunk.position(from + i);
-            if (nulls != null && nulls[k]) {
-              v.setNull(at + i);
-            } else {
-              v.set(at + i, doubles[k]);
-            }
-          }
-        }
-        case SubstringOutput sub -> {
-          Column strings = (Column) values[c];
-          VarCharVector v = (VarCharVector) target;
-          for (int i = 0; i < rows; i++) {
-            sub.copy(strings, chunk.start() + chunk.position(from + i), v, at + i);
-          }
-        }
-        default -> {
-          if (encoded[c]) {
-            writeCodes((DictionaryColumn) values[c], builder.encoder(c), (IntVector) target, chunk, from, rows, at);
-          } else {
-            Column strings = (Column) values[c];
-            VarCharVector v = (VarCharVector) target;
-            for (int i = 0; i < rows; i++) {
-              TableBuilder.copyString(strings, chunk.start() + chunk.position(from + i), v, at + i);
-            }
-          }
-        }
-      }
-    }
-
-    /** Codes of {@code codes}' selected rows {@code [from, from + rows)} as codes of {@code encoder}, from {@code at} on. */
-    private static void writeCodes(DictionaryColumn codes, DictionaryEncoder encoder, IntVector target, Chunk chunk,
-        int from, int rows, int at) {
-      int start = chunk.start();
-      boolean anyNull = codes.hasNulls();
-      VarCharColumn dictionary = codes.dictionary();
-      if (encoder.copiesCodesOf(dictionary)) {
-        for (int i = 0; i < rows; i++) {
-          int row = start + chunk.position(from + i);
-          if (anyNull && codes.isNull(row)) {
-            target.setNull(at + i);
-          } else {
-            TableBuilder.setInt32(target, at + i, codes.code(row));
-          }
-        }
-        return;
-      }
-      for (int i = 0; i < rows; i++) {
-        int row = start + chunk.position(from + i);
-        int code = anyNull && codes.isNull(row) ? -1 : encoder.code(dictionary, codes.code(row));
-        if (code < 0) {
-          target.setNull(at + i);
-        } else {
-          TableBuilder.setInt32(target, at + i, code);
-        }
-      }
-    }
-
-    /** A projected SUBSTRING of string column {@code column}. */
-    private record SubstringOutput(int column, Expr.Substring substring) {
-      /** Writes the substring of {@code source}'s row {@code row} (null stays null) to {@code target[index]}. */
-      void copy(Column source, int row, VarCharVector target, int index) {
-        if (source.isNull(row)) {
-          target.setNull(index);
-          return;
-        }
-        VarCharColumn strings;
-        int entry;
-        if (source instanceof DictionaryColumn codes) {
-          strings = codes.dictionary();
-          entry = codes.code(row);
-        } else {
-          strings = (VarCharColumn) source;
-          entry = row;
-        }
-        int offset = strings.offset(entry);
-        long range = substring.byteRange(strings.bytes(), offset, strings.byteLength(entry));
-        target.setSafe(index, offset + (int) (range >>> 32), (int) range, strings.arrow().getDataBuffer());
-      }
-    }
-
-    private static Expr.ColumnRef requireColumn(Expr expr) {
-      if (expr instanceof Expr.ColumnRef ref) {
-        return ref;
-      }
-      throw new IllegalArgumentException("string outputs must be columns or their SUBSTRINGs, not " + expr);
     }
   }
 
