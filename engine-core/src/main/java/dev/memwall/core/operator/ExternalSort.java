@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * workers of a pipeline collect their rows in the operator's {@link WorkingMemory}; a worker whose
  * rows outgrow its {@linkplain #runBytes() share} hands them over as a <em>run</em>, which is sorted
  * (stably, as {@link Sorter} does) and written to disk as a {@link SortedRun}, or, for a top-N whose
- * limit is small against the run, cut to its best rows in memory (a top-N never spills). At the end,
+ * rows are few against the memory, cut to its best rows in memory (such a top-N does not spill,
+ * unless the memory has no room even for its best rows beside a run's). At the end,
  * if nothing spilled, all rows are sorted in memory exactly as before; otherwise the rows left are
  * spilled as runs too and the runs are merged k ways (in several passes when one pass would need
  * more readers than the memory holds), ties going to the earlier run: runs are ordered by worker,
@@ -43,8 +44,8 @@ import java.util.function.Consumer;
 public final class ExternalSort implements AutoCloseable {
   /** The operator's name in errors and reports. */
   public static final String OPERATOR = "sort";
-  /** A top-N whose limit is at most this share of a run keeps its best rows in memory instead of spilling. */
-  private static final int TOP_N_SHARE = 4;
+  /** A top-N whose rows fill at most 1/this of a worker's share keeps its best rows in memory instead of spilling. */
+  private static final int TOP_N_SHARE = 16;
 
   private final EngineMemory output;
   private final WorkingMemory working;
@@ -57,6 +58,8 @@ public final class ExternalSort implements AutoCloseable {
   private final long runBytes;
   private final long rowBytes;
   private final int batchRows;
+  /** Whether this is a top-N whose best rows fit the memory many times over: it keeps them instead of spilling runs. */
+  private final boolean keepsBest;
   private final List<Run> runs = new ArrayList<>();
   private SpillDirectory directory;
   private Table best;
@@ -89,6 +92,7 @@ public final class ExternalSort implements AutoCloseable {
     this.rowBytes = rowBytes(types);
     long rows = Math.max(64, Math.min(TableBuilder.BATCH_ROWS, runBytes / (8 * rowBytes)));
     this.batchRows = Integer.highestOneBit((int) rows);
+    this.keepsBest = limit != Long.MAX_VALUE && limit <= share / (TOP_N_SHARE * rowBytes);
   }
 
   /** Estimated bytes of a row of {@code types} in Arrow batches (strings at 24 bytes). */
@@ -115,11 +119,13 @@ public final class ExternalSort implements AutoCloseable {
   }
 
   /**
-   * Whether a worker holding {@code heldBytes} of rows should hand them over as a run before it takes
-   * more: when one more batch could take it past its share.
+   * Whether a worker holding {@code heldRows} rows in {@code heldBytes} should hand them over as a run
+   * before it takes more: when a few more batches (of the rows' measured or estimated size) could take
+   * it past its share.
    */
-  public boolean runFull(long heldBytes) {
-    return heldBytes > 0 && heldBytes + 4L * batchRows * rowBytes > runBytes && spill.enabled();
+  public boolean runFull(long heldBytes, long heldRows) {
+    long perRow = Math.max(rowBytes, heldRows == 0 ? 0 : heldBytes / heldRows);
+    return heldBytes > 0 && heldBytes + 4L * batchRows * perRow > runBytes && spill.enabled();
   }
 
   /** The bytes of rows one worker may collect before it cuts a run. */
@@ -134,9 +140,13 @@ public final class ExternalSort implements AutoCloseable {
    */
   public void spill(int worker, long sequence, Table run) {
     try (run) {
-      if (limit != Long.MAX_VALUE && limit * TOP_N_SHARE <= run.rowCount()) {
-        keepBest(run);
-        return;
+      if (keepsBest) {
+        try {
+          keepBest(run);
+          return;
+        } catch (BudgetExceededException e) {
+          // the best rows and this run's do not fit beside each other right now: spill the run instead
+        }
       }
       SortedRun sorted = write(run, directory(null, "run"));
       synchronized (runs) {
@@ -156,9 +166,14 @@ public final class ExternalSort implements AutoCloseable {
         best = top;
         return;
       }
-      try (Table previous = best; top) {
-        best = Sorter.sort(List.of(previous, top), keys, limit, working.memory());
+      Table merged;
+      try {
+        merged = Sorter.sort(List.of(best, top), keys, limit, working.memory());
+      } finally {
+        top.close(); // refused: the best so far stay as they were
       }
+      best.close();
+      best = merged;
     }
   }
 

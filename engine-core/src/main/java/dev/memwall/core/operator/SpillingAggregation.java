@@ -49,6 +49,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class SpillingAggregation implements AutoCloseable {
   /** The operator's name in errors and reports. */
   public static final String OPERATOR = "hash aggregation";
+  /** How often a worker with an empty table waits for the others to free memory before it gives up. */
+  private static final int MAX_WAITS = 200;
+  private static final long WAIT_NANOS = 500_000;
   /** The deepest re-partitioning of a partition before the aggregation gives up. */
   static final int MAX_LEVEL = 8;
 
@@ -165,6 +168,7 @@ public final class SpillingAggregation implements AutoCloseable {
     /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
     public void consume(Chunk chunk) {
       int n = chunk.selected();
+      int waits = 0;
       while (true) {
         try {
           aggregator.reserveRoom(n);
@@ -176,6 +180,13 @@ public final class SpillingAggregation implements AutoCloseable {
           consumedRows.addAndGet(chunk.count());
           return;
         } catch (BudgetExceededException e) {
+          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+            // nothing of its own to spill: another worker holds the memory, for the moment of a
+            // growth before it spills; wait for it rather than fail
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+            continue;
+          }
           spillFrom(0, e, "build");
         }
       }

@@ -28,6 +28,8 @@ final class SortCollector implements AutoCloseable {
   private final boolean ownsMemory;
   private final Collector collector;
   private long runs;
+  /** Rows collected since the last run was cut. */
+  private long rows;
 
   SortCollector(Binder binder, Schema schema, List<NamedExpr> columns, ExternalSort sort, int worker) {
     this.sort = sort;
@@ -46,11 +48,12 @@ final class SortCollector implements AutoCloseable {
   }
 
   void consume(Chunk chunk) {
-    if (ownsMemory && sort.runFull(memory.allocatedBytes())) {
+    if (ownsMemory && sort.runFull(memory.allocatedBytes(), rows)) {
       cutRun();
     }
     try {
       collector.consume(chunk);
+      rows += chunk.selected();
     } catch (BudgetExceededException e) {
       throw e.in(ExternalSort.OPERATOR, "collect", sort.runBytes() < Long.MAX_VALUE / 8
           ? "the rows of one chunk did not fit beside the runs being written; give the query more memory"
@@ -61,6 +64,7 @@ final class SortCollector implements AutoCloseable {
   /** Hands the rows collected so far to the sort as a run. */
   private void cutRun() {
     List<TableBuilder> parts = collector.takeParts();
+    rows = 0;
     try {
       Table run;
       try {

@@ -22,8 +22,23 @@ import java.util.Random;
 final class SpillTestData {
   private SpillTestData() {}
 
+  /** How the INT64 key is laid out over the rows. */
+  enum Layout {
+    /** Keys in random order. */
+    RANDOM,
+    /** Keys ascending (nulls last), as lineitem is clustered on its order key. */
+    SORTED,
+    /** The first half of the rows has 16 keys, the second half the many others: groups arrive late. */
+    LATE_GROUPS
+  }
+
   /** {@code rows} random rows over about {@code groups} distinct keys; {@code manyStrings}: plain strings, else encoded. */
   static Table table(EngineMemory memory, long seed, int rows, int groups, boolean manyStrings) {
+    return table(memory, seed, rows, groups, manyStrings, Layout.RANDOM);
+  }
+
+  /** As {@link #table(EngineMemory, long, int, int, boolean)}, with the keys laid out as {@code layout} says. */
+  static Table table(EngineMemory memory, long seed, int rows, int groups, boolean manyStrings, Layout layout) {
     Random random = new Random(seed);
     List<String> names = List.of("k", "s", "d", "f", "i", "day");
     List<ColumnType> types = List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.decimal(2), ColumnType.FLOAT64,
@@ -31,17 +46,30 @@ final class SpillTestData {
     boolean[] encoded = {false, !manyStrings, false, false, false, false};
     String[] domain = {"", "a", "green apple", "grün", "ivory", "é", "zz", "promo tin"};
     long[] limits = {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0};
+    Long[] keys = new Long[rows];
+    for (int r = 0; r < rows; r++) {
+      int pick = random.nextInt(100);
+      if (layout == Layout.LATE_GROUPS && r < rows / 2) {
+        keys[r] = (long) random.nextInt(16);
+      } else if (pick == 0) {
+        keys[r] = null;
+      } else if (pick == 1) {
+        keys[r] = limits[random.nextInt(limits.length)];
+      } else if (pick < 20) {
+        keys[r] = (long) random.nextInt(16); // heavy hitters
+      } else {
+        keys[r] = random.nextInt(Math.max(1, groups)) * 7919L - 1_000_000L;
+      }
+    }
+    if (layout == Layout.SORTED) {
+      java.util.Arrays.sort(keys, java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()));
+    }
     try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
       for (int r = 0; r < rows; r++) {
-        int pick = random.nextInt(100);
-        if (pick == 0) {
+        if (keys[r] == null) {
           builder.appendNull();
-        } else if (pick == 1) {
-          builder.appendLong(limits[random.nextInt(limits.length)]);
-        } else if (pick < 20) {
-          builder.appendLong(random.nextInt(16)); // heavy hitters
         } else {
-          builder.appendLong(random.nextInt(Math.max(1, groups)) * 7919L - 1_000_000L);
+          builder.appendLong(keys[r]);
         }
         if (random.nextInt(50) == 0) {
           builder.appendNull();
