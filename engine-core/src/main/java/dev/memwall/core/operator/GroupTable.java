@@ -92,6 +92,18 @@ final class GroupTable implements AutoCloseable {
     return groups;
   }
 
+  /**
+   * Drops every group but keeps the memory: the keys' array and the slots stay at their grown sizes.
+   * A table that had built its slots keeps using them (building them again would need new ones
+   * beside the old); one still in key order stays so until a key breaks it.
+   */
+  void clear() {
+    groups = 0;
+    slots.fill((byte) 0);
+    keyInSlot = keyWidth == 2;
+    ordered = !indexed && keyWidth == 2;
+  }
+
   /** Off-heap bytes the table holds: its keys and its slots. */
   long footprintBytes() {
     return keys.capacity() * Long.BYTES + slots.byteSize();

@@ -291,6 +291,17 @@ public final class HashAggregator implements AutoCloseable {
     groupColumns.ensureCapacity((long) table.groups() + n);
   }
 
+  /**
+   * Drops every group, keeping the table's and the accumulators' memory at its grown size: after a
+   * spill, the next groups fill the same memory instead of growing into it again.
+   */
+  public void clear() {
+    table.clear();
+    groupColumns.clear();
+    dictionaryGroups.clear();
+    initializedGroups = 0;
+  }
+
   /** Off-heap bytes of the group table and the accumulators' columns (the working state). */
   public long footprintBytes() {
     return table.footprintBytes() + groupColumns.footprintBytes();

@@ -10,25 +10,30 @@ import java.util.List;
  * The spill format of a {@link SpillingAggregation}: a <em>run</em> is every group of one
  * {@link HashAggregator} at the moment it spilled, as fixed-width partial-state records
  * ({@link HashAggregator#writeRecord}: key tuple, row count, each accumulator's value and null count),
- * ordered by partition, appended to a {@link SpillFile}; the run is described by the file offsets at
- * which its partitions start ({@code offsets[p]}, with {@code offsets[P]} its end), kept on the heap.
- * A partition of a file is then one contiguous segment of each run, read back in blocks.
+ * split by partition and appended to a {@link SpillFile} in blocks, each block holding records of one
+ * partition. The groups are read in their order in the table (sequentially, so the table's keys and
+ * columns stream through the cache instead of being gathered at random) and scattered into one
+ * staging block per partition, which is appended when full. Where the blocks of each partition lie is
+ * kept on the heap as {@link Segment}s; a partition is then read back block by block.
  *
  * <p>A group's partition is taken from its key hash, remixed with a seed of the level, so that the
  * partitions of each level cut differently and independently of the bits the hash tables use for
  * their slots.
  *
- * <p>Records pass through a heap staging buffer, like the workers' other chunk-sized scratch arrays,
- * so that spilling needs no memory from the budget that just refused some. Thread safety: stateless;
- * a file is written by one thread at a time.
+ * <p>The staging blocks are on the heap (at most {@value #STAGING_BYTES} bytes for all partitions
+ * together, beside the workers' other chunk-sized scratch arrays), so that spilling needs no memory
+ * from the budget that just refused some. Thread safety: a {@link Writer} is for one thread, and a
+ * file is written by one writer at a time.
  */
 final class PartialRuns {
-  /** Bytes of the staging buffer records are gathered in before a write, and read into. */
-  static final int STAGING_BYTES = 64 << 10;
+  /** Bytes of the staging blocks of a writer, all partitions together, and of the block a reader reads into. */
+  static final int STAGING_BYTES = 2 << 20;
+  /** The largest block of one partition. */
+  private static final int MAX_BLOCK_BYTES = 64 << 10;
 
   private PartialRuns() {}
 
-  /** A byte range of a spill file: one partition of one run. */
+  /** A byte range of a spill file holding records of one partition. */
   record Segment(SpillFile file, long from, long to) {
     long bytes() {
       return to - from;
@@ -46,71 +51,101 @@ final class PartialRuns {
     return bits == 0 ? 0 : (int) (h >>> (64 - bits));
   }
 
-  /** A staging buffer holding whole records of {@code recordBytes}, at least one. */
-  static byte[] staging(int recordBytes) {
-    return new byte[Math.max(recordBytes, STAGING_BYTES / recordBytes * recordBytes)];
+  /** Empty segment lists, one per partition of {@code bits} bits. */
+  static List<List<Segment>> partitions(int bits) {
+    List<List<Segment>> partitions = new ArrayList<>();
+    for (int p = 0; p < 1 << bits; p++) {
+      partitions.add(new ArrayList<>());
+    }
+    return partitions;
   }
 
-  /**
-   * Appends groups {@code [from, groups)} of {@code source} to {@code file} as one run of
-   * {@code 1 << bits} partitions at {@code level}; returns its partition offsets. Checks for
-   * cancellation once per block written.
-   */
-  static long[] write(HashAggregator source, int from, int level, int bits, SpillFile file, byte[] staging) {
-    int partitions = 1 << bits;
-    int n = source.groups() - from;
-    int[] partitionOf = new int[n];
-    int[] starts = new int[partitions + 1];
-    for (int i = 0; i < n; i++) {
-      int p = partition(source.hashOf(from + i), level, bits);
-      partitionOf[i] = p;
-      starts[p + 1]++;
+  /** Writes runs of one level's partitions to one file, through a staging block per partition. */
+  static final class Writer {
+    private final SpillFile file;
+    private final int level;
+    private final int bits;
+    private final int recordBytes;
+    private final int blockBytes;
+    private final MemorySegment[] blocks;
+    private final int[] filled;
+    /** Per partition, the segments written so far (all runs). */
+    final List<List<Segment>> partitions;
+
+    Writer(SpillFile file, int level, int bits, int recordBytes) {
+      this.file = file;
+      this.level = level;
+      this.bits = bits;
+      this.recordBytes = recordBytes;
+      int partitions = 1 << bits;
+      int block = Math.min(MAX_BLOCK_BYTES, STAGING_BYTES / partitions) / recordBytes * recordBytes;
+      this.blockBytes = Math.max(recordBytes, block);
+      this.blocks = new MemorySegment[partitions];
+      this.filled = new int[partitions];
+      this.partitions = PartialRuns.partitions(bits);
     }
-    for (int p = 0; p < partitions; p++) {
-      starts[p + 1] += starts[p];
+
+    /**
+     * Appends groups {@code [from, groups)} of {@code source} as one run; checks for cancellation once
+     * per block written.
+     */
+    void write(HashAggregator source, int from) {
+      add(source, from);
+      flush();
     }
-    int[] order = new int[n];
-    int[] next = java.util.Arrays.copyOf(starts, partitions);
-    for (int i = 0; i < n; i++) {
-      order[next[partitionOf[i]]++] = from + i;
+
+    /** Writes what the staging blocks hold (a run's end). */
+    void flush() {
+      for (int p = 0; p < filled.length; p++) {
+        flush(p);
+      }
     }
-    int recordBytes = source.recordBytes();
-    long base = file.size();
-    MemorySegment block = MemorySegment.ofArray(staging);
-    int perBlock = staging.length / recordBytes;
-    for (int i = 0; i < n; ) {
+
+    /**
+     * Stages groups {@code [from, groups)} of {@code source}, appending the blocks that fill; the rest
+     * waits in the blocks for more groups or {@link #flush}. Checks for cancellation once per block
+     * written.
+     */
+    void add(HashAggregator source, int from) {
+      int groups = source.groups();
+      for (int g = from; g < groups; g++) {
+        int p = partition(source.hashOf(g), level, bits);
+        if (blocks[p] == null) {
+          blocks[p] = MemorySegment.ofArray(new byte[blockBytes]);
+        } else if (filled[p] + recordBytes > blockBytes) {
+          flush(p);
+        }
+        source.writeRecord(g, blocks[p], filled[p]);
+        filled[p] += recordBytes;
+      }
+    }
+
+    /** Deletes the file, with every run written to it. */
+    void close() {
+      file.delete();
+    }
+
+    private void flush(int p) {
+      if (filled[p] == 0) {
+        return;
+      }
       ExecutionControl.checkpoint();
-      int count = Math.min(perBlock, n - i);
-      for (int j = 0; j < count; j++) {
-        source.writeRecord(order[i + j], block, (long) j * recordBytes);
+      long at = file.size();
+      file.append(blocks[p].asSlice(0, filled[p]));
+      List<Segment> segments = partitions.get(p);
+      Segment last = segments.isEmpty() ? null : segments.getLast();
+      if (last != null && last.to() == at) {
+        segments.set(segments.size() - 1, new Segment(file, last.from(), at + filled[p])); // back to back: one read
+      } else {
+        segments.add(new Segment(file, at, at + filled[p]));
       }
-      file.append(block.asSlice(0, (long) count * recordBytes));
-      i += count;
+      filled[p] = 0;
     }
-    long[] offsets = new long[partitions + 1];
-    for (int p = 0; p <= partitions; p++) {
-      offsets[p] = base + (long) starts[p] * recordBytes;
-    }
-    return offsets;
   }
 
-  /** Partition {@code p}'s segment of every run in {@code runs} (offsets of runs in {@code file}), empty ones left out. */
-  static List<Segment> segments(SpillFile file, List<long[]> runs, int p, List<Segment> into) {
-    for (long[] offsets : runs) {
-      if (offsets[p + 1] > offsets[p]) {
-        into.add(new Segment(file, offsets[p], offsets[p + 1]));
-      }
-    }
-    return into;
-  }
-
-  /** Segments of partition {@code p} of several files' runs. */
-  static List<Segment> segments(List<SpillFile> files, List<List<long[]>> runs, int p) {
-    List<Segment> segments = new ArrayList<>();
-    for (int f = 0; f < files.size(); f++) {
-      segments(files.get(f), runs.get(f), p, segments);
-    }
-    return segments;
+  /** A heap block for reading records of {@code recordBytes} back, holding whole records. */
+  static byte[] readBlock(int recordBytes) {
+    return new byte[Math.max(recordBytes, MAX_BLOCK_BYTES * 4 / recordBytes * recordBytes)];
   }
 
   /** Receives blocks of whole records read back. */
@@ -119,7 +154,7 @@ final class PartialRuns {
     void visit(MemorySegment block, int count);
   }
 
-  /** Reads every record of {@code segments} back, a staging buffer at a time; checks for cancellation once per block. */
+  /** Reads every record of {@code segments} back, a block at a time; checks for cancellation once per block. */
   static void read(List<Segment> segments, int recordBytes, byte[] staging, BlockVisitor visitor) {
     MemorySegment block = MemorySegment.ofArray(staging);
     long perBlock = (long) (staging.length / recordBytes) * recordBytes;

@@ -49,6 +49,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class SpillingAggregation implements AutoCloseable {
   /** The operator's name in errors and reports. */
   public static final String OPERATOR = "hash aggregation";
+  /**
+   * A spill whose table folded fewer rows than this per group turns its worker to passing each
+   * chunk's groups on (see {@code Worker#passThrough}).
+   */
+  private static final int PASS_THROUGH_ROWS_PER_GROUP = 2;
   /** How often a worker with an empty table waits for the others to free memory before it gives up. */
   private static final int MAX_WAITS = 200;
   private static final long WAIT_NANOS = 500_000;
@@ -80,17 +85,23 @@ public final class SpillingAggregation implements AutoCloseable {
    * can take all of it and leave another unable to take even one chunk.
    */
   private final long workerShare;
+  /** The cache a partition's table should fit, for the aggregation of the partitions to run in cache. */
+  private final long cacheBytes;
 
   /**
    * @param output where the result table is allocated
    * @param working the operator's working memory, closed with it
    * @param schema the rows' schema, which {@code keys} and {@code aggregates} are bound against
    * @param inputRows about how many rows the workers will consume (an estimate for partitioning)
+   * @param cacheBytes the fast cache of the machine (see
+   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): spilled partitions are cut
+   *     small enough that their tables fit it
    * @param reports receives the operator's {@link SpillReport} when it finishes; may be null
    */
   public SpillingAggregation(EngineMemory output, WorkingMemory working, SpillSettings spill, Schema schema,
       List<NamedExpr> keys, List<Aggregate> aggregates, AggregateLayout layout, int threads, long inputRows,
-      Consumer<SpillReport> reports) {
+      long cacheBytes, Consumer<SpillReport> reports) {
+    this.cacheBytes = Math.max(64 << 10, cacheBytes);
     this.output = output;
     this.working = working;
     this.spill = spill;
@@ -137,10 +148,19 @@ public final class SpillingAggregation implements AutoCloseable {
     return directory;
   }
 
-  /** The partition bits of the workers' runs, decided by the first spill from how much input it took to fill memory. */
-  private synchronized int partitionBits() {
+  /**
+   * The partition bits of the workers' runs, decided by the first spill ({@code groups} in the
+   * spilling table): enough partitions that each fits the memory if groups grow with the input (from
+   * how much input it took to fill the memory), and that each partition's table fits the fast cache,
+   * so the partitions aggregate without cache misses (the groups extrapolated from the spilling
+   * table, at most one per row).
+   */
+  private synchronized int partitionBits(HashAggregator spilling) {
     if (partitionBits == 0) {
-      partitionBits = PartialRuns.bitsFor(consumedRows.get(), inputRows);
+      long consumed = Math.max(1, consumedRows.get());
+      double groups = Math.min(inputRows, (double) spilling.groups() * threads * inputRows / consumed);
+      double bytes = groups * (spilling.recordBytes() + 4.0 * Long.BYTES); // keys, states, slots half full
+      partitionBits = Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(cacheBytes, bytes / 2));
     }
     return partitionBits;
   }
@@ -156,9 +176,16 @@ public final class SpillingAggregation implements AutoCloseable {
   public final class Worker implements AutoCloseable {
     private final Binder binder;
     private HashAggregator aggregator;
-    private SpillFile file;
-    private final List<long[]> fileRuns = new ArrayList<>();
-    private byte[] staging;
+    /** Writes this worker's runs, to a file of its own; null until the first spill. */
+    private PartialRuns.Writer writer;
+    /** Rows consumed since the last spill (or the start). */
+    private long rowsSinceSpill;
+    /**
+     * Whether this worker no longer aggregates across chunks: its spills folded too few rows into
+     * each group to be worth a table in memory, so each chunk is aggregated on its own in a small
+     * table and its groups go straight to the partitions.
+     */
+    private boolean passThrough;
 
     private Worker(Binder binder) {
       this.binder = binder;
@@ -168,6 +195,10 @@ public final class SpillingAggregation implements AutoCloseable {
     /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
     public void consume(Chunk chunk) {
       int n = chunk.selected();
+      if (passThrough) {
+        passOn(chunk, n);
+        return;
+      }
       int waits = 0;
       while (true) {
         try {
@@ -178,6 +209,7 @@ public final class SpillingAggregation implements AutoCloseable {
           }
           aggregator.consume(chunk);
           consumedRows.addAndGet(chunk.count());
+          rowsSinceSpill += n;
           return;
         } catch (BudgetExceededException e) {
           if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
@@ -192,17 +224,50 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
 
-    /** Writes groups {@code [from, groups)} of this worker's table as a run and starts an empty table. */
+    /**
+     * Writes groups {@code [from, groups)} of this worker's table as a run and starts again with an
+     * empty table: the same one, cleared, when a growth was refused ({@code refusal}), so the next
+     * groups fill the memory it holds; a new, small one when it grew past its share.
+     */
     private void spillFrom(int from, BudgetExceededException refusal, String stage) {
       SpillDirectory spills = directory(refusal, stage);
       if (aggregator.groups() == 0 && refusal != null) {
         throw refusal.in(OPERATOR, stage, "even an empty hash table cannot take one chunk of rows; give the query"
             + " more memory");
       }
+      long groups = aggregator.groups() - from;
       writeRun(spills, from);
+      boolean poorlyFolded = rowsSinceSpill < PASS_THROUGH_ROWS_PER_GROUP * groups;
+      rowsSinceSpill = 0;
+      if (poorlyFolded) {
+        // the table held about one row per group: aggregating across chunks saves little and costs a
+        // table's worth of cache misses per row; pass each chunk's groups on instead
+        passThrough = true;
+        aggregator.close();
+        aggregator = null;
+        aggregator = newAggregator(binder, stage);
+        return;
+      }
+      if (refusal != null && aggregator.footprintBytes() <= workerShare) {
+        aggregator.clear();
+        return;
+      }
       aggregator.close();
       aggregator = null;
       aggregator = newAggregator(binder, stage);
+    }
+
+    /** Pass-through: the chunk's own groups, aggregated in a small table, go straight to the partitions. */
+    private void passOn(Chunk chunk, int n) {
+      try {
+        aggregator.reserveRoom(n);
+        aggregator.consume(chunk);
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+      }
+      consumedRows.addAndGet(chunk.count());
+      writer.add(aggregator, 0);
+      aggregator.clear();
     }
 
     /** Spills groups {@code [from, groups)} of this worker's table (the others were folded elsewhere) and frees the table. */
@@ -214,11 +279,11 @@ public final class SpillingAggregation implements AutoCloseable {
     }
 
     private void writeRun(SpillDirectory spills, int from) {
-      if (file == null) {
-        file = spills.newFile("aggregation-worker");
-        staging = PartialRuns.staging(aggregator.recordBytes());
+      if (writer == null) {
+        writer = new PartialRuns.Writer(spills.newFile("aggregation-worker"), 0, partitionBits(aggregator),
+            aggregator.recordBytes());
       }
-      fileRuns.add(PartialRuns.write(aggregator, from, 0, partitionBits(), file, staging));
+      writer.write(aggregator, from);
       runs.incrementAndGet();
     }
 
@@ -295,37 +360,42 @@ public final class SpillingAggregation implements AutoCloseable {
 
   /** The tables left are spilled; every partition of the runs is aggregated on its own. */
   private Table spilledResult(List<Worker> finished) {
-    List<SpillFile> files = new ArrayList<>();
-    List<List<long[]>> fileRuns = new ArrayList<>();
-    long records = 0;
-    int recordBytes = 0;
+    List<PartialRuns.Writer> writers = new ArrayList<>();
     for (Worker worker : finished) {
       if (worker.aggregator != null && worker.aggregator.groups() > 0) {
         worker.writeRun(directory, 0);
       }
       worker.close();
-      if (worker.file != null) {
-        files.add(worker.file);
-        fileRuns.add(worker.fileRuns);
-        records += worker.file.size();
+      if (worker.writer != null) {
+        worker.writer.flush(); // a passing-through worker's last blocks
+        writers.add(worker.writer);
       }
     }
     HashAggregator template = newAggregator(new Binder(schema), "output");
-    recordBytes = template.recordBytes();
-    HashAggregator.ResultWriter writer;
+    int recordBytes = template.recordBytes();
+    long records = 0;
+    for (PartialRuns.Writer writer : writers) {
+      for (List<PartialRuns.Segment> segments : writer.partitions) {
+        records += PartialRuns.records(segments, recordBytes);
+      }
+    }
+    HashAggregator.ResultWriter result;
     try {
-      writer = template.resultWriter(records / recordBytes);
+      result = template.resultWriter(records);
     } finally {
       template.close();
     }
-    try (writer) {
-      byte[] staging = PartialRuns.staging(recordBytes);
+    try (result) {
+      byte[] block = PartialRuns.readBlock(recordBytes);
       for (int p = 0; p < 1 << partitionBits; p++) {
-        aggregatePartition(PartialRuns.segments(files, fileRuns, p), 1, writer, staging);
+        List<PartialRuns.Segment> segments = new ArrayList<>();
+        for (PartialRuns.Writer writer : writers) {
+          segments.addAll(writer.partitions.get(p));
+        }
+        aggregatePartition(segments, 1, result, block);
       }
-      files.forEach(SpillFile::delete);
       try {
-        return writer.build();
+        return result.build();
       } catch (BudgetExceededException e) {
         throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
       }
@@ -337,7 +407,7 @@ public final class SpillingAggregation implements AutoCloseable {
    * {@code writer}; where they do not fit, spills runs partitioned at {@code level} and recurses.
    */
   private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
-      byte[] staging) {
+      byte[] block) {
     if (segments.isEmpty()) {
       return;
     }
@@ -346,12 +416,12 @@ public final class SpillingAggregation implements AutoCloseable {
     Overflow overflow = new Overflow(segments, level, binder);
     try {
       int recordBytes = overflow.aggregator.recordBytes();
-      PartialRuns.read(segments, recordBytes, staging, (block, count) -> {
+      PartialRuns.read(segments, recordBytes, block, (records, count) -> {
         for (int i = 0; i < count; i += Chunk.CAPACITY) {
-          overflow.merge(block, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
+          overflow.merge(records, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
         }
       });
-      if (overflow.file == null) {
+      if (overflow.writer == null) {
         try {
           writer.write(overflow.aggregator);
         } catch (BudgetExceededException e) {
@@ -361,9 +431,8 @@ public final class SpillingAggregation implements AutoCloseable {
       }
       overflow.spillAggregator();
       overflow.closeAggregator();
-      for (int q = 0; q < 1 << overflow.bits; q++) {
-        aggregatePartition(PartialRuns.segments(overflow.file, overflow.runs, q, new ArrayList<>()), level + 1, writer,
-            staging);
+      for (List<PartialRuns.Segment> partition : overflow.writer.partitions) {
+        aggregatePartition(partition, level + 1, writer, block);
       }
     } finally {
       overflow.close();
@@ -376,11 +445,9 @@ public final class SpillingAggregation implements AutoCloseable {
     private final Binder binder;
     private final long totalRecords;
     private HashAggregator aggregator;
-    private SpillFile file;
-    private final List<long[]> runs = new ArrayList<>();
-    private int bits;
+    /** Writes the runs of this partition's sub-partitions; null until it first spills. */
+    private PartialRuns.Writer writer;
     private long merged;
-    private byte[] staging;
 
     Overflow(List<PartialRuns.Segment> segments, int level, Binder binder) {
       this.level = level;
@@ -391,6 +458,7 @@ public final class SpillingAggregation implements AutoCloseable {
 
     /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
     void merge(MemorySegment block, long offset, int n) {
+      boolean renewed = false;
       while (true) {
         try {
           aggregator.reserveRoom(n);
@@ -398,6 +466,14 @@ public final class SpillingAggregation implements AutoCloseable {
           merged += n;
           return;
         } catch (BudgetExceededException e) {
+          if (aggregator.groups() == 0 && !renewed) {
+            // an empty table whose memory is all keys and states (grown, or presized): a new, small one
+            // may build its slots where this one could not
+            renewed = true;
+            closeAggregator();
+            aggregator = newAggregator(binder, "merge");
+            continue;
+          }
           if (aggregator.groups() == 0) {
             throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
                 + " query more memory");
@@ -406,23 +482,19 @@ public final class SpillingAggregation implements AutoCloseable {
             throw e.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
                 + " levels of re-partitioning; give the query more memory");
           }
-          if (file == null) {
-            bits = PartialRuns.bitsFor(merged, totalRecords);
-            file = directory.newFile("aggregation-level-" + level);
+          if (writer == null) {
+            writer = new PartialRuns.Writer(directory.newFile("aggregation-level-" + level), level,
+                PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
           }
           spillAggregator();
-          closeAggregator();
-          aggregator = newAggregator(binder, "merge");
+          aggregator.clear(); // the same memory takes the next groups
         }
       }
     }
 
     void spillAggregator() {
-      if (staging == null) {
-        staging = PartialRuns.staging(aggregator.recordBytes());
-      }
-      runs.add(PartialRuns.write(aggregator, 0, level, bits, file, staging));
-      SpillingAggregation.this.runs.incrementAndGet();
+      writer.write(aggregator, 0);
+      runs.incrementAndGet();
     }
 
     void closeAggregator() {
@@ -435,8 +507,8 @@ public final class SpillingAggregation implements AutoCloseable {
     @Override
     public void close() {
       closeAggregator();
-      if (file != null) {
-        file.delete();
+      if (writer != null) {
+        writer.close();
       }
     }
   }

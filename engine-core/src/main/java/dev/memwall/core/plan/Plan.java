@@ -322,7 +322,7 @@ public final class Plan {
       List<Aggregate> aggregates, ExecutionContext context) {
     try (SpillingAggregation aggregation = new SpillingAggregation(context.memory(),
         context.workingMemory(SpillingAggregation.OPERATOR), context.spillSettings(), chain.outputSchema(), keys,
-        aggregates, context.aggregateLayout(), context.threads(), input.rowCount(),
+        aggregates, context.aggregateLayout(), context.threads(), input.rowCount(), context.machine().fastCacheBytes(),
         context.spillReports().orElse(null))) {
       return aggregation.finish(runWorkers(input, chain, context, aggregation::worker,
           SpillingAggregation.Worker::consume));
