@@ -7,7 +7,6 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.spill.SpillDirectory;
-import dev.memwall.core.spill.SpillFile;
 import dev.memwall.core.spill.SpillReport;
 import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.spill.WorkingMemory;
@@ -36,10 +35,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * of rows), the {@link BudgetExceededException} names the operator and its stage: {@code build}
  * (consuming rows), {@code merge} (folding partial groups) or {@code output} (writing the result).
  *
- * <p>Cost: the records and partition offsets go through a heap staging buffer of
- * {@value PartialRuns#STAGING_BYTES} bytes per worker, and a spill sorts the groups by partition
- * with a heap array of 4 bytes per group; interned strings of string keys stay on the heap as in
- * the in-memory aggregation.
+ * <p>Speed: a table refused a growth is cleared and filled again (its memory stays grown); runs are
+ * written group by group in table order; partitions are cut so that each one's table fits the fast
+ * cache; and a worker whose spills fold about one row per group (keys in random order, more groups
+ * than memory) stops aggregating across chunks and passes each chunk's groups, aggregated in a small
+ * table, straight to the partitions, sparing a large table's cache misses.
+ *
+ * <p>Cost beyond the working memory: each worker's records go through heap staging blocks of
+ * {@value PartialRuns#STAGING_BYTES} bytes for all partitions together, so that spilling needs no
+ * memory the budget just refused; interned strings of string keys stay on the heap as in the
+ * in-memory aggregation.
  *
  * <p>Ownership: the operator owns its working memory and spill directory and frees both on
  * {@link #close}, however it ended: no buffer and no spill file outlives it. The result table is
