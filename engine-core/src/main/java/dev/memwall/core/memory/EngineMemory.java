@@ -125,6 +125,16 @@ public final class EngineMemory implements AutoCloseable {
     return budget.reservedBytes() - recycler.pooledBytes();
   }
 
+  /**
+   * Bytes an allocation could take right now: what the budget (and its ancestors) have free, plus
+   * the freed memory kept for reuse, which is given up before the budget refuses (a snapshot; other
+   * allocations may take it first).
+   */
+  public long availableBytes() {
+    long free = budget.availableBytes();
+    return free > Long.MAX_VALUE - recycler.pooledBytes() ? Long.MAX_VALUE : free + recycler.pooledBytes();
+  }
+
   /** Bytes of freed memory kept mapped for reuse, still charged to the budget. */
   public long recycledBytes() {
     return recycler.pooledBytes();

@@ -87,7 +87,7 @@ public final class ExternalSort implements AutoCloseable {
     this.keys = List.copyOf(keys);
     this.limit = limit;
     this.reports = reports;
-    long share = working.memory().budget().availableBytes() / Math.max(1, threads);
+    long share = working.memory().availableBytes() / Math.max(1, threads);
     this.runBytes = share / 2; // the other half: a run being sorted and written, readers while merging
     this.rowBytes = rowBytes(types);
     long rows = Math.max(64, Math.min(TableBuilder.BATCH_ROWS, runBytes / (8 * rowBytes)));
@@ -343,7 +343,7 @@ public final class ExternalSort implements AutoCloseable {
       bytes += run.bytes();
     }
     long batchBytes = Math.max(1, 2 * batchRows * Math.max(1, bytes / Math.max(1, rows)));
-    long free = working.memory().budget().availableBytes();
+    long free = working.memory().availableBytes();
     return (int) Math.clamp(free / 2 / batchBytes, 2, 1024);
   }
 

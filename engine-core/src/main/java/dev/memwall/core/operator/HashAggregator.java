@@ -419,6 +419,14 @@ public final class HashAggregator implements AutoCloseable {
       return output.builder.build();
     }
 
+    /**
+     * One table of the groups of all {@code writers} (of one aggregation, made with the same group
+     * estimate), in order; the caller owns it, and still closes the writers.
+     */
+    public static Table build(List<ResultWriter> writers) {
+      return TableBuilder.concatenate(writers.stream().map(w -> w.output.builder).toList());
+    }
+
     @Override
     public void close() {
       output.close();

@@ -1,6 +1,7 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.NamedExpr;
@@ -14,6 +15,7 @@ import dev.memwall.core.vector.Table;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -25,8 +27,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * spills its partial groups as one run of {@link PartialRuns} (partitioned by key hash) and starts
  * over with an empty table. At the end, if nothing spilled, the workers' tables merge in memory as
  * {@link HashAggregator#merge} does (the same result, encodings included); otherwise the tables left
- * are spilled too and each partition is aggregated on its own from its records, its groups written
- * to the result before the next partition starts. A partition that still does not fit is partitioned
+ * are spilled too and each partition is aggregated on its own from its records (the partitions on
+ * the workers' threads, each claiming the next), its groups written to the result before its worker
+ * takes the next partition. A partition that still does not fit is partitioned
  * again, with other hash bits, up to {@value #MAX_LEVEL} levels deep. Partial states merge exactly as
  * the workers' tables do (sums, counts, minima, maxima, the null counts behind SQL's nulls), so the
  * result has the same rows as the in-memory aggregation; their order differs (it is unspecified).
@@ -83,13 +86,15 @@ public final class SpillingAggregation implements AutoCloseable {
   private int partitionBits;
   private volatile boolean spilled;
   private final AtomicLong runs = new AtomicLong();
-  private int depth;
+  private final AtomicInteger depth = new AtomicInteger();
   /**
    * The most working memory one worker's table may hold before it spills of its own accord: an
    * equal share of what the working memory had free when the operator started, so that no worker
    * can take all of it and leave another unable to take even one chunk.
    */
   private final long workerShare;
+  /** The most one partition's table may hold while the partitions are aggregated on several threads. */
+  private volatile long partitionShare = Long.MAX_VALUE;
   /** The cache a partition's table should fit, for the aggregation of the partitions to run in cache. */
   private final long cacheBytes;
 
@@ -117,7 +122,7 @@ public final class SpillingAggregation implements AutoCloseable {
     this.threads = threads;
     this.inputRows = Math.max(1, inputRows);
     this.reports = reports;
-    this.workerShare = working.memory().budget().availableBytes() / Math.max(1, threads);
+    this.workerShare = working.memory().availableBytes() / Math.max(1, threads);
   }
 
   /**
@@ -154,18 +159,19 @@ public final class SpillingAggregation implements AutoCloseable {
   }
 
   /**
-   * The partition bits of the workers' runs, decided by the first spill ({@code groups} in the
-   * spilling table): enough partitions that each fits the memory if groups grow with the input (from
-   * how much input it took to fill the memory), and that each partition's table fits the fast cache,
-   * so the partitions aggregate without cache misses (the groups extrapolated from the spilling
-   * table, at most one per row).
+   * The partition bits of the workers' runs, decided by the first spill: enough partitions that each
+   * fits the memory if groups grow with the input (from how much input it took to fill the memory),
+   * and that each partition's table (its groups extrapolated from the spilling table's, at most one
+   * per row) fits both a thread's share of the fast cache, so the partitions aggregate without cache
+   * misses, and half a thread's share of the memory, as the threads aggregate partitions at once.
    */
   private synchronized int partitionBits(HashAggregator spilling) {
     if (partitionBits == 0) {
       long consumed = Math.max(1, consumedRows.get());
       double groups = Math.min(inputRows, (double) spilling.groups() * threads * inputRows / consumed);
       double bytes = groups * (spilling.recordBytes() + 4.0 * Long.BYTES); // keys, states, slots half full
-      partitionBits = Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(cacheBytes, bytes / 2));
+      double target = Math.min(cacheBytes, (double) workerShare * threads / 2) / threads;
+      partitionBits = Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(target, bytes / 2));
     }
     return partitionBits;
   }
@@ -313,7 +319,7 @@ public final class SpillingAggregation implements AutoCloseable {
     if (reports != null) {
       try {
         reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
-            (int) runs.get(), depth));
+            (int) runs.get(), depth.get()));
       } catch (RuntimeException | Error e) {
         result.close();
         throw e;
@@ -384,26 +390,41 @@ public final class SpillingAggregation implements AutoCloseable {
         records += PartialRuns.records(segments, recordBytes);
       }
     }
-    HashAggregator.ResultWriter result;
+    int partitions = 1 << partitionBits;
+    int tasks = Math.min(threads, partitions);
+    partitionShare = working.memory().availableBytes() / tasks;
+    List<HashAggregator.ResultWriter> results = new ArrayList<>();
     try {
-      result = template.resultWriter(records);
-    } finally {
-      template.close();
-    }
-    try (result) {
-      byte[] block = PartialRuns.readBlock(recordBytes);
-      for (int p = 0; p < 1 << partitionBits; p++) {
-        List<PartialRuns.Segment> segments = new ArrayList<>();
-        for (PartialRuns.Writer writer : writers) {
-          segments.addAll(writer.partitions.get(p));
-        }
-        aggregatePartition(segments, 1, result, block);
-      }
       try {
-        return result.build();
+        for (int t = 0; t < tasks; t++) {
+          results.add(template.resultWriter(records));
+        }
+      } finally {
+        template.close();
+      }
+      // the partitions are aggregated on the workers' threads, each claiming the next partition
+      AtomicInteger next = new AtomicInteger();
+      List<Runnable> work = new ArrayList<>();
+      for (HashAggregator.ResultWriter result : results) {
+        work.add(() -> {
+          byte[] block = PartialRuns.readBlock(recordBytes);
+          for (int p = next.getAndIncrement(); p < partitions; p = next.getAndIncrement()) {
+            List<PartialRuns.Segment> segments = new ArrayList<>();
+            for (PartialRuns.Writer writer : writers) {
+              segments.addAll(writer.partitions.get(p));
+            }
+            aggregatePartition(segments, 1, result, block);
+          }
+        });
+      }
+      Workers.runAll("memwall-aggregation-partitions", work);
+      try {
+        return HashAggregator.ResultWriter.build(results);
       } catch (BudgetExceededException e) {
         throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
       }
+    } finally {
+      results.forEach(HashAggregator.ResultWriter::close);
     }
   }
 
@@ -416,7 +437,7 @@ public final class SpillingAggregation implements AutoCloseable {
     if (segments.isEmpty()) {
       return;
     }
-    depth = Math.max(depth, level);
+    depth.accumulateAndGet(level, Math::max);
     Binder binder = new Binder(schema);
     Overflow overflow = new Overflow(segments, level, binder);
     try {
@@ -464,36 +485,60 @@ public final class SpillingAggregation implements AutoCloseable {
     /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
     void merge(MemorySegment block, long offset, int n) {
       boolean renewed = false;
+      int waits = 0;
       while (true) {
         try {
           aggregator.reserveRoom(n);
+          if (aggregator.footprintBytes() > partitionShare && aggregator.groups() > 0 && level < MAX_LEVEL) {
+            overflow(null); // over its share of the memory the partitions are aggregated in at once
+            continue;
+          }
           aggregator.mergeRecords(block, offset, n);
           merged += n;
           return;
         } catch (BudgetExceededException e) {
           if (aggregator.groups() == 0 && !renewed) {
-            // an empty table whose memory is all keys and states (grown, or presized): a new, small one
-            // may build its slots where this one could not
+            // an empty table whose memory is all keys and states (grown in an earlier round): a new,
+            // small one may build its slots where this one could not
             renewed = true;
             closeAggregator();
             aggregator = newAggregator(binder, "merge");
+            continue;
+          }
+          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+            // the partitions aggregated on the other threads hold the memory for a moment: wait for them
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
             continue;
           }
           if (aggregator.groups() == 0) {
             throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
                 + " query more memory");
           }
-          if (level >= MAX_LEVEL) {
-            throw e.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
-                + " levels of re-partitioning; give the query more memory");
-          }
-          if (writer == null) {
-            writer = new PartialRuns.Writer(directory.newFile("aggregation-level-" + level), level,
-                PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
-          }
-          spillAggregator();
-          aggregator.clear(); // the same memory takes the next groups
+          overflow(e);
         }
+      }
+    }
+
+    /**
+     * Spills the table as a run of this partition's sub-partitions and starts again with it empty:
+     * because a growth was refused ({@code refusal}), or (null) because it grew past its share.
+     */
+    private void overflow(BudgetExceededException refusal) {
+      if (level >= MAX_LEVEL) {
+        throw refusal.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
+            + " levels of re-partitioning; give the query more memory");
+      }
+      if (writer == null) {
+        writer = new PartialRuns.Writer(directory.newFile("aggregation-level-" + level), level,
+            PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
+      }
+      spillAggregator();
+      if (refusal != null && aggregator.footprintBytes() <= partitionShare) {
+        aggregator.clear(); // the same memory takes the next groups
+      } else {
+        closeAggregator();
+        aggregator = newAggregator(binder, "merge");
       }
     }
 
