@@ -9,6 +9,7 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.AggregateLayout;
 import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.spill.SpillReport;
 import dev.memwall.core.vector.Table;
@@ -26,7 +27,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * Spilled aggregation against the in-memory one: random tables (duplicates, skew, nulls, strings
  * plain and encoded, decimals, doubles with NaN, infinities and negative zero, type limits; keys in
- * random order, ascending, or arriving late), first aggregated with an unlimited working memory to
+ * random order, ascending, or arriving late; accumulators in columns or rows), first aggregated with an unlimited working memory to
  * measure its need, then at 1/2, 1/8 and 1/64 of that need on one and two threads: the same rows
  * every time, the working memory within the limit, nothing left allocated, no spill file left.
  */
@@ -37,7 +38,7 @@ class SpillingAggregationProperties {
   @Property(tries = 8)
   void spilledAggregationEqualsInMemory(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
       @ForAll boolean manyStrings, @ForAll boolean stringKey, @ForAll SpillTestData.Layout layout,
-      EngineMemory data, EngineMemory memory) throws IOException {
+      @ForAll AggregateLayout accumulators, EngineMemory data, EngineMemory memory) throws IOException {
     Path root = Files.createTempDirectory("memwall-agg-spill");
     try (Table table = SpillTestData.table(data, seed, 300_000, 120_000, manyStrings, layout)) {
       Plan plan = Plan.scan(table)
@@ -48,14 +49,14 @@ class SpillingAggregationProperties {
               Aggregate.sum(col("f"), "sum_f"), Aggregate.avg(col("f"), "avg_f"), Aggregate.min(col("i"), "min_i"),
               Aggregate.max(col("day"), "max_day"), Aggregate.sum(col("i"), "sum_i"), Aggregate.count(col("s"), "ss"));
       List<SpillReport> reports = new ArrayList<>();
-      ExecutionContext unlimited = ExecutionContext.builder(memory).threads(threads).spillReports(reports::add).build();
+      ExecutionContext unlimited = ExecutionContext.builder(memory).threads(threads).aggregateLayout(accumulators)
+          .spillReports(reports::add).build();
       try (Table expected = plan.execute(unlimited)) {
         long need = reports.getLast().peakWorkingBytes();
         assertTrue(need > 0 && !reports.getLast().spilled(), reports.toString());
         for (int fraction : FRACTIONS) {
           int directories = SpillDirectory.liveDirectories();
-          ExecutionContext limited = ExecutionContext.builder(memory).threads(threads).memoryLimit(need / fraction)
-              .spillDirectory(root).spillReports(reports::add).build();
+          ExecutionContext limited = unlimited.toBuilder().memoryLimit(need / fraction).spillDirectory(root).build();
           try (Table actual = plan.execute(limited)) {
             SpillReport report = reports.getLast();
             String what = "1/" + fraction + " of " + need + " bytes, " + layout + ": " + report;
