@@ -51,6 +51,8 @@ final class BufferRecycler {
   private final MemoryBudget budget;
   private final long limitBytes;
   private final boolean scopeChecks;
+  /** The pool of the memory whose budget is {@link #budget}'s parent, emptied too before a refusal; or null. */
+  private final BufferRecycler parent;
   private final ConcurrentHashMap<Long, Deque<Region>> pooled = new ConcurrentHashMap<>();
   private final AtomicLong pooledBytes = new AtomicLong();
   private volatile boolean closed;
@@ -60,12 +62,17 @@ final class BufferRecycler {
   }
 
   BufferRecycler(MemoryBudget budget, long limitBytes, boolean scopeChecks) {
+    this(budget, limitBytes, scopeChecks, null);
+  }
+
+  BufferRecycler(MemoryBudget budget, long limitBytes, boolean scopeChecks, BufferRecycler parent) {
     if (limitBytes < 0) {
       throw new IllegalArgumentException("a recycling limit must be >= 0, got " + limitBytes);
     }
     this.budget = budget;
     this.limitBytes = limitBytes;
     this.scopeChecks = scopeChecks;
+    this.parent = parent;
   }
 
   /** Whether every hand-out gets an arena of its own, closed with its buffer. */
@@ -122,18 +129,25 @@ final class BufferRecycler {
   }
 
   /**
-   * Charges {@code bytes} to the budget, first emptying the pool if the budget would refuse them.
+   * Charges {@code bytes} to the budget, first emptying the pool (and then the parent memory's) if
+   * the budget would refuse them.
    *
-   * @throws BudgetExceededException if the budget refuses them even with the pool empty
+   * @throws BudgetExceededException if the budget refuses them even with the pools empty
    */
   void reserve(long bytes) {
-    try {
-      budget.reserve(bytes);
-    } catch (BudgetExceededException e) {
-      if (trim() == 0) {
-        throw e;
+    while (true) {
+      try {
+        budget.reserve(bytes);
+        return;
+      } catch (BudgetExceededException e) {
+        long freed = trim();
+        for (BufferRecycler up = parent; freed == 0 && up != null; up = up.parent) {
+          freed = up.trim();
+        }
+        if (freed == 0) {
+          throw e;
+        }
       }
-      budget.reserve(bytes);
     }
   }
 

@@ -31,8 +31,12 @@ public final class EngineMemory implements AutoCloseable {
   private final Set<OffHeapBuffer> rawBuffers = ConcurrentHashMap.newKeySet();
 
   private EngineMemory(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
+    this(budget, new BufferRecycler(budget, recycleLimitBytes, scopeChecks));
+  }
+
+  private EngineMemory(MemoryBudget budget, BufferRecycler recycler) {
     this.budget = budget;
-    this.recycler = new BufferRecycler(budget, recycleLimitBytes, scopeChecks);
+    this.recycler = recycler;
     this.arrow = new RootAllocator(RootAllocator.configBuilder()
         .allocationManagerFactory(FfmAllocationManager.factory(recycler))
         .maxAllocation(Long.MAX_VALUE)
@@ -59,6 +63,28 @@ public final class EngineMemory implements AutoCloseable {
   /** As {@link #create(MemoryBudget, long)}, with {@linkplain OffHeapBuffer#SCOPE_CHECKS scope checks} chosen. */
   static EngineMemory create(MemoryBudget budget, long recycleLimitBytes, boolean scopeChecks) {
     return new EngineMemory(budget, recycleLimitBytes, scopeChecks);
+  }
+
+  /**
+   * Engine memory for one part of this memory's work (an operator's working memory, say) whose budget
+   * is a {@linkplain MemoryBudget#child child} of this one's: what it allocates counts against both,
+   * so it is held to {@code limitBytes} and this memory's limit at once, and its own
+   * {@linkplain MemoryBudget#peakBytes() peak} tells how much that part needed. Before either budget
+   * refuses an allocation, the freed memory both keep for reuse is given up. The child is closed by its
+   * creator, before this memory, and leak-checked like any other.
+   */
+  public EngineMemory child(String name, long limitBytes) {
+    return child(name, limitBytes, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, limitBytes / 4));
+  }
+
+  /**
+   * As {@link #child(String, long)}, keeping up to {@code recycleLimit} bytes of freed memory for
+   * reuse (0: none, so that freed memory goes back to this memory's budget at once, for the others
+   * sharing it).
+   */
+  public EngineMemory child(String name, long limitBytes, long recycleLimit) {
+    MemoryBudget childBudget = budget.child(name, limitBytes);
+    return new EngineMemory(childBudget, new BufferRecycler(childBudget, recycleLimit, recycler.scopeChecks(), recycler));
   }
 
   /** Engine memory with an unbounded budget named {@code name}. */
@@ -97,6 +123,16 @@ public final class EngineMemory implements AutoCloseable {
    */
   public long allocatedBytes() {
     return budget.reservedBytes() - recycler.pooledBytes();
+  }
+
+  /**
+   * Bytes an allocation could take right now: what the budget (and its ancestors) have free, plus
+   * the freed memory kept for reuse, which is given up before the budget refuses (a snapshot; other
+   * allocations may take it first).
+   */
+  public long availableBytes() {
+    long free = budget.availableBytes();
+    return free > Long.MAX_VALUE - recycler.pooledBytes() ? Long.MAX_VALUE : free + recycler.pooledBytes();
   }
 
   /** Bytes of freed memory kept mapped for reuse, still charged to the budget. */

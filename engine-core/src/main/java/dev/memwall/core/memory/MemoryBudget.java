@@ -18,6 +18,11 @@ public final class MemoryBudget {
   private final MemoryBudget parent;
   private final AtomicLong reservedBytes = new AtomicLong();
   private final AtomicLong peakBytes = new AtomicLong();
+  /**
+   * Bytes reserved all the way up the chain: {@link #reservedBytes} less the reservations still
+   * waiting for a parent's answer, so that a refused one never shows in the peak.
+   */
+  private final AtomicLong grantedBytes = new AtomicLong();
 
   private MemoryBudget(String name, long limitBytes, MemoryBudget parent) {
     if (limitBytes < 0) {
@@ -69,7 +74,8 @@ public final class MemoryBudget {
         throw e;
       }
     }
-    peakBytes.accumulateAndGet(now, Math::max); // only once granted all the way up
+    long granted = grantedBytes.addAndGet(bytes); // only once granted all the way up
+    peakBytes.accumulateAndGet(granted, Math::max);
   }
 
   /** Returns {@code bytes} previously {@linkplain #reserve reserved}. */
@@ -79,6 +85,7 @@ public final class MemoryBudget {
       reservedBytes.addAndGet(bytes);
       throw new IllegalStateException("memory budget '" + name + "' released " + bytes + " bytes more than it held");
     }
+    grantedBytes.addAndGet(-bytes);
     if (parent != null) {
       parent.release(bytes);
     }
@@ -90,6 +97,15 @@ public final class MemoryBudget {
 
   public long limitBytes() {
     return limitBytes;
+  }
+
+  /**
+   * Bytes that could be reserved right now: the least room left in this budget and its ancestors
+   * (a snapshot; other reservations may take it first).
+   */
+  public long availableBytes() {
+    long room = Math.max(0, limitBytes - reservedBytes.get());
+    return parent == null ? room : Math.min(room, parent.availableBytes());
   }
 
   /** Bytes reserved right now. */

@@ -74,6 +74,12 @@ public final class OffHeapBuffer implements AutoCloseable {
       Consumer<OffHeapBuffer> onClose) {
     requireSize(bytes);
     budget.reserve(bytes);
+    return allocateReserved(budget, bytes, placement, onClose);
+  }
+
+  /** {@link #allocate(MemoryBudget, long, Placement, Consumer)} of {@code bytes} already reserved from {@code budget}. */
+  private static OffHeapBuffer allocateReserved(MemoryBudget budget, long bytes, Placement placement,
+      Consumer<OffHeapBuffer> onClose) {
     Arena arena = Arena.ofShared();
     try {
       Mapping mapping = Mapping.of(bytes, placement, arena);
@@ -101,7 +107,8 @@ public final class OffHeapBuffer implements AutoCloseable {
       Consumer<OffHeapBuffer> onClose) {
     requireSize(bytes);
     if (!recycler.recycles(bytes)) {
-      return allocate(recycler.budget(), bytes, placement, onClose);
+      recycler.reserve(bytes); // the pool (and a parent's) is given up before the budget refuses
+      return allocateReserved(recycler.budget(), bytes, placement, onClose);
     }
     long classBytes = BufferRecycler.classBytes(bytes);
     boolean huge = placement == Placement.HUGE_PAGES && classBytes >= HugePages.HUGE_PAGE_BYTES;

@@ -246,6 +246,48 @@ final class Accumulator {
     }
   }
 
+  /** Group {@code g}'s value slot (a double's bits for FLOAT64), as spilled partial state. */
+  long stateValue(int g) {
+    return values.get(g);
+  }
+
+  /** Group {@code g}'s count of null arguments, as spilled partial state. */
+  long stateNulls(int g) {
+    return nullRows.get(g);
+  }
+
+  /**
+   * Folds a spilled partial state ({@link #stateValue} and {@link #stateNulls} of a group of an
+   * aggregator of the same shape) into group {@code g}, as {@link #merge} folds another aggregator's group.
+   */
+  void mergeState(int g, long value, long nulls) {
+    nullRows.set(g, nullRows.get(g) + nulls);
+    switch (aggregate.function()) {
+      case SUM, AVG -> {
+        if (isDouble()) {
+          values.setDouble(g, values.getDouble(g) + Double.longBitsToDouble(value));
+        } else {
+          values.set(g, Math.addExact(values.get(g), value));
+        }
+      }
+      case MIN -> {
+        if (isDouble()) {
+          values.setDouble(g, Math.min(values.getDouble(g), Double.longBitsToDouble(value)));
+        } else {
+          values.set(g, Math.min(values.get(g), value));
+        }
+      }
+      case MAX -> {
+        if (isDouble()) {
+          values.setDouble(g, Math.max(values.getDouble(g), Double.longBitsToDouble(value)));
+        } else {
+          values.set(g, Math.max(values.get(g), value));
+        }
+      }
+      case COUNT -> { }
+    }
+  }
+
   void merge(int g, Accumulator other, int og) {
     if (sumSource != this) {
       return;

@@ -42,6 +42,11 @@ final class DictionaryGroups {
     current = new DictionaryColumn[keySources.length];
   }
 
+  /** Forgets every group id handed out: the table was cleared. */
+  void clear() {
+    java.util.Arrays.fill(dictionaries, null); // the next chunk rebuilds the codes' group ids
+  }
+
   /** Fills {@code groupIds} for the listed rows and returns true, or returns false when not applicable. */
   boolean assign(Chunk chunk, int[] positions, int n, int[] groupIds) {
     if (columns == null || !prepare(chunk)) {

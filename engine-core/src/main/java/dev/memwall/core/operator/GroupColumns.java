@@ -94,6 +94,16 @@ final class GroupColumns implements AutoCloseable {
     return (columns + perLine - 1) / perLine * perLine;
   }
 
+  /** Zeroes every slot of every column, keeping the capacity. */
+  void clear() {
+    slots.fill((byte) 0);
+  }
+
+  /** Off-heap bytes of the columns' buffer. */
+  long footprintBytes() {
+    return slots.byteSize();
+  }
+
   /** The whole buffer; valid until the next growth. */
   MemorySegment slots() {
     return slots;

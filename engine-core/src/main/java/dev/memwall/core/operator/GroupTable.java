@@ -93,6 +93,23 @@ final class GroupTable implements AutoCloseable {
     return groups;
   }
 
+  /**
+   * Drops every group but keeps the memory: the keys' array and the slots stay at their grown sizes.
+   * A table that had built its slots keeps using them (building them again would need new ones
+   * beside the old); one still in key order stays so until a key breaks it.
+   */
+  void clear() {
+    groups = 0;
+    slots.fill((byte) 0);
+    keyInSlot = keyWidth == 2;
+    ordered = !indexed && keyWidth == 2;
+  }
+
+  /** Off-heap bytes the table holds: its keys and its slots. */
+  long footprintBytes() {
+    return keys.capacity() * Long.BYTES + slots.byteSize();
+  }
+
   /** Whether the slots hold the keys themselves instead of tags (see the class comment). */
   boolean keyInSlot() {
     return keyInSlot;
@@ -160,9 +177,21 @@ final class GroupTable implements AutoCloseable {
         previous = k;
       }
     }
+    int before = groups;
+    boolean wasOrdered = ordered;
+    boolean wasKeyInSlot = keyInSlot;
     int first = ordered ? appendInOrder(columns, heads, m, groupIds) : 0;
     if (first < m) {
-      ensureIndexed();
+      try {
+        ensureIndexed(m - first);
+      } catch (RuntimeException | Error e) {
+        // the slots for the groups appended in order were refused: forget those groups, so that the
+        // table is as before this call (see reserve)
+        groups = before;
+        ordered = wasOrdered;
+        keyInSlot = wasKeyInSlot;
+        throw e;
+      }
       for (int i = first; i < m; i++) {
         int k = heads[i];
         long h = 0;
@@ -263,20 +292,66 @@ final class GroupTable implements AutoCloseable {
     return m;
   }
 
-  /** Builds the slots from the groups if they were created without (ordered). */
-  private void ensureIndexed() {
+  /**
+   * Builds the slots from the groups if they were created without (ordered), with room for
+   * {@code extra} more groups before the slots grow; a refused allocation leaves the table as it was.
+   */
+  private void ensureIndexed(int extra) {
     if (indexed) {
       return;
     }
-    ordered = false;
-    indexed = true;
-    int bits = Math.max(6, 64 - Long.numberOfLeadingZeros(Math.max(1, 2L * groups) - 1) + 1);
+    int bits = Math.max(6, 64 - Long.numberOfLeadingZeros(Math.max(1, 2L * (groups + extra)) - 1) + 1);
     if (bits > MAX_SLOT_BITS) {
       throw new IllegalStateException("group table over 2^" + (MAX_SLOT_BITS - 1) + " groups");
     }
-    slotBuffer.close();
+    OffHeapBuffer old = slotBuffer;
     allocateSlots(bits);
+    old.close();
+    ordered = false;
+    indexed = true;
     placeAllGroups();
+  }
+
+  /**
+   * Makes room for {@code extra} more groups, so that creating them allocates nothing: the keys'
+   * array, and (once the table has slots) slots that stay at most half full. A table still without
+   * slots ({@link #ordered()}) gets them when a key breaks the order; if those are refused,
+   * {@link #findOrInsert(long[][], int[], int, int[])} throws with the table as before the call.
+   * So after this, a lookup of at most {@code extra} keys either succeeds or leaves the table
+   * unchanged; a refused allocation here leaves it unchanged too.
+   */
+  void reserve(int extra) {
+    long needed = (long) groups + extra;
+    keys.ensureCapacity(needed * keyWidth);
+    if (indexed && needed * 2 > mask + 1L) {
+      int bits = 64 - shift;
+      while ((needed * 2 > (1L << bits))) {
+        bits += (1L << bits) >= FAST_GROWTH_SLOTS ? 2 : 1;
+      }
+      if (bits > MAX_SLOT_BITS) {
+        throw new IllegalStateException("group table over 2^" + (MAX_SLOT_BITS - 1) + " groups");
+      }
+      regrowSlots(bits);
+    }
+  }
+
+  /** Moves every slot's entry into new slots of {@code bits} bits. */
+  private void regrowSlots(int bits) {
+    OffHeapBuffer old = slotBuffer;
+    MemorySegment oldSlots = slots;
+    allocateSlots(bits);
+    try (old) {
+      long capacity = oldSlots.byteSize() / Long.BYTES;
+      for (long i = 0; i < capacity; i++) {
+        if ((i & (CHECKPOINT_SLOTS - 1)) == 0) {
+          ExecutionControl.checkpoint(); // a large table's growth misses the cache on every slot
+        }
+        long moved = oldSlots.getAtIndex(SLOT, i);
+        if (moved != 0) {
+          place(moved);
+        }
+      }
+    }
   }
 
   /** Places every group's entry into the (empty) slots. */
@@ -312,6 +387,15 @@ final class GroupTable implements AutoCloseable {
     return findOrInsert(tuple, hash(tuple));
   }
 
+  /** The hash of group {@code group}'s key tuple, as lookups compute it. */
+  long hashOf(int group) {
+    long h = 0;
+    for (int c = 0; c < keyWidth; c++) {
+      h = mix(h ^ keys.get((long) group * keyWidth + c));
+    }
+    return h;
+  }
+
   /** The hash of a key tuple, as {@link #findOrInsert(long[][], int[], int, int[])} computes it per row. */
   private static long hash(long[] tuple) {
     long h = 0;
@@ -322,7 +406,7 @@ final class GroupTable implements AutoCloseable {
   }
 
   private int findOrInsert(long[] tuple, long h) {
-    ensureIndexed();
+    ensureIndexed(1);
     if (keyInSlot && (tuple[1] != 0 || tuple[0] != (int) tuple[0])) {
       leaveKeyInSlot(); // a null or a key wider than a slot's half
     }
@@ -373,21 +457,7 @@ final class GroupTable implements AutoCloseable {
       if (grownBits > MAX_SLOT_BITS) {
         throw new IllegalStateException("group table over 2^" + (MAX_SLOT_BITS - 1) + " groups");
       }
-      OffHeapBuffer old = slotBuffer;
-      MemorySegment oldSlots = slots;
-      allocateSlots(grownBits);
-      try (old) {
-        long capacity = oldSlots.byteSize() / Long.BYTES;
-        for (long i = 0; i < capacity; i++) {
-          if ((i & (CHECKPOINT_SLOTS - 1)) == 0) {
-            ExecutionControl.checkpoint(); // a large table's growth misses the cache on every slot
-          }
-          long moved = oldSlots.getAtIndex(SLOT, i);
-          if (moved != 0) {
-            place(moved);
-          }
-        }
-      }
+      regrowSlots(grownBits);
     }
   }
 
@@ -407,9 +477,11 @@ final class GroupTable implements AutoCloseable {
     slots.setAtIndex(SLOT, slot, entry);
   }
 
+  /** New, empty slots of {@code bits} bits; a refused allocation changes nothing. */
   private void allocateSlots(int bits) {
-    slotBuffer = memory.allocate(8L << bits, Placement.HUGE_PAGES);
-    slots = slotBuffer.segment();
+    OffHeapBuffer allocated = memory.allocate(8L << bits, Placement.HUGE_PAGES);
+    slotBuffer = allocated;
+    slots = allocated.segment();
     mask = (1L << bits) - 1;
     shift = 64 - bits;
   }

@@ -43,10 +43,13 @@ import java.util.List;
  * the aggregator. Thread safety: none; one per worker, bound with that worker's {@link Binder}.
  */
 public final class HashAggregator implements AutoCloseable {
+  private static final ValueLayout.OfLong UNALIGNED_LONG = ValueLayout.JAVA_LONG_UNALIGNED;
   /** Groups below which a range of a merged result is not worth a thread of its own (one full batch). */
   static final int MIN_GROUPS_PER_RANGE = TableBuilder.BATCH_ROWS;
 
   private final EngineMemory memory;
+  /** Where result tables are allocated: {@link #memory} unless the working state lives apart. */
+  private final EngineMemory output;
   private final List<NamedExpr> keys;
   private final List<ColumnType> keyTypes = new ArrayList<>();
   private final GroupKey[] groupKeys;
@@ -77,7 +80,18 @@ public final class HashAggregator implements AutoCloseable {
    */
   public HashAggregator(EngineMemory memory, Binder binder, List<NamedExpr> keys, List<Aggregate> aggregates,
       StringIds strings, AggregateLayout layout) {
-    this.memory = memory;
+    this(memory, memory, binder, keys, aggregates, strings, layout);
+  }
+
+  /**
+   * As {@link #HashAggregator(EngineMemory, Binder, List, List, StringIds, AggregateLayout)}, with the
+   * group table and accumulators in {@code working} and result tables allocated from {@code output}.
+   */
+  public HashAggregator(EngineMemory working, EngineMemory output, Binder binder, List<NamedExpr> keys,
+      List<Aggregate> aggregates, StringIds strings, AggregateLayout layout) {
+    EngineMemory memory = working;
+    this.memory = working;
+    this.output = output;
     this.keys = List.copyOf(keys);
     this.strings = strings;
     keyTypes.addAll(resultTypes(binder, keys, aggregates).subList(0, keys.size()));
@@ -239,18 +253,184 @@ public final class HashAggregator implements AutoCloseable {
     int groups = other.table.groups();
     for (int first = 0; first < groups; first += Chunk.CAPACITY) {
       ExecutionControl.checkpoint();
-      int n = Math.min(Chunk.CAPACITY, groups - first);
-      for (int i = 0; i < n; i++) {
-        positions[i] = i;
-        for (int c = 0; c < keyColumns.length; c++) {
-          keyColumns[c][i] = other.table.key(first + i, c);
+      mergeGroups(other, first, Math.min(Chunk.CAPACITY, groups - first));
+    }
+  }
+
+  /**
+   * Folds groups {@code [first, first + n)} of {@code other} (same keys, aggregates and
+   * {@link StringIds}; {@code n} at most {@link Chunk#CAPACITY}) into this aggregator. After
+   * {@link #reserveRoom reserveRoom(n)} it allocates nothing, or (a refused allocation) throws with
+   * this aggregator unchanged.
+   */
+  void mergeGroups(HashAggregator other, int first, int n) {
+    for (int i = 0; i < n; i++) {
+      positions[i] = i;
+      for (int c = 0; c < keyColumns.length; c++) {
+        keyColumns[c][i] = other.table.key(first + i, c);
+      }
+    }
+    table.findOrInsert(keyColumns, positions, n, groupIds);
+    prepareNewGroups();
+    for (int i = 0; i < n; i++) {
+      fold(groupIds[i], other, first + i);
+    }
+  }
+
+  /**
+   * Makes room for {@code n} more groups (at most {@link Chunk#CAPACITY}): afterwards
+   * {@link #consume} of a chunk, {@link #mergeGroups} or {@link #mergeRecords} of at most {@code n}
+   * allocates nothing, or throws the budget's refusal with this aggregator unchanged (a single-key
+   * table still in key order that must build its slots). That is what lets a refused growth spill
+   * instead of failing.
+   *
+   * @throws dev.memwall.core.memory.BudgetExceededException if the room is refused; this aggregator
+   *     is unchanged and can still be spilled or written
+   */
+  public void reserveRoom(int n) {
+    table.reserve(n);
+    groupColumns.ensureCapacity((long) table.groups() + n);
+  }
+
+  /**
+   * Drops every group, keeping the table's and the accumulators' memory at its grown size: after a
+   * spill, the next groups fill the same memory instead of growing into it again.
+   */
+  public void clear() {
+    table.clear();
+    groupColumns.clear();
+    dictionaryGroups.clear();
+    initializedGroups = 0;
+  }
+
+  /** Off-heap bytes of the group table and the accumulators' columns (the working state). */
+  public long footprintBytes() {
+    return table.footprintBytes() + groupColumns.footprintBytes();
+  }
+
+  /** The groups so far. */
+  public int groups() {
+    return table.groups();
+  }
+
+  /** The bytes of one group as a spilled record: its key tuple, its row count, then each owned accumulator's value and null count. */
+  public int recordBytes() {
+    int owners = (int) Arrays.stream(accumulators).filter(Accumulator::ownsState).count();
+    return Long.BYTES * (table.keyWidth() + 1 + 2 * owners);
+  }
+
+  /** The hash of group {@code group}'s key tuple (equal keys, equal hashes, in every aggregator of this shape). */
+  public long hashOf(int group) {
+    return table.hashOf(group);
+  }
+
+  /** Writes group {@code group} as a record of {@link #recordBytes()} bytes at {@code offset} of {@code out}. */
+  public void writeRecord(int group, MemorySegment out, long offset) {
+    long at = offset;
+    int width = table.keyWidth();
+    for (int c = 0; c < width; c++, at += Long.BYTES) {
+      out.set(UNALIGNED_LONG, at, table.key(group, c));
+    }
+    out.set(UNALIGNED_LONG, at, rows.get(group));
+    at += Long.BYTES;
+    for (Accumulator accumulator : accumulators) {
+      if (accumulator.ownsState()) {
+        out.set(UNALIGNED_LONG, at, accumulator.stateValue(group));
+        out.set(UNALIGNED_LONG, at + Long.BYTES, accumulator.stateNulls(group));
+        at += 2 * Long.BYTES;
+      }
+    }
+  }
+
+  /**
+   * Folds {@code n} records (at most {@link Chunk#CAPACITY}) written by {@link #writeRecord} of an
+   * aggregator of this shape, back to back from {@code offset} of {@code records}, into this one; as
+   * {@link #mergeGroups}, allocation-free after {@link #reserveRoom reserveRoom(n)}.
+   */
+  public void mergeRecords(MemorySegment records, long offset, int n) {
+    int width = table.keyWidth();
+    long bytes = recordBytes();
+    for (int i = 0; i < n; i++) {
+      positions[i] = i;
+      long at = offset + i * bytes;
+      for (int c = 0; c < width; c++) {
+        keyColumns[c][i] = records.get(UNALIGNED_LONG, at + (long) c * Long.BYTES);
+      }
+    }
+    table.findOrInsert(keyColumns, positions, n, groupIds);
+    prepareNewGroups();
+    for (int i = 0; i < n; i++) {
+      int g = groupIds[i];
+      long at = offset + i * bytes + (long) width * Long.BYTES;
+      rows.set(g, rows.get(g) + records.get(UNALIGNED_LONG, at));
+      at += Long.BYTES;
+      for (Accumulator accumulator : accumulators) {
+        if (accumulator.ownsState()) {
+          accumulator.mergeState(g, records.get(UNALIGNED_LONG, at), records.get(UNALIGNED_LONG, at + Long.BYTES));
+          at += 2 * Long.BYTES;
         }
       }
-      table.findOrInsert(keyColumns, positions, n, groupIds);
-      prepareNewGroups();
-      for (int i = 0; i < n; i++) {
-        fold(groupIds[i], other, first + i);
+    }
+  }
+
+  /**
+   * Whether {@link #merge} of {@code partials} folds them without growing any table: no keys (one
+   * group), one partial, or the ordered merge (see {@link #merge}).
+   */
+  public static boolean mergesInPlace(List<HashAggregator> partials) {
+    HashAggregator first = partials.getFirst();
+    return first.keys.isEmpty() || partials.size() == 1 || ordered(partials);
+  }
+
+  private static boolean ordered(List<HashAggregator> partials) {
+    HashAggregator first = partials.getFirst();
+    return partials.size() > 1 && first.groupKeys.length == 1
+        && first.groupKeys[0] instanceof GroupKey.Integral && partials.stream().allMatch(p -> p.table.ordered());
+  }
+
+  /**
+   * A table being written from the groups of aggregators of this one's shape, one after another, as
+   * a spilled aggregation's partitions finish; allocated from the output memory.
+   *
+   * @param groups an estimate of the result's groups (an upper bound is fine), which decides whether
+   *     string keys stay dictionary-encoded
+   */
+  public ResultWriter resultWriter(long groups) {
+    return new ResultWriter(new Output((int) Math.min(Integer.MAX_VALUE, Math.max(0, groups))));
+  }
+
+  /** See {@link #resultWriter}. Ownership: closing frees what {@link #build} has not handed over. Thread safety: none. */
+  public static final class ResultWriter implements AutoCloseable {
+    private final Output output;
+
+    private ResultWriter(Output output) {
+      this.output = output;
+    }
+
+    /** Appends every group of {@code source}. */
+    public void write(HashAggregator source) {
+      if (source.keys.isEmpty()) {
+        source.ensureGlobalGroup();
       }
+      output.write(source, 0, source.table.groups());
+    }
+
+    /** The table of every group written; the caller owns it. */
+    public Table build() {
+      return output.builder.build();
+    }
+
+    /**
+     * One table of the groups of all {@code writers} (of one aggregation, made with the same group
+     * estimate), in order; the caller owns it, and still closes the writers.
+     */
+    public static Table build(List<ResultWriter> writers) {
+      return TableBuilder.concatenate(writers.stream().map(w -> w.output.builder).toList());
+    }
+
+    @Override
+    public void close() {
+      output.close();
     }
   }
 
@@ -285,8 +465,7 @@ public final class HashAggregator implements AutoCloseable {
    */
   public static Table merge(List<HashAggregator> partials, int threads) {
     HashAggregator first = partials.getFirst();
-    boolean ordered = partials.size() > 1 && first.groupKeys.length == 1
-        && first.groupKeys[0] instanceof GroupKey.Integral && partials.stream().allMatch(p -> p.table.ordered());
+    boolean ordered = ordered(partials);
     if (first.keys.isEmpty() || !ordered) {
       for (HashAggregator partial : partials.subList(1, partials.size())) {
         first.mergeFrom(partial);
@@ -428,7 +607,7 @@ public final class HashAggregator implements AutoCloseable {
           Arrays.fill(codeOfId[j], -1);
         }
       }
-      builder = new TableBuilder(names, types, encoded, memory.arrow());
+      builder = new TableBuilder(names, types, encoded, output.arrow());
     }
 
     /** Appends groups {@code [from, to)} of {@code source}. */

@@ -36,32 +36,28 @@ public final class Sorter {
    * allocated from {@code memory}. {@code input} is left unchanged.
    */
   public static Table sort(Table input, List<SortKey> keys, long limit, EngineMemory memory) {
-    List<Batch> batches = input.batches();
-    long total = input.rowCount();
+    return sort(List.of(input), keys, limit, memory);
+  }
+
+  /**
+   * The rows of all {@code inputs} (same column names and types; taken in list order, so ties keep
+   * it) ordered by {@code keys}, at most {@code limit} of them, as a new table allocated from
+   * {@code memory}. The inputs are left unchanged. String columns stay encoded where a single input
+   * is encoded with a dictionary small against the rows returned.
+   */
+  public static Table sort(List<Table> inputs, List<SortKey> keys, long limit, EngineMemory memory) {
+    Table input = inputs.getFirst();
+    List<Batch> batches = new ArrayList<>();
+    long total = 0;
+    for (Table table : inputs) {
+      batches.addAll(table.batches());
+      total += table.rowCount();
+    }
     if (total > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("cannot sort " + total + " rows in memory");
     }
     long[] refs = rowReferences(batches, (int) total);
-    int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
-    boolean[] descending = new boolean[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      descending[i] = keys.get(i).descending();
-    }
-    int[][] ranks = new int[keys.size()][];
-    for (int i = 0; i < keys.size(); i++) {
-      ranks[i] = ranksOf(batches, keyColumns[i]);
-    }
-    RowComparator comparator = (a, b) -> {
-      for (int i = 0; i < keyColumns.length; i++) {
-        Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
-        Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
-        int cmp = compare(left, (int) a, right, (int) b, descending[i], ranks[i]);
-        if (cmp != 0) {
-          return cmp;
-        }
-      }
-      return 0;
-    };
+    RowComparator comparator = comparator(batches, input, keys);
     int take = (int) Math.min(limit, refs.length);
     if (!keys.isEmpty() && (long) take * TOP_N_SHARE < refs.length) {
       refs = smallest(refs, take, comparator);
@@ -77,12 +73,53 @@ public final class Sorter {
       names.add(field.getName());
       types.add(ColumnType.of(field));
       Dictionary dictionary = field.getDictionary() == null ? null : input.dictionaries().get(field.getDictionary().getId());
-      encoded[c] = dictionary != null && TableBuilder.keepsEncoded(dictionary.getVector().getValueCount(), take);
+      encoded[c] = inputs.size() == 1 && dictionary != null
+          && TableBuilder.keepsEncoded(dictionary.getVector().getValueCount(), take);
     }
     try (TableBuilder builder = new TableBuilder(names, types, encoded, memory.arrow())) {
-      gather(batches, refs, take, builder);
+      if (take < SMALL_RESULT_ROWS) {
+        builder.batchRows(Math.max(64, Integer.highestOneBit(Math.max(1, take - 1)) << 1)); // a top-N's few rows
+      }
+      gather(batches, refs, 0, take, builder);
       return builder.build();
     }
+  }
+
+  /** The references of every row of {@code input}, ordered (stably) by {@code keys}. */
+  static long[] sortedReferences(Table input, List<SortKey> keys) {
+    List<Batch> batches = input.batches();
+    if (input.rowCount() > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("cannot sort " + input.rowCount() + " rows in memory");
+    }
+    long[] refs = rowReferences(batches, (int) input.rowCount());
+    if (!keys.isEmpty()) {
+      mergeSort(refs, new long[refs.length], 0, refs.length, comparator(batches, input, keys));
+    }
+    return refs;
+  }
+
+  /** Orders references into {@code batches} (of {@code input}'s schema) by {@code keys}. */
+  private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys) {
+    int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
+    boolean[] descending = new boolean[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      descending[i] = keys.get(i).descending();
+    }
+    int[][] ranks = new int[keys.size()][];
+    for (int i = 0; i < keys.size(); i++) {
+      ranks[i] = ranksOf(batches, keyColumns[i]);
+    }
+    return (a, b) -> {
+      for (int i = 0; i < keyColumns.length; i++) {
+        Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
+        Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
+        int cmp = compare(left, (int) a, right, (int) b, descending[i], ranks[i]);
+        if (cmp != 0) {
+          return cmp;
+        }
+      }
+      return 0;
+    };
   }
 
   // The loops over rows are methods of their own, not part of sort: sort runs once per query and
@@ -101,9 +138,9 @@ public final class Sorter {
     return refs;
   }
 
-  /** Appends the rows of the first {@code count} references, in order, to {@code builder}. */
-  private static void gather(List<Batch> batches, long[] refs, int count, TableBuilder builder) {
-    for (int i = 0; i < count; i++) {
+  /** Appends the rows of references {@code [from, to)}, in order, to {@code builder}. */
+  static void gather(List<Batch> batches, long[] refs, int from, int to, TableBuilder builder) {
+    for (int i = from; i < to; i++) {
       if ((i & (CHECKPOINT_ROWS - 1)) == 0) {
         ExecutionControl.checkpoint();
       }
@@ -118,6 +155,9 @@ public final class Sorter {
 
   /** Rows between two cancellation checkpoints of a long loop (a power of two). */
   private static final int CHECKPOINT_ROWS = 1 << 16;
+
+  /** Results below this many rows are built in one batch of just their size. */
+  private static final int SMALL_RESULT_ROWS = 1 << 12;
 
   /** A limit below 1/this of the rows is served by a bounded heap instead of a full sort. */
   private static final int TOP_N_SHARE = 4;
@@ -202,7 +242,7 @@ public final class Sorter {
    * @param ranks for a string column whose every batch codes into one dictionary, the order of each
    *     dictionary entry among them ({@link #ranksOf}); null otherwise
    */
-  private static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, int[] ranks) {
+  static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, int[] ranks) {
     boolean leftNull = left.isNull(leftRow);
     boolean rightNull = right.isNull(rightRow);
     if (leftNull || rightNull) {

@@ -32,22 +32,33 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * codes of a small dictionary are copied as they are, those of another dictionary met later
  * translated; a chunk whose dictionary would make the column's dictionary large starts a new part
  * in which that column is decoded. {@link TableBuilder#concatenate} makes one table of the parts.
+ *
+ * <p>Ownership: the collector owns its parts until closed (the caller concatenates them, which
+ * empties them). Thread safety: one per worker.
  */
 final class Collector implements AutoCloseable {
   private final List<String> names;
   private final List<ColumnType> types;
   private final boolean[] encoded;
   private final BufferAllocator allocator;
+  private final int batchRows;
   /** Earlier parts of this worker's rows, before a column had to be decoded. */
   private final List<TableBuilder> finished = new ArrayList<>();
   private TableBuilder builder;
   private final Object[] kernels;
   private final Object[] values;
 
-  Collector(Binder binder, Schema schema, List<NamedExpr> columns, ExecutionContext context) {
+  /**
+   * @param columns what to collect: column references, their SUBSTRINGs, or computed expressions,
+   *     bound with {@code binder} over {@code schema}
+   * @param allocator where the rows' batches are allocated
+   * @param batchRows rows per batch ({@link TableBuilder#batchRows})
+   */
+  Collector(Binder binder, Schema schema, List<NamedExpr> columns, BufferAllocator allocator, int batchRows) {
     this.types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
     this.names = columns.stream().map(NamedExpr::name).toList();
-    this.allocator = context.memory().arrow();
+    this.allocator = allocator;
+    this.batchRows = batchRows;
     this.kernels = new Object[columns.size()];
     this.values = new Object[columns.size()];
     this.encoded = new boolean[columns.size()];
@@ -62,7 +73,7 @@ final class Collector implements AutoCloseable {
       };
       encoded[i] = kernels[i] instanceof Integer index && schema.getFields().get(index).getDictionary() != null;
     }
-    this.builder = new TableBuilder(names, types, encoded, allocator);
+    this.builder = new TableBuilder(names, types, encoded, allocator).batchRows(batchRows);
   }
 
   /** The builders of this worker's rows, in order; the caller concatenates them, this collector closes them. */
@@ -73,6 +84,17 @@ final class Collector implements AutoCloseable {
       rows += part.rowCount();
     }
     return rows;
+  }
+
+  /**
+   * Hands this collector's parts (its rows so far, in order) to the caller, who concatenates and
+   * closes them, and goes on in a new, empty part.
+   */
+  List<TableBuilder> takeParts() {
+    List<TableBuilder> parts = parts();
+    finished.clear();
+    builder = new TableBuilder(names, types, encoded, allocator).batchRows(batchRows);
+    return parts;
   }
 
   List<TableBuilder> parts() {
@@ -95,7 +117,7 @@ final class Collector implements AutoCloseable {
           && builder.encoder(c).accepts(codes.dictionary(), DictionaryEncoder.MAX_ENTRIES))) {
         encoded[c] = false; // a large dictionary: this column is decoded from here on, in a new part
         finished.add(builder);
-        builder = new TableBuilder(names, types, encoded, allocator);
+        builder = new TableBuilder(names, types, encoded, allocator).batchRows(batchRows);
         c = -1; // the new part's encoders adopt this chunk's dictionaries afresh
       }
     }

@@ -9,11 +9,13 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.FilterKernel;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.expr.Substitution;
 import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.ExternalSort;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
-import dev.memwall.core.operator.StringIds;
+import dev.memwall.core.operator.SpillingAggregation;
 import dev.memwall.core.vector.BatchStream;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -72,12 +75,12 @@ public final class Plan {
 
   private record Aggregation(List<NamedExpr> keys, List<Aggregate> aggregates) implements Step {
     List<NamedExpr> resolvedKeys(Map<String, Expr> aliases) {
-      return keys.stream().map(k -> new NamedExpr(resolve(k.expr(), aliases), k.name())).toList();
+      return keys.stream().map(k -> new NamedExpr(Substitution.apply(k.expr(), aliases), k.name())).toList();
     }
 
     List<Aggregate> resolvedAggregates(Map<String, Expr> aliases) {
       return aggregates.stream().map(g -> new Aggregate(g.function(),
-          g.argument() == null ? null : resolve(g.argument(), aliases), g.name())).toList();
+          g.argument() == null ? null : Substitution.apply(g.argument(), aliases), g.name())).toList();
     }
   }
 
@@ -380,8 +383,7 @@ public final class Plan {
     Table head = last == 0 ? null : new Plan(source, steps.subList(0, last)).executePipelines(context);
     ScanSource input = head == null ? source : new ScanSource.OfTable(head);
     Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
-    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
-        : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+    List<NamedExpr> columns = outputColumns(chain);
     Morsels morsels;
     try {
       morsels = input.morsels();
@@ -400,7 +402,8 @@ public final class Plan {
           return null;
         }
         List<Collector> collectors = runWorkers(morsels, chain, context,
-            binder -> new Collector(binder, chain.outputSchema(), columns, context), Collector::consume,
+            binder -> new Collector(binder, chain.outputSchema(), columns, context.memory().arrow(),
+                TableBuilder.BATCH_ROWS), Collector::consume,
             collector -> collector.rows() >= STREAM_BATCH_ROWS);
         try {
           List<TableBuilder> parts = new ArrayList<>();
@@ -470,6 +473,12 @@ public final class Plan {
       return Sorter.sort(table, List.of(), limit.rows(), context.memory());
     }
     Pipeline chain = Pipeline.of(input.schema(), pipeline);
+    if (breaker instanceof OrderBy order) {
+      return sort(input, chain, order.keys(), Long.MAX_VALUE, context);
+    }
+    if (breaker instanceof TopN topN) {
+      return sort(input, chain, topN.keys(), topN.rows(), context);
+    }
     Map<String, Expr> aliases = chain.aliases;
     Table result = switch (breaker) {
       case Aggregation a -> aggregate(input, chain, a.resolvedKeys(aliases), a.resolvedAggregates(aliases), context);
@@ -485,23 +494,60 @@ public final class Plan {
 
   private static Table aggregate(ScanSource input, Pipeline chain, List<NamedExpr> keys,
       List<Aggregate> aggregates, ExecutionContext context) {
-    StringIds strings = new StringIds();
-    List<HashAggregator> partials = runWorkers(input, chain, context, binder ->
-        new HashAggregator(context.memory(), binder, keys, aggregates, strings, context.aggregateLayout()),
-        HashAggregator::consume);
-    try {
-      return HashAggregator.merge(partials, context.threads());
-    } finally {
-      partials.forEach(HashAggregator::close);
+    try (SpillingAggregation aggregation = new SpillingAggregation(context.memory(),
+        context.workingMemory(SpillingAggregation.OPERATOR), context.spillSettings(), chain.outputSchema(), keys,
+        aggregates, context.aggregateLayout(), context.threads(), input.maxRows(), context.machine().fastCacheBytes(),
+        context.spillReports().orElse(null))) {
+      return aggregation.finish(runWorkers(input, chain, context, aggregation::worker,
+          SpillingAggregation.Worker::consume));
     }
   }
 
-  private static Table collect(ScanSource input, Pipeline chain, ExecutionContext context) {
-    List<NamedExpr> columns = chain.outputs != null ? chain.outputs
+  /**
+   * ORDER BY (and top-N) after a pipeline: its workers collect their rows for an {@link ExternalSort},
+   * which sorts them in memory or, when they outgrow the working memory, spills sorted runs and
+   * merges them.
+   */
+  private static Table sort(ScanSource input, Pipeline chain, List<SortKey> keys, long limit, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
+    Schema schema = chain.outputSchema();
+    Binder binder = new Binder(schema);
+    List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
+    AtomicInteger worker = new AtomicInteger();
+    try (ExternalSort sort = new ExternalSort(context.memory(), context.workingMemory(ExternalSort.OPERATOR),
+        context.spillSettings(), columns.stream().map(NamedExpr::name).toList(), types, keys, limit,
+        context.threads(), context.spillReports().orElse(null))) {
+      List<SortCollector> collectors = runWorkers(input, chain, context,
+          b -> new SortCollector(b, schema, columns, sort, worker.getAndIncrement()), SortCollector::consume);
+      Table result;
+      try {
+        result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
+      } catch (RuntimeException | Error e) {
+        closeAll(collectors, e);
+        throw e;
+      }
+      try {
+        closeAll(collectors, null);
+      } catch (RuntimeException e) {
+        result.close();
+        throw e;
+      }
+      return result;
+    }
+  }
+
+  /** The columns a pipeline's last step outputs: its last projection's, or every column. */
+  private static List<NamedExpr> outputColumns(Pipeline chain) {
+    return chain.outputs != null ? chain.outputs
         : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+  }
+
+  private static Table collect(ScanSource input, Pipeline chain, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
     Schema schema = chain.outputSchema();
     List<Collector> collectors = runWorkers(input, chain, context,
-        binder -> new Collector(binder, schema, columns, context), Collector::consume);
+        binder -> new Collector(binder, schema, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
+        Collector::consume);
     try {
       List<TableBuilder> parts = new ArrayList<>();
       collectors.forEach(collector -> parts.addAll(collector.parts()));
@@ -510,7 +556,6 @@ public final class Plan {
       collectors.forEach(Collector::close);
     }
   }
-
 
   /** What each worker does with the chunks that pass the filters. */
   private interface ChunkConsumer<S> {
@@ -553,12 +598,12 @@ public final class Plan {
       List<NamedExpr> outputs = null;
       for (Step step : steps) {
         switch (step) {
-          case Filter f -> filters.add(resolve(f.predicate(), aliases));
+          case Filter f -> filters.add(Substitution.apply(f.predicate(), aliases));
           case Project p -> {
             Map<String, Expr> next = new HashMap<>();
             List<NamedExpr> resolved = new ArrayList<>();
             for (NamedExpr output : p.outputs()) {
-              Expr expr = resolve(output.expr(), aliases);
+              Expr expr = Substitution.apply(output.expr(), aliases);
               next.put(output.name(), expr);
               resolved.add(new NamedExpr(expr, output.name()));
             }
@@ -569,7 +614,7 @@ public final class Plan {
             Map<String, Expr> known = aliases;
             List<String> columns = outputs != null ? outputs.stream().map(NamedExpr::name).toList()
                 : schema.getFields().stream().map(Field::getName).toList();
-            Segment segment = new Segment(schema, filters, s.stage(), e -> resolve(e, known), columns);
+            Segment segment = new Segment(schema, filters, s.stage(), e -> Substitution.apply(e, known), columns);
             segments.add(segment);
             filters = new ArrayList<>();
             if (!s.stage().narrowsOnly()) {
@@ -733,30 +778,6 @@ public final class Plan {
     if (first != null) {
       throw first;
     }
-  }
-
-  /** Replaces references to projected names by their expressions. */
-  private static Expr resolve(Expr expr, Map<String, Expr> aliases) {
-    if (aliases.isEmpty()) {
-      return expr;
-    }
-    Function<Expr, Expr> r = e -> resolve(e, aliases);
-    return switch (expr) {
-      case Expr.ColumnRef ref -> aliases.getOrDefault(ref.name(), ref);
-      case Expr.Literal literal -> literal;
-      case Expr.Arithmetic a -> new Expr.Arithmetic(a.op(), r.apply(a.left()), r.apply(a.right()));
-      case Expr.Comparison c -> new Expr.Comparison(c.op(), r.apply(c.left()), r.apply(c.right()));
-      case Expr.And and -> new Expr.And(and.operands().stream().map(r).toList());
-      case Expr.Or or -> new Expr.Or(or.operands().stream().map(r).toList());
-      case Expr.Not not -> new Expr.Not(r.apply(not.operand()));
-      case Expr.Like like -> new Expr.Like(r.apply(like.input()), like.pattern());
-      case Expr.InList in -> new Expr.InList(r.apply(in.input()), in.values());
-      case Expr.Case c -> new Expr.Case(r.apply(c.condition()), r.apply(c.then()), r.apply(c.otherwise()));
-      case Expr.ExtractYear y -> new Expr.ExtractYear(r.apply(y.date()));
-      case Expr.IsNull test -> new Expr.IsNull(r.apply(test.input()));
-      case Expr.Substring sub -> new Expr.Substring(r.apply(sub.input()), sub.start(), sub.length());
-      case Expr.Cast cast -> new Expr.Cast(r.apply(cast.input()), cast.type());
-    };
   }
 
   @Override

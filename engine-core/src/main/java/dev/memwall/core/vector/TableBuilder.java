@@ -62,6 +62,8 @@ public final class TableBuilder implements AutoCloseable {
   private VectorSchemaRoot current;
   /** Capacity the next batch is allocated with: once a batch has filled, later ones start full size. */
   private int batchCapacity = FIRST_BATCH_ROWS;
+  /** Rows per batch: {@link #BATCH_ROWS} unless {@link #batchRows(int)} made batches smaller. */
+  private int batchRows = BATCH_ROWS;
   private int row;
   private int column;
 
@@ -242,7 +244,7 @@ public final class TableBuilder implements AutoCloseable {
       throw new IllegalStateException("row " + row + " is half appended (" + column + " of " + types.size() + " values)");
     }
     startBatch();
-    int fit = Math.min(rows, BATCH_ROWS - row);
+    int fit = Math.min(rows, batchRows - row);
     for (FieldVector vector : current.getFieldVectors()) {
       if (vector instanceof BaseFixedWidthVector fixed) {
         while (fixed.getValueCapacity() < row + fit) {
@@ -352,11 +354,11 @@ public final class TableBuilder implements AutoCloseable {
 
   /** Completes {@code rows} rows written in bulk after {@link #reserveRows}. */
   public void commitRows(int rows) {
-    if (rows < 0 || row + rows > BATCH_ROWS || current == null) {
+    if (rows < 0 || row + rows > batchRows || current == null) {
       throw new IllegalStateException("cannot commit " + rows + " rows at row " + row);
     }
     row += rows;
-    if (row == BATCH_ROWS) {
+    if (row == batchRows) {
       seal();
     }
   }
@@ -395,14 +397,31 @@ public final class TableBuilder implements AutoCloseable {
     }
     column = 0;
     row++;
-    if (row == BATCH_ROWS) {
+    if (row == batchRows) {
       seal();
     }
   }
 
+  /**
+   * Caps the rows of each batch at {@code rows} (a power of two from 64 to {@link #BATCH_ROWS}),
+   * before the first row: smaller batches make smaller allocations, for a builder that must stay
+   * within a tight memory limit (a sort collecting runs). Returns this builder.
+   */
+  public TableBuilder batchRows(int rows) {
+    if (rows < 64 || rows > BATCH_ROWS || Integer.bitCount(rows) != 1) {
+      throw new IllegalArgumentException("batch rows must be a power of two from 64 to " + BATCH_ROWS + ", got " + rows);
+    }
+    if (current != null || !sealed.isEmpty()) {
+      throw new IllegalStateException("batch rows are set before the first row");
+    }
+    this.batchRows = rows;
+    this.batchCapacity = Math.min(batchCapacity, rows);
+    return this;
+  }
+
   private void seal() {
-    if (row == BATCH_ROWS) {
-      batchCapacity = BATCH_ROWS;
+    if (row == batchRows) {
+      batchCapacity = batchRows;
     }
     if (current != null) {
       current.setRowCount(row);

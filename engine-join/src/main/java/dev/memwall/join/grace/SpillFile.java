@@ -1,46 +1,50 @@
 package dev.memwall.join.grace;
 
+import dev.memwall.core.spill.SpillException;
 import java.lang.foreign.MemorySegment;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
  * One spill file of a {@link SpillDirectory}: appended to page by page, read back in any slices.
- * Owned and removed by its directory. Thread safety: one thread.
+ * Owned and removed by its directory. Failures are {@link dev.memwall.join.JoinSpillException}s.
+ * Thread safety: one thread.
  */
 public final class SpillFile {
-  private final SpillDirectory owner;
-  final Path path;
-  final FileChannel channel;
-  long size;
+  private final dev.memwall.core.spill.SpillFile file;
 
-  SpillFile(SpillDirectory owner, Path path, FileChannel channel) {
-    this.owner = owner;
-    this.path = path;
-    this.channel = channel;
+  SpillFile(dev.memwall.core.spill.SpillFile file) {
+    this.file = file;
   }
 
   /** Appends the bytes of {@code page}. */
   public void append(MemorySegment page) {
-    owner.append(this, page);
+    try {
+      file.append(page);
+    } catch (SpillException e) {
+      throw SpillDirectory.translate(e);
+    }
   }
 
   /** Fills {@code into} from {@code position}. */
   public void read(long position, MemorySegment into) {
-    owner.read(this, position, into);
+    try {
+      file.read(position, into);
+    } catch (SpillException e) {
+      throw SpillDirectory.translate(e);
+    }
   }
 
   /** Bytes in the file. */
   public long size() {
-    return size;
+    return file.size();
   }
 
   public Path path() {
-    return path;
+    return file.path();
   }
 
   /** Removes the file now (its directory would on close). */
   public void delete() {
-    owner.delete(this);
+    file.delete();
   }
 }

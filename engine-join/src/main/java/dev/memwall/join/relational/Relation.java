@@ -1,18 +1,23 @@
 package dev.memwall.join.relational;
 
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
+import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
 import dev.memwall.join.JoinKeyException;
+import dev.memwall.join.JoinMemoryException;
 import dev.memwall.join.JoinType;
+import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.pipeline.HashProbeStage;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +38,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * materialized. A join naming an algorithm ({@link JoinSpec#algorithm}) runs both inputs' steps,
  * joins the resulting tables with {@link Join} and gathers the requested output columns (late
  * materialization). {@link #toTable} runs what is pending and hands the result to the caller.
+ *
+ * <p>Memory that degrades: a default join whose build side does not fit (its hash table is refused
+ * by the budget, or would exceed the context's {@linkplain ExecutionContext#memoryLimit() memory
+ * limit}) runs as {@link JoinAlgorithm#HYBRID_HASH} instead, through {@link Join}, which spills the
+ * partitions that do not fit into the context's spill directory; the result is the same, only the
+ * left input is then materialized (where its rows do not fit either, the refusal names the hash
+ * join's {@code spill} stage). With spilling off, the refusal is a
+ * {@link BudgetExceededException} naming the {@value JoinSpec#OPERATOR} and its {@code build} stage.
+ * Aggregations and sorts of a relation spill as those of a {@link Plan} do.
  *
  * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
  * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
@@ -341,6 +355,9 @@ public final class Relation implements AutoCloseable {
    * {@link #keepLeftAndRight}), however the join ends. Not thread-safe.
    */
   public static final class JoinSpec {
+    /** The operator's name in errors and reports. */
+    public static final String OPERATOR = "hash join";
+
     /** System property naming the algorithm of joins that do not choose one: {@value}. */
     public static final String ALGORITHM_PROPERTY = "memwall.join.algorithm";
 
@@ -499,8 +516,20 @@ public final class Relation implements AutoCloseable {
           rightTable = null; // the probe relation owns it now
           return markLeft(probe, output.left(), context);
         }
-        HashProbeStage stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
-            semiOrAnti ? null : output.left(), output.right(), context.machine().fastCacheBytes(), context);
+        if (HashProbeStage.bytesFor(rightTable.rowCount()) > context.memoryLimit().orElse(Long.MAX_VALUE)
+            && context.spilling()) {
+          return spillingJoin(rightTable, output, context); // over the query's memory limit: spill at once
+        }
+        HashProbeStage stage;
+        try {
+          stage = HashProbeStage.build(rightTable, rightKeys, type, leftKeys, left.keyTypes(leftKeys),
+              semiOrAnti ? null : output.left(), output.right(), context.machine().fastCacheBytes(), context);
+        } catch (JoinMemoryException | BudgetExceededException e) {
+          if (!context.spilling()) {
+            throw refusal(e).in(OPERATOR, "build", "spilling is off; give the query more memory or let it spill");
+          }
+          return spillingJoin(rightTable, output, context);
+        }
         List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
         if (ownsRight) {
           owned.add(rightTable);
@@ -516,6 +545,55 @@ public final class Relation implements AutoCloseable {
         left.close();
         right.close();
       }
+    }
+
+    /**
+     * The fallback of a join whose build side does not fit the memory: both inputs materialized and
+     * joined by the hybrid hash join of {@link Join}, which spills partitions that do not fit (into
+     * the context's spill directory, within its quota; with half the query's memory limit, if one
+     * is set, as its memory). Consumes the left input; {@code rightTable} stays the caller's.
+     */
+    private Relation spillingJoin(Table rightTable, Output output, ExecutionContext context) {
+      boolean ownsLeft = left.ownsResult();
+      Table leftTable = null;
+      try {
+        leftTable = left.run();
+        SpillSettings spill = context.spillSettings();
+        Join join = Join.of(context.memory(), leftTable, rightTable).on(leftKeys, rightKeys).type(type)
+            .algorithm(JoinAlgorithm.HYBRID_HASH).threads(context.threads()).profile(context.machine())
+            .spillDirectory(spill.root()).spillQuota(spill.quotaBytes());
+        context.memoryLimit().ifPresent(limit -> join.memoryLimit(Math.max(1, limit / 2)));
+        boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
+        Table joined = join.materialize(output.left(), semiOrAnti ? List.of() : output.right());
+        GraceHashJoin.Report report = join.spillReport();
+        if (report != null && context.spillReports().isPresent()) {
+          try {
+            context.spillReports().get().accept(new SpillReport(OPERATOR, -1, report.spilledBytes(),
+                report.partitions() - report.residentPartitions(), report.maxLevel()));
+          } catch (RuntimeException | Error e) {
+            joined.close();
+            throw e;
+          }
+        }
+        return Relation.own(joined, context);
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "spill", "the hybrid hash join a build that does not fit falls back to needs the left"
+            + " input's rows in memory; give the query more memory");
+      } finally {
+        if (ownsLeft && leftTable != null) {
+          leftTable.close();
+        }
+      }
+    }
+
+    /** The budget's refusal behind a failed build. */
+    private static BudgetExceededException refusal(RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof BudgetExceededException budget) {
+          return budget;
+        }
+      }
+      throw e;
     }
 
     /**

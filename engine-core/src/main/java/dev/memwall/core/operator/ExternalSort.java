@@ -1,0 +1,391 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.spill.SpillDirectory;
+import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.spill.SpillSettings;
+import dev.memwall.core.spill.WorkingMemory;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * ORDER BY (and top-N) over rows that arrive in parts, whose memory degrades instead of failing. The
+ * workers of a pipeline collect their rows in the operator's {@link WorkingMemory}; a worker whose
+ * rows outgrow its {@linkplain #runBytes() share} hands them over as a <em>run</em>, which is sorted
+ * (stably, as {@link Sorter} does) and written to disk as a {@link SortedRun}, or, for a top-N whose
+ * rows are few against the memory, cut to its best rows in memory (such a top-N does not spill,
+ * unless the memory has no room even for its best rows beside a run's). At the end,
+ * if nothing spilled, all rows are sorted in memory exactly as before; otherwise the rows left are
+ * spilled as runs too and the runs are merged k ways (in several passes when one pass would need
+ * more readers than the memory holds), ties going to the earlier run: runs are ordered by worker,
+ * then by when they were cut, which is the order an in-memory sort of the workers' rows sees.
+ *
+ * <p>Comparison is {@link Sorter}'s: strings by their UTF-8 bytes, FLOAT64 by
+ * {@link Double#compare} (NaN last), nulls last in either direction. Spilled runs hold strings
+ * decoded, so a merged result has plain strings where an in-memory one may keep a dictionary; the
+ * values are the same.
+ *
+ * <p>Where spilling is off, the budget error names the operator and its stage: {@code collect}
+ * (buffering rows), {@code run} (sorting and writing one), {@code merge} or {@code output}.
+ *
+ * <p>Ownership: the operator owns its working memory, its runs and its spill directory, and frees them
+ * on {@link #close}, however it ended. The result is allocated from the output memory and is the
+ * caller's. Thread safety: {@link #spill} may be called by the workers at once; {@link #finish} and
+ * {@link #close} on the thread that runs the plan.
+ */
+public final class ExternalSort implements AutoCloseable {
+  /** The operator's name in errors and reports. */
+  public static final String OPERATOR = "sort";
+  /** A top-N whose rows fill at most 1/this of a worker's share keeps its best rows in memory instead of spilling. */
+  private static final int TOP_N_SHARE = 16;
+
+  private final EngineMemory output;
+  private final WorkingMemory working;
+  private final SpillSettings spill;
+  private final List<SortKey> keys;
+  private final long limit;
+  private final Consumer<SpillReport> reports;
+  private final List<String> names;
+  private final List<ColumnType> types;
+  private final long runBytes;
+  private final long rowBytes;
+  private final int batchRows;
+  /** Whether this is a top-N whose best rows fit the memory many times over: it keeps them instead of spilling runs. */
+  private final boolean keepsBest;
+  private final List<Run> runs = new ArrayList<>();
+  private SpillDirectory directory;
+  private Table best;
+  private int passes;
+
+  /** A spilled run and where it came from, for the order of ties. */
+  private record Run(int worker, long sequence, SortedRun sorted) {}
+
+  /**
+   * @param output where the result is allocated
+   * @param working the operator's working memory (rows collected, runs being written, merge readers)
+   * @param names the rows' column names
+   * @param types the rows' column types
+   * @param limit the most rows returned ({@link Long#MAX_VALUE}: all)
+   * @param threads the workers collecting rows, which share the working memory
+   * @param reports receives the operator's {@link SpillReport} when it finishes; may be null
+   */
+  public ExternalSort(EngineMemory output, WorkingMemory working, SpillSettings spill, List<String> names,
+      List<ColumnType> types, List<SortKey> keys, long limit, int threads, Consumer<SpillReport> reports) {
+    this.output = output;
+    this.names = List.copyOf(names);
+    this.types = List.copyOf(types);
+    this.working = working;
+    this.spill = spill;
+    this.keys = List.copyOf(keys);
+    this.limit = limit;
+    this.reports = reports;
+    long share = working.memory().availableBytes() / Math.max(1, threads);
+    this.runBytes = share / 2; // the other half: a run being sorted and written, readers while merging
+    this.rowBytes = rowBytes(types);
+    long rows = Math.max(64, Math.min(TableBuilder.BATCH_ROWS, runBytes / (8 * rowBytes)));
+    this.batchRows = Integer.highestOneBit((int) rows);
+    this.keepsBest = limit != Long.MAX_VALUE && limit <= share / (TOP_N_SHARE * rowBytes);
+  }
+
+  /** Estimated bytes of a row of {@code types} in Arrow batches (strings at 24 bytes). */
+  private static long rowBytes(List<ColumnType> types) {
+    long bytes = 1;
+    for (ColumnType type : types) {
+      bytes += switch (type.kind()) {
+        case BOOLEAN -> 1;
+        case INT32, DATE -> 4;
+        case INT64, DECIMAL, FLOAT64, TIMESTAMP -> 8;
+        case STRING -> 24;
+      };
+    }
+    return bytes;
+  }
+
+  /** The working memory rows are collected in. */
+  public EngineMemory memory() {
+    return working.memory();
+  }
+
+  /** Rows per batch in which workers collect rows (small batches allocate in small steps). */
+  public int batchRows() {
+    return batchRows;
+  }
+
+  /**
+   * Whether a worker holding {@code heldRows} rows in {@code heldBytes} should hand them over as a run
+   * before it takes more: when a few more batches (of the rows' measured or estimated size) could take
+   * it past its share.
+   */
+  public boolean runFull(long heldBytes, long heldRows) {
+    long perRow = Math.max(rowBytes, heldRows == 0 ? 0 : heldBytes / heldRows);
+    return heldBytes > 0 && heldBytes + 4L * batchRows * perRow > runBytes && spill.enabled();
+  }
+
+  /** The bytes of rows one worker may collect before it cuts a run. */
+  public long runBytes() {
+    return runBytes;
+  }
+
+  /**
+   * Takes {@code run} (rows collected by worker {@code worker}, in order; its {@code sequence}-th run)
+   * and closes it: a top-N with a small limit keeps its best rows, otherwise it is sorted and
+   * spilled.
+   */
+  public void spill(int worker, long sequence, Table run) {
+    try (run) {
+      if (keepsBest) {
+        try {
+          keepBest(run);
+          return;
+        } catch (BudgetExceededException e) {
+          // the best rows and this run's do not fit beside each other right now: spill the run instead
+        }
+      }
+      SortedRun sorted = write(run, directory(null, "run"));
+      synchronized (runs) {
+        runs.add(new Run(worker, sequence, sorted));
+      }
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "run", "the memory does not hold a run being sorted and written; give the query more"
+          + " memory");
+    }
+  }
+
+  /** Folds the best rows of {@code run} into the best kept so far. */
+  private void keepBest(Table run) {
+    Table top = Sorter.sort(run, keys, limit, working.memory());
+    synchronized (this) {
+      if (best == null) {
+        best = top;
+        return;
+      }
+      Table merged;
+      try {
+        merged = Sorter.sort(List.of(best, top), keys, limit, working.memory());
+      } finally {
+        top.close(); // refused: the best so far stay as they were
+      }
+      best.close();
+      best = merged;
+    }
+  }
+
+  private synchronized SpillDirectory directory(BudgetExceededException refusal, String stage) {
+    if (!spill.enabled()) {
+      throw refusal.in(OPERATOR, stage, "spilling is off; give the query more memory or let it spill");
+    }
+    if (directory == null) {
+      directory = spill.newDirectory(OPERATOR);
+    }
+    return directory;
+  }
+
+  /** Sorts {@code run} and writes it as a run. */
+  private SortedRun write(Table run, SpillDirectory spills) {
+    long[] refs = Sorter.sortedReferences(run, keys);
+    List<Batch> batches = run.batches();
+    try (SortedRun.Writer writer = new SortedRun.Writer(spills.newFile("sort-run"), names, types,
+        working.memory().arrow(), batchRows)) {
+      for (long ref : refs) {
+        writer.append(batches.get((int) (ref >>> 32)), (int) ref);
+      }
+      return writer.finish();
+    }
+  }
+
+  /**
+   * The sorted result of every run handed over and of the rows each worker still holds
+   * ({@code partsByWorker}, in worker order; the parts are emptied here and stay the caller's to
+   * close). Without a spill this is the in-memory sort of all the parts as one table. The caller owns
+   * the result.
+   */
+  public Table finish(List<List<TableBuilder>> partsByWorker) {
+    boolean spilled;
+    synchronized (runs) {
+      spilled = !runs.isEmpty();
+    }
+    Table result;
+    if (!spilled && best == null) {
+      try (Table all = collected(partsByWorker.stream().flatMap(List::stream).toList())) {
+        result = Sorter.sort(all, keys, limit, output);
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+      }
+    } else {
+      List<Table> rests = new ArrayList<>();
+      try {
+        for (List<TableBuilder> parts : partsByWorker) {
+          rests.add(collected(parts));
+        }
+        result = spilled ? merged(rests) : inMemory(rests);
+      } finally {
+        rests.stream().filter(java.util.Objects::nonNull).forEach(Table::close);
+      }
+    }
+    if (reports != null) {
+      try {
+        reports.accept(new SpillReport(OPERATOR, working.peakBytes(),
+            directory == null ? 0 : directory.writtenBytes(), runs.size(), passes));
+      } catch (RuntimeException | Error e) {
+        result.close();
+        throw e;
+      }
+    }
+    return result;
+  }
+
+  /** One table of {@code parts} (in the working memory). */
+  private static Table collected(List<TableBuilder> parts) {
+    try {
+      return TableBuilder.concatenate(parts);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "collect", "the memory does not hold the rows collected");
+    }
+  }
+
+  /** Nothing spilled, but a top-N kept its best rows: those and the rows left, sorted in memory. */
+  private Table inMemory(List<Table> rests) {
+    List<Table> inputs = new ArrayList<>();
+    inputs.add(best);
+    rests.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
+    try {
+      return Sorter.sort(inputs, keys, limit, output);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+    }
+  }
+
+  /** Spills the rows left, then merges every run. */
+  private Table merged(List<Table> rests) {
+    for (int w = 0; w < rests.size(); w++) {
+      Table rest = rests.get(w);
+      rests.set(w, null);
+      if (rest.rowCount() == 0) {
+        rest.close();
+      } else {
+        spill(w, Long.MAX_VALUE, rest);
+      }
+    }
+    if (best != null) {
+      Table kept = best;
+      best = null;
+      spill(-1, 0, kept);
+    }
+    List<Run> ordered;
+    synchronized (runs) {
+      runs.sort(Comparator.comparingInt(Run::worker).thenComparingLong(Run::sequence));
+      ordered = new ArrayList<>(runs);
+    }
+    List<SortedRun> sorted = new ArrayList<>(ordered.stream().map(Run::sorted).toList());
+    SpillDirectory spills = directory(null, "merge");
+    while (sorted.size() > fanIn(sorted)) {
+      passes++;
+      int fanIn = fanIn(sorted);
+      List<SortedRun> next = new ArrayList<>();
+      for (int from = 0; from < sorted.size(); from += fanIn) {
+        List<SortedRun> group = sorted.subList(from, Math.min(sorted.size(), from + fanIn));
+        if (group.size() == 1) {
+          next.add(group.getFirst());
+          continue;
+        }
+        next.add(mergeIntoRun(group, spills));
+      }
+      sorted = next;
+    }
+    passes++;
+    try (RunMerge merge = new RunMerge(sorted, keys, working.memory().arrow())) {
+      try (TableBuilder builder = new TableBuilder(names, types, null, output.arrow())) {
+        for (long n = 0; n < limit && merge.next(); n++) {
+          for (int c = 0; c < names.size(); c++) {
+            builder.appendFrom(merge.batch().column(c), merge.row());
+          }
+          builder.endRow();
+        }
+        return builder.build();
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+      }
+    } finally {
+      sorted.forEach(SortedRun::close);
+    }
+  }
+
+  /** Merges {@code group} (consecutive runs, in order) into one new run, deleting them. */
+  private SortedRun mergeIntoRun(List<SortedRun> group, SpillDirectory spills) {
+    try (RunMerge merge = new RunMerge(group, keys, working.memory().arrow())) {
+      try (SortedRun.Writer writer = new SortedRun.Writer(spills.newFile("sort-merge"), names, types,
+          working.memory().arrow(), batchRows)) {
+        while (merge.next()) {
+          writer.append(merge.batch(), merge.row());
+        }
+        return writer.finish();
+      }
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "merge", "the memory does not hold the readers of a merge pass; give the query more memory");
+    } finally {
+      group.forEach(SortedRun::close);
+    }
+  }
+
+  /** How many runs one merge may read at once: a batch per reader in half of the memory free, at least 2. */
+  private int fanIn(List<SortedRun> sorted) {
+    long rows = 0;
+    long bytes = 0;
+    for (SortedRun run : sorted) {
+      rows += run.rows();
+      bytes += run.bytes();
+    }
+    long batchBytes = Math.max(1, 2 * batchRows * Math.max(1, bytes / Math.max(1, rows)));
+    long free = working.memory().availableBytes();
+    return (int) Math.clamp(free / 2 / batchBytes, 2, 1024);
+  }
+
+  /** Frees every run, the kept rows, the spill directory and the working memory (leak-checked). */
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    synchronized (runs) {
+      for (Run run : runs) {
+        try {
+          run.sorted().close();
+        } catch (RuntimeException e) {
+          failure = first(failure, e);
+        }
+      }
+      runs.clear();
+    }
+    synchronized (this) {
+      if (best != null) {
+        best.close();
+        best = null;
+      }
+      if (directory != null) {
+        directory.close();
+      }
+    }
+    try {
+      working.close();
+    } catch (RuntimeException e) {
+      failure = first(failure, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException first(RuntimeException failure, RuntimeException next) {
+    if (failure == null) {
+      return next;
+    }
+    failure.addSuppressed(next);
+    return failure;
+  }
+}

@@ -1,0 +1,605 @@
+package dev.memwall.core.operator;
+
+import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.concurrent.Workers;
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.spill.SpillDirectory;
+import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.spill.SpillSettings;
+import dev.memwall.core.spill.WorkingMemory;
+import dev.memwall.core.vector.Table;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Grouped aggregation whose memory degrades instead of failing: each worker aggregates its share of
+ * the input in a {@link HashAggregator} held in the operator's {@link WorkingMemory}, and when the
+ * table's next growth is refused (by the query's working-memory limit or the budget), the worker
+ * spills its partial groups as one run of {@link PartialRuns} (partitioned by key hash) and starts
+ * over with an empty table. At the end, if nothing spilled, the workers' tables merge in memory as
+ * {@link HashAggregator#merge} does (the same result, encodings included); otherwise the tables left
+ * are spilled too and each partition is aggregated on its own from its records (the partitions on
+ * the workers' threads, each claiming the next), its groups written to the result before its worker
+ * takes the next partition. A partition that still does not fit is partitioned
+ * again, with other hash bits, up to {@value #MAX_LEVEL} levels deep. Partial states merge exactly as
+ * the workers' tables do (sums, counts, minima, maxima, the null counts behind SQL's nulls), so the
+ * result has the same rows as the in-memory aggregation; their order differs (it is unspecified).
+ *
+ * <p>Where spilling is off, or cannot help (the memory does not hold an empty table taking one chunk
+ * of rows), the {@link BudgetExceededException} names the operator and its stage: {@code build}
+ * (consuming rows), {@code merge} (folding partial groups) or {@code output} (writing the result).
+ *
+ * <p>Speed: a table refused a growth is cleared and filled again (its memory stays grown); runs are
+ * written group by group in table order; partitions are cut so that each one's table fits the fast
+ * cache; and a worker whose spills fold about one row per group (keys in random order, more groups
+ * than memory) stops aggregating across chunks and passes each chunk's groups, aggregated in a small
+ * table, straight to the partitions, sparing a large table's cache misses.
+ *
+ * <p>Cost beyond the working memory: each worker's records go through heap staging blocks of
+ * {@value PartialRuns#STAGING_BYTES} bytes for all partitions together, so that spilling needs no
+ * memory the budget just refused; interned strings of string keys stay on the heap as in the
+ * in-memory aggregation.
+ *
+ * <p>Ownership: the operator owns its working memory and spill directory and frees both on
+ * {@link #close}, however it ended: no buffer and no spill file outlives it. The result table is
+ * allocated from the output memory and is the caller's. Thread safety: one {@link Worker} per thread;
+ * {@link #finish} and {@link #close} on the thread that runs the plan.
+ */
+public final class SpillingAggregation implements AutoCloseable {
+  /** The operator's name in errors and reports. */
+  public static final String OPERATOR = "hash aggregation";
+  /**
+   * A spill whose table folded fewer rows than this per group turns its worker to passing each
+   * chunk's groups on (see {@code Worker#passThrough}).
+   */
+  private static final int PASS_THROUGH_ROWS_PER_GROUP = 2;
+  /** How often a worker with an empty table waits for the others to free memory before it gives up. */
+  private static final int MAX_WAITS = 200;
+  private static final long WAIT_NANOS = 500_000;
+  /** The deepest re-partitioning of a partition before the aggregation gives up. */
+  static final int MAX_LEVEL = 8;
+
+  private final EngineMemory output;
+  private final WorkingMemory working;
+  private final SpillSettings spill;
+  private final Schema schema;
+  private final List<NamedExpr> keys;
+  private final List<Aggregate> aggregates;
+  private final AggregateLayout layout;
+  private final int threads;
+  private final long inputRows;
+  private final Consumer<SpillReport> reports;
+  private final StringIds strings = new StringIds();
+  private final AtomicLong consumedRows = new AtomicLong();
+  private final List<Worker> workers = new ArrayList<>();
+  private SpillDirectory directory;
+  /** Partition bits of the workers' runs, decided by the first spill; 0 before. */
+  private int partitionBits;
+  private volatile boolean spilled;
+  private final AtomicLong runs = new AtomicLong();
+  private final AtomicInteger depth = new AtomicInteger();
+  /**
+   * The most working memory one worker's table may hold before it spills of its own accord: an
+   * equal share of what the working memory had free when the operator started, so that no worker
+   * can take all of it and leave another unable to take even one chunk.
+   */
+  private final long workerShare;
+  /** The most one partition's table may hold while the partitions are aggregated on several threads. */
+  private volatile long partitionShare = Long.MAX_VALUE;
+  /** The cache a partition's table should fit, for the aggregation of the partitions to run in cache. */
+  private final long cacheBytes;
+
+  /**
+   * @param output where the result table is allocated
+   * @param working the operator's working memory, closed with it
+   * @param schema the rows' schema, which {@code keys} and {@code aggregates} are bound against
+   * @param inputRows about how many rows the workers will consume (an estimate for partitioning)
+   * @param cacheBytes the fast cache of the machine (see
+   *     {@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): spilled partitions are cut
+   *     small enough that their tables fit it
+   * @param reports receives the operator's {@link SpillReport} when it finishes; may be null
+   */
+  public SpillingAggregation(EngineMemory output, WorkingMemory working, SpillSettings spill, Schema schema,
+      List<NamedExpr> keys, List<Aggregate> aggregates, AggregateLayout layout, int threads, long inputRows,
+      long cacheBytes, Consumer<SpillReport> reports) {
+    this.cacheBytes = Math.max(64 << 10, cacheBytes);
+    this.output = output;
+    this.working = working;
+    this.spill = spill;
+    this.schema = schema;
+    this.keys = List.copyOf(keys);
+    this.aggregates = List.copyOf(aggregates);
+    this.layout = layout;
+    this.threads = threads;
+    this.inputRows = Math.max(1, inputRows);
+    this.reports = reports;
+    this.workerShare = working.memory().availableBytes() / Math.max(1, threads);
+  }
+
+  /**
+   * A worker aggregating rows bound with {@code binder}; closed by the caller or with this operator.
+   *
+   * @throws BudgetExceededException naming the operator's build stage when even an empty table is refused
+   */
+  public Worker worker(Binder binder) {
+    Worker worker = new Worker(binder);
+    synchronized (workers) {
+      workers.add(worker);
+    }
+    return worker;
+  }
+
+  private HashAggregator newAggregator(Binder binder, String stage) {
+    try {
+      return new HashAggregator(working.memory(), output, binder, keys, aggregates, strings, layout);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, stage, "the memory does not hold even an empty hash table; give the query more memory");
+    }
+  }
+
+  /** Creates the spill directory on first use; names the stage when spilling is off (a refusal is then given). */
+  private synchronized SpillDirectory directory(BudgetExceededException refusal, String stage) {
+    if (!spill.enabled()) {
+      throw refusal.in(OPERATOR, stage, "spilling is off; give the query more memory or let it spill");
+    }
+    if (directory == null) {
+      directory = spill.newDirectory(OPERATOR);
+    }
+    spilled = true;
+    return directory;
+  }
+
+  /**
+   * The partition bits of the workers' runs, decided by the first spill: enough partitions that each
+   * fits the memory if groups grow with the input (from how much input it took to fill the memory),
+   * and that each partition's table (its groups extrapolated from the spilling table's, at most one
+   * per row) fits both a thread's share of the fast cache, so the partitions aggregate without cache
+   * misses, and half a thread's share of the memory, as the threads aggregate partitions at once.
+   */
+  private synchronized int partitionBits(HashAggregator spilling) {
+    if (partitionBits == 0) {
+      long consumed = Math.max(1, consumedRows.get());
+      double groups = Math.min(inputRows, (double) spilling.groups() * threads * inputRows / consumed);
+      double bytes = groups * (spilling.recordBytes() + 4.0 * Long.BYTES); // keys, states, slots half full
+      double target = Math.min(cacheBytes, (double) workerShare * threads / 2) / threads;
+      partitionBits = Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(target, bytes / 2));
+    }
+    return partitionBits;
+  }
+
+  /** Decides the partition bits, unless a spill already did, from the groups that fit against all of them. */
+  private synchronized void settlePartitionBits(long fit, long total) {
+    if (partitionBits == 0) {
+      partitionBits = PartialRuns.bitsFor(fit, total);
+    }
+  }
+
+  /** One thread's share of the aggregation: a table that spills as runs to a file of its own. */
+  public final class Worker implements AutoCloseable {
+    private final Binder binder;
+    private HashAggregator aggregator;
+    /** Writes this worker's runs, to a file of its own; null until the first spill. */
+    private PartialRuns.Writer writer;
+    /** Rows consumed since the last spill (or the start). */
+    private long rowsSinceSpill;
+    /**
+     * Whether this worker no longer aggregates across chunks: its spills folded too few rows into
+     * each group to be worth a table in memory, so each chunk is aggregated on its own in a small
+     * table and its groups go straight to the partitions.
+     */
+    private boolean passThrough;
+
+    private Worker(Binder binder) {
+      this.binder = binder;
+      this.aggregator = newAggregator(binder, "build");
+    }
+
+    /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
+    public void consume(Chunk chunk) {
+      int n = chunk.selected();
+      if (passThrough) {
+        passOn(chunk, n);
+        return;
+      }
+      int waits = 0;
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          if (aggregator.footprintBytes() > workerShare && aggregator.groups() > 0 && spill.enabled()) {
+            spillFrom(0, null, "build"); // over its share: spill before the other workers starve
+            continue;
+          }
+          aggregator.consume(chunk);
+          consumedRows.addAndGet(chunk.count());
+          rowsSinceSpill += n;
+          return;
+        } catch (BudgetExceededException e) {
+          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+            // nothing of its own to spill: another worker holds the memory, for the moment of a
+            // growth before it spills; wait for it rather than fail
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+            continue;
+          }
+          spillFrom(0, e, "build");
+        }
+      }
+    }
+
+    /**
+     * Writes groups {@code [from, groups)} of this worker's table as a run and starts again with an
+     * empty table: the same one, cleared, when a growth was refused ({@code refusal}), so the next
+     * groups fill the memory it holds; a new, small one when it grew past its share.
+     */
+    private void spillFrom(int from, BudgetExceededException refusal, String stage) {
+      SpillDirectory spills = directory(refusal, stage);
+      if (aggregator.groups() == 0 && refusal != null) {
+        throw refusal.in(OPERATOR, stage, "even an empty hash table cannot take one chunk of rows; give the query"
+            + " more memory");
+      }
+      long groups = aggregator.groups() - from;
+      writeRun(spills, from);
+      boolean poorlyFolded = rowsSinceSpill < PASS_THROUGH_ROWS_PER_GROUP * groups;
+      rowsSinceSpill = 0;
+      if (poorlyFolded) {
+        // the table held about one row per group: aggregating across chunks saves little and costs a
+        // table's worth of cache misses per row; pass each chunk's groups on instead
+        passThrough = true;
+        aggregator.close();
+        aggregator = null;
+        aggregator = newAggregator(binder, stage);
+        return;
+      }
+      if (refusal != null && aggregator.footprintBytes() <= workerShare) {
+        aggregator.clear();
+        return;
+      }
+      aggregator.close();
+      aggregator = null;
+      aggregator = newAggregator(binder, stage);
+    }
+
+    /** Pass-through: the chunk's own groups, aggregated in a small table, go straight to the partitions. */
+    private void passOn(Chunk chunk, int n) {
+      try {
+        aggregator.reserveRoom(n);
+        aggregator.consume(chunk);
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+      }
+      consumedRows.addAndGet(chunk.count());
+      writer.add(aggregator, 0);
+      aggregator.clear();
+    }
+
+    /** Spills groups {@code [from, groups)} of this worker's table (the others were folded elsewhere) and frees the table. */
+    private void spillRest(int from) {
+      if (aggregator.groups() > from) {
+        writeRun(directory, from);
+      }
+      close();
+    }
+
+    private void writeRun(SpillDirectory spills, int from) {
+      if (writer == null) {
+        writer = new PartialRuns.Writer(spills.newFile("aggregation-worker"), 0, partitionBits(aggregator),
+            aggregator.recordBytes());
+      }
+      writer.write(aggregator, from);
+      runs.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+      if (aggregator != null) {
+        aggregator.close();
+        aggregator = null;
+      }
+    }
+  }
+
+  /**
+   * The result of the aggregation over everything {@code finished} (this operator's workers, done
+   * consuming) consumed; the workers are closed. The caller owns the table.
+   *
+   * @throws BudgetExceededException naming the stage where spilling is off or cannot help
+   * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
+   */
+  public Table finish(List<Worker> finished) {
+    Table result = spilled ? spilledResult(finished) : inMemoryResult(finished);
+    if (reports != null) {
+      try {
+        reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
+            (int) runs.get(), depth.get()));
+      } catch (RuntimeException | Error e) {
+        result.close();
+        throw e;
+      }
+    }
+    return result;
+  }
+
+  /** Nothing spilled while consuming: the workers' tables merge in memory, unless that merge itself runs out. */
+  private Table inMemoryResult(List<Worker> finished) {
+    List<HashAggregator> partials = finished.stream().map(w -> w.aggregator).toList();
+    if (!HashAggregator.mergesInPlace(partials)) {
+      HashAggregator first = partials.getFirst();
+      for (int p = 1; p < partials.size(); p++) {
+        HashAggregator other = partials.get(p);
+        for (int g = 0; g < other.groups(); g += Chunk.CAPACITY) {
+          int n = Math.min(Chunk.CAPACITY, other.groups() - g);
+          try {
+            first.reserveRoom(n);
+          } catch (BudgetExceededException e) {
+            // fold no more: spill what is folded, the rest of this partial and the partials after it
+            directory(e, "merge");
+            long left = 0;
+            for (int q = p; q < partials.size(); q++) {
+              left += partials.get(q).groups();
+            }
+            settlePartitionBits(first.groups(), first.groups() + left);
+            finished.get(p).spillRest(g);
+            for (int q = p + 1; q < partials.size(); q++) {
+              finished.get(q).spillRest(0);
+            }
+            return spilledResult(finished);
+          }
+          first.mergeGroups(other, g, n);
+          if ((g & ((1 << 16) - 1)) == 0) {
+            ExecutionControl.checkpoint();
+          }
+        }
+        finished.get(p).close(); // folded: free its table before the next grows the first
+      }
+      partials = List.of(first);
+    }
+    try {
+      return HashAggregator.merge(partials, threads);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+    }
+  }
+
+  /** The tables left are spilled; every partition of the runs is aggregated on its own. */
+  private Table spilledResult(List<Worker> finished) {
+    List<PartialRuns.Writer> writers = new ArrayList<>();
+    for (Worker worker : finished) {
+      if (worker.aggregator != null && worker.aggregator.groups() > 0) {
+        worker.writeRun(directory, 0);
+      }
+      worker.close();
+      if (worker.writer != null) {
+        worker.writer.flush(); // a passing-through worker's last blocks
+        writers.add(worker.writer);
+      }
+    }
+    HashAggregator template = newAggregator(new Binder(schema), "output");
+    int recordBytes = template.recordBytes();
+    long records = 0;
+    for (PartialRuns.Writer writer : writers) {
+      for (List<PartialRuns.Segment> segments : writer.partitions) {
+        records += PartialRuns.records(segments, recordBytes);
+      }
+    }
+    int partitions = 1 << partitionBits;
+    int tasks = Math.min(threads, partitions);
+    partitionShare = working.memory().availableBytes() / tasks;
+    List<HashAggregator.ResultWriter> results = new ArrayList<>();
+    try {
+      try {
+        for (int t = 0; t < tasks; t++) {
+          results.add(template.resultWriter(records));
+        }
+      } finally {
+        template.close();
+      }
+      // the partitions are aggregated on the workers' threads, each claiming the next partition
+      AtomicInteger next = new AtomicInteger();
+      List<Runnable> work = new ArrayList<>();
+      for (HashAggregator.ResultWriter result : results) {
+        work.add(() -> {
+          byte[] block = PartialRuns.readBlock(recordBytes);
+          for (int p = next.getAndIncrement(); p < partitions; p = next.getAndIncrement()) {
+            List<PartialRuns.Segment> segments = new ArrayList<>();
+            for (PartialRuns.Writer writer : writers) {
+              segments.addAll(writer.partitions.get(p));
+            }
+            aggregatePartition(segments, 1, result, block);
+          }
+        });
+      }
+      Workers.runAll("memwall-aggregation-partitions", work);
+      try {
+        return HashAggregator.ResultWriter.build(results);
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+      }
+    } finally {
+      results.forEach(HashAggregator.ResultWriter::close);
+    }
+  }
+
+  /**
+   * Aggregates the records of {@code segments} (one partition) and writes the groups to
+   * {@code writer}; where they do not fit, spills runs partitioned at {@code level} and recurses.
+   */
+  private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
+      byte[] block) {
+    if (segments.isEmpty()) {
+      return;
+    }
+    depth.accumulateAndGet(level, Math::max);
+    Binder binder = new Binder(schema);
+    Overflow overflow = new Overflow(segments, level, binder);
+    try {
+      int recordBytes = overflow.aggregator.recordBytes();
+      PartialRuns.read(segments, recordBytes, block, (records, count) -> {
+        for (int i = 0; i < count; i += Chunk.CAPACITY) {
+          overflow.merge(records, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
+        }
+      });
+      if (overflow.writer == null) {
+        try {
+          writer.write(overflow.aggregator);
+        } catch (BudgetExceededException e) {
+          throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+        }
+        return;
+      }
+      overflow.spillAggregator();
+      overflow.closeAggregator();
+      for (List<PartialRuns.Segment> partition : overflow.writer.partitions) {
+        aggregatePartition(partition, level + 1, writer, block);
+      }
+    } finally {
+      overflow.close();
+    }
+  }
+
+  /** One partition's aggregation: its table, and the runs it spilled when the table outgrew the memory. */
+  private final class Overflow implements AutoCloseable {
+    private final int level;
+    private final Binder binder;
+    private final long totalRecords;
+    private HashAggregator aggregator;
+    /** Writes the runs of this partition's sub-partitions; null until it first spills. */
+    private PartialRuns.Writer writer;
+    private long merged;
+
+    Overflow(List<PartialRuns.Segment> segments, int level, Binder binder) {
+      this.level = level;
+      this.binder = binder;
+      this.aggregator = newAggregator(binder, "merge");
+      this.totalRecords = PartialRuns.records(segments, aggregator.recordBytes());
+    }
+
+    /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
+    void merge(MemorySegment block, long offset, int n) {
+      boolean renewed = false;
+      int waits = 0;
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          if (aggregator.footprintBytes() > partitionShare && aggregator.groups() > 0 && level < MAX_LEVEL) {
+            overflow(null); // over its share of the memory the partitions are aggregated in at once
+            continue;
+          }
+          aggregator.mergeRecords(block, offset, n);
+          merged += n;
+          return;
+        } catch (BudgetExceededException e) {
+          if (aggregator.groups() == 0 && !renewed) {
+            // an empty table whose memory is all keys and states (grown in an earlier round): a new,
+            // small one may build its slots where this one could not
+            renewed = true;
+            closeAggregator();
+            aggregator = newAggregator(binder, "merge");
+            continue;
+          }
+          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+            // the partitions aggregated on the other threads hold the memory for a moment: wait for them
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+            continue;
+          }
+          if (aggregator.groups() == 0) {
+            throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
+                + " query more memory");
+          }
+          overflow(e);
+        }
+      }
+    }
+
+    /**
+     * Spills the table as a run of this partition's sub-partitions and starts again with it empty:
+     * because a growth was refused ({@code refusal}), or (null) because it grew past its share.
+     */
+    private void overflow(BudgetExceededException refusal) {
+      if (level >= MAX_LEVEL) {
+        throw refusal.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
+            + " levels of re-partitioning; give the query more memory");
+      }
+      if (writer == null) {
+        writer = new PartialRuns.Writer(directory.newFile("aggregation-level-" + level), level,
+            PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
+      }
+      spillAggregator();
+      if (refusal != null && aggregator.footprintBytes() <= partitionShare) {
+        aggregator.clear(); // the same memory takes the next groups
+      } else {
+        closeAggregator();
+        aggregator = newAggregator(binder, "merge");
+      }
+    }
+
+    void spillAggregator() {
+      writer.write(aggregator, 0);
+      runs.incrementAndGet();
+    }
+
+    void closeAggregator() {
+      if (aggregator != null) {
+        aggregator.close();
+        aggregator = null;
+      }
+    }
+
+    @Override
+    public void close() {
+      closeAggregator();
+      if (writer != null) {
+        writer.close();
+      }
+    }
+  }
+
+  /** Frees every worker's table, the spill files and directory, and the working memory (leak-checked). */
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    synchronized (workers) {
+      for (Worker worker : workers) {
+        try {
+          worker.close();
+        } catch (RuntimeException e) {
+          failure = first(failure, e);
+        }
+      }
+    }
+    synchronized (this) {
+      if (directory != null) {
+        try {
+          directory.close();
+        } catch (RuntimeException e) {
+          failure = first(failure, e);
+        }
+      }
+    }
+    try {
+      working.close();
+    } catch (RuntimeException e) {
+      failure = first(failure, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException first(RuntimeException failure, RuntimeException next) {
+    if (failure == null) {
+      return next;
+    }
+    failure.addSuppressed(next);
+    return failure;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.memwall.core.spill;
+
+import java.nio.file.Path;
+
+/**
+ * Where and how much an operator may spill: the root under which it creates its private
+ * {@link SpillDirectory} (only when it first needs one), and the most bytes its spill files may hold
+ * at once. {@link #OFF} (no root): the operator does not spill, and a refused allocation fails with a
+ * {@link dev.memwall.core.memory.BudgetExceededException} that names the operator and its stage.
+ *
+ * @param root the directory spill directories are created under; null: spilling is off
+ * @param quotaBytes the most bytes one operator's spill files may hold at once
+ *     ({@link Long#MAX_VALUE}: only the disk bounds them)
+ */
+public record SpillSettings(Path root, long quotaBytes) {
+  /** Spilling off. */
+  public static final SpillSettings OFF = new SpillSettings(null, Long.MAX_VALUE);
+
+  public SpillSettings {
+    if (quotaBytes < 0) {
+      throw new IllegalArgumentException("spill quota must not be negative, got " + quotaBytes);
+    }
+  }
+
+  /** Spilling into fresh directories under {@code java.io.tmpdir}, without a quota. */
+  public static SpillSettings temporaryDirectory() {
+    return new SpillSettings(Path.of(System.getProperty("java.io.tmpdir")), Long.MAX_VALUE);
+  }
+
+  /** Whether operators may spill. */
+  public boolean enabled() {
+    return root != null;
+  }
+
+  /** A fresh directory for {@code operator} under {@link #root}. */
+  public SpillDirectory newDirectory(String operator) {
+    if (root == null) {
+      throw new IllegalStateException("spilling is off");
+    }
+    return SpillDirectory.create(root, quotaBytes, operator);
+  }
+}

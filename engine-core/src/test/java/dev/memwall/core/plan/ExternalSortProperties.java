@@ -1,0 +1,110 @@
+package dev.memwall.core.plan;
+
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.spill.SpillDirectory;
+import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.vector.Table;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * Spilled sort against the in-memory one: random tables (ties, nulls, strings plain and encoded,
+ * decimals, doubles with NaN, infinities and negative zero, type limits) filtered and projected,
+ * then ordered by random keys in both directions, with and without a limit, first with an unlimited
+ * working memory to measure the need, then at 1/2, 1/8 and 1/64 of it. On one thread the rows come
+ * in the same order, ties included (the sort is stable); on two, whose workers split the input
+ * differently each run, the key columns come in the same order and the rows are the same (all of
+ * them without a limit). A top-N never spills.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class ExternalSortProperties {
+  private static final String[] COLUMNS = {"k", "s", "d", "f", "i", "day"};
+
+  @Property(tries = 10)
+  void spilledSortEqualsInMemory(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
+      @ForAll boolean manyStrings, @ForAll boolean topN, EngineMemory data, EngineMemory memory) throws IOException {
+    Random random = new Random(seed);
+    List<SortKey> keys = new ArrayList<>();
+    List<String> keyNames = new ArrayList<>();
+    for (int n = 1 + random.nextInt(3); keys.size() < n; ) {
+      String column = COLUMNS[random.nextInt(COLUMNS.length)];
+      if (!keyNames.contains(column)) {
+        keyNames.add(column);
+        keys.add(random.nextBoolean() ? SortKey.asc(column) : SortKey.desc(column));
+      }
+    }
+    long limit = topN ? 1 + random.nextInt(100) : Long.MAX_VALUE;
+    Path root = Files.createTempDirectory("memwall-sort-spill");
+    try (Table table = SpillTestData.table(data, seed, 200_000, 2_000 + random.nextInt(100_000), manyStrings)) {
+      Plan plan = Plan.scan(table).filter(col("i").ne(lit(13)))
+          .project(col("k").as("k"), col("s").as("s"), col("d").as("d"), col("f").as("f"), col("i").as("i"),
+              col("day").as("day"))
+          .orderBy(keys.toArray(SortKey[]::new));
+      if (topN) {
+        plan = plan.limit(limit);
+      }
+      List<SpillReport> reports = new ArrayList<>();
+      try (Table expected = plan.execute(ExecutionContext.builder(memory).threads(threads)
+          .spillReports(reports::add).build())) {
+        long need = reports.getLast().peakWorkingBytes();
+        for (int fraction : SpillingAggregationProperties.FRACTIONS) {
+          int directories = SpillDirectory.liveDirectories();
+          try (Table actual = plan.execute(ExecutionContext.builder(memory).threads(threads).memoryLimit(need / fraction)
+              .spillDirectory(root).spillReports(reports::add).build())) {
+            SpillReport report = reports.getLast();
+            String what = keys + " limit " + limit + " at 1/" + fraction + " of " + need + " bytes: " + report;
+            if (fraction > 2) {
+              assertEquals(!topN, report.spilled(), what); // a top-N of a hundred rows keeps them in memory
+            }
+            assertTrue(report.peakWorkingBytes() <= need / fraction, what);
+            if (threads == 1) {
+              SpillTestData.assertSameRowsInOrder(expected, actual, what);
+            } else {
+              assertEquals(keyColumns(expected, keyNames), keyColumns(actual, keyNames), what);
+              if (!topN) {
+                SpillTestData.assertSameRows(expected, actual, what);
+              }
+            }
+          }
+          assertEquals(directories, SpillDirectory.liveDirectories(), "spill directories left");
+          try (Stream<Path> left = Files.list(root)) {
+            assertEquals(0, left.count(), "spill files left under " + root);
+          }
+        }
+      }
+    } finally {
+      Files.deleteIfExists(root);
+    }
+  }
+
+  /** The named columns of every row, in order. */
+  private static List<String> keyColumns(Table table, List<String> names) {
+    List<String> rows = new ArrayList<>();
+    for (var batch : table.batches()) {
+      for (int r = 0; r < batch.rowCount(); r++) {
+        StringBuilder row = new StringBuilder();
+        for (String name : names) {
+          row.append(batch.column(name).getObject(r)).append('|');
+        }
+        rows.add(row.toString());
+      }
+    }
+    return rows;
+  }
+}
