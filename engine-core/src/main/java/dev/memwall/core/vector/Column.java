@@ -3,6 +3,7 @@ package dev.memwall.core.vector;
 import dev.memwall.core.memory.ArrowSegments;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -46,7 +47,35 @@ public abstract class Column {
     this.vector = vector;
     this.type = type;
     this.length = vector.getValueCount();
-    this.validity = vector.getNullCount() == 0 ? null : ArrowSegments.of(vector.getValidityBuffer());
+    this.validity = validityIfAnyNull(vector, length);
+  }
+
+  /**
+   * The validity bitmap of {@code vector}'s first {@code length} rows, or null when none of them is
+   * null. Scans the bitmap a word at a time and stops at the first null: Arrow's
+   * {@code getNullCount} counts bit by bit, which cost a streamed scan about 4 us per column and batch.
+   */
+  private static MemorySegment validityIfAnyNull(FieldVector vector, int length) {
+    if (length == 0) {
+      return null;
+    }
+    ArrowBuf buffer = vector.getValidityBuffer();
+    if (buffer == null || buffer.capacity() < (length + 7L) / 8) {
+      return vector.getNullCount() == 0 ? null : ArrowSegments.of(vector.getValidityBuffer());
+    }
+    MemorySegment bits = ArrowSegments.of(buffer);
+    int words = length >>> 6;
+    for (int w = 0; w < words; w++) {
+      if (bits.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) w * Long.BYTES) != -1L) {
+        return bits;
+      }
+    }
+    for (int i = words << 6; i < length; i++) {
+      if ((bits.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
+        return bits;
+      }
+    }
+    return null;
   }
 
   /**
