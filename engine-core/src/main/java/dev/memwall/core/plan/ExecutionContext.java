@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  *       {@link MachineProfile#current()} unless given. Never measured implicitly.
  *   <li>{@link #cancellation()} and {@link #timeout()}: a cancelled token, a passed deadline (counted
  *       from the start of each execution) or an interrupt of the calling thread stops the query at its
- *       next checkpoint (every operator checks at least once per morsel or block) with a
+ *       next checkpoint (every 1,024 rows of a pipeline, every block of the other loops) with a
  *       {@link dev.memwall.core.concurrent.QueryCancelledException}, after its memory is freed.
  *   <li>{@link #aggregateLayout()}: DSM or NSM accumulators for grouped aggregation.
  *   <li>{@link #memoryLimit()}: the most working memory one execution's operators may hold at once
