@@ -3,9 +3,7 @@ package dev.memwall.spark;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
-import java.util.List;
 import java.util.function.Consumer;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The last step of a filter-only memwall plan over one batch: records the batch rows that reach it (the
@@ -18,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * arrive in increasing order. {@link #reset} before each run, with room for every row of the batch.
  * Thread safety: none; one partition reader's thread.
  */
-final class SelectionCapture implements ChunkStage {
+final class SelectionCapture implements ChunkStage.Narrowing {
   private int[] rows = new int[0];
   private int count;
 
@@ -39,21 +37,6 @@ final class SelectionCapture implements ChunkStage {
   /** How many rows are selected. */
   int count() {
     return count;
-  }
-
-  @Override
-  public boolean narrowsOnly() {
-    return true;
-  }
-
-  @Override
-  public List<String> outputColumns(List<String> input) {
-    return input;
-  }
-
-  @Override
-  public Schema outputSchema(Input input) {
-    throw new UnsupportedOperationException("a selection capture only narrows");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.memwall.core.operator;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.vector.Batch;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,20 +136,6 @@ final class RunMerge implements AutoCloseable {
 
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (SortedRun.Reader reader : readers) {
-      try {
-        reader.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closing.closeAll(readers);
   }
 }

@@ -46,6 +46,28 @@ public interface ChunkStage {
   /** A worker for one thread, its expressions bound with {@code input}'s binder, that thread's own. */
   Worker open(Input input, ExecutionContext context);
 
+  /**
+   * A stage that only narrows the selection of the chunks it receives (a marking semi or anti join, a
+   * capture of the selected rows): it emits its input's columns under their names and has no schema
+   * of its own; an implementation only opens workers.
+   */
+  interface Narrowing extends ChunkStage {
+    @Override
+    default boolean narrowsOnly() {
+      return true;
+    }
+
+    @Override
+    default List<String> outputColumns(List<String> input) {
+      return input;
+    }
+
+    @Override
+    default Schema outputSchema(Input input) {
+      throw new UnsupportedOperationException("a narrowing stage has its input's schema");
+    }
+  }
+
   /** One line for {@link Plan#explain}: what the stage does, with what it already holds (a join's build side). */
   default String describe() {
     return "stage " + getClass().getSimpleName();

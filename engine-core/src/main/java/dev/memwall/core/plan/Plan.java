@@ -1,5 +1,6 @@
 package dev.memwall.core.plan;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
@@ -523,11 +524,11 @@ public final class Plan {
       try {
         result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
       } catch (RuntimeException | Error e) {
-        closeAll(collectors, e);
+        Closing.closeAll(collectors, e);
         throw e;
       }
       try {
-        closeAll(collectors, null);
+        Closing.closeAll(collectors);
       } catch (RuntimeException e) {
         result.close();
         throw e;
@@ -719,14 +720,14 @@ public final class Plan {
       }
       Workers.runAll("memwall-worker", tasks);
     } catch (RuntimeException | Error e) {
-      closeAll(stageWorkers, e);
-      closeAll(states, e);
+      Closing.closeAll(stageWorkers, e);
+      Closing.closeAll(states, e);
       throw e;
     }
     try {
-      closeAll(stageWorkers, null);
+      Closing.closeAll(stageWorkers);
     } catch (RuntimeException e) {
-      closeAll(states, e);
+      Closing.closeAll(states, e);
       throw e;
     }
     return states;
@@ -751,32 +752,6 @@ public final class Plan {
       } finally {
         morsels.release(claim);
       }
-    }
-  }
-
-
-
-
-  /** Closes every closeable element; failures are added to {@code failure}, or thrown when it is null. */
-  private static void closeAll(List<?> elements, Throwable failure) {
-    RuntimeException first = null;
-    for (Object element : elements) {
-      if (element instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          if (failure != null) {
-            failure.addSuppressed(e);
-          } else if (first == null) {
-            first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-          } else {
-            first.addSuppressed(e);
-          }
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
     }
   }
 

@@ -199,22 +199,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
     MemorySegment marked = marks.segment();
     byte wanted = (byte) (matched ? 1 : 0);
-    return new ChunkStage() {
-      @Override
-      public boolean narrowsOnly() {
-        return true;
-      }
-
-      @Override
-      public List<String> outputColumns(List<String> input) {
-        return input;
-      }
-
-      @Override
-      public Schema outputSchema(Input input) {
-        throw new UnsupportedOperationException("a narrowing stage has its input's schema");
-      }
-
+    return new ChunkStage.Narrowing() {
       @Override
       public Worker open(Input input, ExecutionContext context) {
         return new Worker() {

@@ -1,8 +1,9 @@
 package dev.memwall.join.relational;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.expr.Expr;
-import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ChunkStage;
@@ -192,9 +193,9 @@ public final class Relation implements AutoCloseable {
     source = null;
     resources.clear();
     try {
-      return steps.stream(context, allocator, () -> closeAll(owned));
+      return steps.stream(context, allocator, () -> Closing.closeAll(owned));
     } catch (RuntimeException | Error e) {
-      closeAll(owned);
+      Closing.closeAll(owned);
       throw e;
     }
   }
@@ -327,26 +328,7 @@ public final class Relation implements AutoCloseable {
     owned.addAll(resources);
     source = null;
     resources.clear();
-    closeAll(owned);
-  }
-
-  /** Closes every element, then throws the first failure with the others suppressed. */
-  private static void closeAll(List<AutoCloseable> owned) {
-    RuntimeException failure = null;
-    for (AutoCloseable closeable : owned) {
-      try {
-        closeable.close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException r ? r : new IllegalStateException("closing " + closeable + " failed", e);
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closing.closeAll(owned);
   }
 
   /**

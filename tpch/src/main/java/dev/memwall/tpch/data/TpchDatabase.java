@@ -1,5 +1,6 @@
 package dev.memwall.tpch.data;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
@@ -117,20 +118,6 @@ public final class TpchDatabase implements AutoCloseable {
 
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (Table mapping : mappings) {
-      try {
-        mapping.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closing.closeAll(mappings);
   }
 }

@@ -1,0 +1,44 @@
+package dev.memwall.core;
+
+/**
+ * Closes several resources as one step: every one is closed even when an earlier one fails, and one
+ * exception reports them all. Elements that are not {@link AutoCloseable} are skipped. Thread safety:
+ * stateless.
+ */
+public final class Closing {
+  private Closing() {}
+
+  /**
+   * Closes every element; throws the first failure with the later ones suppressed (a checked one
+   * wrapped in an {@link IllegalStateException} naming the element).
+   */
+  public static void closeAll(Iterable<?> elements) {
+    closeAll(elements, null);
+  }
+
+  /**
+   * Closes every element while {@code failure} (may be null) is being thrown: each close's failure is
+   * added to it as suppressed; with none, as {@link #closeAll(Iterable)}.
+   */
+  public static void closeAll(Iterable<?> elements, Throwable failure) {
+    RuntimeException first = null;
+    for (Object element : elements) {
+      if (element instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          if (failure != null) {
+            failure.addSuppressed(e);
+          } else if (first == null) {
+            first = e instanceof RuntimeException r ? r : new IllegalStateException("closing " + closeable + " failed", e);
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
