@@ -80,12 +80,15 @@ public final class MemoryBudget {
 
   /** Returns {@code bytes} previously {@linkplain #reserve reserved}. */
   public void release(long bytes) {
+    // granted before reserved: reserve raises reserved first, so granted never exceeds reserved (and the
+    // limit), even while a reservation takes the room this release gives back
+    grantedBytes.addAndGet(-bytes);
     long now = reservedBytes.addAndGet(-bytes);
     if (now < 0) {
       reservedBytes.addAndGet(bytes);
+      grantedBytes.addAndGet(bytes);
       throw new IllegalStateException("memory budget '" + name + "' released " + bytes + " bytes more than it held");
     }
-    grantedBytes.addAndGet(-bytes);
     if (parent != null) {
       parent.release(bytes);
     }
