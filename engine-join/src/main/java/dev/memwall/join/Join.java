@@ -5,6 +5,7 @@ import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Float64Column;
@@ -226,7 +227,8 @@ public final class Join {
 
   /**
    * Where the spilling joins create their private spill directory (removed with its files when the
-   * join ends, however it ends). Default: {@code java.io.tmpdir}.
+   * join ends, however it ends; what a killed process leaves is swept by the next one spilling
+   * there). Default: {@code java.io.tmpdir}, bounded there as {@link SpillSettings#temporaryDirectory} says.
    */
   public Join spillDirectory(Path directory) {
     this.spillDirectory = Objects.requireNonNull(directory, "directory");
@@ -235,7 +237,8 @@ public final class Join {
 
   /**
    * The most bytes a spilling join's files may hold at once; more fails with
-   * {@link JoinSpillException} (reason DISK_FULL) after removing them. Default: unlimited (the disk decides).
+   * {@link JoinSpillException} (reason DISK_FULL) after removing them. Default: unlimited (the disk
+   * decides) under a named spill directory; half the free space under the default, {@code java.io.tmpdir}.
    */
   public Join spillQuota(long bytes) {
     if (bytes < 0) {
@@ -536,8 +539,9 @@ public final class Join {
           threads);
       case GRACE, HYBRID_HASH -> {
         boolean hybrid = plan.algorithm() == JoinAlgorithm.HYBRID_HASH;
-        Path root = spillRoot();
-        lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spillQuota,
+        SpillSettings spill = spillSettings();
+        Path root = spill.root();
+        lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spill.quotaBytes(),
             hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
             prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile()), profile().fastCacheBytes()));
       }
@@ -583,8 +587,12 @@ public final class Join {
     return Math.max(1, free / 4);
   }
 
-  private Path spillRoot() {
-    return spillDirectory != null ? spillDirectory : Path.of(System.getProperty("java.io.tmpdir"));
+  private SpillSettings spillSettings() {
+    if (spillDirectory != null) {
+      return new SpillSettings(spillDirectory, spillQuota);
+    }
+    SpillSettings temporary = SpillSettings.temporaryDirectory();
+    return spillQuota == Long.MAX_VALUE ? temporary : new SpillSettings(temporary.root(), spillQuota);
   }
 
   /**

@@ -45,8 +45,10 @@ import java.util.function.Supplier;
  *   <li>{@link #spillSettings()}: memory that degrades, not fails. When an aggregation's or a sort's
  *       working memory is refused (by the limit or the budget), it spills: partial groups are
  *       partitioned to disk and aggregated partition by partition, sorted runs are written and merged.
- *       On by default, into a fresh directory under {@code java.io.tmpdir} that each operator creates
- *       only when it first spills and removes when it ends, however it ends;
+ *       On by default, into a fresh directory under {@code java.io.tmpdir} (bounded there to half its
+ *       free space, see {@link SpillSettings#temporaryDirectory}) that each operator creates
+ *       only when it first spills and removes when it ends, however it ends (what a killed process
+ *       leaves is swept by the next one that spills there, see {@link dev.memwall.core.spill.SpillDirectory});
  *       {@link Builder#spillDirectory} names another root, {@link Builder#spilling spilling(false)}
  *       turns it off, and {@link Builder#spillQuota} bounds the disk an operator may use. Where spilling
  *       is off or cannot help (too little memory even for one chunk), the
@@ -105,7 +107,9 @@ public final class ExecutionContext {
     this.timeout = b.timeout;
     this.memoryLimit = b.memoryLimit;
     this.spill = !b.spilling ? SpillSettings.OFF
-        : new SpillSettings(b.spillRoot != null ? b.spillRoot : SpillSettings.temporaryDirectory().root(), b.spillQuota);
+        : b.spillRoot != null ? new SpillSettings(b.spillRoot, b.spillQuota)
+        : b.spillQuota == Long.MAX_VALUE ? SpillSettings.temporaryDirectory()
+        : new SpillSettings(SpillSettings.temporaryDirectory().root(), b.spillQuota);
     this.spillReports = b.spillReports;
   }
 
@@ -323,7 +327,8 @@ public final class ExecutionContext {
 
     /**
      * The directory under which spilling operators create their private spill directories (each
-     * removed when its operator ends); null turns spilling off. Default: {@code java.io.tmpdir}.
+     * removed when its operator ends); null turns spilling off. Default: {@code java.io.tmpdir}, with
+     * the quota of {@link SpillSettings#temporaryDirectory} unless {@link #spillQuota} names one.
      */
     public Builder spillDirectory(Path root) {
       this.spillRoot = root;
@@ -340,7 +345,8 @@ public final class ExecutionContext {
     /**
      * The most bytes one operator's spill files may hold at once; more fails with a
      * {@link dev.memwall.core.spill.SpillException} (reason DISK_FULL) after removing them. Default:
-     * unlimited (the disk decides).
+     * unlimited (the disk decides) under a named spill directory; half the free space under the
+     * default, {@code java.io.tmpdir}.
      */
     public Builder spillQuota(long bytes) {
       if (bytes < 0) {

@@ -17,6 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A private temporary directory holding one operator's spill files; {@link #close} removes every
  * file and the directory, whether the operator succeeded, failed or was cancelled.
  *
+ * <p>Where: {@code <root>/memwall-spills-<pid>-<nonce>/memwall-spill-<random>/}, inside this process's
+ * own directory under the root ({@link SpillOwner}), on whose lock file the process holds an OS file
+ * lock while it spills there. A process killed in the middle of spilling (a {@code kill -9}, an
+ * out-of-memory kill, a power cut) leaves its files behind; the next process that spills under the
+ * same root finds the lock free and sweeps them before it spills. A live process's files are never
+ * swept.
+ *
  * <p>Every write and read goes through here, so that I/O failures become a {@link SpillException}
  * naming the operator and the directory: a full disk (or the quota, which lets tests and cautious
  * callers bound the disk an operator may use) as {@link SpillException.Reason#DISK_FULL}, an
@@ -32,6 +39,7 @@ public final class SpillDirectory implements AutoCloseable {
   /** Spill directories of the process that exist now (for leak checks in tests). */
   private static final AtomicInteger LIVE_DIRECTORIES = new AtomicInteger();
 
+  private final SpillOwner owner;
   private final Path directory;
   private final long quotaBytes;
   private final String operator;
@@ -42,7 +50,8 @@ public final class SpillDirectory implements AutoCloseable {
   private int created;
   private boolean closed;
 
-  private SpillDirectory(Path directory, long quotaBytes, String operator) {
+  private SpillDirectory(SpillOwner owner, Path directory, long quotaBytes, String operator) {
+    this.owner = owner;
     this.directory = directory;
     this.quotaBytes = quotaBytes;
     this.operator = operator;
@@ -50,7 +59,8 @@ public final class SpillDirectory implements AutoCloseable {
   }
 
   /**
-   * Creates a fresh directory under {@code root} (created if missing).
+   * Creates a fresh directory in this process's directory under {@code root} (both created if missing),
+   * first sweeping the root of the spill files of processes that died while spilling there.
    *
    * @param quotaBytes the most bytes the spill files may hold at once ({@link Long#MAX_VALUE}: only the disk bounds them)
    * @param operator the operator spilling, named in every failure
@@ -60,10 +70,15 @@ public final class SpillDirectory implements AutoCloseable {
     if (quotaBytes < 0) {
       throw new IllegalArgumentException("spill quota must not be negative, got " + quotaBytes);
     }
+    SpillOwner owner = null;
     try {
-      Files.createDirectories(root);
-      return new SpillDirectory(Files.createTempDirectory(root, "memwall-spill-"), quotaBytes, operator);
+      owner = SpillOwner.acquire(root);
+      return new SpillDirectory(owner, Files.createTempDirectory(owner.directory(), "memwall-spill-"), quotaBytes,
+          operator);
     } catch (IOException | SecurityException | UnsupportedOperationException e) {
+      if (owner != null) {
+        owner.release();
+      }
       throw new SpillException(SpillException.Reason.IO, operator, "cannot create a spill directory under " + root
           + " (" + e + "); name a writable spill directory or give the query more memory", e);
     }
@@ -264,10 +279,9 @@ public final class SpillDirectory implements AutoCloseable {
       closeQuietly(file);
     }
     try {
-      Files.deleteIfExists(directory);
-    } catch (IOException ignored) {
-      // only fails when a foreign file was put there; ours are gone
+      SpillSweep.deleteTree(directory); // the directory is private: anything else put there goes too
     } finally {
+      owner.release();
       LIVE_DIRECTORIES.decrementAndGet();
     }
   }

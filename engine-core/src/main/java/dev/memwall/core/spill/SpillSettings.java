@@ -1,5 +1,7 @@
 package dev.memwall.core.spill;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -22,9 +24,27 @@ public record SpillSettings(Path root, long quotaBytes) {
     }
   }
 
-  /** Spilling into fresh directories under {@code java.io.tmpdir}, without a quota. */
+  /** The share of the temporary directory's free space that {@link #temporaryDirectory} lets one operator fill. */
+  public static final int TEMPORARY_SHARE_PERCENT = 50;
+
+  /**
+   * Spilling into fresh directories under {@code java.io.tmpdir}, the default of a caller that names
+   * no spill directory. Never without a limit there: the system's temporary directory is shared with
+   * everything else on the machine, so the quota is {@value #TEMPORARY_SHARE_PERCENT}% of its free
+   * space now (1 GiB where the free space cannot be read); a caller that names a spill directory
+   * chooses its own quota.
+   */
   public static SpillSettings temporaryDirectory() {
-    return new SpillSettings(Path.of(System.getProperty("java.io.tmpdir")), Long.MAX_VALUE);
+    Path root = Path.of(System.getProperty("java.io.tmpdir"));
+    return new SpillSettings(root, temporaryQuota(root));
+  }
+
+  private static long temporaryQuota(Path root) {
+    try {
+      return Files.getFileStore(root).getUsableSpace() / 100 * TEMPORARY_SHARE_PERCENT;
+    } catch (IOException | SecurityException e) {
+      return 1L << 30;
+    }
   }
 
   /** Whether operators may spill. */

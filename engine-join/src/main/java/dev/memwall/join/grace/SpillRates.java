@@ -1,6 +1,7 @@
 package dev.memwall.join.grace;
 
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.spill.SpillException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -43,11 +44,11 @@ public record SpillRates(double diskReadBytesPerSecond, double diskWriteBytesPer
     return new SpillRates(disk[0], disk[1], memory);
   }
 
+  /** Measured in a spill directory of this process (a probe file a kill leaves behind is swept like any spill file). */
   private static double[] measureDisk(Path root) {
-    Path file = null;
-    try {
-      Files.createDirectories(root);
-      file = Files.createTempFile(root, "memwall-rate-", ".spill");
+    try (dev.memwall.core.spill.SpillDirectory directory = dev.memwall.core.spill.SpillDirectory.create(root,
+        Long.MAX_VALUE, SpillDirectory.OPERATOR)) {
+      Path file = Files.createFile(directory.path().resolve("rate.probe"));
       ByteBuffer page = ByteBuffer.allocateDirect(PAGE);
       double write;
       double read;
@@ -70,16 +71,8 @@ public record SpillRates(double diskReadBytesPerSecond, double diskWriteBytesPer
         read = (double) PAGE * PAGES / Math.max(1, System.nanoTime() - start) * 1e9;
       }
       return new double[] {read, write};
-    } catch (IOException e) {
+    } catch (IOException | SpillException e) {
       return new double[] {100e6, 100e6}; // cannot measure: assume a plain disk, the choice stays safe
-    } finally {
-      if (file != null) {
-        try {
-          Files.deleteIfExists(file);
-        } catch (IOException ignored) {
-          // a leftover 4 MiB probe file in a temp directory
-        }
-      }
     }
   }
 }
