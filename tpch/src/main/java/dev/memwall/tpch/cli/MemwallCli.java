@@ -21,13 +21,20 @@ import picocli.CommandLine.Command;
  *
  * <p>Exit codes: 0 success; 1 a query result failed verification; 2 bad input (unknown option or
  * query, scale factor not positive, ...) or a command that is not built yet; 3 a data or resource
- * problem (unwritable cache directory, corrupt data file, memory budget too small, DuckDB error);
+ * problem (unwritable cache directory, corrupt data file, memory budget too small, DuckDB error;
+ * a query that fails under its budget is reported in the table, the others still run);
  * 4 an unexpected internal error. Every error is one line on stderr, without a stack trace.
  *
  * <p>Thread safety: build one command line per invocation.
  */
 @Command(name = "memwall", mixinStandardHelpOptions = true, version = "memwall 0.1.0-SNAPSHOT",
-    description = "A memory-aware analytical engine kernel: TPC-H runs, machine calibration, benchmarks.")
+    description = "A memory-aware analytical engine kernel: TPC-H runs, machine calibration, benchmarks.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:success", "1:a query result failed verification",
+        "2:bad input (unknown option or query, scale factor not positive, ...)",
+        "3:a data or resource problem (unwritable or corrupt data directory, a query that failed under --budget"
+            + " or for spill disk, DuckDB error)",
+        "4:an unexpected internal error"})
 public final class MemwallCli implements Runnable {
   /** Exit code: a result failed verification. */
   public static final int EXIT_VERIFICATION_FAILED = 1;

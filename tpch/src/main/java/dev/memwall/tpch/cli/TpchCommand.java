@@ -64,7 +64,8 @@ final class TpchCommand implements Callable<Integer> {
           + "then also pay the JIT recompiling what the queries before it compiled (default ${DEFAULT-VALUE}).")
   String warmupScope;
 
-  @Option(names = "--threads", paramLabel = "N", description = "Threads for memwall and DuckDB (default: all cores).")
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Threads for memwall and DuckDB (default: all cores; at most 4 per core, more is cut with a warning).")
   Integer threads;
 
   @Option(names = "--data", paramLabel = "DIR",
@@ -113,7 +114,7 @@ final class TpchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     TpchDataGenerator.checkScaleFactor(scaleFactor);
-    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    int threadCount = ThreadCap.threads(threads, Runtime.getRuntime().availableProcessors(), spec.commandLine().getErr());
     boolean compareDuckDb = parseCompare(compare);
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
@@ -164,7 +165,7 @@ final class TpchCommand implements Callable<Integer> {
     spec.commandLine().getOut().println("report: " + String.join(", ", written.stream().map(Path::toString).toList()));
     printProfiles(profiles);
     spec.commandLine().getOut().flush();
-    return reports.stream().anyMatch(r -> Boolean.FALSE.equals(r.verified())) ? MemwallCli.EXIT_VERIFICATION_FAILED : 0;
+    return QueryFailures.exitCode(reports, spec.commandLine().getErr());
   }
 
   /** Per query its flame graph, and its counts and stall breakdown where counters exist (else one line for all). */
@@ -219,6 +220,12 @@ final class TpchCommand implements Callable<Integer> {
     long duckMedian = 0;
     List<String> failures = new ArrayList<>();
     for (QueryReport report : reports) {
+      if (report.failed()) {
+        out.println(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "Q" + report.query(), "-", "-", "-",
+            "-", "FAILED"));
+        failures.add("Q" + report.query() + " FAILED: " + report.failure());
+        continue;
+      }
       String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
       String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f %10.1f  %-8s", "Q" + report.query(),
           report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, report.firstNanos() / 1e6, verified);

@@ -17,6 +17,10 @@ import org.knowm.xchart.style.Styler;
  * the median times (memwall beside DuckDB when it was compared), named after the scale factor and
  * thread count, e.g. {@code tpch-sf1-2t.md}.
  *
+ * <p>A query that could not run ({@link QueryReport#failed}) has its row with the reason instead of
+ * times (Markdown: in the verified column; CSV: {@code verified} is {@code failed} and the last
+ * column, {@code failure}, the reason) and no bar in the chart.
+ *
  * <p>Stateless; files in the directory with the same names are replaced. Bad input: a directory
  * that cannot be created or written gives {@link IOException}.
  *
@@ -52,6 +56,11 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
             + " | DuckDB median ms | ratio |\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
         : "| query | rows | best ms | median ms | first ms | verified |\n|---|---:|---:|---:|---:|---|\n");
     for (QueryReport r : reports) {
+      if (r.failed()) {
+        md.append("| Q").append(r.query()).append(" | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
+            .append(" |").append(compared() ? " | | |" : "").append('\n');
+        continue;
+      }
       md.append(String.format(Locale.ROOT, "| Q%d | %d | %.1f | %.1f | %.1f | %s |", r.query(), r.rows(),
           ms(r.bestNanos()), ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
       if (compared()) {
@@ -77,13 +86,17 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
 
   String csv() {
     StringBuilder csv = new StringBuilder(
-        "query,rows,best_ms,median_ms,first_ms,verified,duckdb_best_ms,duckdb_median_ms,ratio_to_duckdb\n");
+        "query,rows,best_ms,median_ms,first_ms,verified,duckdb_best_ms,duckdb_median_ms,ratio_to_duckdb,failure\n");
     for (QueryReport r : reports) {
+      if (r.failed()) {
+        csv.append(r.query()).append(",,,,,failed,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
+        continue;
+      }
       csv.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%s,", r.query(), r.rows(), ms(r.bestNanos()),
           ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
       csv.append(r.duckMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.4f", ms(r.duckBestNanos()),
           ms(r.duckMedianNanos()), r.ratioToDuckDb()) : ",,");
-      csv.append('\n');
+      csv.append(",\n");
     }
     return csv.toString();
   }
@@ -101,7 +114,7 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
   }
 
   private long total(java.util.function.ToLongFunction<QueryReport> nanos) {
-    return reports.stream().mapToLong(nanos).sum();
+    return reports.stream().filter(r -> !r.failed()).mapToLong(nanos).sum();
   }
 
   private static String verified(QueryReport r) {

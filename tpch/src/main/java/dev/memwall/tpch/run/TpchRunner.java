@@ -7,9 +7,12 @@ import dev.memwall.core.hw.ProfilerEvents;
 import dev.memwall.core.hw.SamplingProfiler;
 import dev.memwall.core.hw.StallBreakdown;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.spill.SpillException;
 import dev.memwall.core.vector.Table;
+import dev.memwall.join.JoinSpillException;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchParameters;
@@ -122,9 +125,21 @@ public final class TpchRunner {
    * @param reason "ok", or why verification failed, or "not verified"
    * @param duckBestNanos DuckDB's best time, -1 when not compared
    * @param duckMedianNanos DuckDB's median time, -1 when not compared
+   * @param failure null when the query ran; else why it could not (its memory budget too small, its
+   *     spill disk full), and then rows and times are 0 and {@code verified} is null
    */
   public record QueryReport(int query, long rows, long bestNanos, long medianNanos, long firstNanos, Boolean verified,
-      String reason, long duckBestNanos, long duckMedianNanos) {
+      String reason, long duckBestNanos, long duckMedianNanos, String failure) {
+    /** The report of a query that could not run, and why. */
+    public static QueryReport failed(int query, String failure) {
+      return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, failure);
+    }
+
+    /** Whether the query could not run (see {@link #failure}). */
+    public boolean failed() {
+      return failure != null;
+    }
+
     /** memwall's median time over DuckDB's median time, NaN when not compared. */
     public double ratioToDuckDb() {
       return duckMedianNanos > 0 ? (double) medianNanos / duckMedianNanos : Double.NaN;
@@ -268,7 +283,7 @@ public final class TpchRunner {
         duckMedian = median(duckTimes);
       }
       return new QueryReport(query.number(), rows, best(times), median(times), firstRunNanos.get(query.number()),
-          verified, reason, duckBest, duckMedian);
+          verified, reason, duckBest, duckMedian, null);
     } finally {
       if (kept != null) {
         kept.close();
@@ -302,18 +317,49 @@ public final class TpchRunner {
         StallBreakdown.describe(counters, profiling.machine()));
   }
 
-  /** Runs every query in order, warmed up as {@link Options#warmUpScope} says. */
+  /**
+   * Runs every query in order, warmed up as {@link Options#warmUpScope} says. A query that cannot run
+   * for want of a resource (its memory budget, its spill disk: see {@link #resourceFailure}) is
+   * reported {@linkplain QueryReport#failed failed} with the reason, and the others still run; its
+   * memory has been freed by the engine by then. Any other exception ends the run.
+   */
   public List<QueryReport> runAll(List<TpchQuery> queries) throws SQLException {
+    Map<Integer, String> failures = new HashMap<>();
     if (options.warmUpScope() == WarmUp.SUITE) {
       for (TpchQuery query : queries) {
-        warmUp(query);
+        try {
+          warmUp(query);
+        } catch (RuntimeException e) {
+          failures.put(query.number(), resourceFailure(e));
+        }
       }
     }
     List<QueryReport> reports = new ArrayList<>();
     for (TpchQuery query : queries) {
-      reports.add(options.warmUpScope() == WarmUp.SUITE ? measure(query) : run(query));
+      String failure = failures.get(query.number());
+      if (failure == null) {
+        try {
+          reports.add(options.warmUpScope() == WarmUp.SUITE ? measure(query) : run(query));
+          continue;
+        } catch (RuntimeException e) {
+          failure = resourceFailure(e);
+        }
+      }
+      reports.add(QueryReport.failed(query.number(), failure));
     }
     return reports;
+  }
+
+  /**
+   * The reason to report for a query that failed with {@code e} when the failure is the query's
+   * resources running out (a {@link BudgetExceededException}, a spill directory that is full or
+   * cannot be written); rethrows anything else.
+   */
+  static String resourceFailure(RuntimeException e) {
+    if (e instanceof BudgetExceededException || e instanceof SpillException || e instanceof JoinSpillException) {
+      return e.getMessage();
+    }
+    throw e;
   }
 
   static long best(long[] times) {
