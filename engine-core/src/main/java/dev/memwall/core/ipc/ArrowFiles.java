@@ -107,11 +107,31 @@ public final class ArrowFiles {
    * stay readable; a query naming one fails with a one-line message naming the column, its Arrow
    * type and the file ({@link Table#leftOut}).
    *
+   * <p>Before the table is returned, every batch's structure is validated (
+   * buffer sizes, string offsets, dictionary indices), so that no corrupt offset or index reaches a
+   * kernel or a native reader; {@link #mapTrusted} skips that pass.
+   *
    * @throws CorruptArrowFileException naming the file when it is truncated, corrupt, compressed, a
-   *     stream that replaces or extends a dictionary after record batches, or not Arrow at all
+   *     stream that replaces or extends a dictionary after record batches, or not Arrow at all; a
+   *     batch whose structure is invalid also names the batch and the column
    * @throws java.nio.file.FileSystemException (such as NoSuchFileException) when it cannot be opened
    */
   public static Table map(Path file, EngineMemory memory) throws IOException {
+    return map(file, memory, true);
+  }
+
+  /**
+   * As {@link #map}, without the structural validation of the batches' buffers: for data the caller
+   * has verified itself (checksums it keeps) or trusts, where one pass over every string offset and
+   * dictionary index on opening costs too much. The checks of the file's layout still run. A file
+   * with a corrupt offset or index read this way can make a query fail with an internal error or, in
+   * native readers such as DuckDB, crash the process.
+   */
+  public static Table mapTrusted(Path file, EngineMemory memory) throws IOException {
+    return map(file, memory, false);
+  }
+
+  private static Table map(Path file, EngineMemory memory, boolean validate) throws IOException {
     BufferAllocator allocator = memory.arrow();
     Arena arena = Arena.ofShared();
     MemorySegment mapping;
@@ -180,6 +200,9 @@ public final class ArrowFiles {
             new VectorLoader(root).load(batch);
           }
         }
+      }
+      if (validate) {
+        ArrowStructure.check(format, file, roots, dictionaries);
       }
     } catch (IOException | RuntimeException e) {
       roots.forEach(VectorSchemaRoot::close);

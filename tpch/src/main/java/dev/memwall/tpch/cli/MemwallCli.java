@@ -65,6 +65,7 @@ public final class MemwallCli implements Runnable {
     CommandLine line = new CommandLine(new MemwallCli());
     line.addSubcommand("tpch", new TpchCommand(queries, implemented));
     line.addSubcommand("calibrate", new CalibrateCommand());
+    line.addSubcommand("check", new CheckCommand());
     line.addSubcommand("bench", new NotBuiltYet("bench",
         "the ./memwall launcher runs it: './memwall bench [JMH options]' starts JMH on the benchmark class path"));
     line.getSubcommands().get("bench").getCommandSpec().usageMessage()

@@ -143,6 +143,41 @@ public final class TpchDataGenerator {
     }
   }
 
+  /**
+   * Repairs the data file {@code part} of {@code table} in the complete set in {@code dir}: generates
+   * it again (dbgen's output is deterministic) under the exclusive {@link DataDirectoryLock}, and keeps
+   * it when its checksums equal the manifest's; otherwise (a manifest that does not describe what
+   * generation gives) generates the whole set again. A set without a valid manifest is generated.
+   *
+   * @param why what was wrong with the file, printed with the repair unless quiet
+   */
+  public void repair(Path dir, double scaleFactor, String table, int part, String why, EngineMemory memory)
+      throws IOException {
+    checkScaleFactor(scaleFactor);
+    try (DataDirectoryLock writing = DataDirectoryLock.exclusive(dir)) {
+      var manifest = TpchManifest.readValid(dir, scaleFactor);
+      TpchManifest.TableFiles files = manifest.map(m -> m.tables().get(TpchSchema.checkName(table))).orElse(null);
+      if (files == null || part < 1 || part > files.files()) {
+        generateLocked(dir, scaleFactor, memory);
+        return;
+      }
+      Path file = TpchManifest.file(dir, table, part);
+      WrittenPart written;
+      try (ProgressBar progress = progressBar(scaleFactor, estimatedRows(table, scaleFactor) / files.files())) {
+        written = writePart(dir, table, part, files.files(), scaleFactor, memory, progress,
+            new java.util.concurrent.atomic.AtomicBoolean());
+      }
+      boolean same = manifest.get().checksums(file).map(written.checksums()::equals).orElse(false);
+      if (!quiet) {
+        System.err.println("memwall: repaired " + file + " by generating it again (" + why + ")"
+            + (same ? "" : "; its checksums still differ from the manifest's, so the whole set is generated again"));
+      }
+      if (!same) {
+        generateLocked(dir, scaleFactor, memory);
+      }
+    }
+  }
+
   private TpchManifest generateLocked(Path dir, double scaleFactor, EngineMemory memory) throws IOException {
     prepare(dir);
     record Task(String table, int part, int parts) {}
@@ -167,9 +202,10 @@ public final class TpchDataGenerator {
       return thread;
     });
     Map<String, Long> rows = new HashMap<>();
+    Map<String, FileChecksums> checksums = new HashMap<>();
     java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
     try (ProgressBar progress = progressBar(scaleFactor, estimatedRows)) {
-      List<Future<Long>> futures = new ArrayList<>();
+      List<Future<WrittenPart>> futures = new ArrayList<>();
       for (Task task : tasks) {
         futures.add(executor.submit(() -> {
           try {
@@ -183,8 +219,9 @@ public final class TpchDataGenerator {
       Exception failure = null;
       for (int i = 0; i < tasks.size(); i++) {
         try {
-          long count = await(futures.get(i));
-          rows.merge(tasks.get(i).table(), count, Long::sum);
+          WrittenPart written = await(futures.get(i));
+          rows.merge(tasks.get(i).table(), written.rows(), Long::sum);
+          checksums.put(TpchManifest.fileName(tasks.get(i).table(), tasks.get(i).part()), written.checksums());
         } catch (IOException | RuntimeException e) {
           // Report the failure that stopped the run, not the cancellations it caused.
           if (failure == null || failure instanceof java.util.concurrent.CancellationException) {
@@ -205,7 +242,7 @@ public final class TpchDataGenerator {
     }
     Map<String, TpchManifest.TableFiles> tables = new LinkedHashMap<>();
     partsPerTable.forEach((table, parts) -> tables.put(table, new TpchManifest.TableFiles(rows.get(table), parts)));
-    TpchManifest manifest = new TpchManifest(TpchManifest.FORMAT_VERSION, scaleFactor, tables);
+    TpchManifest manifest = new TpchManifest(TpchManifest.FORMAT_VERSION, scaleFactor, tables, checksums);
     manifest.write(dir);
     return manifest;
   }
@@ -226,7 +263,7 @@ public final class TpchDataGenerator {
     }
   }
 
-  private static long await(Future<Long> future) throws IOException {
+  private static WrittenPart await(Future<WrittenPart> future) throws IOException {
     try {
       return future.get();
     } catch (InterruptedException e) {
@@ -345,7 +382,10 @@ public final class TpchDataGenerator {
     };
   }
 
-  private static long writePart(Path dir, String table, int part, int parts, double scaleFactor,
+  /** What writing one part gave: its rows, and the checksums of the file as written. */
+  private record WrittenPart(long rows, FileChecksums checksums) {}
+
+  private static WrittenPart writePart(Path dir, String table, int part, int parts, double scaleFactor,
       EngineMemory memory, ProgressBar progress, java.util.concurrent.atomic.AtomicBoolean cancelled)
       throws IOException {
     BufferAllocator allocator = memory.arrow();
@@ -393,7 +433,10 @@ public final class TpchDataGenerator {
         dictionaries.clear();
         ArrowFiles.write(TpchManifest.file(dir, table, part), generated, allocator);
       }
-      return rows;
+      Path written = TpchManifest.file(dir, table, part);
+      try (Table mapped = ArrowFiles.map(written, memory)) { // the file as written, structure validated
+        return new WrittenPart(rows, FileChecksums.of(written, mapped));
+      }
     } catch (FileSystemException e) {
       throw new DataDirectoryException(dir, "cannot write " + table + " part " + part + " (" + e.getMessage() + ")", e);
     } finally {

@@ -23,8 +23,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * read by many threads; {@link #close} must not race with readers. While open, the database holds a
  * shared {@link DataDirectoryLock} on its directory, so no run regenerates the files under it.
  *
+ * <p>Trust: each file is checked before its buffers reach a query, against the checksums its manifest
+ * keeps the first time the process opens it, or (a set written without checksums) by the structural
+ * validation of {@link ArrowFiles#map}; see {@code DataSetVerification}.
+ *
  * <p>Bad input: a directory without a valid {@link TpchManifest} gives {@link DataDirectoryException};
- * a corrupt file gives {@link dev.memwall.core.ipc.CorruptArrowFileException} naming the file.
+ * a file whose checksums differ gives {@link CorruptDataSetException} naming the file, its table and
+ * batch; a corrupt file without checksums gives {@link dev.memwall.core.ipc.CorruptArrowFileException}
+ * naming the file (and the batch and column when its structure is invalid).
  */
 public final class TpchDatabase implements AutoCloseable {
   private final Path directory;
@@ -74,7 +80,7 @@ public final class TpchDatabase implements AutoCloseable {
         int files = manifest.tables().get(name).files();
         List<Table> parts = new ArrayList<>();
         for (int part = 1; part <= files; part++) {
-          Table mapped = ArrowFiles.map(TpchManifest.file(dir, name, part), memory);
+          Table mapped = DataSetVerification.map(TpchManifest.file(dir, name, part), name, manifest, memory);
           mappings.add(mapped);
           parts.add(mapped);
         }
@@ -101,17 +107,28 @@ public final class TpchDatabase implements AutoCloseable {
   /**
    * Generates the data set of {@code scaleFactor} under {@code cacheRoot} if it is not complete there
    * yet (see {@link TpchDataGenerator#ensure}) and opens it. Concurrent loads of one set, in threads
-   * or processes, all succeed: one generates, the others wait for it, and all then share it.
+   * or processes, all succeed: one generates, the others wait for it, and all then share it. A file
+   * whose checksums differ from its manifest's ({@link CorruptDataSetException}) is repaired by
+   * generating it again ({@link TpchDataGenerator#repair}), once; a file still corrupt after that
+   * throws the exception.
    */
   public static TpchDatabase load(Path cacheRoot, double scaleFactor, TpchDataGenerator generator,
       EngineMemory memory) throws IOException {
     Path dir = TpchDataGenerator.dataDirectory(cacheRoot, scaleFactor);
-    for (int attempt = 0; attempt < 3; attempt++) {
+    java.util.Set<Path> repaired = new java.util.HashSet<>();
+    for (int attempt = 0; attempt < 3 + repaired.size(); attempt++) {
       DataDirectoryLock lock = DataDirectoryLock.shared(dir);
       try {
         if (TpchManifest.readValid(dir, scaleFactor).isPresent()) {
           return open(dir, scaleFactor, memory, lock);
         }
+      } catch (CorruptDataSetException e) {
+        lock.close();
+        if (!repaired.add(e.file())) {
+          throw e; // repaired once already and still corrupt: the disk or memory is failing
+        }
+        generator.repair(dir, scaleFactor, e.table(), TpchManifest.part(e.file()), e.getMessage(), memory);
+        continue;
       } catch (IOException | RuntimeException e) {
         lock.close();
         throw e;

@@ -259,10 +259,17 @@ class MemwallCliTest {
   }
 
   @Test
-  void corruptDataFileIsNamed() throws Exception {
+  void aCorruptDataFileIsRepairedAndAnUnrepairableOneNamed() throws Exception {
     assertEquals(0, run(0, tpch("--verify", "none")).exitCode());
     Path orders = TpchManifest.file(cache.resolve("sf0.01"), "orders", 1);
     byte[] bytes = Files.readAllBytes(orders);
+    Files.write(orders, Arrays.copyOf(bytes, bytes.length / 2));
+    Run repaired = run(0, tpch("--verify", "duckdb"));
+    assertEquals(0, repaired.exitCode(), repaired.err() + repaired.out());
+    assertTrue(Arrays.equals(bytes, Files.readAllBytes(orders)), "the truncated file is generated again");
+    // a set without checksums cannot tell which bytes are right: the Arrow reader names the file
+    Path manifest = cache.resolve("sf0.01").resolve(TpchManifest.FILE_NAME);
+    Files.write(manifest, Files.readAllLines(manifest).stream().filter(l -> !l.contains(".crc32c=")).toList());
     Files.write(orders, Arrays.copyOf(bytes, bytes.length / 2));
     run(0, tpch("--verify", "none")).failedWith(MemwallCli.EXIT_RESOURCE, "orders-1.arrow");
   }

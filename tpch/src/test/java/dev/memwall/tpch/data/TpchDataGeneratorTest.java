@@ -117,8 +117,15 @@ class TpchDataGeneratorTest {
     Path orders = TpchManifest.file(dir, "orders", 1);
     byte[] bytes = Files.readAllBytes(orders);
     Files.write(orders, java.util.Arrays.copyOf(bytes, bytes.length / 3));
-    var e = assertThrows(CorruptArrowFileException.class, () -> TpchDatabase.open(dir, SF, memory));
-    assertTrue(e.getMessage().contains("orders-1.arrow"), e.getMessage());
+    var e = assertThrows(CorruptDataSetException.class, () -> TpchDatabase.open(dir, SF, memory));
+    assertTrue(e.getMessage().contains("orders-1.arrow (table orders)"), e.getMessage());
+    assertEquals("orders", e.table());
+    assertEquals(-1, e.batch(), "a truncated file has no batch to blame: " + e.getMessage());
+    // without checksums (a set written before they were kept), the Arrow reader names the file
+    Files.writeString(dir.resolve(TpchManifest.FILE_NAME), Files.readAllLines(dir.resolve(TpchManifest.FILE_NAME))
+        .stream().filter(line -> !line.contains(".crc32c=")).collect(java.util.stream.Collectors.joining("\n")));
+    var arrow = assertThrows(CorruptArrowFileException.class, () -> TpchDatabase.open(dir, SF, memory));
+    assertTrue(arrow.getMessage().contains("orders-1.arrow"), arrow.getMessage());
   }
 
   @Test
