@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.ChildJvm;
 import dev.memwall.core.spill.SpillDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,15 +129,7 @@ class SpillCrashTest {
   /** A running {@link SpillChild} and its output, read by a thread of its own. */
   private record Child(Process process, BlockingQueue<String> lines, List<String> all) {
     static Child start(Path root) throws IOException {
-      String java = ProcessHandle.current().info().command().orElse("java");
-      List<String> command = new ArrayList<>(List.of(java));
-      for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-        if (flag.startsWith("--") || flag.startsWith("-D") || flag.startsWith("-X")) {
-          command.add(flag); // the engine's JVM flags, as this JVM has them
-        }
-      }
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), SpillChild.class.getName(), root.toString()));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Process process = ChildJvm.start(SpillChild.class, root.toString());
       Child child = new Child(process, new LinkedBlockingQueue<>(), Collections.synchronizedList(new ArrayList<>()));
       Thread.ofPlatform().daemon().start(() -> {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),

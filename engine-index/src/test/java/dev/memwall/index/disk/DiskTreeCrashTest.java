@@ -3,6 +3,7 @@ package dev.memwall.index.disk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.ChildJvm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
@@ -10,7 +11,6 @@ import dev.memwall.index.RowIds;
 import dev.memwall.index.TreeModel;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,16 +40,8 @@ class DiskTreeCrashTest {
     for (int round = 0; round < 3; round++) {
       Path file = dir.resolve(layout + "-" + round);
       long seed = 1234L + round;
-      String java = ProcessHandle.current().info().command().orElse("java");
-      List<String> command = new ArrayList<>(List.of(java));
-      for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-        if (flag.startsWith("--") || flag.startsWith("-D") || flag.startsWith("-X")) {
-          command.add(flag); // the engine's JVM flags (native access, Arrow's opens), as this JVM has them
-        }
-      }
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName(),
-          file.toString(), layout.name(), Long.toString(seed), Integer.toString(batch)));
-      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Process child = ChildJvm.start(CrashChild.class, file.toString(), layout.name(), Long.toString(seed),
+          Integer.toString(batch));
       long reported = -1;
       int wanted = 5 + round * 7; // commits to wait for before the kill: varies where it lands
       List<String> lines = new ArrayList<>();

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.ChildJvm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,16 +138,7 @@ class DataDirectoryLockTest {
   }
 
   private static Process child(Path cache) throws IOException {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command = new ArrayList<>(List.of(java));
-    for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (flag.startsWith("--") || flag.startsWith("-D") || flag.startsWith("-X")) {
-        command.add(flag); // the engine's JVM flags, as this JVM has them
-      }
-    }
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), DataLockChild.class.getName(),
-        cache.toString()));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
+    return ChildJvm.start(DataLockChild.class, cache.toString());
   }
 
   /** SHA-256 of every file of the data set (not the lock file) by name. */
