@@ -11,6 +11,10 @@ import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.report.TpchReport;
+import dev.memwall.tpch.run.DuckDbEngine;
+import dev.memwall.tpch.run.MemwallEngine;
+import dev.memwall.tpch.run.QueryEngine;
+import dev.memwall.tpch.run.QueryEngineProvider;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import dev.memwall.tpch.run.TpchRunner.Verification;
 import dev.memwall.tpch.run.TpchRunner;
@@ -22,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -33,7 +38,8 @@ import picocli.CommandLine;
 
 /**
  * {@code memwall tpch}: generates (once) or maps the TPC-H data of a scale factor, runs the chosen
- * queries on memwall, times them, verifies the results and optionally times DuckDB on the same data.
+ * queries on memwall (or on Spark with memwall's extension), times them, verifies the results and
+ * optionally times DuckDB or Spark alone on the same data.
  * See {@link MemwallCli} for exit codes.
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true,
@@ -82,8 +88,19 @@ final class TpchCommand implements Callable<Integer> {
           + "(default: the validation parameters); results are then verified against DuckDB.")
   Long seed;
 
-  @Option(names = "--compare", paramLabel = "duckdb", description = "Also time DuckDB on the same data and threads.")
+  @Option(names = "--engine", paramLabel = "memwall|spark", defaultValue = "memwall",
+      description = "The engine timed and verified: memwall's own plans, or Spark SQL over the memwall data source "
+          + "with memwall's Spark extension (module tpch-spark) (default ${DEFAULT-VALUE}).")
+  String engine;
+
+  @Option(names = "--compare", paramLabel = "duckdb|spark",
+      description = "Also time DuckDB, or Spark SQL without memwall's extension (Spark alone, reading the same "
+          + "files through the memwall data source), on the same data and threads.")
   String compare;
+
+  @Option(names = "--master", paramLabel = "URL",
+      description = "Spark's master for the spark engines (default: local[THREADS]).")
+  String master;
 
   @Option(names = "--answers", paramLabel = "DIR",
       description = "Official answers directory (default: shared/tpch/answers-sf1 found above the working directory).")
@@ -115,10 +132,15 @@ final class TpchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     TpchDataGenerator.checkScaleFactor(scaleFactor);
     int threadCount = ThreadCap.threads(threads, Runtime.getRuntime().availableProcessors(), spec.commandLine().getErr());
-    boolean compareDuckDb = parseCompare(compare);
+    String engineKey = parseEngine(engine);
+    String comparedKey = parseCompare(compare);
+    // found before any data is generated or loaded, so that a missing engine fails at once
+    QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
+    QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.equals("duckdb") ? null
+        : QueryEngineProvider.find(comparedKey);
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
-    TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification, compareDuckDb,
+    TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification,
         seed == null ? OptionalLong.empty() : OptionalLong.of(seed), parseWarmUpScope(warmupScope));
     List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
     if (numbers.isEmpty()) {
@@ -142,23 +164,35 @@ final class TpchCommand implements Callable<Integer> {
     }
     List<QueryReport> reports;
     List<TpchRunner.QueryProfile> profiles;
+    String engineName;
+    String comparedName;
+    Path dataDirectory = TpchDataGenerator.dataDirectory(cache, scaleFactor);
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
       try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
-          DuckDbOracle oracle = options.verification() == Verification.DUCKDB || compareDuckDb
-              ? DuckDbOracle.of(db, threadCount, memory) : null) {
-        TpchRunner runner = new TpchRunner(db, memory, options, answers, oracle);
+          DuckDbOracle oracle = options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
+              ? DuckDbOracle.of(db, threadCount, memory) : null;
+          QueryEngine timed = timedProvider == null ? new MemwallEngine(db, memory, threadCount)
+              : timedProvider.open(dataDirectory, threadCount, true, sparkSettings());
+          QueryEngine other = comparedProvider != null
+              ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
+              : comparedKey == null ? null : new DuckDbEngine(oracle)) {
+        TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers,
+            oracle == null ? null : new DuckDbEngine(oracle), other);
         if (profiling != null) {
           runner.profiling(profiling);
         }
         reports = runner.runAll(selected);
         profiles = runner.profiles();
+        engineName = timed.name();
+        comparedName = other == null ? null : other.name();
       }
     }
-    String title = print(reports, options, TpchDataGenerator.dataDirectory(cache, scaleFactor));
+    String title = print(reports, options, dataDirectory, engineName, comparedName);
     String scaleFactorName = TpchManifest.directoryName(scaleFactor).substring(2);
     List<Path> written;
     try {
-      written = new TpchReport(title, scaleFactorName, threadCount, reports).write(reportDirectory);
+      written = new TpchReport(title, TpchReport.baseName(engineKey, scaleFactorName, threadCount), engineName,
+          comparedName, reports).write(reportDirectory);
     } catch (IOException e) {
       throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
     }
@@ -186,10 +220,15 @@ final class TpchCommand implements Callable<Integer> {
     out.flush();
   }
 
+  private Map<String, String> sparkSettings() {
+    return master == null ? Map.of() : Map.of("master", master);
+  }
+
   /** Prints the table; returns its title line. */
-  private String print(List<QueryReport> reports, TpchRunner.Options options, Path dataDirectory) {
+  private String print(List<QueryReport> reports, TpchRunner.Options options, Path dataDirectory, String engineName,
+      String comparedName) {
     PrintWriter out = spec.commandLine().getOut();
-    boolean compareDuckDb = options.compareDuckDb();
+    boolean compared = comparedName != null;
     Verification verification = options.verification();
     int threadCount = options.threads();
     out.println("data: " + dataDirectory);
@@ -199,8 +238,9 @@ final class TpchCommand implements Callable<Integer> {
         out.println("  " + options.parameters(report.query(), scaleFactor));
       }
     }
-    String title = String.format(Locale.ROOT, "TPC-H SF %s, %d thread%s, %d warm-up%s + %d timed runs, %s%s",
-        TpchManifest.directoryName(scaleFactor).substring(2), threadCount, threadCount == 1 ? "" : "s",
+    String title = String.format(Locale.ROOT, "TPC-H SF %s on %s%s, %d thread%s, %d warm-up%s + %d timed runs, %s%s",
+        TpchManifest.directoryName(scaleFactor).substring(2), engineName, compared ? " and " + comparedName : "",
+        threadCount, threadCount == 1 ? "" : "s",
         warmup, options.warmUpScope() == TpchRunner.WarmUp.SUITE ? " (all queries first)" : "", runs, switch (verification) {
           case ANSWERS -> "verified against the official answers";
           case DUCKDB -> "verified against DuckDB";
@@ -209,15 +249,15 @@ final class TpchCommand implements Callable<Integer> {
     out.println(title);
     String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms",
         "first ms", "verified");
-    if (compareDuckDb) {
-      header += String.format(Locale.ROOT, " %12s %14s %7s", "duckdb best", "duckdb median", "ratio");
+    if (compared) {
+      header += String.format(Locale.ROOT, " %14s %16s %7s", "compared best", "compared median", "ratio");
     }
     out.println(header);
     long best = 0;
     long median = 0;
     long first = 0;
-    long duckBest = 0;
-    long duckMedian = 0;
+    long comparedBest = 0;
+    long comparedMedian = 0;
     List<String> failures = new ArrayList<>();
     for (QueryReport report : reports) {
       if (report.failed()) {
@@ -229,11 +269,11 @@ final class TpchCommand implements Callable<Integer> {
       String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
       String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f %10.1f  %-8s", "Q" + report.query(),
           report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, report.firstNanos() / 1e6, verified);
-      if (compareDuckDb) {
-        line += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", report.duckBestNanos() / 1e6,
-            report.duckMedianNanos() / 1e6, report.ratioToDuckDb());
-        duckBest += report.duckBestNanos();
-        duckMedian += report.duckMedianNanos();
+      if (compared) {
+        line += String.format(Locale.ROOT, " %14.1f %16.1f %7.2f", report.comparedBestNanos() / 1e6,
+            report.comparedMedianNanos() / 1e6, report.ratio());
+        comparedBest += report.comparedBestNanos();
+        comparedMedian += report.comparedMedianNanos();
       }
       out.println(line);
       best += report.bestNanos();
@@ -245,28 +285,40 @@ final class TpchCommand implements Callable<Integer> {
     }
     String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f %10.1f  %-8s", "total", "", best / 1e6,
         median / 1e6, first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
-    if (compareDuckDb) {
-      total += String.format(Locale.ROOT, " %12.1f %14.1f %7.2f", duckBest / 1e6, duckMedian / 1e6,
-          duckMedian > 0 ? (double) median / duckMedian : Double.NaN);
+    if (compared) {
+      total += String.format(Locale.ROOT, " %14.1f %16.1f %7.2f", comparedBest / 1e6, comparedMedian / 1e6,
+          comparedMedian > 0 ? (double) median / comparedMedian : Double.NaN);
     }
     out.println(total);
     out.println("first = the query's first run in this process, JIT compilation included");
-    if (compareDuckDb) {
-      out.println("ratio = memwall median / DuckDB median (below 1: memwall faster)");
+    if (compared) {
+      out.println("compared = " + comparedName + "; ratio = " + engineName + " median / " + comparedName
+          + " median (below 1: " + engineName + " faster)");
     }
     failures.forEach(out::println);
     out.flush();
     return title;
   }
 
-  static boolean parseCompare(String compare) {
+  /** The engine {@code --engine} names: {@code memwall} or {@code spark}. */
+  static String parseEngine(String engine) {
+    String key = engine.toLowerCase(Locale.ROOT);
+    if (!key.equals("memwall") && !key.equals("spark")) {
+      throw new IllegalArgumentException("--engine is 'memwall' or 'spark', not '" + engine + "'");
+    }
+    return key;
+  }
+
+  /** The engine {@code --compare} names ({@code duckdb} or {@code spark}), or null for none. */
+  static String parseCompare(String compare) {
     if (compare == null) {
-      return false;
+      return null;
     }
-    if (!compare.equalsIgnoreCase("duckdb")) {
-      throw new IllegalArgumentException("--compare supports only 'duckdb', not '" + compare + "'");
+    String key = compare.toLowerCase(Locale.ROOT);
+    if (!key.equals("duckdb") && !key.equals("spark")) {
+      throw new IllegalArgumentException("--compare is 'duckdb' or 'spark', not '" + compare + "'");
     }
-    return true;
+    return key;
   }
 
   static TpchRunner.WarmUp parseWarmUpScope(String scope) {

@@ -14,8 +14,9 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * A TPC-H run written for readers: the per-query table as Markdown and CSV, and a bar chart of
- * the median times (memwall beside DuckDB when it was compared), named after the scale factor and
- * thread count, e.g. {@code tpch-sf1-2t.md}.
+ * the median times (the engine beside the compared one, when one was), named after the engine, the
+ * scale factor and thread count ({@link #baseName}), e.g. {@code tpch-sf1-2t.md} for memwall or
+ * {@code tpch-spark-sf1-2t.md} for Spark.
  *
  * <p>A query that could not run ({@link QueryReport#failed}) has its row with the reason instead of
  * times (Markdown: in the verified column; CSV: {@code verified} is {@code failed} and the last
@@ -25,19 +26,29 @@ import org.knowm.xchart.style.Styler;
  * that cannot be created or written gives {@link IOException}.
  *
  * @param title what was run, e.g. "TPC-H SF 1, 2 threads, verified against DuckDB"
- * @param scaleFactorName the scale factor as the data directory spells it, e.g. {@code 1} or {@code 0.1}
- * @param threads the threads memwall (and DuckDB) used
+ * @param base the file name without extension, see {@link #baseName}
+ * @param engine the timed engine's name, e.g. {@code memwall}
+ * @param compared the compared engine's name, e.g. {@code DuckDB v1.4.1}; null when none was compared
  * @param reports one per query, in the order run
  */
-public record TpchReport(String title, String scaleFactorName, int threads, List<QueryReport> reports) {
+public record TpchReport(String title, String base, String engine, String compared, List<QueryReport> reports) {
   public TpchReport {
     reports = List.copyOf(reports);
+  }
+
+  /**
+   * {@code tpch-sf<SF>-<threads>t}, with the engine's key after {@code tpch-} unless it is memwall's own.
+   *
+   * @param engineKey the engine as {@code --engine} names it
+   * @param scaleFactorName the scale factor as the data directory spells it, e.g. {@code 1} or {@code 0.1}
+   */
+  public static String baseName(String engineKey, String scaleFactorName, int threads) {
+    return "tpch-" + (engineKey.equals("memwall") ? "" : engineKey + "-") + "sf" + scaleFactorName + "-" + threads + "t";
   }
 
   /** Writes the Markdown table, the CSV and the chart into {@code dir}; returns the files. */
   public List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    String base = "tpch-sf" + scaleFactorName + "-" + threads + "t";
     List<Path> files = new ArrayList<>();
     files.add(Files.writeString(dir.resolve(base + ".md"), markdown(base + ".png"), StandardCharsets.UTF_8));
     files.add(Files.writeString(dir.resolve(base + ".csv"), csv(), StandardCharsets.UTF_8));
@@ -45,40 +56,40 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
     return files;
   }
 
-  private boolean compared() {
-    return reports.stream().anyMatch(r -> r.duckMedianNanos() > 0);
+  private boolean hasComparison() {
+    return compared != null;
   }
 
   String markdown(String chartFile) {
     StringBuilder md = new StringBuilder("# " + title + "\n\n");
-    md.append(compared()
-        ? "| query | rows | memwall best ms | memwall median ms | memwall first ms | verified | DuckDB best ms"
-            + " | DuckDB median ms | ratio |\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
+    md.append(hasComparison()
+        ? "| query | rows | " + engine + " best ms | " + engine + " median ms | " + engine + " first ms | verified | "
+            + compared + " best ms | " + compared + " median ms | ratio |\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
         : "| query | rows | best ms | median ms | first ms | verified |\n|---|---:|---:|---:|---:|---|\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
         md.append("| Q").append(r.query()).append(" | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
-            .append(" |").append(compared() ? " | | |" : "").append('\n');
+            .append(" |").append(hasComparison() ? " | | |" : "").append('\n');
         continue;
       }
       md.append(String.format(Locale.ROOT, "| Q%d | %d | %.1f | %.1f | %.1f | %s |", r.query(), r.rows(),
           ms(r.bestNanos()), ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
-      if (compared()) {
-        md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(r.duckBestNanos()), ms(r.duckMedianNanos()),
-            r.ratioToDuckDb()));
+      if (hasComparison()) {
+        md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(r.comparedBestNanos()),
+            ms(r.comparedMedianNanos()), r.ratio()));
       }
       md.append('\n');
     }
     md.append(String.format(Locale.ROOT, "| total | | %.1f | %.1f | %.1f | |", ms(total(QueryReport::bestNanos)),
         ms(total(QueryReport::medianNanos)), ms(total(QueryReport::firstNanos))));
-    if (compared()) {
-      md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(total(QueryReport::duckBestNanos)),
-          ms(total(QueryReport::duckMedianNanos)),
-          (double) total(QueryReport::medianNanos) / total(QueryReport::duckMedianNanos)));
+    if (hasComparison()) {
+      md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(total(QueryReport::comparedBestNanos)),
+          ms(total(QueryReport::comparedMedianNanos)),
+          (double) total(QueryReport::medianNanos) / total(QueryReport::comparedMedianNanos)));
     }
     md.append("\n\n");
-    if (compared()) {
-      md.append("ratio = memwall median / DuckDB median (below 1: memwall faster)\n\n");
+    if (hasComparison()) {
+      md.append("ratio = " + engine + " median / " + compared + " median (below 1: " + engine + " faster)\n\n");
     }
     md.append("first = the query's first run in the process, JIT compilation included\n\n");
     return md.append("![median times](").append(chartFile).append(")\n").toString();
@@ -86,7 +97,7 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
 
   String csv() {
     StringBuilder csv = new StringBuilder(
-        "query,rows,best_ms,median_ms,first_ms,verified,duckdb_best_ms,duckdb_median_ms,ratio_to_duckdb,failure\n");
+        "query,rows,best_ms,median_ms,first_ms,verified,compared_best_ms,compared_median_ms,ratio,failure\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
         csv.append(r.query()).append(",,,,,failed,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
@@ -94,8 +105,8 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
       }
       csv.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%s,", r.query(), r.rows(), ms(r.bestNanos()),
           ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
-      csv.append(r.duckMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.4f", ms(r.duckBestNanos()),
-          ms(r.duckMedianNanos()), r.ratioToDuckDb()) : ",,");
+      csv.append(r.comparedMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.4f", ms(r.comparedBestNanos()),
+          ms(r.comparedMedianNanos()), r.ratio()) : ",,");
       csv.append(",\n");
     }
     return csv.toString();
@@ -106,9 +117,9 @@ public record TpchReport(String title, String scaleFactorName, int threads, List
         .xAxisTitle("query").yAxisTitle("median ms").build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     List<String> queries = reports.stream().map(r -> "Q" + r.query()).toList();
-    chart.addSeries("memwall", queries, reports.stream().map(r -> ms(r.medianNanos())).toList());
-    if (compared()) {
-      chart.addSeries("DuckDB", queries, reports.stream().map(r -> ms(r.duckMedianNanos())).toList());
+    chart.addSeries(engine, queries, reports.stream().map(r -> ms(r.medianNanos())).toList());
+    if (hasComparison()) {
+      chart.addSeries(compared, queries, reports.stream().map(r -> ms(r.comparedMedianNanos())).toList());
     }
     return chart;
   }

@@ -8,18 +8,12 @@ import dev.memwall.core.hw.SamplingProfiler;
 import dev.memwall.core.hw.StallBreakdown;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
-import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.spill.SpillException;
-import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinSpillException;
-import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;
-import dev.memwall.tpch.verify.DuckDbOracle;
 import dev.memwall.tpch.verify.OfficialAnswers;
-import dev.memwall.tpch.verify.QueryResult;
 import dev.memwall.tpch.verify.ResultComparator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,13 +29,13 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * Runs TPC-H queries on memwall: warm-up runs, timed runs, verification of the result against the
- * official answers or DuckDB, and optionally DuckDB's time on the same data with the same thread
- * count.
+ * Runs TPC-H queries on an engine (memwall's plans, or Spark, ...: {@link QueryEngine}): warm-up runs,
+ * timed runs, verification of the result against the official answers or DuckDB, and optionally a
+ * second engine's time on the same data with the same thread count.
  *
- * <p>Ownership: every result table is closed before {@link #run} returns; the database and the
- * oracle stay the caller's. Thread safety: not thread-safe. Bad input: options are checked by
- * {@link Options}'s constructor ({@link IllegalArgumentException}); answers needed but absent give
+ * <p>Ownership: every result is closed before {@link #run} returns; the engines stay the caller's.
+ * Thread safety: not thread-safe. Bad input: options are checked by {@link Options}'s constructor
+ * ({@link IllegalArgumentException}); answers or an oracle needed but absent give
  * {@link IllegalArgumentException}.
  */
 public final class TpchRunner {
@@ -58,7 +52,7 @@ public final class TpchRunner {
   /** When {@link #runAll} makes the warm-up runs. */
   public enum WarmUp {
     /**
-     * Every query's warm-up runs (memwall's, and DuckDB's when compared) before the first timed run
+     * Every query's warm-up runs (the engine's, and the compared engine's) before the first timed run
      * of any: the timed runs see the steady state of a process serving the whole mix, the JIT done
      * compiling the kernels for every query's types. Times do not depend on the order of the queries.
      */
@@ -74,18 +68,17 @@ public final class TpchRunner {
   /**
    * @param warmup untimed runs per query before its timed ones, at least 0
    * @param runs timed runs, at least 1
-   * @param threads threads memwall and DuckDB may use, at least 1
+   * @param threads threads the engines may use, at least 1
    * @param verification what results are checked against
-   * @param compareDuckDb whether DuckDB's time is measured as well
    * @param seed random substitution parameters from this seed ({@link TpchParameters#random}); empty
    *     for the specification's validation parameters
    * @param warmUpScope when {@link #runAll} makes the warm-up runs
    */
-  public record Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb,
-      OptionalLong seed, WarmUp warmUpScope) {
+  public record Options(int warmup, int runs, int threads, Verification verification, OptionalLong seed,
+      WarmUp warmUpScope) {
     /** Options with the validation parameters, warmed up as a suite. */
-    public Options(int warmup, int runs, int threads, Verification verification, boolean compareDuckDb) {
-      this(warmup, runs, threads, verification, compareDuckDb, OptionalLong.empty(), WarmUp.SUITE);
+    public Options(int warmup, int runs, int threads, Verification verification) {
+      this(warmup, runs, threads, verification, OptionalLong.empty(), WarmUp.SUITE);
     }
 
     public Options {
@@ -109,27 +102,23 @@ public final class TpchRunner {
       return seed.isPresent() ? TpchParameters.random(query, scaleFactor, seed.getAsLong())
           : TpchParameters.validation(query, scaleFactor);
     }
-
-    boolean needsDuckDb() {
-      return verification == Verification.DUCKDB || compareDuckDb;
-    }
   }
 
   /**
    * One query's outcome.
    *
-   * @param rows rows of memwall's result
+   * @param rows rows of the engine's result
    * @param firstNanos the query's first run in this process (its first warm-up, or its first timed
    *     run without warm-ups): what a cold query costs, JIT compilation and class loading included
    * @param verified true or false, null when not verified
    * @param reason "ok", or why verification failed, or "not verified"
-   * @param duckBestNanos DuckDB's best time, -1 when not compared
-   * @param duckMedianNanos DuckDB's median time, -1 when not compared
+   * @param comparedBestNanos the compared engine's best time, -1 when none was compared
+   * @param comparedMedianNanos the compared engine's median time, -1 when none was compared
    * @param failure null when the query ran; else why it could not (its memory budget too small, its
    *     spill disk full), and then rows and times are 0 and {@code verified} is null
    */
   public record QueryReport(int query, long rows, long bestNanos, long medianNanos, long firstNanos, Boolean verified,
-      String reason, long duckBestNanos, long duckMedianNanos, String failure) {
+      String reason, long comparedBestNanos, long comparedMedianNanos, String failure) {
     /** The report of a query that could not run, and why. */
     public static QueryReport failed(int query, String failure) {
       return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, failure);
@@ -140,9 +129,9 @@ public final class TpchRunner {
       return failure != null;
     }
 
-    /** memwall's median time over DuckDB's median time, NaN when not compared. */
-    public double ratioToDuckDb() {
-      return duckMedianNanos > 0 ? (double) medianNanos / duckMedianNanos : Double.NaN;
+    /** The engine's median time over the compared engine's median time, NaN when none was compared. */
+    public double ratio() {
+      return comparedMedianNanos > 0 ? (double) medianNanos / comparedMedianNanos : Double.NaN;
     }
   }
 
@@ -165,33 +154,37 @@ public final class TpchRunner {
    */
   public record QueryProfile(int query, Path flameGraph, CounterReading counters, String stallBreakdown) {}
 
-  private final TpchDatabase database;
-  private final EngineMemory memory;
+  private final QueryEngine engine;
+  private final double scaleFactor;
   private final Options options;
   private final OfficialAnswers answers;
-  private final DuckDbOracle oracle;
+  private final QueryEngine oracle;
+  private final QueryEngine compared;
   private final List<QueryProfile> profiles = new ArrayList<>();
   /** Each query's first run in this process, by query number. */
   private final Map<Integer, Long> firstRunNanos = new HashMap<>();
   private Profiling profiling;
 
   /**
+   * @param engine the engine timed and verified
+   * @param scaleFactor the data set's, for the queries' parameters
    * @param answers the official answers, required for {@link Verification#ANSWERS}, else may be null
-   * @param oracle DuckDB loaded with the same data, required for {@link Verification#DUCKDB} and
-   *     {@code compareDuckDb}, else may be null
+   * @param oracle DuckDB on the same data, required for {@link Verification#DUCKDB}, else may be null
+   * @param compared an engine timed beside {@code engine} on the same queries, or null
    */
-  public TpchRunner(TpchDatabase database, EngineMemory memory, Options options, OfficialAnswers answers,
-      DuckDbOracle oracle) {
-    this.database = database;
-    this.memory = memory;
+  public TpchRunner(QueryEngine engine, double scaleFactor, Options options, OfficialAnswers answers,
+      QueryEngine oracle, QueryEngine compared) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.scaleFactor = scaleFactor;
     this.options = options;
     this.answers = answers;
     this.oracle = oracle;
+    this.compared = compared;
     if (options.verification() == Verification.ANSWERS && answers == null) {
       throw new IllegalArgumentException("verification against the official answers needs the answers directory");
     }
-    if (options.needsDuckDb() && oracle == null) {
-      throw new IllegalArgumentException("DuckDB verification or comparison needs a DuckDB oracle");
+    if (options.verification() == Verification.DUCKDB && oracle == null) {
+      throw new IllegalArgumentException("DuckDB verification needs a DuckDB oracle");
     }
   }
 
@@ -212,34 +205,31 @@ public final class TpchRunner {
     return measure(query);
   }
 
-  /** The untimed runs of {@code query}: memwall's, and DuckDB's when its time is compared. */
+  /** The untimed runs of {@code query}: the engine's, and the compared engine's. */
   private void warmUp(TpchQuery query) throws SQLException {
-    ExecutionContext context = new ExecutionContext(memory, options.threads());
-    QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
+    QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     for (int i = 0; i < options.warmup(); i++) {
       long start = System.nanoTime();
-      Table result = query.run(database, parameters, context);
-      firstRunNanos.putIfAbsent(query.number(), System.nanoTime() - start);
-      result.close();
+      try (QueryEngine.Result ignored = engine.run(query, parameters)) {
+        firstRunNanos.putIfAbsent(query.number(), System.nanoTime() - start);
+      }
     }
-    if (options.compareDuckDb()) {
-      String sql = DuckDbOracle.tpchSql(parameters);
+    if (compared != null) {
       for (int i = 0; i < options.warmup(); i++) {
-        oracle.runSql(sql);
+        compared.run(query, parameters).close();
       }
     }
   }
 
   /** Times and verifies {@code query}, warmed up before. */
   private QueryReport measure(TpchQuery query) throws SQLException {
-    ExecutionContext context = new ExecutionContext(memory, options.threads());
-    QueryParameters parameters = options.parameters(query.number(), database.scaleFactor());
+    QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     long[] times = new long[options.runs()];
-    Table kept = null;
+    QueryEngine.Result kept = null;
     try {
       for (int i = 0; i < options.runs(); i++) {
         long start = System.nanoTime();
-        Table result = query.run(database, parameters, context);
+        QueryEngine.Result result = engine.run(query, parameters);
         times[i] = System.nanoTime() - start;
         firstRunNanos.putIfAbsent(query.number(), times[i]);
         if (kept == null) {
@@ -249,41 +239,39 @@ public final class TpchRunner {
         }
       }
       if (profiling != null) {
-        profiles.add(profile(query, parameters, context));
+        profiles.add(profile(query, parameters));
       }
       long rows = kept.rowCount();
       Boolean verified = null;
       String reason = "not verified";
-      QueryResult duck = null;
-      if (options.needsDuckDb()) {
-        duck = oracle.runSql(DuckDbOracle.tpchSql(parameters));
-      }
-      switch (options.verification()) {
-        case ANSWERS -> {
-          var outcome = ResultComparator.compare(kept, answers.expected(query.number()));
-          verified = outcome.matches();
-          reason = outcome.message();
-        }
+      ResultComparator.Outcome outcome = switch (options.verification()) {
+        case ANSWERS -> ResultComparator.compare(kept.values(), answers.expected(query.number()));
         case DUCKDB -> {
-          var outcome = ResultComparator.compare(kept, ResultComparator.expectedFrom(query.number(), duck));
-          verified = outcome.matches();
-          reason = outcome.message();
+          try (QueryEngine.Result expected = oracle.run(query, parameters)) {
+            yield ResultComparator.compare(kept.values(),
+                ResultComparator.expectedFrom(query.number(), expected.columns(), expected.values()));
+          }
         }
-        case NONE -> { }
+        case NONE -> null;
+      };
+      if (outcome != null) {
+        verified = outcome.matches();
+        reason = outcome.message();
       }
-      long duckBest = -1;
-      long duckMedian = -1;
-      if (options.compareDuckDb()) {
-        String sql = DuckDbOracle.tpchSql(parameters);
-        long[] duckTimes = new long[options.runs()];
+      long comparedBest = -1;
+      long comparedMedian = -1;
+      if (compared != null) {
+        long[] comparedTimes = new long[options.runs()];
         for (int i = 0; i < options.runs(); i++) {
-          duckTimes[i] = oracle.runSql(sql).nanos();
+          long start = System.nanoTime();
+          compared.run(query, parameters).close();
+          comparedTimes[i] = System.nanoTime() - start;
         }
-        duckBest = best(duckTimes);
-        duckMedian = median(duckTimes);
+        comparedBest = best(comparedTimes);
+        comparedMedian = median(comparedTimes);
       }
       return new QueryReport(query.number(), rows, best(times), median(times), firstRunNanos.get(query.number()),
-          verified, reason, duckBest, duckMedian, null);
+          verified, reason, comparedBest, comparedMedian, null);
     } finally {
       if (kept != null) {
         kept.close();
@@ -298,11 +286,15 @@ public final class TpchRunner {
    * As many runs as were timed, and at least a second of them, under async-profiler and, where the machine has them, hardware
    * counters on the calling thread (workers of a multi-threaded plan are sampled, not counted).
    */
-  private QueryProfile profile(TpchQuery query, QueryParameters parameters, ExecutionContext context) {
+  private QueryProfile profile(TpchQuery query, QueryParameters parameters) {
     Runnable runs = () -> {
       long start = System.nanoTime();
       for (int i = 0; i < options.runs() || System.nanoTime() - start < PROFILED_NANOS; i++) {
-        query.run(database, parameters, context).close();
+        try {
+          engine.run(query, parameters).close();
+        } catch (SQLException e) {
+          throw new IllegalStateException("Q" + query.number() + " failed while profiled: " + e.getMessage(), e);
+        }
       }
     };
     Path flameGraph = profiling.directory().resolve("q" + query.number() + "-" + profiling.plan().event() + ".html");

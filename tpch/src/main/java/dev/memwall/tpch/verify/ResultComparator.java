@@ -172,9 +172,14 @@ public final class ResultComparator {
    * prints them: the rules compare against those printed values (an AVG of 0.0478 is printed, and
    * checked, as 0.05).
    */
-  public static ExpectedResult expectedFrom(int query, dev.memwall.tpch.verify.QueryResult reference) {
+  public static ExpectedResult expectedFrom(int query, QueryResult reference) {
+    return expectedFrom(query, reference.columns(), reference.rows());
+  }
+
+  /** {@link #expectedFrom(int, QueryResult)} of another engine's column labels and rows. */
+  public static ExpectedResult expectedFrom(int query, List<String> columns, List<List<Object>> referenceRows) {
     List<ColumnPrecision> precisions = ColumnPrecision.forQuery(query);
-    List<List<String>> rows = reference.rows().stream()
+    List<List<String>> rows = referenceRows.stream()
         .map(row -> {
           List<String> texts = new ArrayList<>(row.size());
           for (int c = 0; c < row.size(); c++) {
@@ -183,7 +188,7 @@ public final class ResultComparator {
           return texts;
         })
         .toList();
-    return new ExpectedResult(query, reference.columns(), precisions, rows);
+    return new ExpectedResult(query, columns, precisions, rows);
   }
 
   private static String printed(Object value, ColumnPrecision precision) {

@@ -78,7 +78,7 @@ class MemwallCliTest {
     }
     Run tpch = execute(MemwallCli.commandLine(), "tpch", "--help");
     for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--warmup-scope", "--threads", "--data",
-        "--verify", "--compare")) {
+        "--verify", "--compare", "--engine", "--master")) {
       assertTrue(tpch.out().contains(option), option);
     }
   }
@@ -186,14 +186,16 @@ class MemwallCliTest {
     assertEquals("yes", cells.get(5), q6); // after best, median and first ms
     assertTrue(Double.parseDouble(cells.get(4)) > 0, "the first run's time: " + q6);
     assertEquals(9, cells.size(), q6);
-    assertTrue(run.out().contains("duckdb median"), run.out());
+    assertTrue(run.out().contains("compared median"), run.out());
+    assertTrue(run.out().contains("compared = DuckDB v"), run.out());
     assertTrue(run.out().lines().anyMatch(l -> l.startsWith("total")), run.out());
 
     Path report = cache.resolve("report");
     String markdown = Files.readString(report.resolve("tpch-sf0.01-2t.md"));
-    assertTrue(markdown.startsWith("# TPC-H SF 0.01, 2 threads"), markdown);
-    assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("DuckDB median ms"),
-        markdown);
+    assertTrue(markdown.startsWith("# TPC-H SF 0.01 on memwall and DuckDB v"), markdown);
+    assertTrue(markdown.contains(", 2 threads"), markdown);
+    assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("median ms | ratio |")
+        && markdown.contains("memwall median ms"), markdown);
     List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
     assertEquals(2, csv.size(), csv.toString());
     String[] row = csv.get(1).split(",");
@@ -232,6 +234,8 @@ class MemwallCliTest {
     run(0, tpch("--verify", "answers")).failedWith(2, "SF 1 only");
     run(0, tpch("--verify", "maybe")).failedWith(2, "--verify");
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
+    run(0, tpch("--engine", "postgres")).failedWith(2, "--engine");
+    run(0, tpch("--engine", "spark")).failedWith(2, "no engine 'spark' on the class path");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
     run(0, tpch("--seed", "x1")).failedWith(2, "x1");
     run(0, tpch("--sf", "1", "--seed", "3", "--verify", "answers")).failedWith(2, "only for the validation parameters");

@@ -9,6 +9,8 @@ import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.LoopQ6;
 import dev.memwall.tpch.query.TpchParameters;
+import dev.memwall.tpch.run.DuckDbEngine;
+import dev.memwall.tpch.run.MemwallEngine;
 import dev.memwall.tpch.run.TpchRunner;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,12 +49,15 @@ class DuckDbOfficialAnswersSf1Test {
 
       // The memwall side of the chain: a plain-loop Q6 over the mapped data, through the runner,
       // against the official answer, with DuckDB timed alongside.
-      var options = new TpchRunner.Options(1, 3, Runtime.getRuntime().availableProcessors(),
-          TpchRunner.Verification.ANSWERS, true);
-      var report = new TpchRunner(db, memory, options, answers, oracle).run(new LoopQ6());
+      int threads = Runtime.getRuntime().availableProcessors();
+      var options = new TpchRunner.Options(1, 3, threads, TpchRunner.Verification.ANSWERS);
+      var engine = new MemwallEngine(db, memory, threads);
+      var duckdb = new DuckDbEngine(oracle);
+      var report = new TpchRunner(engine, 1, options, answers, duckdb, duckdb).run(new LoopQ6());
       System.out.println(report);
       assertEquals(Boolean.TRUE, report.verified(), report.reason());
-      var wrong = new TpchRunner(db, memory, options, answers, oracle).run(new LoopQ6(6, 10_001));
+      assertTrue(report.comparedMedianNanos() > 0, report.toString());
+      var wrong = new TpchRunner(engine, 1, options, answers, duckdb, duckdb).run(new LoopQ6(6, 10_001));
       assertEquals(Boolean.FALSE, wrong.verified(), wrong.reason());
     }
   }

@@ -1,0 +1,60 @@
+package dev.memwall.tpch.run;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.query.QueryParameters;
+import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.verify.ResultComparator;
+import java.util.List;
+
+/**
+ * memwall itself as a {@link QueryEngine}: each query's physical plan over a mapped database, on
+ * {@code threads} threads, its result a memwall table.
+ *
+ * <p>Ownership: the database and memory stay the caller's; {@link #close} closes nothing.
+ */
+public final class MemwallEngine implements QueryEngine {
+  private final TpchDatabase database;
+  private final ExecutionContext context;
+
+  public MemwallEngine(TpchDatabase database, EngineMemory memory, int threads) {
+    this.database = database;
+    this.context = new ExecutionContext(memory, threads);
+  }
+
+  @Override
+  public String name() {
+    return "memwall";
+  }
+
+  @Override
+  public Result run(TpchQuery query, QueryParameters parameters) {
+    Table table = query.run(database, parameters, context);
+    return new Result() {
+      @Override
+      public List<String> columns() {
+        return table.schema().getFields().stream().map(field -> field.getName()).toList();
+      }
+
+      @Override
+      public long rowCount() {
+        return table.rowCount();
+      }
+
+      @Override
+      public List<List<Object>> values() {
+        return ResultComparator.rows(table);
+      }
+
+      @Override
+      public void close() {
+        table.close();
+      }
+    };
+  }
+
+  @Override
+  public void close() {}
+}

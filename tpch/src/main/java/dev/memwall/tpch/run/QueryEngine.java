@@ -1,0 +1,69 @@
+package dev.memwall.tpch.run;
+
+import dev.memwall.tpch.query.QueryParameters;
+import dev.memwall.tpch.query.TpchQuery;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * An engine the {@link TpchRunner} times and verifies: memwall's own plans ({@link MemwallEngine}), DuckDB
+ * ({@link dev.memwall.tpch.verify.DuckDbOracle}), or one found on the class path through a
+ * {@link QueryEngineProvider} (Spark, from module {@code tpch-spark}).
+ *
+ * <p>Contract: {@link #run} runs one query to completion, its whole result materialized in the engine's
+ * natural form (a memwall table, fetched JDBC rows, collected Spark rows), so that its time is what a
+ * user of that engine waits for. The engine is the caller's to close. Thread safety: not required; the
+ * runner uses an engine from one thread.
+ */
+public interface QueryEngine extends AutoCloseable {
+  /** How reports name the engine, e.g. {@code memwall}, {@code DuckDB v1.4.1}, {@code Spark 4.2.0 + memwall}. */
+  String name();
+
+  /**
+   * Runs TPC-H query {@code query} with {@code parameters} (the SQL engines substitute them into the
+   * query's SQL template; memwall runs the query's plan).
+   *
+   * @throws SQLException when a SQL engine rejects or fails the query
+   */
+  Result run(TpchQuery query, QueryParameters parameters) throws SQLException;
+
+  /** One run's rows. Closing it frees what the engine allocated for them: read {@link #values} first. */
+  interface Result extends AutoCloseable {
+    /** A result of rows already fetched into Java objects. */
+    static Result of(List<String> columns, List<List<Object>> rows) {
+      List<String> names = List.copyOf(columns);
+      List<List<Object>> values = List.copyOf(rows);
+      return new Result() {
+        @Override
+        public List<String> columns() {
+          return names;
+        }
+
+        @Override
+        public long rowCount() {
+          return values.size();
+        }
+
+        @Override
+        public List<List<Object>> values() {
+          return values;
+        }
+      };
+    }
+
+    /** The column labels in SELECT-list order. */
+    List<String> columns();
+
+    /** The number of rows. */
+    long rowCount();
+
+    /**
+     * The rows as Java objects in SELECT-list order (BigDecimal or Double for decimals, a date type,
+     * String, Integer or Long), as {@link dev.memwall.tpch.verify.ResultComparator} compares them.
+     */
+    List<List<Object>> values();
+
+    @Override
+    default void close() {}
+  }
+}
