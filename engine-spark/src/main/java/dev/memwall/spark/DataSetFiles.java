@@ -141,45 +141,81 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
     if (!Files.isDirectory(path)) {
       throw new IllegalArgumentException("memwall: no such file or directory: " + path);
     }
-    Map<String, TreeMap<Long, Path>> parts = new TreeMap<>();
-    List<Path> others = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.startsWith(".") || name.startsWith("_") || !Files.isRegularFile(entry)
-            || EXTENSIONS.stream().noneMatch(name::endsWith)) {
-          continue;
-        }
-        Matcher part = PART.matcher(name);
-        if (part.matches() && part.group(2).length() < 18) {
-          parts.computeIfAbsent(part.group(1), t -> new TreeMap<>()).put(Long.parseLong(part.group(2)), entry);
-        } else {
-          others.add(entry);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("memwall cannot list " + path, e);
-    }
+    Listing listing = Listing.of(path);
     if (table != null) {
-      TreeMap<Long, Path> files = parts.get(table);
+      TreeMap<Long, Path> files = listing.parts().get(table);
       if (files == null) {
         throw new IllegalArgumentException("memwall: no files " + table + "-<n>.arrow in " + path + "; its tables: "
-            + parts.keySet());
+            + listing.parts().keySet());
       }
       return List.copyOf(files.values());
     }
-    if (parts.size() > 1) {
-      throw new IllegalArgumentException("memwall: " + path + " holds the tables " + parts.keySet()
+    if (listing.parts().size() > 1) {
+      throw new IllegalArgumentException("memwall: " + path + " holds the tables " + listing.parts().keySet()
           + "; choose one with .option(\"" + MemwallSettings.TABLE + "\", name)");
     }
-    List<Path> all = new ArrayList<>();
-    parts.values().forEach(files -> all.addAll(files.values()));
-    others.sort(Comparator.comparing(Path::toString));
-    all.addAll(others);
+    List<Path> all = listing.all();
     if (all.isEmpty()) {
       throw new IllegalArgumentException("memwall: no Arrow files (" + String.join(", ", new TreeSet<>(EXTENSIONS))
           + ") in " + path);
     }
     return all;
+  }
+
+  /**
+   * The Arrow files of a directory as a read sees them: parts {@code <table>-<n>.arrow} by table and
+   * number, and the other Arrow files by name; hidden names ({@code .}, {@code _}) skipped.
+   */
+  record Listing(Map<String, TreeMap<Long, Path>> parts, List<Path> others) {
+    /** The listing of {@code dir}; empty when it does not exist. */
+    static Listing of(Path dir) {
+      Map<String, TreeMap<Long, Path>> parts = new TreeMap<>();
+      List<Path> others = new ArrayList<>();
+      if (!Files.isDirectory(dir)) {
+        return new Listing(parts, others);
+      }
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+        for (Path entry : entries) {
+          String name = entry.getFileName().toString();
+          if (name.startsWith(".") || name.startsWith("_") || !Files.isRegularFile(entry)
+              || EXTENSIONS.stream().noneMatch(name::endsWith)) {
+            continue;
+          }
+          Matcher part = PART.matcher(name);
+          if (part.matches() && part.group(2).length() < 18) {
+            parts.computeIfAbsent(part.group(1), t -> new TreeMap<>()).put(Long.parseLong(part.group(2)), entry);
+          } else {
+            others.add(entry);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("memwall cannot list " + dir, e);
+      }
+      others.sort(Comparator.comparing(Path::toString));
+      return new Listing(parts, others);
+    }
+
+    /** Every Arrow file: the parts in table and part order, then the others. */
+    List<Path> all() {
+      List<Path> all = new ArrayList<>();
+      parts.values().forEach(files -> all.addAll(files.values()));
+      all.addAll(others);
+      return all;
+    }
+
+    /** The files of {@code table}'s parts, or with no table every file ({@link #all}). */
+    List<Path> files(String table) {
+      if (table == null) {
+        return all();
+      }
+      TreeMap<Long, Path> files = parts.get(table);
+      return files == null ? List.of() : List.copyOf(files.values());
+    }
+
+    /** The highest part number of {@code table}, 0 when it has none. */
+    long lastPart(String table) {
+      TreeMap<Long, Path> files = parts.get(table);
+      return files == null ? 0 : files.lastKey();
+    }
   }
 }

@@ -17,10 +17,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@code .option("table", "lineitem")} it reads one table of a directory holding several
  * ({@code lineitem-1.arrow}, {@code lineitem-2.arrow}, ...). See {@link DataSetFiles} for which files,
  * {@link SparkTypes} for the types, {@link MemwallScanBuilder} for column pruning and filter push-down.
+ * {@code df.write.format("memwall").mode("append" or "overwrite").save(path)} writes Arrow IPC files that
+ * read back the same ({@link MemwallWriteBuilder}).
  *
  * <p>Paths are local file system paths (or {@code file:} URIs) that every executor can read at the same
  * place, as on one machine or a shared file system; the schema is the files' own (a user-specified
- * schema is refused by Spark, as {@link #supportsExternalMetadata()} says).
+ * schema other than that is refused).
  *
  * <p>Registered under the short name {@code memwall} through {@code META-INF/services}. Thread safety:
  * Spark creates an instance per lookup; it keeps the files described for its last path.
@@ -38,9 +40,22 @@ public final class MemwallDataSource implements TableProvider, DataSourceRegiste
     return files(options).schema();
   }
 
+  /**
+   * True, so that a write hands its query's schema to {@link #getTable} instead of Spark inferring one
+   * from files that may not exist yet; a read with a schema of its own is refused unless it is the files'.
+   */
+  @Override
+  public boolean supportsExternalMetadata() {
+    return true;
+  }
+
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new MemwallTable(files(new CaseInsensitiveStringMap(properties)));
+    if (partitioning.length > 0) {
+      throw new IllegalArgumentException("memwall writes no partitioned data sets (partitionBy)");
+    }
+    CaseInsensitiveStringMap options = new CaseInsensitiveStringMap(properties);
+    return new MemwallTable(path(options), options.get(MemwallSettings.TABLE), schema, () -> files(options));
   }
 
   private synchronized DataSetFiles files(CaseInsensitiveStringMap options) {

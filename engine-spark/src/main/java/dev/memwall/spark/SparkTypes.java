@@ -8,6 +8,7 @@ import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -92,6 +93,35 @@ final class SparkTypes {
           : DataTypes.createDecimalType(SCALED_DECIMAL_PRECISION, type.scale());
       case BOOLEAN, TIMESTAMP -> throw new IllegalArgumentException(unsupported(field));
     };
+  }
+
+  /**
+   * The Arrow field the connector writes for a Spark column of a supported type ({@link #isSupported}):
+   * the type a read maps back to the same Spark type (a decimal as Decimal128 of its precision).
+   *
+   * @throws IllegalArgumentException naming the column for any other type
+   */
+  static Field arrowField(StructField column) {
+    DataType type = column.dataType();
+    ArrowType arrow;
+    if (DataTypes.IntegerType.equals(type)) {
+      arrow = new ArrowType.Int(32, true);
+    } else if (DataTypes.LongType.equals(type)) {
+      arrow = new ArrowType.Int(64, true);
+    } else if (DataTypes.DoubleType.equals(type)) {
+      arrow = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+    } else if (DataTypes.DateType.equals(type)) {
+      arrow = new ArrowType.Date(DateUnit.DAY);
+    } else if (DataTypes.StringType.equals(type)) {
+      arrow = ArrowType.Utf8.INSTANCE;
+    } else if (type instanceof DecimalType decimal && isSupported(decimal)) {
+      arrow = new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
+    } else {
+      throw new IllegalArgumentException("memwall cannot write column '" + column.name() + "' of type "
+          + type.simpleString() + "; it writes int, bigint, double, date, string and decimals of up to "
+          + SCALED_DECIMAL_PRECISION + " digits");
+    }
+    return new Field(column.name(), new FieldType(column.nullable(), arrow, null), null);
   }
 
   /** Whether {@code type} is one a memwall column maps to (see the class comment). */
