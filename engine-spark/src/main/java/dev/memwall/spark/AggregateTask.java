@@ -28,7 +28,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * What a task of {@link MemwallPartialAggregateExec} runs for its file: maps it, runs memwall's plan
+ * What a task of {@link MemwallPartialAggregateExec} runs for its input partition (a run of record batches of
+ * one file): maps the file, runs memwall's plan over those batches
  * ({@code Plan.scan(file).filter(pushed predicates).aggregate(keys, aggregates)}) on the task's thread with
  * the task's {@link TaskResources}, and returns Spark's partial aggregation rows (grouping keys and
  * aggregation buffers, as {@code UnsafeRow}s) for the exchange that follows.
@@ -73,10 +74,11 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
     try (TaskResources resources = TaskResources.open("memwall partial aggregation of " + file.getFileName(),
         taskMemoryBytes)) {
       resources.checkKilled();
-      Table table = resources.own(ArrowFiles.map(file, resources.memory()));
-      if (!SparkTypes.of(table.schema(), new java.util.HashMap<>()).equals(dataSchema)) {
+      Table mapped = resources.own(ArrowFiles.map(file, resources.memory()));
+      if (!SparkTypes.of(mapped.schema(), new java.util.HashMap<>()).equals(dataSchema)) {
         throw new IllegalStateException("memwall: " + file + " changed since the query was planned");
       }
+      Table table = partition.batchesOf(mapped);
       PartialAggregation.Result translation = PartialAggregation.of(grouping, functions, output, table.schema());
       if (translation.aggregation() == null) {
         throw new IllegalStateException("memwall: the aggregation planned on the driver does not translate for "

@@ -51,8 +51,22 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
    *
    * @param arrowSchema its memwall schema in memory format (dictionary-encoded columns hold codes)
    * @param columnBytes bytes of each column's buffers (and its dictionary's), by name
+   * @param batchRows the rows of each record batch, in file order
+   * @param batchColumnBytes bytes of each column's buffers in each record batch (dictionaries not
+   *     counted), by name, in file order
    */
-  record FileInfo(Path path, long rows, long bytes, Schema arrowSchema, Map<String, Long> columnBytes) {}
+  record FileInfo(Path path, long rows, long bytes, Schema arrowSchema, Map<String, Long> columnBytes,
+      long[] batchRows, Map<String, long[]> batchColumnBytes) {
+    /** The bytes of {@code columns} in record batch {@code batch}. */
+    long batchBytes(int batch, List<String> columns) {
+      long bytes = 0;
+      for (String column : columns) {
+        long[] perBatch = batchColumnBytes.get(column);
+        bytes += perBatch == null ? 0 : perBatch[batch];
+      }
+      return bytes;
+    }
+  }
 
   DataSetFiles {
     files = List.copyOf(files);
@@ -104,12 +118,18 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
   private static FileInfo describe(Path file, EngineMemory memory, Map<String, String> leftOut) {
     try (Table mapped = ArrowFiles.map(file, memory)) {
       Schema schema = mapped.schema();
+      List<VectorSchemaRoot> roots = mapped.roots();
+      long[] batchRows = roots.stream().mapToLong(VectorSchemaRoot::getRowCount).toArray();
       Map<String, Long> columnBytes = new LinkedHashMap<>();
+      Map<String, long[]> batchColumnBytes = new LinkedHashMap<>();
       for (Field field : schema.getFields()) {
         long bytes = 0;
-        for (VectorSchemaRoot root : mapped.roots()) {
-          bytes += root.getVector(field.getName()).getBufferSize();
+        long[] perBatch = new long[roots.size()];
+        for (int batch = 0; batch < perBatch.length; batch++) {
+          perBatch[batch] = roots.get(batch).getVector(field.getName()).getBufferSize();
+          bytes += perBatch[batch];
         }
+        batchColumnBytes.put(field.getName(), perBatch);
         if (field.getDictionary() != null) {
           Dictionary dictionary = mapped.dictionaries().get(field.getDictionary().getId());
           FieldVector values = dictionary == null ? null : dictionary.getVector();
@@ -124,7 +144,8 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
           }
         });
       }
-      return new FileInfo(file, mapped.rowCount(), Files.size(file), schema, columnBytes);
+      return new FileInfo(file, mapped.rowCount(), Files.size(file), schema, columnBytes, batchRows,
+          batchColumnBytes);
     } catch (IOException e) {
       throw new IllegalArgumentException("memwall cannot read " + file + ": " + e.getMessage(), e);
     }

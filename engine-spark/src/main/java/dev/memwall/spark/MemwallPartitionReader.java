@@ -21,8 +21,9 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Reads one file of a memwall scan inside a Spark task: maps it ({@link ArrowFiles#map}, zero-copy) and
- * returns its record batches one at a time as {@link ColumnarBatch}es of the requested columns, viewing
+ * Reads one input partition of a memwall scan inside a Spark task (a run of record batches of one file,
+ * {@link MemwallInputPartition}): maps the file ({@link ArrowFiles#map}, zero-copy) and returns those
+ * record batches one at a time as {@link ColumnarBatch}es of the requested columns, viewing
  * the mapped buffers in place ({@link SparkVectors}). With pushed filters, memwall's plan evaluates them
  * over each batch ({@link BatchFilter}) and the batch Spark sees holds only the passing rows, still in
  * place ({@link SelectedVector}); batches where no row passes are skipped.
@@ -68,13 +69,13 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
     Path file = Path.of(partition.path());
     TaskResources resources = TaskResources.open("memwall scan of " + file.getFileName(), taskMemoryBytes);
     try {
-      Table table = resources.own(ArrowFiles.map(file, resources.memory()));
-      StructType fileSchema = SparkTypes.of(table.schema(), new java.util.HashMap<>());
-      if (!fileSchema.equals(dataSchema) || table.rowCount() != partition.rows()) {
+      Table mapped = resources.own(ArrowFiles.map(file, resources.memory()));
+      StructType fileSchema = SparkTypes.of(mapped.schema(), new java.util.HashMap<>());
+      if (!fileSchema.equals(dataSchema)) {
         throw new IllegalStateException("memwall: " + file + " changed since the scan was planned (now "
-            + table.rowCount() + " rows of " + fileSchema.simpleString() + ", planned " + partition.rows() + " rows of "
-            + dataSchema.simpleString() + ")");
+            + fileSchema.simpleString() + ", planned " + dataSchema.simpleString() + ")");
       }
+      Table table = partition.batchesOf(mapped);
       int[] columns = new int[readSchema.fields().length];
       for (int i = 0; i < columns.length; i++) {
         columns[i] = table.columnIndex(readSchema.fields()[i].name());

@@ -16,8 +16,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A planned scan of a memwall data set: the columns Spark reads, the predicates memwall evaluates, one
- * input partition per file ({@link MemwallInputPartition}), and statistics for Spark's optimizer.
+ * A planned scan of a memwall data set: the columns Spark reads, the predicates memwall evaluates, input
+ * partitions of consecutive record batches cut as Spark cuts files ({@link InputSplits}), and statistics for
+ * Spark's optimizer.
  *
  * <p>Statistics: the row count of the files (exact without pushed filters; with them an upper bound,
  * as memwall does not estimate selectivity before reading) and the bytes the read columns occupy in the
@@ -32,14 +33,16 @@ final class MemwallScan implements Scan, Batch, SupportsReportStatistics {
   private final List<Predicate> pushed;
   private final Map<String, String> notPushed;
   private final long taskMemoryBytes;
+  private final InputSplits splits;
 
   MemwallScan(DataSetFiles files, StructType readSchema, List<Predicate> pushed, Map<String, String> notPushed,
-      long taskMemoryBytes) {
+      long taskMemoryBytes, InputSplits splits) {
     this.files = files;
     this.readSchema = readSchema;
     this.pushed = pushed;
     this.notPushed = java.util.Collections.unmodifiableMap(notPushed);
     this.taskMemoryBytes = taskMemoryBytes;
+    this.splits = splits;
   }
 
   @Override
@@ -101,9 +104,7 @@ final class MemwallScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    return files.files().stream()
-        .map(file -> new MemwallInputPartition(file.path().toString(), file.rows()))
-        .toArray(InputPartition[]::new);
+    return splits.split(files.files(), columnNames()).toArray(InputPartition[]::new);
   }
 
   @Override

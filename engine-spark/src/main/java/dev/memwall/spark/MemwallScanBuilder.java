@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
@@ -86,6 +87,7 @@ final class MemwallScanBuilder implements SupportsPushDownRequiredColumns, Suppo
 
   @Override
   public Scan build() {
-    return new MemwallScan(files, required, List.copyOf(pushed), new LinkedHashMap<>(notPushed), taskMemoryBytes);
+    return new MemwallScan(files, required, List.copyOf(pushed), new LinkedHashMap<>(notPushed), taskMemoryBytes,
+        InputSplits.of(SparkSession.active()));
   }
 }

@@ -171,6 +171,30 @@ class ConnectorTest {
   }
 
   @Test
+  void cutsFilesIntoRunsOfRecordBatchesAsSparkCutsFiles() {
+    MemwallScan whole = Plans.scanOf(read());
+    assertEquals(List.of(2500L, 700L), Arrays.stream(whole.planInputPartitions())
+        .map(p -> ((MemwallInputPartition) p).rows()).toList(), "small files: one partition each");
+    spark.conf().set("spark.sql.files.maxPartitionBytes", "1"); // every record batch on its own
+    spark.conf().set("spark.sql.files.openCostInBytes", "0");
+    try {
+      Dataset<Row> split = read();
+      var partitions = Arrays.stream(Plans.scanOf(split).planInputPartitions())
+          .map(MemwallInputPartition.class::cast).toList();
+      assertEquals(List.of("a.arrow 0+1 1000", "a.arrow 1+1 0", "a.arrow 2+1 1500", "b.arrow 0+1 700"),
+          partitions.stream().map(p -> Path.of(p.path()).getFileName() + " " + p.firstBatch() + "+" + p.batches()
+              + " " + p.rows()).toList());
+      assertEquals(rows(read().limit(0).union(reference())), rows(split), "the same rows, read batch by batch");
+      assertEquals(expected.stream().filter(row -> row.get(1) != null && (Integer) row.get(1) > 0).count(),
+          split.where("i32 > 0").count());
+    } finally {
+      spark.conf().unset("spark.sql.files.maxPartitionBytes");
+      spark.conf().unset("spark.sql.files.openCostInBytes");
+    }
+    assertEquals(0, TaskResources.openCount());
+  }
+
+  @Test
   void reportsRowCountAndSize() {
     Statistics all = Plans.scanOf(read()).estimateStatistics();
     Statistics two = Plans.scanOf(read().select("id", "i32")).estimateStatistics();

@@ -28,12 +28,16 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * Spilled aggregation against the in-memory one: random tables (duplicates, skew, nulls, strings
  * plain and encoded, decimals, doubles with NaN, infinities and negative zero, type limits; keys in
  * random order, ascending, or arriving late; accumulators in columns or rows), first aggregated with an unlimited working memory to
- * measure its need, then at 1/2, 1/8 and 1/64 of that need on one and two threads: the same rows
+ * measure its need, then at 1/2, 1/8 and 1/32 of that need on one and two threads: the same rows
  * every time, the working memory within the limit, nothing left allocated, no spill file left.
+ *
+ * <p>Not below 1/32: each worker must hold one chunk's groups (1,024 of them) however little memory it
+ * has, and with two workers and row accumulators that floor is about 1/60 of these tables' need (a seed
+ * at 1/64 failed with the operator's named error, "the memory does not hold even one chunk's groups").
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class SpillingAggregationProperties {
-  static final int[] FRACTIONS = {2, 8, 64};
+  static final int[] FRACTIONS = {2, 8, 32};
 
   @Property(tries = 8)
   void spilledAggregationEqualsInMemory(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
