@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -16,7 +18,8 @@ import org.apache.spark.sql.types.StructType;
  * One batch job writing a memwall data set, on the driver: the tasks ({@link MemwallDataWriter}) write
  * hidden temporary files; {@link #commit} then removes the files an overwrite replaces and renames the
  * temporary files to their part names, and {@link #abort} deletes them. A reader never sees a
- * half-written file (temporary names start with {@code .}, which reads skip).
+ * half-written file (temporary names start with {@code .}, which reads skip). Temporary files a job leaves
+ * behind because its driver died are deleted by the next write to the directory.
  *
  * <p>Part numbers start after the highest part of the prefix already in the directory (at 1 for an
  * overwrite), task by task in partition order. Two jobs writing the same data set at once are not
@@ -30,6 +33,7 @@ final class MemwallBatchWrite implements BatchWrite {
   private final boolean truncate;
   private final long firstPart;
   private final long taskMemoryBytes;
+  private final String job = Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
 
   private MemwallBatchWrite(Path directory, String table, String prefix, StructType schema, boolean truncate,
       long firstPart, long taskMemoryBytes) {
@@ -43,16 +47,18 @@ final class MemwallBatchWrite implements BatchWrite {
   }
 
   /**
-   * Creates the directory and numbers the parts after those there.
+   * Creates the directory, deletes temporary files earlier jobs left (a job whose driver died), and
+   * numbers the parts after those there.
    *
-   * @throws UncheckedIOException naming the directory when it cannot be created
+   * @throws UncheckedIOException naming the directory when it cannot be created or listed
    */
   static MemwallBatchWrite start(Path directory, String table, String prefix, StructType schema, boolean truncate,
       long taskMemoryBytes) {
     try {
       Files.createDirectories(directory);
+      deleteTemporaries(directory, null);
     } catch (IOException e) {
-      throw new UncheckedIOException("memwall cannot create the directory " + directory + ": " + e, e);
+      throw new UncheckedIOException("memwall cannot prepare the directory " + directory + ": " + e, e);
     }
     long first = truncate ? 1 : DataSetFiles.Listing.of(directory).lastPart(prefix) + 1;
     return new MemwallBatchWrite(directory, table, prefix, schema, truncate, first, taskMemoryBytes);
@@ -60,7 +66,7 @@ final class MemwallBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new MemwallDataWriter.Factory(directory.toString(), prefix, firstPart, schema, taskMemoryBytes);
+    return new MemwallDataWriter.Factory(directory.toString(), prefix, job, firstPart, schema, taskMemoryBytes);
   }
 
   @Override
@@ -87,15 +93,27 @@ final class MemwallBatchWrite implements BatchWrite {
     }
   }
 
-  /** Deletes the tasks' temporary files; the data set stays as it was. */
+  /**
+   * Deletes this job's temporary files, committed by their tasks or not; the data set stays as it was.
+   * A task Spark is still killing deletes its own file when it ends ({@link MemwallDataWriter#abort}), which
+   * may be after this: Spark does not wait for killed tasks.
+   */
   @Override
   public void abort(WriterCommitMessage[] messages) {
-    for (WriterCommitMessage message : messages) {
-      if (message instanceof MemwallDataWriter.WrittenPart part) {
-        try {
-          Files.deleteIfExists(Path.of(part.temporary()));
-        } catch (IOException e) {
-          // best effort, as Spark's own file commit protocol: the temporary name is hidden from reads
+    try {
+      deleteTemporaries(directory, job);
+    } catch (IOException e) {
+      // best effort, as Spark's own file commit protocol: temporary names are hidden from reads
+    }
+  }
+
+  /** Deletes the temporary files of {@code job} in {@code directory}, or of every job when it is null. */
+  private static void deleteTemporaries(Path directory, String job) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : files.toList()) {
+        String owner = MemwallDataWriter.temporaryJob(file.getFileName().toString());
+        if (owner != null && (job == null || job.equals(owner))) {
+          Files.deleteIfExists(file);
         }
       }
     }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -36,15 +38,23 @@ final class MemwallDataWriter implements DataWriter<InternalRow> {
   record WrittenPart(String temporary, String target, long rows) implements WriterCommitMessage {}
 
   /** Creates each task's writer on its executor (serialized from the driver). */
-  record Factory(String directory, String prefix, long firstPart, StructType schema, long taskMemoryBytes)
+  record Factory(String directory, String prefix, String job, long firstPart, StructType schema, long taskMemoryBytes)
       implements DataWriterFactory, Serializable {
     @Override
     public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
       Path dir = Path.of(directory);
       Path target = dir.resolve(prefix + "-" + (firstPart + partitionId) + ".arrow");
-      Path temporary = dir.resolve("." + target.getFileName() + ".task-" + taskId + ".tmp");
+      Path temporary = dir.resolve("." + target.getFileName() + "." + job + ".task-" + taskId + ".tmp");
       return new MemwallDataWriter(temporary, target, schema, taskMemoryBytes);
     }
+  }
+
+  private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.arrow\\.([0-9a-f]+)\\.task-\\d+\\.tmp");
+
+  /** The job a temporary file name belongs to, or null when {@code name} is not a temporary file's. */
+  static String temporaryJob(String name) {
+    Matcher matcher = TEMPORARY.matcher(name);
+    return matcher.matches() ? matcher.group(1) : null;
   }
 
   private final Path temporary;

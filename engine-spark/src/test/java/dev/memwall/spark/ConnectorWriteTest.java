@@ -145,9 +145,28 @@ class ConnectorWriteTest {
     var e = assertThrows(Exception.class, () -> failing.write().format("memwall").mode("overwrite").save(out.toString()));
     assertTrue(String.valueOf(e.getMessage()).contains("row 150000 is bad") || causes(e).contains("row 150000 is bad"),
         causes(e));
+    // Spark fails the job without waiting for the tasks it kills; those delete their files as they end
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!names(out).equals(List.of("part-1.arrow")) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
     assertEquals(List.of("part-1.arrow"), names(out), "the earlier data set, and no temporary file");
     assertEquals(4, read(out).count());
   }
+
+  @Test
+  void theNextWriteDeletesTemporaryFilesADeadJobLeft() throws Exception {
+    Path out = dir.resolve("stale");
+    spark.range(4).toDF("id").coalesce(1).write().format("memwall").mode("overwrite").save(out.toString());
+    Path stale = Files.writeString(out.resolve(".part-2.arrow.5eed.task-7.tmp"), "half a file");
+    Path foreign = Files.writeString(out.resolve(".someone-elses.tmp"), "not ours");
+    assertEquals(4, read(out).count(), "reads skip temporary files");
+    spark.range(2).toDF("id").coalesce(1).write().format("memwall").mode("append").save(out.toString());
+    assertTrue(Files.notExists(stale), "the dead job's temporary file");
+    assertTrue(Files.exists(foreign), "only memwall's temporary names are deleted");
+    assertEquals(6, read(out).count());
+  }
+
 
   private static String causes(Throwable e) {
     StringBuilder text = new StringBuilder();

@@ -6,7 +6,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The one Spark context of this JVM that {@link SparkEngine}s share, counted: made with memwall's
  * extension installed (each engine's session switches it on or off) by the first {@link #acquire}, stopped
- * by the last {@link #release}.
+ * by the last {@link #release}. A master other than {@code local} gets memwall's jars and JVM flags for
+ * its executors ({@link ExecutorSetup}).
  *
  * <p>Thread safety: the methods synchronize. Bad input: a second {@link #acquire} with another master
  * throws {@link IllegalArgumentException}, as one JVM holds one Spark context.
@@ -20,7 +21,11 @@ final class SharedSpark {
 
   static synchronized SparkSession acquire(String master, int threads) {
     if (root == null) {
-      root = SparkSession.builder()
+      SparkSession.Builder builder = SparkSession.builder();
+      if (ExecutorSetup.remote(master)) {
+        builder = ExecutorSetup.configure(builder);
+      }
+      root = builder
           .master(master)
           .appName("memwall tpch")
           .config("spark.sql.extensions", MemwallExtensions.class.getName())

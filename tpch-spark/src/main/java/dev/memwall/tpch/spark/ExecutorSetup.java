@@ -1,0 +1,72 @@
+package dev.memwall.tpch.spark;
+
+import dev.memwall.core.vector.Table;
+import dev.memwall.spark.MemwallExtensions;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What executors in other JVMs (a standalone cluster, YARN, Kubernetes) need for memwall, set on a session
+ * builder when the master is not {@code local}: memwall's jars ({@code spark.jars}: engine-spark,
+ * engine-core and the Arrow allocator engine-core brings, which Spark's distribution lacks) and memwall's
+ * JVM flags ({@code spark.executor.extraJavaOptions}: native access for the FFM memory, Arrow's
+ * {@code java.nio} access), next to the module options Spark adds to every JVM it starts itself.
+ *
+ * <p>Bad input: memwall classes loaded from a directory rather than a jar (a build without
+ * {@code package}) throw {@link IllegalStateException}, as a directory cannot be shipped.
+ */
+final class ExecutorSetup {
+  /** memwall's JVM flags (the parent POM's {@code memwall.jvm.flags}, less the AWT setting). */
+  static final String MEMWALL_FLAGS =
+      "--enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow";
+
+  /** Each executor's heap unless the master's configuration says otherwise. */
+  static final String EXECUTOR_MEMORY = "4g";
+
+  private ExecutorSetup() {}
+
+  /** Whether {@code master} runs executors in JVMs of their own. */
+  static boolean remote(String master) {
+    return !master.startsWith("local");
+  }
+
+  /** Adds what executors need to {@code builder}. */
+  static SparkSession.Builder configure(SparkSession.Builder builder) {
+    return builder.config("spark.jars", String.join(",", jars()))
+        .config("spark.executor.extraJavaOptions", MEMWALL_FLAGS)
+        .config("spark.executor.memory", EXECUTOR_MEMORY);
+  }
+
+  /** The jars holding memwall's Spark connector, its engine and the Arrow allocator they use. */
+  static Set<String> jars() {
+    Set<String> jars = new LinkedHashSet<>();
+    for (String name : new String[] {MemwallExtensions.class.getName(), Table.class.getName(),
+        "org.apache.arrow.memory.unsafe.UnsafeAllocationManager"}) {
+      Class<?> type;
+      try {
+        type = Class.forName(name, false, ExecutorSetup.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        continue; // the allocator is optional: Spark's executors bring Arrow's netty allocator
+      }
+      jars.add(location(type).toString());
+    }
+    return jars;
+  }
+
+  private static Path location(Class<?> type) {
+    try {
+      Path path = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (!Files.isRegularFile(path)) {
+        throw new IllegalStateException("memwall: " + type.getName() + " was loaded from " + path
+            + ", not a jar; executors in other JVMs need jars (./mvnw package builds them)");
+      }
+      return path;
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("memwall: cannot locate the jar of " + type.getName(), e);
+    }
+  }
+}
