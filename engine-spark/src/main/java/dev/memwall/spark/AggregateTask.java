@@ -2,7 +2,6 @@ package dev.memwall.spark;
 
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Expr;
-import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
@@ -11,10 +10,14 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
@@ -74,11 +77,12 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
     try (TaskResources resources = TaskResources.open("memwall partial aggregation of " + file.getFileName(),
         taskMemoryBytes)) {
       resources.checkKilled();
-      Table mapped = resources.own(ArrowFiles.map(file, resources.memory()));
-      if (!SparkTypes.of(mapped.schema(), new java.util.HashMap<>()).equals(dataSchema)) {
-        throw new IllegalStateException("memwall: " + file + " changed since the query was planned");
+      Set<String> read = new LinkedHashSet<>();
+      for (Expression expression : Stream.concat(grouping.stream(), functions.stream()).toList()) {
+        expression.references().foreach(attribute -> read.add(attribute.name()));
       }
-      Table table = partition.batchesOf(mapped);
+      PredicateTranslator.addColumns(pushed, read);
+      Table table = partition.read(resources, dataSchema, read);
       PartialAggregation.Result translation = PartialAggregation.of(grouping, functions, output, table.schema());
       if (translation.aggregation() == null) {
         throw new IllegalStateException("memwall: the aggregation planned on the driver does not translate for "

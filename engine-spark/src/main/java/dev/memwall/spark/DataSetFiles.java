@@ -34,7 +34,8 @@ import org.apache.spark.sql.types.StructType;
  * {@code .feather}, {@code .ipc}; names starting with {@code .} or {@code _} are skipped). A directory
  * holding parts of several tables ({@code lineitem-1.arrow}, {@code orders-1.arrow}) needs the option.
  *
- * <p>Each file is mapped once ({@link ArrowFiles#map}, zero-copy: a footer parse, no data read) and
+ * <p>Each file is mapped once ({@link ArrowFiles#mapTrusted}, zero-copy: a footer parse, no data read; the
+ * tasks validate the batches and columns they read) and
  * closed again; columns of Arrow types memwall does not read are left out of the schema (and said so in
  * {@link #leftOut}).
  *
@@ -116,7 +117,7 @@ record DataSetFiles(Path path, String table, List<FileInfo> files, StructType sc
   }
 
   private static FileInfo describe(Path file, EngineMemory memory, Map<String, String> leftOut) {
-    try (Table mapped = ArrowFiles.map(file, memory)) {
+    try (Table mapped = ArrowFiles.mapTrusted(file, memory)) { // the tasks validate what they read
       Schema schema = mapped.schema();
       List<VectorSchemaRoot> roots = mapped.roots();
       long[] batchRows = roots.stream().mapToLong(VectorSchemaRoot::getRowCount).toArray();

@@ -2,14 +2,15 @@ package dev.memwall.spark;
 
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Expr;
-import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
@@ -22,7 +23,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Reads one input partition of a memwall scan inside a Spark task (a run of record batches of one file,
- * {@link MemwallInputPartition}): maps the file ({@link ArrowFiles#map}, zero-copy) and returns those
+ * {@link MemwallInputPartition}): maps the file zero-copy, validating only the batches and columns it reads
+ * ({@link MemwallInputPartition#read}), and returns those
  * record batches one at a time as {@link ColumnarBatch}es of the requested columns, viewing
  * the mapped buffers in place ({@link SparkVectors}). With pushed filters, memwall's plan evaluates them
  * over each batch ({@link BatchFilter}) and the batch Spark sees holds only the passing rows, still in
@@ -69,13 +71,9 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
     Path file = Path.of(partition.path());
     TaskResources resources = TaskResources.open("memwall scan of " + file.getFileName(), taskMemoryBytes);
     try {
-      Table mapped = resources.own(ArrowFiles.map(file, resources.memory()));
-      StructType fileSchema = SparkTypes.of(mapped.schema(), new java.util.HashMap<>());
-      if (!fileSchema.equals(dataSchema)) {
-        throw new IllegalStateException("memwall: " + file + " changed since the scan was planned (now "
-            + fileSchema.simpleString() + ", planned " + dataSchema.simpleString() + ")");
-      }
-      Table table = partition.batchesOf(mapped);
+      Set<String> read = new LinkedHashSet<>(List.of(readSchema.fieldNames()));
+      PredicateTranslator.addColumns(pushed, read);
+      Table table = partition.read(resources, dataSchema, read);
       int[] columns = new int[readSchema.fields().length];
       for (int i = 0; i < columns.length; i++) {
         columns[i] = table.columnIndex(readSchema.fields()[i].name());

@@ -5,6 +5,7 @@ import dev.memwall.core.vector.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -197,5 +198,14 @@ final class PredicateTranslator {
       }
     }
     throw new Untranslatable("a literal of type " + type.simpleString());
+  }
+
+  /** Adds the columns {@code predicates} read to {@code columns}. */
+  static void addColumns(Predicate[] predicates, Set<String> columns) {
+    for (Predicate predicate : predicates) {
+      for (NamedReference reference : predicate.references()) {
+        columns.add(String.join(".", reference.fieldNames()));
+      }
+    }
   }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +38,7 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.ipc.message.ArrowFooter;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.DictionaryUtility;
@@ -131,6 +133,40 @@ public final class ArrowFiles {
     return map(file, memory, false);
   }
 
+  /**
+   * The structural validation {@link #map} runs, for a file mapped with {@link #mapTrusted} of which a
+   * reader reads only some record batches and columns, so that it pays for what it reads (the pass
+   * touches every string offset and dictionary index it checks, and the pages under them): the named
+   * columns of {@code batches} and their dictionaries.
+   *
+   * @param batches consecutive record batches of {@code file}, such as a {@link Table#borrow} of some
+   *     of its roots
+   * @param firstBatch the number of {@code batches}' first batch in the file, for the message
+   * @param columns the columns to check, by name; a name the table lacks is ignored
+   * @throws CorruptArrowFileException naming the file, the record batch and the column
+   */
+  public static void checkStructure(Path file, Table batches, int firstBatch, Collection<String> columns)
+      throws CorruptArrowFileException {
+    Map<Long, Dictionary> dictionaries = new HashMap<>();
+    List<VectorSchemaRoot> views = new ArrayList<>(batches.roots().size());
+    for (VectorSchemaRoot root : batches.roots()) {
+      List<FieldVector> vectors = new ArrayList<>(columns.size());
+      for (String column : columns) {
+        FieldVector vector = root.getVector(column);
+        if (vector == null) {
+          continue;
+        }
+        vectors.add(vector);
+        DictionaryEncoding encoding = vector.getField().getDictionary();
+        if (encoding != null && batches.dictionaries().containsKey(encoding.getId())) {
+          dictionaries.put(encoding.getId(), batches.dictionaries().get(encoding.getId()));
+        }
+      }
+      views.add(new VectorSchemaRoot(vectors)); // a view over the table's vectors: never closed here
+    }
+    ArrowStructure.check("Arrow file", file, views, firstBatch, dictionaries);
+  }
+
   private static Table map(Path file, EngineMemory memory, boolean validate) throws IOException {
     BufferAllocator allocator = memory.arrow();
     Arena arena = Arena.ofShared();
@@ -202,7 +238,7 @@ public final class ArrowFiles {
         }
       }
       if (validate) {
-        ArrowStructure.check(format, file, roots, dictionaries);
+        ArrowStructure.check(format, file, roots, 0, dictionaries);
       }
     } catch (IOException | RuntimeException e) {
       roots.forEach(VectorSchemaRoot::close);

@@ -40,10 +40,11 @@ final class ArrowStructure {
    * {@code file}.
    *
    * @param format what the file was read as, for the message ("Arrow file", "Arrow IPC stream")
+   * @param firstBatch the number of {@code roots}' first batch in the file, for the message
    * @throws CorruptArrowFileException naming the file, the batch (or dictionary) and the column
    */
-  static void check(String format, Path file, List<VectorSchemaRoot> roots, Map<Long, Dictionary> dictionaries)
-      throws CorruptArrowFileException {
+  static void check(String format, Path file, List<VectorSchemaRoot> roots, int firstBatch,
+      Map<Long, Dictionary> dictionaries) throws CorruptArrowFileException {
     for (Dictionary dictionary : dictionaries.values()) {
       String problem = problem(dictionary.getVector());
       if (problem != null) {
@@ -60,7 +61,7 @@ final class ArrowStructure {
           problem = indexProblem((BaseIntVector) vector, dictionary == null ? 0 : dictionary.getVector().getValueCount());
         }
         if (problem != null) {
-          throw new CorruptArrowFileException(format, file, "record batch " + batch + ", column " + vector.getName()
+          throw new CorruptArrowFileException(format, file, "record batch " + (firstBatch + batch) + ", column " + vector.getName()
               + ": " + problem, null);
         }
       }

@@ -71,10 +71,10 @@ class ArrowStructureProperties {
       }
       VectorSchemaRoot root = new VectorSchemaRoot(List.of(text, codes));
       if (valid) {
-        ArrowStructure.check("Arrow file", FILE, List.of(root), Map.of(1L, dictionary));
+        ArrowStructure.check("Arrow file", FILE, List.of(root), 0, Map.of(1L, dictionary));
       } else {
         CorruptArrowFileException e = assertThrows(CorruptArrowFileException.class,
-            () -> ArrowStructure.check("Arrow file", FILE, List.of(root), Map.of(1L, dictionary)));
+            () -> ArrowStructure.check("Arrow file", FILE, List.of(root), 0, Map.of(1L, dictionary)));
         String column = corruptOffsets ? "s" : "d";
         assertTrue(e.getMessage().startsWith("corrupt Arrow file " + FILE + ": record batch 0, column " + column + ": "),
             e.getMessage());
@@ -107,7 +107,7 @@ class ArrowStructureProperties {
         text.setSafe(row, strings.get(row).getBytes(StandardCharsets.US_ASCII));
       }
       text.setValueCount(strings.size());
-      ArrowStructure.check("Arrow file", FILE, List.of(new VectorSchemaRoot(List.of(text))), Map.of());
+      ArrowStructure.check("Arrow file", FILE, List.of(new VectorSchemaRoot(List.of(text))), 0, Map.of());
       assertEquals(strings.size(), text.getValueCount());
     }
   }
