@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -78,8 +77,10 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
         taskMemoryBytes)) {
       resources.checkKilled();
       Set<String> read = new LinkedHashSet<>();
-      for (Expression expression : Stream.concat(grouping.stream(), functions.stream()).toList()) {
-        expression.references().foreach(attribute -> read.add(attribute.name()));
+      List<Expression> inputs = new ArrayList<>(functions);
+      grouping.forEach(key -> inputs.add((Expression) key)); // every NamedExpression is an Expression
+      for (Expression input : inputs) {
+        input.references().foreach(attribute -> read.add(attribute.name()));
       }
       PredicateTranslator.addColumns(pushed, read);
       Table table = partition.read(resources, dataSchema, read);

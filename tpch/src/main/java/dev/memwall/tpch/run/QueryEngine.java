@@ -27,6 +27,10 @@ public interface QueryEngine extends AutoCloseable {
    */
   Result run(TpchQuery query, QueryParameters parameters) throws SQLException;
 
+  /** Frees what the engine holds (a Spark session, ...); what it was given stays the caller's. */
+  @Override
+  void close();
+
   /** One run's rows. Closing it frees what the engine allocated for them: read {@link #values} first. */
   interface Result extends AutoCloseable {
     /** A result of rows already fetched into Java objects. */
