@@ -48,20 +48,11 @@ class AccelerationTest {
     SparkTestSession.stop(spark);
   }
 
-  private static List<String> rows(Dataset<Row> dataset) {
-    List<String> rows = new ArrayList<>();
-    for (Row row : dataset.collectAsList()) {
-      rows.add(row.toString());
-    }
-    rows.sort(Comparator.naturalOrder());
-    return rows;
-  }
-
   /** Runs {@code sql} over the memwall table and over the reference rows; returns memwall's explanation. */
   private static List<String> assertSameAsSpark(String sql) {
     Dataset<Row> memwall = spark.sql(sql.formatted("t"));
-    List<String> expected = rows(spark.sql(sql.formatted("reference")));
-    assertEquals(expected, rows(memwall), sql);
+    List<String> expected = SparkTestSession.sortedRows(spark.sql(sql.formatted("reference")));
+    assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
     return MemwallExtensions.explain(memwall);
   }
 

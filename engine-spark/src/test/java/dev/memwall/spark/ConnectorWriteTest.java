@@ -57,15 +57,6 @@ class ConnectorWriteTest {
     return spark.read().format("memwall").load(path.toString());
   }
 
-  private static List<String> sortedRows(Dataset<Row> dataset) {
-    List<String> rows = new ArrayList<>();
-    for (Row row : dataset.collectAsList()) {
-      rows.add(row.toString());
-    }
-    rows.sort(Comparator.naturalOrder());
-    return rows;
-  }
-
   private static List<String> names(Path directory) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files.map(f -> f.getFileName().toString()).sorted().toList();
@@ -80,7 +71,7 @@ class ConnectorWriteTest {
     assertEquals(List.of("part-1.arrow", "part-2.arrow", "part-3.arrow"), names(out));
     Dataset<Row> back = read(out);
     assertEquals(original.schema().asNullable(), back.schema().asNullable());
-    assertEquals(sortedRows(original), sortedRows(back));
+    assertEquals(SparkTestSession.sortedRows(original), SparkTestSession.sortedRows(back));
     try (EngineMemory memory = EngineMemory.create("memwall reads what Spark wrote")) {
       List<Path> parts = List.of(out.resolve("part-1.arrow"), out.resolve("part-2.arrow"), out.resolve("part-3.arrow"));
       assertEquals(original.count(), TypedFiles.read(parts, memory).size());

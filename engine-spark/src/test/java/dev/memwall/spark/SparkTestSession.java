@@ -1,5 +1,10 @@
 package dev.memwall.spark;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /** The Spark session the tests of one class share: local[2], no UI, LocalDate for dates, leaks fail tasks. */
@@ -29,5 +34,15 @@ final class SparkTestSession {
       SparkSession.clearActiveSession();
       SparkSession.clearDefaultSession();
     }
+  }
+
+  /** The rows of {@code dataset} as text, sorted: for comparing results whose order no query fixes. */
+  static List<String> sortedRows(Dataset<Row> dataset) {
+    List<String> rows = new ArrayList<>();
+    for (Row row : dataset.collectAsList()) {
+      rows.add(row.toString());
+    }
+    rows.sort(Comparator.naturalOrder());
+    return rows;
   }
 }
