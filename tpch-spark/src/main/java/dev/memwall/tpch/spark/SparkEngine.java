@@ -23,7 +23,7 @@ import org.apache.spark.sql.SparkSession;
  * session runs Spark alone ({@link MemwallSettings#ACCELERATION} off), reading the same files through the
  * same data source, so the two differ only in who runs the operators.
  *
- * <p>Sessions: every engine in the JVM shares one {@link SparkContext} ({@link SharedSpark}); each has a
+ * <p>Sessions: every engine in the JVM shares one {@code SparkContext} ({@link SharedSpark}); each has a
  * session of its own ({@link SparkSession#newSession}) with its views and its acceleration setting. The
  * context stops when the last engine closes.
  *

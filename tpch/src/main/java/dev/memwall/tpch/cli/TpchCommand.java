@@ -138,6 +138,9 @@ final class TpchCommand implements Callable<Integer> {
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.equals("duckdb") ? null
         : QueryEngineProvider.find(comparedKey);
+    if (master != null && timedProvider == null && comparedProvider == null) {
+      throw new IllegalArgumentException("--master is Spark's: it needs --engine spark or --compare spark");
+    }
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
     TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification,

@@ -236,6 +236,7 @@ class MemwallCliTest {
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
     run(0, tpch("--engine", "postgres")).failedWith(2, "--engine");
     run(0, tpch("--engine", "spark")).failedWith(2, "no engine 'spark' on the class path");
+    run(0, tpch("--master", "local[1]")).failedWith(2, "--master is Spark's");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
     run(0, tpch("--seed", "x1")).failedWith(2, "x1");
     run(0, tpch("--sf", "1", "--seed", "3", "--verify", "answers")).failedWith(2, "only for the validation parameters");
