@@ -2,6 +2,8 @@ package dev.memwall.spark;
 
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
@@ -14,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -35,6 +38,9 @@ import org.apache.spark.unsafe.types.UTF8String;
  * ({@code Plan.scan(file).filter(pushed predicates).aggregate(keys, aggregates)}) on the task's thread with
  * the task's {@link TaskResources}, and returns Spark's partial aggregation rows (grouping keys and
  * aggregation buffers, as {@code UnsafeRow}s) for the exchange that follows.
+ *
+ * <p>Memory: the task's grant bounds the groups memwall holds; when they do not fit, the input is
+ * aggregated in slices and each slice's groups are emitted before the next ({@link #aggregateSlices}).
  *
  * <p>The groups are copied into Spark rows before the task's memwall memory is freed, so the returned
  * rows own their data. Serializable: it carries Spark's own (serializable) Catalyst expressions and V2
@@ -90,14 +96,72 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
             + file + ": " + translation.reason());
       }
       Expr filter = MemwallPartitionReader.predicate(pushed, dataSchema);
-      Table result;
+      // no spilling: a partial aggregation short of memory emits its groups early instead (aggregateSlices)
+      ExecutionContext context = resources.context().toBuilder().spilling(false).build();
       try {
-        result = resources.own(translation.aggregation().plan(table, filter).execute(resources.context()));
+        aggregateSlices(table.roots(), table, translation.aggregation(), filter, context, rows);
       } catch (QueryCancelledException e) {
         resources.checkKilled(); // a killed task reports as killed
         throw e;
       }
-      toSparkRows(result, translation.aggregation().slots(), rows);
+    }
+  }
+
+  /**
+   * Aggregates the rows of {@code slice} (batches of {@code table}) and appends Spark's partial rows for
+   * them. When their groups do not fit the task's memory, aggregates each half of them in turn instead,
+   * down to {@value #MIN_SLICE_ROWS} rows: a partial aggregation may emit a key more than once, as
+   * Spark's final aggregation merges its input, so emitting early costs only more rows for the
+   * exchange, where spilling would write and read the groups again. The memory of each slice's result
+   * is freed before the next slice runs.
+   *
+   * @throws BudgetExceededException when even {@value #MIN_SLICE_ROWS} rows' groups do not fit
+   */
+  private void aggregateSlices(List<VectorSchemaRoot> slice, Table table, PartialAggregation aggregation, Expr filter,
+      ExecutionContext context, List<InternalRow> rows) {
+    try (Table input = Table.borrow(table.schema(), slice, table.provider());
+        Table result = aggregation.plan(input, filter).execute(context)) {
+      toSparkRows(result, aggregation.slots(), rows);
+    } catch (BudgetExceededException tooBig) {
+      List<VectorSchemaRoot> halves = halves(slice);
+      if (halves == null) {
+        throw tooBig;
+      }
+      try {
+        int middle = halves.size() / 2;
+        aggregateSlices(halves.subList(0, middle), table, aggregation, filter, context, rows);
+        aggregateSlices(halves.subList(middle, halves.size()), table, aggregation, filter, context, rows);
+      } finally {
+        if (slice.size() == 1) {
+          halves.forEach(VectorSchemaRoot::close); // the two row slices made of one batch
+        }
+      }
+    }
+  }
+
+  /** The smallest slice whose groups must fit the task's memory. */
+  static final int MIN_SLICE_ROWS = 1024;
+
+  /**
+   * {@code slice} cut in two: its batches in two runs (the same roots), or one batch's rows in two
+   * zero-copy slices (new roots over the same buffers, the caller's to close); null when it is one batch
+   * of at most {@value #MIN_SLICE_ROWS} rows.
+   */
+  private static List<VectorSchemaRoot> halves(List<VectorSchemaRoot> slice) {
+    if (slice.size() > 1) {
+      return slice;
+    }
+    VectorSchemaRoot root = slice.getFirst();
+    int rows = root.getRowCount();
+    if (rows <= MIN_SLICE_ROWS) {
+      return null;
+    }
+    VectorSchemaRoot first = root.slice(0, rows / 2);
+    try {
+      return List.of(first, root.slice(rows / 2, rows - rows / 2));
+    } catch (RuntimeException e) {
+      first.close();
+      throw e;
     }
   }
 

@@ -14,7 +14,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * the task's memwall work starts, for the configured amount ({@link MemwallSettings#TASK_MEMORY}); Spark
  * may make other consumers of the task (or other tasks) spill to grant it, and may grant less. The
  * budget's limit is what Spark granted, so memwall never holds memory Spark has not accounted for, and
- * a query that needs more fails with memwall's {@link BudgetExceededException} naming the budget.
+ * an operator that needs more works within it (a partial aggregation emits its groups early) or fails with
+ * memwall's {@link BudgetExceededException} naming the budget.
  *
  * <p>Spill: when another consumer needs memory, Spark calls {@link #spill}; memwall's operators here
  * cannot spill their state on request yet, so the lease gives back the part of the grant memwall is

@@ -1,0 +1,80 @@
+package dev.memwall.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A partial aggregation memwall runs in tasks whose memory Spark grants holds a fraction of their groups:
+ * it emits its groups early, slice by slice, instead of failing, and gives Spark's answer; with less
+ * memory than one slice's groups need it fails with memwall's named budget error, freeing everything.
+ */
+class ShortOfMemoryTest {
+  @TempDir static Path dir;
+  static SparkSession spark;
+  static Path data;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkTestSession.start("ShortOfMemoryTest", "spark.sql.extensions", MemwallExtensions.class.getName());
+    data = dir.resolve("many-groups");
+    spark.range(0, 600_000, 1, 2).selectExpr("id % 300000 as k", "id as v", "cast(id % 7 as int) as w")
+        .write().format("memwall").mode("overwrite").save(data.toString());
+    spark.read().format("memwall").load(data.toString()).createOrReplaceTempView("groups");
+  }
+
+  @Test
+  void lessMemoryThanOneSliceNeedsFailsWithTheBudgetNamed() {
+    spark.conf().set(MemwallSettings.TASK_MEMORY, "16k");
+    try {
+      Exception e = assertThrows(Exception.class,
+          () -> spark.sql("select k, sum(v) from groups group by k").collectAsList());
+      StringBuilder causes = new StringBuilder();
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        causes.append(t).append('\n');
+      }
+      assertTrue(causes.toString().contains("BudgetExceededException")
+          && causes.toString().contains(MemwallSettings.TASK_MEMORY), causes.toString());
+    } finally {
+      spark.conf().unset(MemwallSettings.TASK_MEMORY);
+    }
+    assertEquals(0, TaskResources.openCount());
+    assertEquals(0, TaskResources.allocatedBytes());
+  }
+
+  @AfterAll
+  static void tearDown() {
+    SparkTestSession.stop(spark);
+  }
+
+  @Test
+  void aTaskShortOfMemoryEmitsEarlyAndAnswersAsSpark() {
+    String sql = "select k, sum(v), count(*), max(w) from groups group by k";
+    spark.conf().set(MemwallSettings.ACCELERATION, false);
+    List<String> expected = SparkTestSession.sortedRows(spark.sql(sql));
+    spark.conf().set(MemwallSettings.ACCELERATION, true);
+    spark.conf().set(MemwallSettings.TASK_MEMORY, "2m"); // 300K groups need several times that
+    try {
+      Dataset<Row> memwall = spark.sql(sql);
+      List<String> actual = SparkTestSession.sortedRows(memwall);
+      assertTrue(MemwallExtensions.explain(memwall).stream().anyMatch(line -> line.startsWith("memwall runs")),
+          MemwallExtensions.explain(memwall).toString());
+      assertEquals(300_000, actual.size());
+      assertEquals(expected, actual);
+    } finally {
+      spark.conf().unset(MemwallSettings.TASK_MEMORY);
+    }
+    assertEquals(0, TaskResources.openCount());
+    assertEquals(0, TaskResources.allocatedBytes());
+  }
+}
