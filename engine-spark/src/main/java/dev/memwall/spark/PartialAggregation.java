@@ -24,6 +24,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Partial$;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
@@ -77,7 +78,8 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
     List<Aggregate> aggregates = new ArrayList<>();
     List<OutputSlot> slots = new ArrayList<>();
     for (NamedExpression key : grouping) {
-      keys.add(translator.translate((Expression) key).as("k" + keys.size())); // a Scala trait over Expression
+      requireIeeeAgrees((Expression) key, "grouping by " + key.name()); // a Scala trait over Expression
+      keys.add(translator.translate((Expression) key).as("k" + keys.size()));
       slots.add(new OutputSlot(OutputSlot.Kind.VALUE, keys.size() - 1));
     }
     for (AggregateExpression function : functions) {
@@ -115,10 +117,12 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
           slots.add(new OutputSlot(OutputSlot.Kind.COUNT, column));
         }
         case Min min -> {
+          requireIeeeAgrees(min.child(), f.sql());
           aggregates.add(Aggregate.min(translator.translate(min.child()), name));
           slots.add(new OutputSlot(OutputSlot.Kind.VALUE, column));
         }
         case Max max -> {
+          requireIeeeAgrees(max.child(), f.sql());
           aggregates.add(Aggregate.max(translator.translate(max.child()), name));
           slots.add(new OutputSlot(OutputSlot.Kind.VALUE, column));
         }
@@ -160,7 +164,7 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
         // an average of integers: Spark sums doubles, memwall exact int64s (then converted)
         case VALUE_OR_ZERO -> CatalystTranslator.agrees(spark, memwall) || (!(spark instanceof DecimalType)
             && memwall.isIntegral() && memwall.kind() != ColumnType.Kind.DATE && spark.equals(
-                org.apache.spark.sql.types.DataTypes.DoubleType));
+                DataTypes.DoubleType));
         case VALUE -> CatalystTranslator.agrees(spark, memwall);
       };
       if (!fits) {
@@ -174,5 +178,18 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
   String describe() {
     return "keys " + keys.stream().map(k -> dev.memwall.core.expr.ExprText.of(k.expr())).toList() + ", aggregates "
         + aggregates;
+  }
+
+  /**
+   * Refuses floating-point grouping keys and MIN/MAX arguments: Spark orders NaN above every number and
+   * groups -0.0 with 0.0 and every NaN together, where memwall's kernels follow IEEE 754 (a NaN makes MIN
+   * NaN; -0.0 and 0.0 are two keys). Sums, averages and counts of doubles agree.
+   */
+  private static void requireIeeeAgrees(Expression input, String what) throws CatalystTranslator.Untranslatable {
+    DataType type = input.dataType();
+    if (DataTypes.DoubleType.equals(type) || DataTypes.FloatType.equals(type)) {
+      throw new CatalystTranslator.Untranslatable(what + ": Spark orders NaN above every number and groups -0.0"
+          + " with 0.0, memwall follows IEEE 754");
+    }
   }
 }
