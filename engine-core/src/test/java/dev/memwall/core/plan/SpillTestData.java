@@ -3,14 +3,19 @@ package dev.memwall.core.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * Random tables for the spilling tests, and result comparison: columns {@code k} (INT64 key: skewed,
@@ -143,6 +148,14 @@ final class SpillTestData {
       if (!e.get(r).equals(a.get(r))) {
         assertEquals(e.get(r).toString(), a.get(r).toString(), what + ": row " + r);
       }
+    }
+  }
+
+  /** No spill directory beyond the {@code directories} live before, and no file under {@code root}. */
+  static void assertNoSpillLeft(Path root, int directories) throws IOException {
+    assertEquals(directories, SpillDirectory.liveDirectories(), "spill directories left");
+    try (Stream<Path> left = Files.list(root)) {
+      assertEquals(0, left.count(), "spill files left under " + root);
     }
   }
 }

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -70,10 +69,7 @@ class SpillingAggregationProperties {
             assertTrue(report.peakWorkingBytes() <= need / fraction, what);
             SpillTestData.assertSameRows(expected, actual, what);
           }
-          assertEquals(directories, SpillDirectory.liveDirectories(), "spill directories left");
-          try (Stream<Path> left = Files.list(root)) {
-            assertEquals(0, left.count(), "spill files left under " + root);
-          }
+          SpillTestData.assertNoSpillLeft(root, directories);
         }
       }
     } finally {
