@@ -35,7 +35,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * <p>Thread safety: immutable (the binder it holds is only used for typing).
  */
 final class CatalystTranslator {
-  /** Why an expression is not translated. */
+  /** Why an expression (or a pushed predicate, {@link PredicateTranslator}) is not translated. */
   static final class Untranslatable extends Exception {
     Untranslatable(String reason) {
       super(reason, null, false, false);
@@ -104,8 +104,15 @@ final class CatalystTranslator {
   }
 
   private static Expr literal(Literal literal) throws Untranslatable {
-    Object value = literal.value();
-    DataType type = literal.dataType();
+    return literal(literal.value(), literal.dataType());
+  }
+
+  /**
+   * Spark's internal literal {@code value} of {@code type} as a memwall literal of the matching type.
+   *
+   * @throws Untranslatable for a null, a type memwall has no literal of, or a decimal beyond scaled int64
+   */
+  static Expr.Literal literal(Object value, DataType type) throws Untranslatable {
     if (value == null) {
       throw new Untranslatable("a null literal");
     }

@@ -19,7 +19,7 @@ final class DictionaryStringVector extends ViewVector {
   private final DictionaryStrings strings;
 
   DictionaryStringVector(DictionaryColumn column, DictionaryStrings strings) {
-    super(column.name(), DataTypes.StringType);
+    super(column, DataTypes.StringType);
     this.column = column;
     this.strings = strings;
   }
@@ -33,20 +33,5 @@ final class DictionaryStringVector extends ViewVector {
   public byte[] getBinary(int rowId) {
     UTF8String value = getUTF8String(rowId);
     return value == null ? null : value.getBytes();
-  }
-
-  @Override
-  public boolean hasNull() {
-    return column.hasNulls();
-  }
-
-  @Override
-  public int numNulls() {
-    return column.arrow().getNullCount();
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return column.isNull(rowId);
   }
 }

@@ -1,7 +1,7 @@
 package dev.memwall.spark;
 
 import dev.memwall.core.expr.Expr;
-import dev.memwall.core.vector.ColumnType;
+import dev.memwall.spark.CatalystTranslator.Untranslatable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +12,6 @@ import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Decimal;
-import org.apache.spark.sql.types.DecimalType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Translates Spark's data source V2 predicates into memwall filter expressions with the same meaning,
@@ -44,13 +41,6 @@ final class PredicateTranslator {
   record Result(Expr expr, String reason) {
     boolean translated() {
       return expr != null;
-    }
-  }
-
-  /** Why a predicate is not translated; carries the reason up the tree. */
-  private static final class Untranslatable extends Exception {
-    Untranslatable(String reason) {
-      super(reason, null, false, false);
     }
   }
 
@@ -173,31 +163,11 @@ final class PredicateTranslator {
     if (!(expression instanceof Literal<?> literal)) {
       throw new Untranslatable(expression.describe() + " is not a literal");
     }
-    Object value = literal.value();
-    if (value == null) {
-      throw new Untranslatable("a null literal");
-    }
-    if (!literal.dataType().equals(column.type())) {
+    if (literal.value() != null && !literal.dataType().equals(column.type())) {
       throw new Untranslatable("a " + literal.dataType().simpleString() + " literal compared with " + column.name()
           + " of type " + column.type().simpleString());
     }
-    DataType type = column.type();
-    if (DataTypes.IntegerType.equals(type)) {
-      return new Expr.Literal((long) (Integer) value, ColumnType.INT32);
-    } else if (DataTypes.LongType.equals(type)) {
-      return new Expr.Literal((Long) value, ColumnType.INT64);
-    } else if (DataTypes.DateType.equals(type)) {
-      return new Expr.Literal((long) (Integer) value, ColumnType.DATE);
-    } else if (DataTypes.StringType.equals(type)) {
-      return Expr.lit(((UTF8String) value).toString());
-    } else if (type instanceof DecimalType) {
-      try {
-        return Expr.decimal(((Decimal) value).toJavaBigDecimal());
-      } catch (ArithmeticException | IllegalArgumentException e) {
-        throw new Untranslatable("decimal literal " + value + " does not fit memwall's scaled int64");
-      }
-    }
-    throw new Untranslatable("a literal of type " + type.simpleString());
+    return CatalystTranslator.literal(literal.value(), column.type()); // never a double: refused with its column
   }
 
   /** Adds the columns {@code predicates} read to {@code columns}. */

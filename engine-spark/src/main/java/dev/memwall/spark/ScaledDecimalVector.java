@@ -23,7 +23,7 @@ final class ScaledDecimalVector extends ViewVector {
   private final DecimalColumn column;
 
   ScaledDecimalVector(DecimalColumn column) {
-    super(column.name(), DataTypes.createDecimalType(SparkTypes.SCALED_DECIMAL_PRECISION, column.scale()));
+    super(column, DataTypes.createDecimalType(SparkTypes.SCALED_DECIMAL_PRECISION, column.scale()));
     this.column = column;
   }
 
@@ -49,20 +49,5 @@ final class ScaledDecimalVector extends ViewVector {
           + ", " + column.scale() + ") Spark reads it as");
     }
     return value;
-  }
-
-  @Override
-  public boolean hasNull() {
-    return column.hasNulls();
-  }
-
-  @Override
-  public int numNulls() {
-    return column.arrow().getNullCount();
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return column.isNull(rowId);
   }
 }

@@ -1,5 +1,6 @@
 package dev.memwall.spark;
 
+import dev.memwall.core.vector.Column;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -8,8 +9,8 @@ import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * The common part of memwall's Spark column vectors: read-only views of memory someone else owns
- * (a memwall table's buffers), of one scalar type. Every getter a subclass does not override throws
+ * The common part of memwall's Spark column vectors: read-only views of a memwall column (a memwall
+ * table's buffers, owned by the table), of one scalar type; nulls are the column's. Every getter a subclass does not override throws
  * {@link UnsupportedOperationException} naming the column and its type, as asking a column for a
  * value of another type is a bug in the caller; {@link #close} frees nothing, since the view owns
  * nothing.
@@ -18,16 +19,31 @@ import org.apache.spark.unsafe.types.UTF8String;
  * they view stays open.
  */
 abstract class ViewVector extends ColumnVector {
-  private final String name;
+  private final Column column;
 
-  ViewVector(String name, DataType type) {
+  ViewVector(Column column, DataType type) {
     super(type);
-    this.name = name;
+    this.column = column;
   }
 
   /** The column's name, for messages. */
   final String name() {
-    return name;
+    return column.name();
+  }
+
+  @Override
+  public final boolean hasNull() {
+    return column.hasNulls();
+  }
+
+  @Override
+  public final int numNulls() {
+    return column.arrow().getNullCount();
+  }
+
+  @Override
+  public final boolean isNullAt(int rowId) {
+    return column.isNull(rowId);
   }
 
   @Override
@@ -99,6 +115,6 @@ abstract class ViewVector extends ColumnVector {
   }
 
   private UnsupportedOperationException unsupported(String what) {
-    return new UnsupportedOperationException("column '" + name + "' is " + dataType() + ", not " + what);
+    return new UnsupportedOperationException("column '" + name() + "' is " + dataType() + ", not " + what);
   }
 }

@@ -77,15 +77,9 @@ class ConnectorTest {
     return spark.read().format("memwall").load(typed.toString());
   }
 
+  /** The rows of {@code dataset}, by id (the first column). */
   private static List<List<Object>> rows(Dataset<Row> dataset) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Row row : dataset.collectAsList()) {
-      List<Object> values = new ArrayList<>();
-      for (int i = 0; i < row.size(); i++) {
-        values.add(row.get(i));
-      }
-      rows.add(values);
-    }
+    List<List<Object>> rows = new ArrayList<>(SparkTestSession.rows(dataset));
     rows.sort(Comparator.comparing(row -> (Integer) row.getFirst()));
     return rows;
   }

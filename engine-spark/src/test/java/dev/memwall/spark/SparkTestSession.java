@@ -36,6 +36,19 @@ final class SparkTestSession {
     }
   }
 
+  /** The rows of {@code dataset} as lists of Spark's Java values, in the order Spark returns them. */
+  static List<List<Object>> rows(Dataset<Row> dataset) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (Row row : dataset.collectAsList()) {
+      List<Object> values = new ArrayList<>(row.size());
+      for (int i = 0; i < row.size(); i++) {
+        values.add(row.get(i));
+      }
+      rows.add(values);
+    }
+    return rows;
+  }
+
   /** The rows of {@code dataset} as text, sorted: for comparing results whose order no query fixes. */
   static List<String> sortedRows(Dataset<Row> dataset) {
     List<String> rows = new ArrayList<>();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
@@ -13,9 +12,9 @@ import dev.memwall.tpch.query.Q1;
 import dev.memwall.tpch.query.Q6;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.verify.ResultComparator;
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -79,7 +78,7 @@ class TpchOnSparkTest {
     assertTrue(Plans.scanOf(q1).notPushed().isEmpty(), Plans.scanOf(q1).description());
     List<List<Object>> expected = memwall(new Q1());
     assertEquals(4, expected.size());
-    assertSame(expected, rows(q1));
+    assertSame(expected, SparkTestSession.rows(q1));
     assertAccelerated(accelerated, q1);
   }
 
@@ -95,7 +94,7 @@ class TpchOnSparkTest {
     MemwallScan scan = Plans.scanOf(q6);
     assertTrue(scan.notPushed().isEmpty(), scan.description());
     assertEquals(5, scan.pushed().size(), "the five bounds: " + scan.pushed());
-    assertSame(memwall(new Q6()), rows(q6));
+    assertSame(memwall(new Q6()), SparkTestSession.rows(q6));
     assertAccelerated(accelerated, q6);
   }
 
@@ -112,30 +111,8 @@ class TpchOnSparkTest {
         TpchDatabase db = TpchDatabase.open(dir, SF, memory);
         Table result = query.run(db, TpchParameters.validation(query.number(), SF),
             ExecutionContext.singleThreaded(memory))) {
-      List<List<Object>> rows = new ArrayList<>();
-      for (Batch batch : result.batches()) {
-        for (int r = 0; r < batch.rowCount(); r++) {
-          List<Object> row = new ArrayList<>();
-          for (int c = 0; c < batch.columns().size(); c++) {
-            row.add(batch.column(c).getObject(r));
-          }
-          rows.add(row);
-        }
-      }
-      return rows;
+      return ResultComparator.rows(result);
     }
-  }
-
-  private static List<List<Object>> rows(Dataset<Row> dataset) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Row row : dataset.collectAsList()) {
-      List<Object> values = new ArrayList<>();
-      for (int i = 0; i < row.size(); i++) {
-        values.add(row.get(i));
-      }
-      rows.add(values);
-    }
-    return rows;
   }
 
   /**

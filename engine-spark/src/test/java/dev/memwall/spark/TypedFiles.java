@@ -2,9 +2,9 @@ package dev.memwall.spark;
 
 import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
+import dev.memwall.tpch.verify.ResultComparator;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -130,15 +130,7 @@ final class TypedFiles {
     List<List<Object>> rows = new ArrayList<>();
     for (Path file : files) {
       try (Table table = ArrowFiles.map(file, memory)) {
-        for (Batch batch : table.batches()) {
-          for (int r = 0; r < batch.rowCount(); r++) {
-            List<Object> row = new ArrayList<>();
-            for (int c = 0; c < batch.columns().size(); c++) {
-              row.add(batch.column(c).getObject(r));
-            }
-            rows.add(row);
-          }
-        }
+        rows.addAll(ResultComparator.rows(table));
       }
     }
     return rows;

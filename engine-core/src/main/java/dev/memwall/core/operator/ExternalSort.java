@@ -1,5 +1,6 @@
 package dev.memwall.core.operator;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
@@ -351,41 +352,17 @@ public final class ExternalSort implements AutoCloseable {
   /** Frees every run, the kept rows, the spill directory and the working memory (leak-checked). */
   @Override
   public void close() {
-    RuntimeException failure = null;
+    List<AutoCloseable> owned = new ArrayList<>();
     synchronized (runs) {
-      for (Run run : runs) {
-        try {
-          run.sorted().close();
-        } catch (RuntimeException e) {
-          failure = first(failure, e);
-        }
-      }
+      runs.forEach(run -> owned.add(run.sorted()));
       runs.clear();
     }
     synchronized (this) {
-      if (best != null) {
-        best.close();
-        best = null;
-      }
-      if (directory != null) {
-        directory.close();
-      }
+      owned.add(best);
+      best = null;
+      owned.add(directory);
     }
-    try {
-      working.close();
-    } catch (RuntimeException e) {
-      failure = first(failure, e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static RuntimeException first(RuntimeException failure, RuntimeException next) {
-    if (failure == null) {
-      return next;
-    }
-    failure.addSuppressed(next);
-    return failure;
+    owned.add(working);
+    Closing.closeAll(owned); // each one, even when one before it fails
   }
 }

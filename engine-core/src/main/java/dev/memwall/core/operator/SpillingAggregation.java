@@ -1,5 +1,6 @@
 package dev.memwall.core.operator;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.expr.Binder;
@@ -566,40 +567,14 @@ public final class SpillingAggregation implements AutoCloseable {
   /** Frees every worker's table, the spill files and directory, and the working memory (leak-checked). */
   @Override
   public void close() {
-    RuntimeException failure = null;
+    List<AutoCloseable> owned = new ArrayList<>();
     synchronized (workers) {
-      for (Worker worker : workers) {
-        try {
-          worker.close();
-        } catch (RuntimeException e) {
-          failure = first(failure, e);
-        }
-      }
+      owned.addAll(workers);
     }
     synchronized (this) {
-      if (directory != null) {
-        try {
-          directory.close();
-        } catch (RuntimeException e) {
-          failure = first(failure, e);
-        }
-      }
+      owned.add(directory);
     }
-    try {
-      working.close();
-    } catch (RuntimeException e) {
-      failure = first(failure, e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static RuntimeException first(RuntimeException failure, RuntimeException next) {
-    if (failure == null) {
-      return next;
-    }
-    failure.addSuppressed(next);
-    return failure;
+    owned.add(working);
+    Closing.closeAll(owned); // each one, even when one before it fails
   }
 }

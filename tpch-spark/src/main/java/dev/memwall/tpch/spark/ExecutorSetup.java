@@ -2,10 +2,14 @@ package dev.memwall.tpch.spark;
 
 import dev.memwall.core.vector.Table;
 import dev.memwall.spark.MemwallExtensions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
+import java.util.Properties;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 
@@ -20,9 +24,8 @@ import org.apache.spark.sql.SparkSession;
  * {@code package}) throw {@link IllegalStateException}, as a directory cannot be shipped.
  */
 final class ExecutorSetup {
-  /** memwall's JVM flags (the parent POM's {@code memwall.jvm.flags}, less the AWT setting). */
-  static final String MEMWALL_FLAGS =
-      "--enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow";
+  /** memwall's JVM flags, as the build wrote them from the parent POM's {@code memwall.jvm.flags}. */
+  static final String MEMWALL_FLAGS = memwallFlags();
 
   /** Each executor's heap unless the master's configuration says otherwise. */
   static final String EXECUTOR_MEMORY = "4g";
@@ -68,5 +71,18 @@ final class ExecutorSetup {
     } catch (URISyntaxException e) {
       throw new IllegalStateException("memwall: cannot locate the jar of " + type.getName(), e);
     }
+  }
+
+  private static String memwallFlags() {
+    Properties properties = new Properties();
+    try (InputStream in = ExecutorSetup.class.getResourceAsStream("executor.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("memwall: executor.properties is missing from the tpch-spark jar");
+      }
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("memwall: cannot read executor.properties", e);
+    }
+    return properties.getProperty("memwall.jvm.flags").strip();
   }
 }

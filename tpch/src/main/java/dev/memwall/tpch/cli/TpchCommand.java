@@ -174,13 +174,13 @@ final class TpchCommand implements Callable<Integer> {
       try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
           DuckDbOracle oracle = options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
               ? DuckDbOracle.of(db, threadCount, memory) : null;
+          QueryEngine duckdb = oracle == null ? null : new DuckDbEngine(oracle);
           QueryEngine timed = timedProvider == null ? new MemwallEngine(db, memory, threadCount)
               : timedProvider.open(dataDirectory, threadCount, true, sparkSettings());
           QueryEngine other = comparedProvider != null
               ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
-              : comparedKey == null ? null : new DuckDbEngine(oracle)) {
-        TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers,
-            oracle == null ? null : new DuckDbEngine(oracle), other);
+              : comparedKey == null ? null : duckdb) {
+        TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
         if (profiling != null) {
           runner.profiling(profiling);
         }
