@@ -2,6 +2,7 @@ package dev.memwall.core.ipc;
 
 import dev.memwall.core.memory.ArrowSegments;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.vector.ReadableSchema;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -18,8 +19,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.flatbuf.DictionaryBatch;
 import org.apache.arrow.flatbuf.Footer;
 import org.apache.arrow.flatbuf.Message;
@@ -109,8 +112,8 @@ public final class ArrowFiles {
    * stay readable; a query naming one fails with a one-line message naming the column, its Arrow
    * type and the file ({@link Table#leftOut}).
    *
-   * <p>Before the table is returned, every batch's structure is validated (
-   * buffer sizes, string offsets, dictionary indices), so that no corrupt offset or index reaches a
+   * <p>Before the table is returned, every batch's structure is validated (field nodes and buffer
+   * sizes before loading, string offsets and dictionary indices after), so that no corrupt offset or index reaches a
    * kernel or a native reader; {@link #mapTrusted} skips that pass.
    *
    * @throws CorruptArrowFileException naming the file when it is truncated, corrupt, compressed, a
@@ -125,7 +128,8 @@ public final class ArrowFiles {
   /**
    * As {@link #map}, without the structural validation of the batches' buffers: for data the caller
    * has verified itself (checksums it keeps) or trusts, where one pass over every string offset and
-   * dictionary index on opening costs too much. The checks of the file's layout still run. A file
+   * dictionary index on opening costs too much. The checks of the file's layout and of each batch's
+   * metadata (field node lengths and buffer sizes, which loading itself relies on) still run. A file
    * with a corrupt offset or index read this way can make a query fail with an internal error or, in
    * native readers such as DuckDB, crash the process.
    */
@@ -187,7 +191,7 @@ public final class ArrowFiles {
     // Fresh, empty dictionary vectors of the right types; filled zero-copy from the mapping below.
     Map<Long, Dictionary> dictionaries = new HashMap<>();
     List<VectorSchemaRoot> roots = new ArrayList<>();
-    Schema schema;
+    ReadableSchema readable;
     ArrowBuf whole = null;
     try {
       List<Part> parts;
@@ -211,7 +215,17 @@ public final class ArrowFiles {
       for (Field field : written.getFields()) {
         fields.add(DictionaryUtility.toMemoryFormat(field, allocator, dictionaries));
       }
-      schema = new Schema(fields, written.getCustomMetadata());
+      Schema schema = new Schema(fields, written.getCustomMetadata());
+      readable = ReadableSchema.of(schema, id -> {
+        Dictionary dictionary = dictionaries.get(id);
+        return dictionary == null ? null : dictionary.getVector().getField().getType();
+      }, "in " + file + "; ArrowFiles.map left the column out");
+      Set<Long> used = new HashSet<>();
+      for (Field field : readable.schema().getFields()) {
+        if (field.getDictionary() != null) {
+          used.add(field.getDictionary().getId());
+        }
+      }
       whole = allocator.wrapForeignAllocation(new MappedFile(mapping, arena));
       for (Part part : parts) {
         ArrowBlock block = part.block();
@@ -225,18 +239,26 @@ public final class ArrowFiles {
                     + block.getOffset() + (roots.isEmpty() ? "" : ", after record batches")
                     + "; memwall reads one dictionary per column, written before the first record batch", null);
           }
-          try (ArrowRecordBatch batch = deserialize(header.data(), whole, block)) {
-            new VectorLoader(new VectorSchemaRoot(List.of(dictionary.getVector()))).load(batch);
+          if (used.contains(header.id())) {
+            FieldVector values = dictionary.getVector();
+            load(new VectorSchemaRoot(List.of(values)), format, file, "dictionary " + header.id(),
+                deserialize(header.data(), whole, block), List.of(values.getField()), new boolean[] {true});
           }
         } else {
           RecordBatch header = (RecordBatch) part.message().header(new RecordBatch());
-          VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+          VectorSchemaRoot root = VectorSchemaRoot.create(readable.schema(), allocator);
           roots.add(root);
-          try (ArrowRecordBatch batch = deserialize(header, whole, block)) {
-            new VectorLoader(root).load(batch);
-          }
+          load(root, format, file, "record batch " + (roots.size() - 1), deserialize(header, whole, block),
+              fields, readable.kept());
         }
       }
+      dictionaries.keySet().removeIf(id -> {
+        if (used.contains(id)) {
+          return false;
+        }
+        dictionaries.get(id).getVector().close(); // a left-out column's: never loaded
+        return true;
+      });
       if (validate) {
         ArrowStructure.check(format, file, roots, 0, dictionaries);
       }
@@ -252,10 +274,17 @@ public final class ArrowFiles {
         whole.close(); // exactly once: from here on the batches' and dictionaries' slices hold the mapping
       }
     }
-    try {
-      return ReadableColumns.own(file, schema, roots, dictionaries);
-    } catch (RuntimeException e) { // own closed everything
-      throw new CorruptArrowFileException(format, file, e.getMessage(), e);
+    return Table.own(readable.schema(), roots, dictionaries);
+  }
+
+  /**
+   * Loads {@code batch}'s {@code kept} columns into {@code root} (of those columns), after
+   * {@link BatchLayout} checked them; closes {@code batch}.
+   */
+  private static void load(VectorSchemaRoot root, String format, Path file, String what, ArrowRecordBatch batch,
+      List<Field> fields, boolean[] kept) throws CorruptArrowFileException {
+    try (batch; ArrowRecordBatch readable = BatchLayout.keep(format, file, what, batch, fields, kept)) {
+      new VectorLoader(root).load(readable);
     }
   }
 

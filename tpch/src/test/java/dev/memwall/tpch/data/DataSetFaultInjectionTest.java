@@ -20,7 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,7 +48,7 @@ class DataSetFaultInjectionTest {
 
   @TempDir Path cache;
   private Path dir;
-  private final Map<Path, byte[]> pristine = new HashMap<>();
+  private final Map<Path, byte[]> pristine = new TreeMap<>();
 
   @BeforeEach
   void generate() throws IOException {
@@ -105,6 +105,7 @@ class DataSetFaultInjectionTest {
         } finally {
           flip(span.file(), at, mask);
         }
+        assertEquals(0, memory.arrow().getAllocatedMemory(), "bytes left allocated after " + fault);
       }
     }
     DataSetVerification.forget();
