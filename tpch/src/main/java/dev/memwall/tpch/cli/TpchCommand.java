@@ -10,11 +10,14 @@ import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.report.RunStamp;
 import dev.memwall.tpch.report.TpchReport;
 import dev.memwall.tpch.run.DuckDbEngine;
+import dev.memwall.tpch.run.DuckDbProcess;
 import dev.memwall.tpch.run.MemwallEngine;
 import dev.memwall.tpch.run.QueryEngine;
 import dev.memwall.tpch.run.QueryEngineProvider;
+import dev.memwall.tpch.run.Rounds;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import dev.memwall.tpch.run.TpchRunner.Verification;
 import dev.memwall.tpch.run.TpchRunner;
@@ -93,10 +96,17 @@ final class TpchCommand implements Callable<Integer> {
           + "with memwall's Spark extension (module tpch-spark) (default ${DEFAULT-VALUE}).")
   String engine;
 
-  @Option(names = "--compare", paramLabel = "duckdb|spark",
+  @Option(names = "--compare", paramLabel = "duckdb|duckdb-in-process|spark",
       description = "Also time DuckDB, or Spark SQL without memwall's extension (Spark alone, reading the same "
-          + "files through the memwall data source), on the same data and threads.")
+          + "files through the memwall data source), on the same data and threads. duckdb runs in a process of "
+          + "its own, loaded from the same files into its native tables, so that neither engine's threads run "
+          + "while the other is timed; duckdb-in-process runs it inside this JVM, as earlier reports did.")
   String compare;
+
+  @Option(names = "--rounds", defaultValue = "1", paramLabel = "N",
+      description = "Time the whole set of queries N times, the engine and the compared engine alternating query "
+          + "by query; reports the median ratio and its spread over the rounds (default ${DEFAULT-VALUE}).")
+  int rounds;
 
   @Option(names = "--master", paramLabel = "URL",
       description = "Spark's master for the spark engines (default: local[THREADS]).")
@@ -136,7 +146,7 @@ final class TpchCommand implements Callable<Integer> {
     String comparedKey = parseCompare(compare);
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
-    QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.equals("duckdb") ? null
+    QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb") ? null
         : QueryEngineProvider.find(comparedKey);
     if (master != null && timedProvider == null && comparedProvider == null) {
       throw new IllegalArgumentException("--master is Spark's: it needs --engine spark or --compare spark");
@@ -144,7 +154,7 @@ final class TpchCommand implements Callable<Integer> {
     Optional<Path> answersDir = answersDirectory != null ? Optional.of(answersDirectory) : OfficialAnswers.locate();
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
     TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification,
-        seed == null ? OptionalLong.empty() : OptionalLong.of(seed), parseWarmUpScope(warmupScope));
+        seed == null ? OptionalLong.empty() : OptionalLong.of(seed), parseWarmUpScope(warmupScope), rounds);
     List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
     if (numbers.isEmpty()) {
       throw new IllegalArgumentException("no TPC-H query is implemented yet; nothing to run");
@@ -172,9 +182,10 @@ final class TpchCommand implements Callable<Integer> {
     Path dataDirectory = TpchDataGenerator.dataDirectory(cache, scaleFactor);
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
       try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
-          DuckDbOracle oracle = options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
-              ? DuckDbOracle.of(db, threadCount, memory) : null;
-          QueryEngine duckdb = oracle == null ? null : new DuckDbEngine(oracle);
+          DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
+          QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle)
+              : options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
+                  ? DuckDbProcess.start(cache, scaleFactor, threadCount) : null;
           QueryEngine timed = timedProvider == null ? new MemwallEngine(db, memory, threadCount)
               : timedProvider.open(dataDirectory, threadCount, true, sparkSettings());
           QueryEngine other = comparedProvider != null
@@ -195,7 +206,7 @@ final class TpchCommand implements Callable<Integer> {
     List<Path> written;
     try {
       written = new TpchReport(title, TpchReport.baseName(engineKey, scaleFactorName, threadCount), engineName,
-          comparedName, reports).write(reportDirectory);
+          comparedName, reports, RunStamp.now()).write(reportDirectory);
     } catch (IOException e) {
       throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
     }
@@ -241,10 +252,11 @@ final class TpchCommand implements Callable<Integer> {
         out.println("  " + options.parameters(report.query(), scaleFactor));
       }
     }
-    String title = String.format(Locale.ROOT, "TPC-H SF %s on %s%s, %d thread%s, %d warm-up%s + %d timed runs, %s%s",
+    String title = String.format(Locale.ROOT, "TPC-H SF %s on %s%s, %d thread%s, %d warm-up%s + %d timed runs%s, %s%s",
         TpchManifest.directoryName(scaleFactor).substring(2), engineName, compared ? " and " + comparedName : "",
         threadCount, threadCount == 1 ? "" : "s",
-        warmup, options.warmUpScope() == TpchRunner.WarmUp.SUITE ? " (all queries first)" : "", runs, switch (verification) {
+        warmup, options.warmUpScope() == TpchRunner.WarmUp.SUITE ? " (all queries first)" : "", runs,
+        options.rounds() == 1 ? "" : " in each of " + options.rounds() + " rounds", switch (verification) {
           case ANSWERS -> "verified against the official answers";
           case DUCKDB -> "verified against DuckDB";
           case NONE -> "not verified";
@@ -253,7 +265,11 @@ final class TpchCommand implements Callable<Integer> {
     String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms",
         "first ms", "verified");
     if (compared) {
-      header += String.format(Locale.ROOT, " %14s %16s %7s", "compared best", "compared median", "ratio");
+      header += String.format(Locale.ROOT, " %14s %16s %15s %7s", "compared best", "compared median",
+          "compared first", "ratio");
+      if (options.rounds() > 1) {
+        header += String.format(Locale.ROOT, " %11s", "ratio range");
+      }
     }
     out.println(header);
     long best = 0;
@@ -261,6 +277,7 @@ final class TpchCommand implements Callable<Integer> {
     long first = 0;
     long comparedBest = 0;
     long comparedMedian = 0;
+    long comparedFirst = 0;
     List<String> failures = new ArrayList<>();
     for (QueryReport report : reports) {
       if (report.failed()) {
@@ -273,10 +290,14 @@ final class TpchCommand implements Callable<Integer> {
       String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f %10.1f  %-8s", "Q" + report.query(),
           report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, report.firstNanos() / 1e6, verified);
       if (compared) {
-        line += String.format(Locale.ROOT, " %14.1f %16.1f %7.2f", report.comparedBestNanos() / 1e6,
-            report.comparedMedianNanos() / 1e6, report.ratio());
+        line += String.format(Locale.ROOT, " %14.1f %16.1f %15.1f %7.2f", report.comparedBestNanos() / 1e6,
+            report.comparedMedianNanos() / 1e6, report.comparedFirstNanos() / 1e6, report.ratio());
+        if (options.rounds() > 1) {
+          line += " " + Rounds.range(report.roundRatios());
+        }
         comparedBest += report.comparedBestNanos();
         comparedMedian += report.comparedMedianNanos();
+        comparedFirst += report.comparedFirstNanos();
       }
       out.println(line);
       best += report.bestNanos();
@@ -289,14 +310,19 @@ final class TpchCommand implements Callable<Integer> {
     String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f %10.1f  %-8s", "total", "", best / 1e6,
         median / 1e6, first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
     if (compared) {
-      total += String.format(Locale.ROOT, " %14.1f %16.1f %7.2f", comparedBest / 1e6, comparedMedian / 1e6,
-          comparedMedian > 0 ? (double) median / comparedMedian : Double.NaN);
+      List<Double> totals = Rounds.totalRatios(reports);
+      total += String.format(Locale.ROOT, " %14.1f %16.1f %15.1f %7.2f", comparedBest / 1e6, comparedMedian / 1e6,
+          comparedFirst / 1e6, Rounds.median(totals));
+      if (options.rounds() > 1) {
+        total += " " + Rounds.range(totals);
+      }
     }
     out.println(total);
     out.println("first = the query's first run in this process, JIT compilation included");
     if (compared) {
       out.println("compared = " + comparedName + "; ratio = " + engineName + " median / " + comparedName
-          + " median (below 1: " + engineName + " faster)");
+          + " median (below 1: " + engineName + " faster)" + (options.rounds() == 1 ? ""
+              : ", the median of the rounds' ratios; total ratio by round: " + Rounds.list(Rounds.totalRatios(reports))));
     }
     failures.forEach(out::println);
     out.flush();
@@ -312,14 +338,14 @@ final class TpchCommand implements Callable<Integer> {
     return key;
   }
 
-  /** The engine {@code --compare} names ({@code duckdb} or {@code spark}), or null for none. */
+  /** The engine {@code --compare} names ({@code duckdb}, {@code duckdb-in-process} or {@code spark}), or null for none. */
   static String parseCompare(String compare) {
     if (compare == null) {
       return null;
     }
     String key = compare.toLowerCase(Locale.ROOT);
-    if (!key.equals("duckdb") && !key.equals("spark")) {
-      throw new IllegalArgumentException("--compare is 'duckdb' or 'spark', not '" + compare + "'");
+    if (!List.of("duckdb", "duckdb-in-process", "spark").contains(key)) {
+      throw new IllegalArgumentException("--compare is 'duckdb', 'duckdb-in-process' or 'spark', not '" + compare + "'");
     }
     return key;
   }

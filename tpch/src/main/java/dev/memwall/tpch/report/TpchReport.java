@@ -1,11 +1,13 @@
 package dev.memwall.tpch.report;
 
+import dev.memwall.tpch.run.Rounds;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
@@ -30,8 +32,10 @@ import org.knowm.xchart.style.Styler;
  * @param engine the timed engine's name, e.g. {@code memwall}
  * @param compared the compared engine's name, e.g. {@code DuckDB v1.4.1}; null when none was compared
  * @param reports one per query, in the order run
+ * @param stamp when, at what commit and on what machine the run was measured
  */
-public record TpchReport(String title, String base, String engine, String compared, List<QueryReport> reports) {
+public record TpchReport(String title, String base, String engine, String compared, List<QueryReport> reports,
+    RunStamp stamp) {
   public TpchReport {
     reports = List.copyOf(reports);
   }
@@ -61,35 +65,41 @@ public record TpchReport(String title, String base, String engine, String compar
   }
 
   String markdown(String chartFile) {
-    StringBuilder md = new StringBuilder("# " + title + "\n\n");
+    StringBuilder md = new StringBuilder("# " + title + "\n\n" + stamp.line() + "\n\n");
     md.append(hasComparison()
         ? "| query | rows | " + engine + " best ms | " + engine + " median ms | " + engine + " first ms | verified | "
-            + compared + " best ms | " + compared + " median ms | ratio |\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n"
+            + compared + " best ms | " + compared + " median ms | " + compared + " first ms | ratio | ratio range |\n"
+            + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n"
         : "| query | rows | best ms | median ms | first ms | verified |\n|---|---:|---:|---:|---:|---|\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
         md.append("| Q").append(r.query()).append(" | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
-            .append(" |").append(hasComparison() ? " | | |" : "").append('\n');
+            .append(" |").append(hasComparison() ? " | | | | |" : "").append('\n');
         continue;
       }
       md.append(String.format(Locale.ROOT, "| Q%d | %d | %.1f | %.1f | %.1f | %s |", r.query(), r.rows(),
           ms(r.bestNanos()), ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
       if (hasComparison()) {
-        md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(r.comparedBestNanos()),
-            ms(r.comparedMedianNanos()), r.ratio()));
+        md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.2f | %s |", ms(r.comparedBestNanos()),
+            ms(r.comparedMedianNanos()), ms(r.comparedFirstNanos()), r.ratio(), Rounds.range(r.roundRatios())));
       }
       md.append('\n');
     }
     md.append(String.format(Locale.ROOT, "| total | | %.1f | %.1f | %.1f | |", ms(total(QueryReport::bestNanos)),
         ms(total(QueryReport::medianNanos)), ms(total(QueryReport::firstNanos))));
     if (hasComparison()) {
-      md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.2f |", ms(total(QueryReport::comparedBestNanos)),
-          ms(total(QueryReport::comparedMedianNanos)),
-          (double) total(QueryReport::medianNanos) / total(QueryReport::comparedMedianNanos)));
+      List<Double> totals = Rounds.totalRatios(reports);
+      md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.2f | %s |", ms(total(QueryReport::comparedBestNanos)),
+          ms(total(QueryReport::comparedMedianNanos)), ms(total(QueryReport::comparedFirstNanos)),
+          Rounds.median(totals), Rounds.range(totals)));
     }
     md.append("\n\n");
     if (hasComparison()) {
-      md.append("ratio = " + engine + " median / " + compared + " median (below 1: " + engine + " faster)\n\n");
+      List<Double> totals = Rounds.totalRatios(reports);
+      md.append("ratio = " + engine + " median / " + compared + " median (below 1: " + engine + " faster): per query "
+          + "the median of the rounds' ratios, in the total row the median of the rounds' total ratios; ratio range = "
+          + "the least and greatest over " + totals.size() + " round" + (totals.size() == 1 ? "" : "s")
+          + (totals.size() > 1 ? " (total ratio by round: " + Rounds.list(totals) + ")" : "") + "\n\n");
     }
     md.append("first = the query's first run in the process, JIT compilation included\n\n");
     return md.append("![median times](").append(chartFile).append(")\n").toString();
@@ -97,16 +107,19 @@ public record TpchReport(String title, String base, String engine, String compar
 
   String csv() {
     StringBuilder csv = new StringBuilder(
-        "query,rows,best_ms,median_ms,first_ms,verified,compared_best_ms,compared_median_ms,ratio,failure\n");
+        "query,rows,best_ms,median_ms,first_ms,verified,compared_best_ms,compared_median_ms,compared_first_ms,ratio,"
+            + "ratio_low,ratio_high,failure\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
-        csv.append(r.query()).append(",,,,,failed,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
+        csv.append(r.query()).append(",,,,,failed,,,,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
         continue;
       }
       csv.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%s,", r.query(), r.rows(), ms(r.bestNanos()),
           ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
-      csv.append(r.comparedMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.4f", ms(r.comparedBestNanos()),
-          ms(r.comparedMedianNanos()), r.ratio()) : ",,");
+      List<Double> ratios = r.roundRatios();
+      csv.append(r.comparedMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.3f,%.4f,%.4f,%.4f",
+          ms(r.comparedBestNanos()), ms(r.comparedMedianNanos()), ms(r.comparedFirstNanos()), r.ratio(),
+          Collections.min(ratios), Collections.max(ratios)) : ",,,,,");
       csv.append(",\n");
     }
     return csv.toString();

@@ -67,6 +67,15 @@ public interface QueryEngine extends AutoCloseable {
      */
     List<List<Object>> values();
 
+    /**
+     * The run's time as the engine measured it where it ran, or -1 (the default) when the caller's
+     * clock around {@link QueryEngine#run} is the time. An engine in another process measures its
+     * own, so that the trip of the rows back is not counted.
+     */
+    default long engineNanos() {
+      return -1;
+    }
+
     @Override
     default void close() {}
   }

@@ -73,12 +73,15 @@ public final class TpchRunner {
    * @param seed random substitution parameters from this seed ({@link TpchParameters#random}); empty
    *     for the specification's validation parameters
    * @param warmUpScope when {@link #runAll} makes the warm-up runs
+   * @param rounds how many times {@link #runAll} times the whole set of queries, at least 1: each round
+   *     times every query on the engine and then on the compared engine, so that the two alternate
+   *     and a noisy stretch of time shows as one round's outlier instead of deciding the comparison
    */
   public record Options(int warmup, int runs, int threads, Verification verification, OptionalLong seed,
-      WarmUp warmUpScope) {
-    /** Options with the validation parameters, warmed up as a suite. */
+      WarmUp warmUpScope, int rounds) {
+    /** Options with the validation parameters, warmed up as a suite, one round. */
     public Options(int warmup, int runs, int threads, Verification verification) {
-      this(warmup, runs, threads, verification, OptionalLong.empty(), WarmUp.SUITE);
+      this(warmup, runs, threads, verification, OptionalLong.empty(), WarmUp.SUITE, 1);
     }
 
     public Options {
@@ -91,6 +94,9 @@ public final class TpchRunner {
       }
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+      }
+      if (rounds < 1) {
+        throw new IllegalArgumentException("rounds must be at least 1, got " + rounds);
       }
       if (seed.isPresent() && verification == Verification.ANSWERS) {
         throw new IllegalArgumentException("the official answers hold only for the validation parameters, not for --seed");
@@ -105,23 +111,35 @@ public final class TpchRunner {
   }
 
   /**
-   * One query's outcome.
+   * One query's outcome, over all rounds.
    *
    * @param rows rows of the engine's result
+   * @param bestNanos the engine's best time over every timed run of every round
+   * @param medianNanos the median of the engine's round medians
    * @param firstNanos the query's first run in this process (its first warm-up, or its first timed
    *     run without warm-ups): what a cold query costs, JIT compilation and class loading included
    * @param verified true or false, null when not verified
    * @param reason "ok", or why verification failed, or "not verified"
    * @param comparedBestNanos the compared engine's best time, -1 when none was compared
-   * @param comparedMedianNanos the compared engine's median time, -1 when none was compared
+   * @param comparedMedianNanos the median of the compared engine's round medians, -1 when none was
+   *     compared
+   * @param comparedFirstNanos the compared engine's first run of the query, -1 when none was compared
+   * @param roundMedians the engine's median time in each round, in order
+   * @param comparedRoundMedians the compared engine's, empty when none was compared
    * @param failure null when the query ran; else why it could not (its memory budget too small, its
    *     spill disk full), and then rows and times are 0 and {@code verified} is null
    */
   public record QueryReport(int query, long rows, long bestNanos, long medianNanos, long firstNanos, Boolean verified,
-      String reason, long comparedBestNanos, long comparedMedianNanos, String failure) {
+      String reason, long comparedBestNanos, long comparedMedianNanos, long comparedFirstNanos,
+      List<Long> roundMedians, List<Long> comparedRoundMedians, String failure) {
+    public QueryReport {
+      roundMedians = List.copyOf(roundMedians);
+      comparedRoundMedians = List.copyOf(comparedRoundMedians);
+    }
+
     /** The report of a query that could not run, and why. */
     public static QueryReport failed(int query, String failure) {
-      return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, failure);
+      return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, -1, List.of(), List.of(), failure);
     }
 
     /** Whether the query could not run (see {@link #failure}). */
@@ -129,9 +147,21 @@ public final class TpchRunner {
       return failure != null;
     }
 
-    /** The engine's median time over the compared engine's median time, NaN when none was compared. */
+    /**
+     * The median over the rounds of the engine's median time over the compared engine's, NaN when none
+     * was compared.
+     */
     public double ratio() {
-      return comparedMedianNanos > 0 ? (double) medianNanos / comparedMedianNanos : Double.NaN;
+      return Rounds.median(roundRatios());
+    }
+
+    /** Each round's ratio of the engine's median time to the compared engine's; empty when none was compared. */
+    public List<Double> roundRatios() {
+      List<Double> ratios = new ArrayList<>();
+      for (int i = 0; i < comparedRoundMedians.size(); i++) {
+        ratios.add((double) roundMedians.get(i) / comparedRoundMedians.get(i));
+      }
+      return ratios;
     }
   }
 
@@ -163,6 +193,8 @@ public final class TpchRunner {
   private final List<QueryProfile> profiles = new ArrayList<>();
   /** Each query's first run in this process, by query number. */
   private final Map<Integer, Long> firstRunNanos = new HashMap<>();
+  /** The compared engine's first run of each query, by query number. */
+  private final Map<Integer, Long> comparedFirstRunNanos = new HashMap<>();
   private Profiling profiling;
 
   /**
@@ -199,43 +231,46 @@ public final class TpchRunner {
     return List.copyOf(profiles);
   }
 
-  /** Warms up, runs, times and verifies {@code query}. */
+  /** Warms up, runs, times and verifies {@code query}: one round. */
   public QueryReport run(TpchQuery query) throws SQLException {
     warmUp(query);
-    return measure(query);
+    return measure(query, true);
   }
 
   /** The untimed runs of {@code query}: the engine's, and the compared engine's. */
   private void warmUp(TpchQuery query) throws SQLException {
     QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     for (int i = 0; i < options.warmup(); i++) {
-      long start = System.nanoTime();
-      try (QueryEngine.Result ignored = engine.run(query, parameters)) {
-        firstRunNanos.putIfAbsent(query.number(), System.nanoTime() - start);
+      try (Timed run = Timed.run(engine, query, parameters)) {
+        firstRunNanos.putIfAbsent(query.number(), run.nanos());
       }
     }
     if (compared != null) {
       for (int i = 0; i < options.warmup(); i++) {
-        compared.run(query, parameters).close();
+        try (Timed run = Timed.run(compared, query, parameters)) {
+          comparedFirstRunNanos.putIfAbsent(query.number(), run.nanos());
+        }
       }
     }
   }
 
-  /** Times and verifies {@code query}, warmed up before. */
-  private QueryReport measure(TpchQuery query) throws SQLException {
+  /**
+   * Times {@code query}, warmed up before, on the engine and then on the compared engine: one round
+   * (see {@link Options#rounds}); verifies the engine's result if {@code verify}.
+   */
+  private QueryReport measure(TpchQuery query, boolean verify) throws SQLException {
     QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     long[] times = new long[options.runs()];
     QueryEngine.Result kept = null;
     try {
       for (int i = 0; i < options.runs(); i++) {
-        long start = System.nanoTime();
-        QueryEngine.Result result = engine.run(query, parameters);
-        times[i] = System.nanoTime() - start;
+        Timed run = Timed.run(engine, query, parameters);
+        times[i] = run.nanos();
         firstRunNanos.putIfAbsent(query.number(), times[i]);
         if (kept == null) {
-          kept = result;
+          kept = run.result();
         } else {
-          result.close();
+          run.close();
         }
       }
       if (profiling != null) {
@@ -244,7 +279,7 @@ public final class TpchRunner {
       long rows = kept.rowCount();
       Boolean verified = null;
       String reason = "not verified";
-      ResultComparator.Outcome outcome = switch (options.verification()) {
+      ResultComparator.Outcome outcome = !verify ? null : switch (options.verification()) {
         case ANSWERS -> ResultComparator.compare(kept.values(), answers.expected(query.number()));
         case DUCKDB -> {
           try (QueryEngine.Result expected = oracle.run(query, parameters)) {
@@ -263,15 +298,18 @@ public final class TpchRunner {
       if (compared != null) {
         long[] comparedTimes = new long[options.runs()];
         for (int i = 0; i < options.runs(); i++) {
-          long start = System.nanoTime();
-          compared.run(query, parameters).close();
-          comparedTimes[i] = System.nanoTime() - start;
+          try (Timed run = Timed.run(compared, query, parameters)) {
+            comparedTimes[i] = run.nanos();
+            comparedFirstRunNanos.putIfAbsent(query.number(), comparedTimes[i]);
+          }
         }
         comparedBest = best(comparedTimes);
         comparedMedian = median(comparedTimes);
       }
-      return new QueryReport(query.number(), rows, best(times), median(times), firstRunNanos.get(query.number()),
-          verified, reason, comparedBest, comparedMedian, null);
+      long median = median(times);
+      return new QueryReport(query.number(), rows, best(times), median, firstRunNanos.get(query.number()),
+          verified, reason, comparedBest, comparedMedian, compared == null ? -1 : comparedFirstRunNanos.get(query.number()),
+          List.of(median), compared == null ? List.of() : List.of(comparedMedian), null);
     } finally {
       if (kept != null) {
         kept.close();
@@ -310,8 +348,9 @@ public final class TpchRunner {
   }
 
   /**
-   * Runs every query in order, warmed up as {@link Options#warmUpScope} says. A query that cannot run
-   * for want of a resource (its memory budget, its spill disk: see {@link #resourceFailure}) is
+   * Runs every query in order, warmed up as {@link Options#warmUpScope} says, in
+   * {@link Options#rounds} rounds (a query's results are verified in the first). A query that cannot
+   * run for want of a resource (its memory budget, its spill disk: see {@link #resourceFailure}) is
    * reported {@linkplain QueryReport#failed failed} with the reason, and the others still run; its
    * memory has been freed by the engine by then. Any other exception ends the run.
    */
@@ -326,18 +365,27 @@ public final class TpchRunner {
         }
       }
     }
+    Map<Integer, List<QueryReport>> rounds = new HashMap<>();
+    for (int round = 0; round < options.rounds(); round++) {
+      for (TpchQuery query : queries) {
+        if (failures.containsKey(query.number())) {
+          continue;
+        }
+        try {
+          boolean first = round == 0; // the first round's results are the ones verified
+          if (first && options.warmUpScope() == WarmUp.QUERY) {
+            warmUp(query);
+          }
+          rounds.computeIfAbsent(query.number(), n -> new ArrayList<>()).add(measure(query, first));
+        } catch (RuntimeException e) {
+          failures.put(query.number(), resourceFailure(e));
+        }
+      }
+    }
     List<QueryReport> reports = new ArrayList<>();
     for (TpchQuery query : queries) {
       String failure = failures.get(query.number());
-      if (failure == null) {
-        try {
-          reports.add(options.warmUpScope() == WarmUp.SUITE ? measure(query) : run(query));
-          continue;
-        } catch (RuntimeException e) {
-          failure = resourceFailure(e);
-        }
-      }
-      reports.add(QueryReport.failed(query.number(), failure));
+      reports.add(failure != null ? QueryReport.failed(query.number(), failure) : Rounds.combine(rounds.get(query.number())));
     }
     return reports;
   }
@@ -363,5 +411,20 @@ public final class TpchRunner {
     long[] sorted = times.clone();
     Arrays.sort(sorted);
     return sorted[(sorted.length - 1) / 2];
+  }
+
+  /** One run's result and its time: the engine's own where it measures one (another process), else this clock's. */
+  private record Timed(QueryEngine.Result result, long nanos) implements AutoCloseable {
+    static Timed run(QueryEngine engine, TpchQuery query, QueryParameters parameters) throws SQLException {
+      long start = System.nanoTime();
+      QueryEngine.Result result = engine.run(query, parameters);
+      long elapsed = System.nanoTime() - start;
+      return new Timed(result, result.engineNanos() >= 0 ? result.engineNanos() : elapsed);
+    }
+
+    @Override
+    public void close() {
+      result.close();
+    }
   }
 }

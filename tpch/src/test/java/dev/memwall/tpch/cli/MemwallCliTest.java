@@ -1,6 +1,7 @@
 package dev.memwall.tpch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.LeakCheck;
@@ -78,7 +79,7 @@ class MemwallCliTest {
     }
     Run tpch = execute(MemwallCli.commandLine(), "tpch", "--help");
     for (String option : List.of("--sf", "--queries", "--runs", "--warmup", "--warmup-scope", "--threads", "--data",
-        "--verify", "--compare", "--engine", "--master")) {
+        "--verify", "--compare", "--rounds", "--engine", "--master")) {
       assertTrue(tpch.out().contains(option), option);
     }
   }
@@ -185,25 +186,45 @@ class MemwallCliTest {
     assertEquals(List.of("Q6", "1"), cells.subList(0, 2));
     assertEquals("yes", cells.get(5), q6); // after best, median and first ms
     assertTrue(Double.parseDouble(cells.get(4)) > 0, "the first run's time: " + q6);
-    assertEquals(9, cells.size(), q6);
+    assertEquals(10, cells.size(), q6); // and DuckDB's best, median and first ms, the ratio
+    assertTrue(Double.parseDouble(cells.get(8)) > 0, "DuckDB's first run: " + q6);
     assertTrue(run.out().contains("compared median"), run.out());
-    assertTrue(run.out().contains("compared = DuckDB v"), run.out());
+    assertTrue(run.out().contains("compared = DuckDB v") && run.out().contains("(own process)"), run.out());
     assertTrue(run.out().lines().anyMatch(l -> l.startsWith("total")), run.out());
 
     Path report = cache.resolve("report");
     String markdown = Files.readString(report.resolve("tpch-sf0.01-2t.md"));
     assertTrue(markdown.startsWith("# TPC-H SF 0.01 on memwall and DuckDB v"), markdown);
     assertTrue(markdown.contains(", 2 threads"), markdown);
-    assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("median ms | ratio |")
+    assertTrue(markdown.lines().anyMatch(l -> l.startsWith("measured ") && l.contains(" UTC at commit ")
+        && l.contains(Runtime.getRuntime().availableProcessors() + " cores")), "stamped with date, commit and machine: " + markdown);
+    assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("first ms | ratio | ratio range |")
         && markdown.contains("memwall median ms"), markdown);
     List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
     assertEquals(2, csv.size(), csv.toString());
     String[] row = csv.get(1).split(",");
     assertEquals(List.of("6", "1", "yes"), List.of(row[0], row[1], row[5]));
     assertTrue(Double.parseDouble(row[4]) > 0, "the first run's time: " + csv.get(1));
-    assertTrue(Double.parseDouble(row[8]) > 0, "a ratio to DuckDB: " + csv.get(1));
+    assertTrue(Double.parseDouble(row[8]) > 0, "DuckDB's first run: " + csv.get(1));
+    assertTrue(Double.parseDouble(row[9]) > 0, "a ratio to DuckDB: " + csv.get(1));
+    assertEquals(row[9], row[10], "one round: the ratio is its own range");
     java.awt.image.BufferedImage chart = javax.imageio.ImageIO.read(report.resolve("tpch-sf0.01-2t.png").toFile());
     assertTrue(chart != null && chart.getWidth() == 900, "a 900-pixel wide PNG chart");
+  }
+
+  @Test
+  void roundsAlternateTheEnginesAndReportEachRoundsTotalRatio() throws Exception {
+    Run run = run(0, tpch("--compare", "duckdb-in-process", "--rounds", "3", "--verify", "none"));
+    assertEquals(0, run.exitCode(), run.err() + run.out());
+    assertTrue(run.out().contains("2 timed runs in each of 3 rounds"), run.out());
+    assertTrue(run.out().contains("ratio range"), run.out());
+    String byRound = run.out().lines().filter(l -> l.contains("total ratio by round: ")).findFirst()
+        .orElseThrow(() -> new AssertionError(run.out()));
+    assertEquals(3, byRound.substring(byRound.indexOf("by round: ") + 10).split(", ").length, byRound);
+    assertFalse(run.out().contains("(own process)"), "duckdb-in-process runs in this JVM: " + run.out());
+    String q6 = run.out().lines().filter(l -> l.startsWith("Q6 ")).findFirst().orElseThrow();
+    String[] range = q6.trim().split("\\s+")[10].split("-");
+    assertTrue(Double.parseDouble(range[0]) <= Double.parseDouble(range[1]), q6);
   }
 
   @Test
@@ -231,6 +252,7 @@ class MemwallCliTest {
     run(0, tpch("--queries", "1")).failedWith(2, "not implemented");
     execute(MemwallCli.commandLine(), tpch("--queries", "23")).failedWith(2, "unknown TPC-H query 23");
     run(0, tpch("--runs", "0")).failedWith(2, "runs must be at least 1");
+    run(0, tpch("--rounds", "0")).failedWith(2, "rounds must be at least 1");
     run(0, tpch("--verify", "answers")).failedWith(2, "SF 1 only");
     run(0, tpch("--verify", "maybe")).failedWith(2, "--verify");
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
