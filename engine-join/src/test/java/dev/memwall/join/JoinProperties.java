@@ -12,7 +12,7 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinTestData.Distribution;
 import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
-import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.inspector.InspectorJoin;
 import dev.memwall.join.prefetch.PrefetchTuning;

@@ -1,5 +1,7 @@
 package dev.memwall.join.grace;
 
+import dev.memwall.join.prefetch.BucketTable;
+import dev.memwall.join.prefetch.SpillRecords;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.partition.Tuples;
@@ -391,7 +393,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   private boolean probe(int code, int row, long key) {
     BucketTable t = table;
     long header = t.header(code);
-    MemorySegment headers = t.headers;
+    MemorySegment headers = t.headers();
     int count = headers.get(INT, header);
     if (count == 0) {
       return false;
@@ -404,7 +406,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       }
     }
     if (count > 1) {
-      MemorySegment cells = t.cells;
+      MemorySegment cells = t.cells();
       long cell = (long) headers.get(INT, header + 12) * BucketTable.CELL_BYTES;
       long end = cell + (long) (count - 1) * BucketTable.CELL_BYTES;
       for (; cell < end; cell += BucketTable.CELL_BYTES) {
@@ -421,7 +423,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
 
   private boolean tryMatch(int tuple, int leftRow, long key) {
     long o = (long) tuple * SpillRecords.BYTES;
-    MemorySegment tuples = table.tuples;
+    MemorySegment tuples = table.tuples();
     if (tuples.get(LONG, o + SpillRecords.KEY) != key) {
       return false;
     }

@@ -1,5 +1,8 @@
 package dev.memwall.join.grace;
 
+import dev.memwall.join.prefetch.BucketTable;
+import dev.memwall.join.prefetch.SpillRecords;
+
 /**
  * Which partitions a hybrid hash join keeps in memory (seed 004's split of one join's work between
  * two executors, here the in-memory hash table and the spill pipeline).

@@ -1,6 +1,6 @@
 package dev.memwall.join.prefetch;
 
-import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.BucketTable;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;

@@ -5,7 +5,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinAlgorithm;
-import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

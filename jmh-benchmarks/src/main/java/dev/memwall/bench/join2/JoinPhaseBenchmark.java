@@ -5,7 +5,7 @@ import dev.memwall.core.hash.Hashing;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.join.grace.BucketTable;
+import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.lang.foreign.MemorySegment;

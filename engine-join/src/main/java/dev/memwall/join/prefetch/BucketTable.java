@@ -1,4 +1,4 @@
-package dev.memwall.join.grace;
+package dev.memwall.join.prefetch;
 
 import dev.memwall.core.hash.Remainders;
 import dev.memwall.core.memory.EngineMemory;

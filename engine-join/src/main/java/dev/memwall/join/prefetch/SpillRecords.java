@@ -1,4 +1,4 @@
-package dev.memwall.join.grace;
+package dev.memwall.join.prefetch;
 
 import java.lang.foreign.ValueLayout;
 
@@ -13,17 +13,17 @@ import java.lang.foreign.ValueLayout;
  *   offset 8  long key         (the mixed key; a hash, confirmed on the columns, for wide keys)
  * </pre>
  */
-final class SpillRecords {
-  static final int BYTES = 16;
-  static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-  static final long CODE = 0;
-  static final long ROW = 4;
-  static final long KEY = 8;
+public final class SpillRecords {
+  public static final int BYTES = 16;
+  public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+  public static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+  public static final long CODE = 0;
+  public static final long ROW = 4;
+  public static final long KEY = 8;
 
   private SpillRecords() {}
 
-  static int code(long key) {
+  public static int code(long key) {
     return (int) (key >>> 32);
   }
 }
