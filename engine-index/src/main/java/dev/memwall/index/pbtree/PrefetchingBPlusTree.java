@@ -11,6 +11,8 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.layout.NodeFetch;
+import dev.memwall.index.layout.NodeKeys;
 import dev.memwall.index.layout.NodePool;
 import dev.memwall.index.layout.NodeStamps;
 import java.lang.foreign.MemorySegment;
@@ -72,8 +74,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
   private static final int LINE = NodePool.LINE_BYTES;
   private static final int MAX_HEIGHT = 64;
-  /** Folded touch loads never equal this in practice; comparing against it keeps the loads alive. */
-  private static final long SINK_SENTINEL = 0x9E37_79B9_7F4A_7C15L;
 
   private final PbTreeConfig config;
   private final NodeLayout layout;
@@ -309,87 +309,38 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   // ---- key access -------------------------------------------------------------------------
 
   private long leafKey(MemorySegment s, long off, int i) {
-    return int64 ? s.get(LONG, off + LEAF_KEYS + 8L * i) : s.get(INT, off + LEAF_KEYS + 4L * i);
+    return NodeKeys.get(s, off + LEAF_KEYS, i, int64);
   }
 
   private long innerKey(MemorySegment s, long off, int i) {
-    return int64 ? s.get(LONG, off + INNER_KEYS + 8L * i) : s.get(INT, off + INNER_KEYS + 4L * i);
+    return NodeKeys.get(s, off + INNER_KEYS, i, int64);
   }
 
   private void setLeafKey(MemorySegment s, long off, int i, long key) {
-    if (int64) {
-      s.set(LONG, off + LEAF_KEYS + 8L * i, key);
-    } else {
-      s.set(INT, off + LEAF_KEYS + 4L * i, (int) key);
-    }
+    NodeKeys.set(s, off + LEAF_KEYS, i, key, int64);
   }
 
   private void setInnerKey(MemorySegment s, long off, int i, long key) {
-    if (int64) {
-      s.set(LONG, off + INNER_KEYS + 8L * i, key);
-    } else {
-      s.set(INT, off + INNER_KEYS + 4L * i, (int) key);
-    }
+    NodeKeys.set(s, off + INNER_KEYS, i, key, int64);
   }
 
-  /**
-   * First position in {@code [0, n]} whose key is {@code >= key} ({@code upper}: {@code > key}),
-   * keys at {@code keysOff}: a binary search without data-dependent branches (the comparison
-   * selects the next base), so mispredictions do not flush loads already issued.
-   */
+  /** {@link NodeKeys#bound} over this tree's keys. */
   private int bound(MemorySegment s, long keysOff, int n, long key, boolean upper) {
-    if (n == 0) {
-      return 0;
-    }
-    int base = 0;
-    int len = n;
-    if (int64) {
-      while (len > 1) {
-        int half = len >>> 1;
-        long k = s.get(LONG, keysOff + 8L * (base + half));
-        base = (upper ? k <= key : k < key) ? base + half : base;
-        len -= half;
-      }
-      long k = s.get(LONG, keysOff + 8L * base);
-      return base + ((upper ? k <= key : k < key) ? 1 : 0);
-    }
-    while (len > 1) {
-      int half = len >>> 1;
-      long k = s.get(INT, keysOff + 4L * (base + half));
-      base = (upper ? k <= key : k < key) ? base + half : base;
-      len -= half;
-    }
-    long k = s.get(INT, keysOff + 4L * base);
-    return base + ((upper ? k <= key : k < key) ? 1 : 0);
+    return NodeKeys.bound(s, keysOff, n, key, upper, int64);
   }
 
   /** Loads one word of each line of the node but the first, back to back: the whole-node fetch. */
   private long touchRest(MemorySegment s, long off) {
-    long folded = 0;
-    for (int l = 1; l < lines; l++) {
-      folded += s.get(LONG, off + (long) l * LINE);
-    }
-    return folded;
+    return NodeFetch.touchRest(s, off, lines);
   }
 
   /** Loads one word of every line of the node: prefetching it ahead of use. */
   private long touchAll(MemorySegment s, long off) {
-    long folded = s.get(LONG, off);
-    for (int l = 1; l < lines; l++) {
-      folded += s.get(LONG, off + (long) l * LINE);
-    }
-    return folded;
+    return NodeFetch.touchAll(s, off, lines);
   }
 
   private static void consume(long folded) {
-    if (folded == SINK_SENTINEL) {
-      Sink.hits++;
-    }
-  }
-
-  /** Where folded prefetch loads go in the (practically impossible) case they match the sentinel. */
-  private static final class Sink {
-    static volatile long hits;
+    NodeFetch.consume(folded);
   }
 
   private void checkOpen() {
