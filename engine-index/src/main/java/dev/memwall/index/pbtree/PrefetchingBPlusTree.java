@@ -17,9 +17,7 @@ import dev.memwall.index.layout.NodePool;
 import dev.memwall.index.layout.NodeStamps;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -87,9 +85,10 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private final long rowIdOffset;
   private final long nodeBytes;
   private final NodePool pool;
-  private final ExternalJumpPointers external;
+  final NodeAccess nodes;
+  final ExternalJumpPointers external;
   /** Per-node version stamps; null unless {@link PbTreeConfig#optimisticReaders()}. */
-  private final NodeStamps stamps;
+  final NodeStamps stamps;
   private final LongAdder retries = new LongAdder();
   private final ThreadLocal<RowIds> firstScratch = ThreadLocal.withInitial(() -> new RowIds(1));
   /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
@@ -98,12 +97,12 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private final int[] changing = new int[2 * MAX_HEIGHT + 2];
   private int changingCount;
 
-  private int root;
-  private int height;
-  private long size;
-  private int leafCount;
+  int root;
+  int height;
+  long size;
+  int leafCount;
   /** Nodes per level (0: leaves), for range-size estimates. */
-  private final long[] levelNodes = new long[MAX_HEIGHT];
+  final long[] levelNodes = new long[MAX_HEIGHT];
   private long modifications;
   private boolean closed;
 
@@ -130,6 +129,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     this.scratchValues = new long[scratch];
     this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
         config.optimisticReaders());
+    this.nodes = new NodeAccess(layout, config.fetchWholeNode(), pool);
     ExternalJumpPointers jpa = null;
     NodeStamps st = null;
     try {
@@ -1223,92 +1223,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    */
   public void checkInvariants() {
     checkOpen();
-    MemorySegment s = pool.segment();
-    List<int[]> levels = new ArrayList<>();
-    for (int i = 0; i < height; i++) {
-      levels.add(new int[16]);
-    }
-    int[] counts = new int[height];
-    long entries = walk(s, root, height - 1, Long.MIN_VALUE, Long.MAX_VALUE, levels, counts);
-    if (entries != size) {
-      throw new IllegalStateException("tree holds " + entries + " entries but counts " + size);
-    }
-    if (counts[0] != leafCount) {
-      throw new IllegalStateException("tree has " + counts[0] + " leaves but counts " + leafCount);
-    }
-    if (height > 1 && s.get(SHORT, pool.offset(root) + KEYNUM) < 1) {
-      throw new IllegalStateException("non-leaf root has fewer than two children");
-    }
-    for (int level = 0; level < height; level++) {
-      if (counts[level] != levelNodes[level]) {
-        throw new IllegalStateException("level " + level + " has " + counts[level] + " nodes but counts "
-            + levelNodes[level]);
-      }
-      int[] order = levels.get(level);
-      for (int i = 0; i < counts[level]; i++) {
-        int next = s.get(INT, pool.offset(order[i]) + NEXT);
-        int expected = i + 1 < counts[level] ? order[i + 1] : -1;
-        if (next != expected) {
-          throw new IllegalStateException("level " + level + ": node " + order[i] + " links to " + next
-              + " but the next node in key order is " + expected);
-        }
-      }
-    }
-    if (external != null) {
-      external.check(levels.get(0), counts[0]);
-    }
-  }
-
-  private long walk(MemorySegment s, int node, int level, long lo, long hi, List<int[]> levels, int[] counts) {
-    if (node < 0 || node >= pool.allocatedNodes()) {
-      throw new IllegalStateException("node id " + node + " outside the pool (" + pool.allocatedNodes() + " nodes)");
-    }
-    long off = pool.offset(node);
-    int storedLevel = s.get(SHORT, off + LEVEL);
-    if (storedLevel != level) {
-      throw new IllegalStateException("node " + node + " says level " + storedLevel + " but sits at level " + level);
-    }
-    int[] order = levels.get(level);
-    if (counts[level] == order.length) {
-      order = java.util.Arrays.copyOf(order, order.length * 2);
-      levels.set(level, order);
-    }
-    order[counts[level]++] = node;
-    int n = s.get(SHORT, off + KEYNUM);
-    if (level == 0) {
-      if (n < 0 || n > leafEntries) {
-        throw new IllegalStateException("leaf " + node + " holds " + n + " entries, capacity " + leafEntries);
-      }
-      long previous = lo;
-      for (int i = 0; i < n; i++) {
-        long k = leafKey(s, off, i);
-        if (k < previous || k > hi) {
-          throw new IllegalStateException("leaf " + node + " key " + i + " = " + k + " out of order or outside ["
-              + lo + ", " + hi + "]");
-        }
-        previous = k;
-      }
-      return n;
-    }
-    if (n < 0 || n > innerKeys) {
-      throw new IllegalStateException("node " + node + " holds " + n + " keys, capacity " + innerKeys);
-    }
-    long previous = lo;
-    for (int i = 0; i < n; i++) {
-      long k = innerKey(s, off, i);
-      if (k < previous || k > hi) {
-        throw new IllegalStateException("node " + node + " separator " + i + " = " + k
-            + " out of order or outside [" + lo + ", " + hi + "]");
-      }
-      previous = k;
-    }
-    long entries = 0;
-    for (int c = 0; c <= n; c++) {
-      long childLo = c == 0 ? lo : innerKey(s, off, c - 1);
-      long childHi = c == n ? hi : innerKey(s, off, c);
-      entries += walk(s, s.get(INT, off + childOffset + 4L * c), level - 1, childLo, childHi, levels, counts);
-    }
-    return entries;
+    new InvariantCheck(this).run();
   }
 
   /** Frees the nodes and the jump-pointer array; idempotent. */
