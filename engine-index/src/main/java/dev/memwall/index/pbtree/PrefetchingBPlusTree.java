@@ -112,7 +112,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private final long[] scratchKeys;
   private final long[] scratchValues;
 
-  private PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
+  PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
     this.config = config;
     this.layout = new NodeLayout(config.keyType(), config.widthLines());
     this.keyType = config.keyType();
@@ -156,7 +156,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     PrefetchingBPlusTree tree = new PrefetchingBPlusTree(memory, config, 64, 1);
     int leaf = tree.pool.allocate();
-    tree.initLeaf(tree.pool.segment(), leaf, -1);
+    tree.nodes.initLeaf(tree.pool.segment(), leaf, -1);
     tree.root = leaf;
     tree.height = 1;
     tree.publishRoot();
@@ -174,7 +174,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    */
   public static PrefetchingBPlusTree bulkload(EngineMemory memory, PbTreeConfig config, Column keys,
       double fillFactor) {
-    checkFill(fillFactor);
+    BulkLoad.checkFill(fillFactor);
     return bulkload(memory, config, SortedEntries.fromColumn(keys, config.keyType()), fillFactor);
   }
 
@@ -192,118 +192,9 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(entries, "entries");
-    checkFill(fillFactor);
+    BulkLoad.checkFill(fillFactor);
     entries.validate(config.keyType());
-    NodeLayout layout = new NodeLayout(config.keyType(), config.widthLines());
-    long n = entries.size();
-    int perLeaf = Math.max(1, Math.min(layout.leafEntries(), (int) Math.round(fillFactor * layout.leafEntries())));
-    int perInner = Math.max(2, Math.min(layout.fanout(), (int) Math.round(fillFactor * layout.fanout())));
-    long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
-    long total = 0;
-    for (long count = leaves; ; count = parentCount(count, perInner)) {
-      total += count;
-      if (count == 1) {
-        break;
-      }
-    }
-    if (total > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(n + " entries need " + total + " nodes of " + layout.widthLines()
-          + " lines, more than one node pool addresses");
-    }
-    PrefetchingBPlusTree tree = new PrefetchingBPlusTree(memory, config, total + total / 8 + 16, leaves);
-    try {
-      tree.build(entries, (int) leaves, perInner, fillFactor);
-    } catch (RuntimeException | Error e) {
-      tree.close();
-      throw e;
-    }
-    return tree;
-  }
-
-  private static void checkFill(double fillFactor) {
-    if (!(fillFactor > 0 && fillFactor <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
-    }
-  }
-
-  /** Nodes of the level above a level of {@code count} nodes, each with at least 2 children. */
-  private static long parentCount(long count, int perInner) {
-    long parents = (count + perInner - 1) / perInner;
-    if (count / parents < 2) {
-      parents = Math.max(1, count / 2);
-    }
-    return parents;
-  }
-
-  private void build(SortedEntries entries, int leaves, int perInner, double fill) {
-    long n = entries.size();
-    int firstLeaf = pool.allocateRun(leaves);
-    MemorySegment s = pool.segment();
-    long base = n / leaves;
-    long extra = n % leaves;
-    long at = 0;
-    for (int i = 0; i < leaves; i++) {
-      int leaf = firstLeaf + i;
-      initLeaf(s, leaf, i + 1 < leaves ? leaf + 1 : -1);
-      long off = pool.offset(leaf);
-      int m = (int) (base + (i < extra ? 1 : 0));
-      for (int e = 0; e < m; e++, at++) {
-        setLeafKey(s, off, e, entries.key(at));
-        s.set(LONG, off + rowIdOffset + 8L * e, entries.rowId(at));
-      }
-      s.set(SHORT, off + KEYNUM, (short) m);
-    }
-    int levelFirst = firstLeaf;
-    int levelCount = leaves;
-    long[] minKeys = null; // for levels >= 1; leaves read their first key
-    int level = 0;
-    while (levelCount > 1) {
-      int parents = (int) parentCount(levelCount, perInner);
-      int first = pool.allocateRun(parents);
-      s = pool.segment();
-      long[] parentMins = new long[parents];
-      int childBase = levelCount / parents;
-      int childExtra = levelCount % parents;
-      int child = 0;
-      for (int p = 0; p < parents; p++) {
-        int node = first + p;
-        long off = pool.offset(node);
-        int children = childBase + (p < childExtra ? 1 : 0);
-        s.set(SHORT, off + KEYNUM, (short) (children - 1));
-        s.set(SHORT, off + LEVEL, (short) (level + 1));
-        s.set(INT, off + NEXT, p + 1 < parents ? node + 1 : -1);
-        for (int c = 0; c < children; c++, child++) {
-          long childMin = minKeys == null ? leafKey(s, pool.offset(levelFirst + child), 0) : minKeys[child];
-          if (c == 0) {
-            parentMins[p] = childMin;
-          } else {
-            setInnerKey(s, off, c - 1, childMin);
-          }
-          s.set(INT, off + childOffset + 4L * c, levelFirst + child);
-        }
-      }
-      minKeys = parentMins;
-      levelNodes[level + 1] = parents;
-      levelFirst = first;
-      levelCount = parents;
-      level++;
-    }
-    root = levelFirst;
-    height = level + 1;
-    publishRoot();
-    size = n;
-    leafCount = leaves;
-    levelNodes[0] = leaves;
-    if (external != null) {
-      external.bulkload(firstLeaf, leaves, fill);
-    }
-  }
-
-  private void initLeaf(MemorySegment s, int leaf, int next) {
-    long off = pool.offset(leaf);
-    s.set(SHORT, off + KEYNUM, (short) 0);
-    s.set(SHORT, off + LEVEL, (short) 0);
-    s.set(INT, off + NEXT, next);
+    return BulkLoad.load(memory, config, entries, fillFactor);
   }
 
   // ---- key access -------------------------------------------------------------------------
@@ -593,7 +484,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return retries.sum();
   }
 
-  private void publishRoot() {
+  /** Publishes {@link #root} and {@link #height} to optimistic readers as one word. */
+  void publishRoot() {
     rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
   }
 
@@ -776,7 +668,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       setLeafKey(s, off, i, scratchKeys[i]);
       s.set(LONG, off + rowIdOffset + 8L * i, scratchValues[i]);
     }
-    initLeaf(s, fresh, s.get(INT, off + NEXT));
+    nodes.initLeaf(s, fresh, s.get(INT, off + NEXT));
     for (int i = left; i < total; i++) {
       setLeafKey(s, freshOff, i - left, scratchKeys[i]);
       s.set(LONG, freshOff + rowIdOffset + 8L * (i - left), scratchValues[i]);
