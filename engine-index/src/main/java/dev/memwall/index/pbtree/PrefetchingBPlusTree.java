@@ -242,23 +242,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   // ---- search -----------------------------------------------------------------------------
 
-  /** The leaf reached by descending for the first entry {@code >= key}; node offsets in the pool. */
-  private int descendLower(MemorySegment s, long key, long[] folded) {
-    int node = root;
-    long sink = 0;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    folded[0] += sink;
-    return node;
-  }
-
   /**
    * Appends every row id stored under {@code key} to {@code out} (in leaf order: bulkload order,
    * then insertion order) and returns how many.
@@ -271,43 +254,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     if (stamps != null) {
       return searchOptimistic(key, out, Integer.MAX_VALUE);
     }
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = (long) node * nodeBytes;
-    if (fetch) {
-      sink += touchRest(s, off);
-    }
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    int found = 0;
-    while (true) {
-      for (; p < n; p++) {
-        if (leafKey(s, off, p) != key) {
-          consume(sink);
-          return found;
-        }
-        out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-        found++;
-      }
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        consume(sink);
-        return found;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
+    return PointLookups.search(this, key, out);
   }
 
   /**
@@ -323,36 +270,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       first.clear();
       return searchOptimistic(key, first, 1) > 0 ? first.get(0) : absent;
     }
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = (long) node * nodeBytes;
-    if (fetch) {
-      sink += touchRest(s, off);
-    }
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (p == n) { // the first key >= key is in a later leaf (or there is none)
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        consume(sink);
-        return absent;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
-    consume(sink);
-    return leafKey(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
+    return PointLookups.searchFirst(this, key, absent);
   }
 
   /** Whether any entry has {@code key}. */
@@ -362,22 +280,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     if (stamps != null) {
       return searchOptimistic(key, null, 1) > 0;
     }
-    long[] folded = new long[1];
-    MemorySegment s = pool.segment();
-    long off = (long) descendLower(s, key, folded) * nodeBytes;
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (p == n) {
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        return false;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
-    consume(folded[0]);
-    return leafKey(s, off, p) == key;
+    return PointLookups.contains(this, key);
   }
 
   // ---- optimistic reads (PbTreeConfig.optimisticReaders) ---------------------------------------
@@ -543,55 +446,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       offsets[count] = out.size();
       return;
     }
-    int group = config.batchGroup();
-    int[] nodes = new int[group];
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    for (int start = 0; start < count; start += group) {
-      int g = Math.min(group, count - start);
-      for (int i = 0; i < g; i++) {
-        nodes[i] = root;
-      }
-      for (int level = height - 1; level > 0; level--) {
-        for (int i = 0; i < g; i++) {
-          sink += touchAll(s, nodes[i] * nodeBytes);
-        }
-        for (int i = 0; i < g; i++) {
-          long off = nodes[i] * nodeBytes;
-          int n = s.get(SHORT, off + KEYNUM);
-          int j = bound(s, off + INNER_KEYS, n, keys[start + i], false);
-          nodes[i] = s.get(INT, off + childOffset + 4L * j);
-        }
-      }
-      for (int i = 0; i < g; i++) {
-        sink += touchAll(s, nodes[i] * nodeBytes);
-      }
-      for (int i = 0; i < g; i++) {
-        offsets[start + i] = out.size();
-        long key = keys[start + i];
-        long off = nodes[i] * nodeBytes;
-        int n = s.get(SHORT, off + KEYNUM);
-        int p = bound(s, off + LEAF_KEYS, n, key, false);
-        collect:
-        while (true) {
-          for (; p < n; p++) {
-            if (leafKey(s, off, p) != key) {
-              break collect;
-            }
-            out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-          }
-          int next = s.get(INT, off + NEXT);
-          if (next < 0) {
-            break;
-          }
-          off = next * nodeBytes;
-          n = s.get(SHORT, off + KEYNUM);
-          p = 0;
-        }
-      }
-    }
-    offsets[count] = out.size();
-    consume(sink);
+    BatchedLookup.lookup(this, keys, count, offsets, out);
   }
 
   // ---- insert -----------------------------------------------------------------------------
@@ -773,7 +628,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     keyType.check(key);
     MemorySegment s = pool.segment();
     long[] folded = new long[1];
-    int node = descendLower(s, key, folded);
+    int node = PointLookups.descendLower(this, s, key, folded);
     long off = pool.offset(node);
     int n = s.get(SHORT, off + KEYNUM);
     int p = bound(s, off + LEAF_KEYS, n, key, false);
