@@ -19,7 +19,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A prefetching B+-tree (pB+-tree, seed 002 chapter 2) over off-heap memory: nodes of w cache
@@ -89,10 +88,10 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   final ExternalJumpPointers external;
   /** Per-node version stamps; null unless {@link PbTreeConfig#optimisticReaders()}. */
   final NodeStamps stamps;
-  private final LongAdder retries = new LongAdder();
-  private final ThreadLocal<RowIds> firstScratch = ThreadLocal.withInitial(() -> new RowIds(1));
+  /** The lookups run with optimistic readers; null without them. */
+  private final OptimisticReads optimistic;
   /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
-  private volatile long rootWord;
+  volatile long rootWord;
   /** Nodes the writer marked as changing during the current operation (optimistic mode). */
   private final int[] changing = new int[2 * MAX_HEIGHT + 2];
   private int changingCount;
@@ -148,6 +147,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
     this.external = jpa;
     this.stamps = st;
+    this.optimistic = st == null ? null : new OptimisticReads(this, st);
   }
 
   /** An empty tree: one empty leaf as its root. */
@@ -251,8 +251,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public int search(long key, RowIds out) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      return searchOptimistic(key, out, Integer.MAX_VALUE);
+    if (optimistic != null) {
+      return optimistic.search(key, out, Integer.MAX_VALUE);
     }
     return PointLookups.search(this, key, out);
   }
@@ -265,10 +265,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public long searchFirst(long key, long absent) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      RowIds first = firstScratch.get();
-      first.clear();
-      return searchOptimistic(key, first, 1) > 0 ? first.get(0) : absent;
+    if (optimistic != null) {
+      return optimistic.searchFirst(key, absent);
     }
     return PointLookups.searchFirst(this, key, absent);
   }
@@ -277,114 +275,17 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public boolean contains(long key) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      return searchOptimistic(key, null, 1) > 0;
+    if (optimistic != null) {
+      return optimistic.search(key, null, 1) > 0;
     }
     return PointLookups.contains(this, key);
   }
 
   // ---- optimistic reads (PbTreeConfig.optimisticReaders) ---------------------------------------
 
-  /**
-   * Appends at most {@code limit} row ids of {@code key} to {@code out} (may be null: count only)
-   * from one validated traversal, retrying until one validates; returns how many.
-   */
-  private int searchOptimistic(long key, RowIds out, int limit) {
-    int start = out == null ? 0 : out.size();
-    while (true) {
-      int found = tryOptimistic(pool.segmentAcquire(), stamps.region(), key, out, limit);
-      if (found >= 0) {
-        return found;
-      }
-      if (out != null) {
-        out.truncate(start);
-      }
-      retries.increment();
-      Thread.onSpinWait();
-    }
-  }
-
-  /** Whether node {@code node} still has stamp {@code v} and neither region has moved. */
-  private boolean valid(MemorySegment s, MemorySegment st, int node, long v) {
-    return stamps.validate(st, node, v) && s == pool.segmentAcquire();
-  }
-
-  /**
-   * One optimistic traversal: the row ids found, or -1 when a validation failed (what was read
-   * may then be torn: node key counts are clamped so reads stay inside the node).
-   */
-  private int tryOptimistic(MemorySegment s, MemorySegment st, long key, RowIds out, int limit) {
-    long rw = rootWord;
-    int node = (int) rw;
-    int levels = (int) (rw >>> 32);
-    long v = 1; // odd until the root's stamp is read: a failure before that never validates
-    boolean atRoot = true; // the root's validation also checks that the root has not changed
-    long sink = 0;
-    try {
-      v = NodeStamps.readStamp(st, node); // the root may be newer than the regions read before
-      if ((v & 1) != 0) {
-        return -1;
-      }
-      for (int level = levels - 1; level > 0; level--) {
-        long off = (long) node * nodeBytes;
-        if (fetch) {
-          sink += touchRest(s, off);
-        }
-        int n = Math.min(s.get(SHORT, off + KEYNUM), innerKeys);
-        int child = s.get(INT, off + childOffset + 4L * bound(s, off + INNER_KEYS, n, key, false));
-        long cv = NodeStamps.readStamp(st, child);
-        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (cv & 1) != 0) {
-          return -1;
-        }
-        atRoot = false;
-        node = child;
-        v = cv;
-      }
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
-      int p = bound(s, off + LEAF_KEYS, n, key, false);
-      int found = 0;
-      while (true) {
-        for (; p < n; p++) {
-          if (found == limit || leafKey(s, off, p) != key) {
-            consume(sink);
-            return valid(s, st, node, v) && (!atRoot || rootWord == rw) ? found : -1;
-          }
-          if (out != null) {
-            out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-          }
-          found++;
-        }
-        int next = s.get(INT, off + NEXT);
-        long nv = next < 0 ? 0 : NodeStamps.readStamp(st, next);
-        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (nv & 1) != 0) {
-          return -1;
-        }
-        if (next < 0) {
-          consume(sink);
-          return found;
-        }
-        atRoot = false;
-        node = next;
-        v = nv;
-        off = (long) node * nodeBytes;
-        n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
-        p = 0;
-      }
-    } catch (IndexOutOfBoundsException e) {
-      if (valid(s, st, node, v)) {
-        throw e; // not a torn read
-      }
-      return -1;
-    }
-  }
-
   /** Optimistic reads that failed validation and were retried, since the tree was created. */
   public long optimisticRetries() {
-    return retries.sum();
+    return optimistic == null ? 0 : optimistic.retries();
   }
 
   /** Publishes {@link #root} and {@link #height} to optimistic readers as one word. */
@@ -438,15 +339,11 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       keyType.check(keys[i]);
     }
     out.clear();
-    if (stamps != null) { // key by key, each lookup validated on its own
-      for (int i = 0; i < count; i++) {
-        offsets[i] = out.size();
-        searchOptimistic(keys[i], out, Integer.MAX_VALUE);
-      }
-      offsets[count] = out.size();
-      return;
+    if (optimistic != null) { // key by key, each lookup validated on its own
+      optimistic.lookupBatch(keys, count, offsets, out);
+    } else {
+      BatchedLookup.lookup(this, keys, count, offsets, out);
     }
-    BatchedLookup.lookup(this, keys, count, offsets, out);
   }
 
   // ---- insert -----------------------------------------------------------------------------
