@@ -70,7 +70,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
   private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
   private static final int LINE = NodePool.LINE_BYTES;
-  private static final int MAX_HEIGHT = 64;
+  /** The most levels a tree may have. */
+  static final int MAX_HEIGHT = 64;
 
   private final PbTreeConfig config;
   private final NodeLayout layout;
@@ -92,9 +93,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   private final OptimisticReads optimistic;
   /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
   volatile long rootWord;
-  /** Nodes the writer marked as changing during the current operation (optimistic mode). */
-  private final int[] changing = new int[2 * MAX_HEIGHT + 2];
-  private int changingCount;
 
   int root;
   int height;
@@ -102,14 +100,11 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   int leafCount;
   /** Nodes per level (0: leaves), for range-size estimates. */
   final long[] levelNodes = new long[MAX_HEIGHT];
-  private long modifications;
+  long modifications;
   private boolean closed;
 
-  // writer scratch (single writer)
-  private final int[] pathNode = new int[MAX_HEIGHT];
-  private final int[] pathSlot = new int[MAX_HEIGHT];
-  private final long[] scratchKeys;
-  private final long[] scratchValues;
+  /** Inserts and deletes: the single writer. */
+  private final TreeWriter writer;
 
   PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
     this.config = config;
@@ -123,9 +118,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     this.childOffset = layout.childOffset();
     this.leafEntries = layout.leafEntries();
     this.rowIdOffset = layout.rowIdOffset();
-    int scratch = Math.max(innerKeys + 2, leafEntries + 1);
-    this.scratchKeys = new long[scratch];
-    this.scratchValues = new long[scratch];
     this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
         config.optimisticReaders());
     this.nodes = new NodeAccess(layout, config.fetchWholeNode(), pool);
@@ -148,6 +140,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     this.external = jpa;
     this.stamps = st;
     this.optimistic = st == null ? null : new OptimisticReads(this, st);
+    this.writer = new TreeWriter(this, st);
   }
 
   /** An empty tree: one empty leaf as its root. */
@@ -293,29 +286,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
   }
 
-  /** Writer: marks {@code node} as changing until {@link #publishChanges} (optimistic mode only). */
-  private void changing(int node) {
-    if (stamps == null) {
-      return;
-    }
-    for (int i = 0; i < changingCount; i++) {
-      if (changing[i] == node) {
-        return;
-      }
-    }
-    stamps.cover(node);
-    stamps.beginWrite(node);
-    changing[changingCount++] = node;
-  }
-
-  /** Writer: publishes every node marked by {@link #changing} (even stamps again). */
-  private void publishChanges() {
-    for (int i = 0; i < changingCount; i++) {
-      stamps.endWrite(changing[i]);
-    }
-    changingCount = 0;
-  }
-
   // ---- batched lookups --------------------------------------------------------------------
 
   /**
@@ -356,159 +326,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    try {
-      insertEntry(key, rowId);
-    } finally {
-      publishChanges();
-    }
-  }
-
-  private void insertEntry(long key, long rowId) {
-    MemorySegment s = pool.segment();
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = pool.offset(node);
-      if (fetch) {
-        consume(touchRest(s, off));
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, true);
-      pathNode[level] = node;
-      pathSlot[level] = j;
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, true);
-    modifications++;
-    if (n < leafEntries) {
-      changing(node);
-      int kb = keyType.bytes();
-      MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * p, s, off + LEAF_KEYS + (long) kb * (p + 1),
-          (long) kb * (n - p));
-      MemorySegment.copy(s, off + rowIdOffset + 8L * p, s, off + rowIdOffset + 8L * (p + 1), 8L * (n - p));
-      setLeafKey(s, off, p, key);
-      s.set(LONG, off + rowIdOffset + 8L * p, rowId);
-      s.set(SHORT, off + KEYNUM, (short) (n + 1));
-    } else {
-      splitLeaf(node, p, key, rowId);
-    }
-    size++;
-  }
-
-  private void splitLeaf(int leaf, int p, long key, long rowId) {
-    int fresh = pool.allocate();
-    changing(leaf);
-    changing(fresh);
-    MemorySegment s = pool.segment();
-    long off = pool.offset(leaf);
-    long freshOff = pool.offset(fresh);
-    int n = leafEntries;
-    for (int i = 0, from = 0; i <= n; i++) {
-      if (i == p) {
-        scratchKeys[i] = key;
-        scratchValues[i] = rowId;
-      } else {
-        scratchKeys[i] = leafKey(s, off, from);
-        scratchValues[i] = s.get(LONG, off + rowIdOffset + 8L * from);
-        from++;
-      }
-    }
-    int total = n + 1;
-    int left = (total + 1) / 2;
-    for (int i = 0; i < left; i++) {
-      setLeafKey(s, off, i, scratchKeys[i]);
-      s.set(LONG, off + rowIdOffset + 8L * i, scratchValues[i]);
-    }
-    nodes.initLeaf(s, fresh, s.get(INT, off + NEXT));
-    for (int i = left; i < total; i++) {
-      setLeafKey(s, freshOff, i - left, scratchKeys[i]);
-      s.set(LONG, freshOff + rowIdOffset + 8L * (i - left), scratchValues[i]);
-    }
-    s.set(SHORT, off + KEYNUM, (short) left);
-    s.set(SHORT, freshOff + KEYNUM, (short) (total - left));
-    s.set(INT, off + NEXT, fresh);
-    leafCount++;
-    levelNodes[0]++;
-    if (external != null) {
-      external.insertAfter(leaf, fresh);
-    }
-    insertIntoParent(1, scratchKeys[left], fresh);
-  }
-
-  /** Inserts separator {@code key} and its right child {@code child} into the path node at {@code level}. */
-  private void insertIntoParent(int level, long key, int child) {
-    if (level == height) {
-      if (height == MAX_HEIGHT) {
-        throw new IllegalStateException("tree height limit " + MAX_HEIGHT + " reached");
-      }
-      int newRoot = pool.allocate();
-      changing(newRoot);
-      MemorySegment s = pool.segment();
-      long off = pool.offset(newRoot);
-      s.set(SHORT, off + KEYNUM, (short) 1);
-      s.set(SHORT, off + LEVEL, (short) level);
-      s.set(INT, off + NEXT, -1);
-      setInnerKey(s, off, 0, key);
-      s.set(INT, off + childOffset, root);
-      s.set(INT, off + childOffset + 4, child);
-      root = newRoot;
-      levelNodes[height] = 1;
-      height++;
-      publishRoot();
-      return;
-    }
-    int node = pathNode[level];
-    int j = pathSlot[level]; // child j split: the key goes to key slot j, the child to child slot j + 1
-    MemorySegment s = pool.segment();
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int kb = keyType.bytes();
-    if (n < innerKeys) {
-      changing(node);
-      MemorySegment.copy(s, off + INNER_KEYS + (long) kb * j, s, off + INNER_KEYS + (long) kb * (j + 1),
-          (long) kb * (n - j));
-      MemorySegment.copy(s, off + childOffset + 4L * (j + 1), s, off + childOffset + 4L * (j + 2), 4L * (n - j));
-      setInnerKey(s, off, j, key);
-      s.set(INT, off + childOffset + 4L * (j + 1), child);
-      s.set(SHORT, off + KEYNUM, (short) (n + 1));
-      return;
-    }
-    int fresh = pool.allocate();
-    changing(node);
-    changing(fresh);
-    s = pool.segment();
-    off = pool.offset(node);
-    long freshOff = pool.offset(fresh);
-    // merged keys in scratchKeys[0..n], children in scratchValues[0..n+1]
-    for (int i = 0, from = 0; i <= n; i++) {
-      scratchKeys[i] = i == j ? key : innerKey(s, off, from++);
-    }
-    for (int i = 0, from = 0; i <= n + 1; i++) {
-      scratchValues[i] = i == j + 1 ? child : s.get(INT, off + childOffset + 4L * from++);
-    }
-    int totalKeys = n + 1;
-    int mid = totalKeys / 2; // keys [0, mid) stay, key mid moves up, keys (mid, n] go right
-    for (int i = 0; i < mid; i++) {
-      setInnerKey(s, off, i, scratchKeys[i]);
-    }
-    for (int i = 0; i <= mid; i++) {
-      s.set(INT, off + childOffset + 4L * i, (int) scratchValues[i]);
-    }
-    int right = totalKeys - mid - 1;
-    for (int i = 0; i < right; i++) {
-      setInnerKey(s, freshOff, i, scratchKeys[mid + 1 + i]);
-    }
-    for (int i = 0; i <= right; i++) {
-      s.set(INT, freshOff + childOffset + 4L * i, (int) scratchValues[mid + 1 + i]);
-    }
-    s.set(SHORT, off + KEYNUM, (short) mid);
-    s.set(SHORT, freshOff + KEYNUM, (short) right);
-    s.set(SHORT, freshOff + LEVEL, (short) level);
-    s.set(INT, freshOff + NEXT, s.get(INT, off + NEXT));
-    s.set(INT, off + NEXT, fresh);
-    levelNodes[level]++;
-    insertIntoParent(level + 1, scratchKeys[mid], fresh);
+    writer.insert(key, rowId);
   }
 
   // ---- delete -----------------------------------------------------------------------------
@@ -523,38 +341,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public boolean delete(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    MemorySegment s = pool.segment();
-    long[] folded = new long[1];
-    int node = PointLookups.descendLower(this, s, key, folded);
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (true) {
-      for (; p < n; p++) {
-        if (leafKey(s, off, p) != key) {
-          return false;
-        }
-        if (s.get(LONG, off + rowIdOffset + 8L * p) == rowId) {
-          changing((int) (off / nodeBytes));
-          int kb = keyType.bytes();
-          MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * (p + 1), s, off + LEAF_KEYS + (long) kb * p,
-              (long) kb * (n - p - 1));
-          MemorySegment.copy(s, off + rowIdOffset + 8L * (p + 1), s, off + rowIdOffset + 8L * p, 8L * (n - p - 1));
-          s.set(SHORT, off + KEYNUM, (short) (n - 1));
-          publishChanges();
-          size--;
-          modifications++;
-          return true;
-        }
-      }
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        return false;
-      }
-      off = pool.offset(next);
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
+    return writer.delete(key, rowId);
   }
 
   // ---- range scans ------------------------------------------------------------------------
