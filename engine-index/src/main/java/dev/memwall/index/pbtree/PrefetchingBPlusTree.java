@@ -1,22 +1,12 @@
 package dev.memwall.index.pbtree;
 
-import static dev.memwall.index.pbtree.NodeLayout.INNER_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEAF_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.LEVEL;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
-
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.layout.NodeFetch;
-import dev.memwall.index.layout.NodeKeys;
 import dev.memwall.index.layout.NodePool;
 import dev.memwall.index.layout.NodeStamps;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -39,6 +29,13 @@ import java.util.Objects;
  * range is expected to be long enough, and {@link #lookupBatch batched lookups} that interleave
  * the traversals of a group of keys so their misses overlap. {@link #checkInvariants()} walks the
  * whole tree.
+ *
+ * <p><b>Where the code is.</b> This class holds the API, the tree's resources and its shape (root,
+ * height, counts); each operation lives in a package-private class of its own, all reading the
+ * nodes through {@code NodeAccess}: {@code BulkLoad}, {@code PointLookups} and
+ * {@code BatchedLookup} (lookups without optimistic readers), {@code OptimisticReads},
+ * {@code TreeWriter} (insert, splits, delete), {@code LeafScan} with {@code LeafPrefetcher} (range
+ * scans), and {@code InvariantCheck}.
  *
  * <p><b>Ownership.</b> The nodes are off-heap, charged to the {@link EngineMemory} given at
  * creation; {@link #close()} frees them. Using a closed tree throws {@link IllegalStateException}.
@@ -66,58 +63,41 @@ import java.util.Objects;
  * {@link IllegalArgumentException} before anything is changed or allocated.
  */
 public final class PrefetchingBPlusTree implements AutoCloseable {
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-  private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-  private static final int LINE = NodePool.LINE_BYTES;
   /** The most levels a tree may have. */
   static final int MAX_HEIGHT = 64;
 
   private final PbTreeConfig config;
   private final NodeLayout layout;
   private final KeyType keyType;
-  private final boolean int64;
-  private final boolean fetch;
-  private final int lines;
-  private final int innerKeys;
-  private final long childOffset;
-  private final int leafEntries;
-  private final long rowIdOffset;
-  private final long nodeBytes;
   private final NodePool pool;
   final NodeAccess nodes;
+  /** The external jump-pointer array; null unless {@link JumpPointers#EXTERNAL}. */
   final ExternalJumpPointers external;
   /** Per-node version stamps; null unless {@link PbTreeConfig#optimisticReaders()}. */
-  final NodeStamps stamps;
+  private final NodeStamps stamps;
   /** The lookups run with optimistic readers; null without them. */
   private final OptimisticReads optimistic;
-  /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
-  volatile long rootWord;
+  /** Inserts and deletes: the single writer. */
+  private final TreeWriter writer;
 
+  // The tree's shape: set by create and BulkLoad before the tree is returned, changed only by the
+  // writer, read by the lookups, scans and the invariant check.
   int root;
   int height;
   long size;
   int leafCount;
   /** Nodes per level (0: leaves), for range-size estimates. */
   final long[] levelNodes = new long[MAX_HEIGHT];
+  /** Counts inserts and deletes, so an open scan notices a modification. */
   long modifications;
+  /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
+  volatile long rootWord;
   private boolean closed;
-
-  /** Inserts and deletes: the single writer. */
-  private final TreeWriter writer;
 
   PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
     this.config = config;
     this.layout = new NodeLayout(config.keyType(), config.widthLines());
     this.keyType = config.keyType();
-    this.int64 = keyType == KeyType.INT64;
-    this.lines = layout.widthLines();
-    this.nodeBytes = layout.nodeBytes();
-    this.fetch = config.fetchWholeNode() && lines > 1;
-    this.innerKeys = layout.innerKeys();
-    this.childOffset = layout.childOffset();
-    this.leafEntries = layout.leafEntries();
-    this.rowIdOffset = layout.rowIdOffset();
     this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
         config.optimisticReaders());
     this.nodes = new NodeAccess(layout, config.fetchWholeNode(), pool);
@@ -190,49 +170,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return BulkLoad.load(memory, config, entries, fillFactor);
   }
 
-  // ---- key access -------------------------------------------------------------------------
-
-  private long leafKey(MemorySegment s, long off, int i) {
-    return NodeKeys.get(s, off + LEAF_KEYS, i, int64);
-  }
-
-  private long innerKey(MemorySegment s, long off, int i) {
-    return NodeKeys.get(s, off + INNER_KEYS, i, int64);
-  }
-
-  private void setLeafKey(MemorySegment s, long off, int i, long key) {
-    NodeKeys.set(s, off + LEAF_KEYS, i, key, int64);
-  }
-
-  private void setInnerKey(MemorySegment s, long off, int i, long key) {
-    NodeKeys.set(s, off + INNER_KEYS, i, key, int64);
-  }
-
-  /** {@link NodeKeys#bound} over this tree's keys. */
-  private int bound(MemorySegment s, long keysOff, int n, long key, boolean upper) {
-    return NodeKeys.bound(s, keysOff, n, key, upper, int64);
-  }
-
-  /** Loads one word of each line of the node but the first, back to back: the whole-node fetch. */
-  private long touchRest(MemorySegment s, long off) {
-    return NodeFetch.touchRest(s, off, lines);
-  }
-
-  /** Loads one word of every line of the node: prefetching it ahead of use. */
-  private long touchAll(MemorySegment s, long off) {
-    return NodeFetch.touchAll(s, off, lines);
-  }
-
-  private static void consume(long folded) {
-    NodeFetch.consume(folded);
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("tree is closed");
-    }
-  }
-
   // ---- search -----------------------------------------------------------------------------
 
   /**
@@ -274,16 +211,9 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return PointLookups.contains(this, key);
   }
 
-  // ---- optimistic reads (PbTreeConfig.optimisticReaders) ---------------------------------------
-
   /** Optimistic reads that failed validation and were retried, since the tree was created. */
   public long optimisticRetries() {
     return optimistic == null ? 0 : optimistic.retries();
-  }
-
-  /** Publishes {@link #root} and {@link #height} to optimistic readers as one word. */
-  void publishRoot() {
-    rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
   }
 
   // ---- batched lookups --------------------------------------------------------------------
@@ -316,7 +246,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
   }
 
-  // ---- insert -----------------------------------------------------------------------------
+  // ---- insert and delete ------------------------------------------------------------------
 
   /**
    * Adds the entry {@code (key, rowId)}; an entry with an equal key goes after the existing ones.
@@ -328,8 +258,6 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     keyType.check(key);
     writer.insert(key, rowId);
   }
-
-  // ---- delete -----------------------------------------------------------------------------
 
   /**
    * Removes one entry {@code (key, rowId)} if present (lazy deletion: the leaf may become empty and
@@ -361,192 +289,33 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     checkOpen();
     keyType.check(lo);
     keyType.check(hi);
-    return new RangeScan(lo, hi, Objects.requireNonNull(prefetch, "prefetch"));
+    return new RangeScan(new LeafScan(this, lo, hi, Objects.requireNonNull(prefetch, "prefetch")));
   }
 
   /**
    * An open range scan; read it with {@link #next}. Invalid once the tree is modified or closed.
    * Not thread-safe.
    */
-  public final class RangeScan {
-    private final long hi;
-    private final long expectedModifications;
-    private final MemorySegment s;
-    private final boolean prefetching;
-    private final long estimatedEntries;
-    private long off;
-    private int n;
-    private int p;
-    private boolean done;
-    private long sink;
-    // the prefetch cursor: the last leaf prefetched, as (node, slot) in the leaf parents or (chunk, slot)
-    private int cursorNode;
-    private int cursorSlot;
-    private final int endLeaf;
-    private boolean cursorDone;
-    /** Leaves prefetched beyond the current one and not yet visited. */
-    private int ahead;
-    private final MemorySegment chunks;
+  public static final class RangeScan {
+    private final LeafScan scan;
 
-    private RangeScan(long lo, long hi, ScanPrefetch mode) {
-      this.hi = hi;
-      this.expectedModifications = modifications;
-      this.s = pool.segment();
-      this.chunks = external == null ? null : external.segment();
-      int[] loSlots = new int[height];
-      int[] hiSlots = new int[height];
-      int loParent = -1;
-      int node = root;
-      for (int level = height - 1; level > 0; level--) {
-        long nodeOff = pool.offset(node);
-        if (fetch) {
-          sink += touchRest(s, nodeOff);
-        }
-        int keys = s.get(SHORT, nodeOff + KEYNUM);
-        int j = bound(s, nodeOff + INNER_KEYS, keys, lo, false);
-        loSlots[level] = j;
-        if (level == 1) {
-          loParent = node;
-        }
-        node = s.get(INT, nodeOff + childOffset + 4L * j);
-      }
-      int startLeaf = node;
-      node = root;
-      for (int level = height - 1; level > 0; level--) {
-        long nodeOff = pool.offset(node);
-        int keys = s.get(SHORT, nodeOff + KEYNUM);
-        int j = bound(s, nodeOff + INNER_KEYS, keys, hi, true);
-        hiSlots[level] = j;
-        node = s.get(INT, nodeOff + childOffset + 4L * j);
-      }
-      this.endLeaf = node;
-      this.estimatedEntries = lo > hi ? 0 : estimate(loSlots, hiSlots);
-      this.off = pool.offset(startLeaf);
-      this.n = s.get(SHORT, off + KEYNUM);
-      this.p = bound(s, off + LEAF_KEYS, n, lo, false);
-      this.done = lo > hi;
-      boolean want = switch (mode) {
-        case NEVER -> false;
-        case ALWAYS -> true;
-        case AUTO -> estimatedEntries >= config.minPrefetchEntries();
-      };
-      this.prefetching = !done && want && height > 1 && config.jumpPointers() != JumpPointers.NONE;
-      if (prefetching) {
-        if (config.jumpPointers() == JumpPointers.INTERNAL) {
-          cursorNode = loParent;
-          cursorSlot = loSlots[1];
-        } else {
-          long position = external.locate(startLeaf);
-          cursorNode = ExternalJumpPointers.chunkOf(position);
-          cursorSlot = ExternalJumpPointers.slotOf(position);
-          int nextChunk = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-          if (nextChunk >= 0) {
-            sink += touchChunk(nextChunk);
-          }
-        }
-        cursorDone = startLeaf == endLeaf;
-        prefetchGroup();
-      }
-    }
-
-    /**
-     * Entries between the two search paths: at each level, the slot difference times the mean
-     * number of leaves under a node of the level below.
-     */
-    private long estimate(int[] loSlots, int[] hiSlots) {
-      if (height == 1 || leafCount <= 1) {
-        return size;
-      }
-      double leaves = 0;
-      for (int level = 1; level < height; level++) {
-        leaves += (hiSlots[level] - loSlots[level]) * ((double) leafCount / levelNodes[level - 1]);
-      }
-      double perLeaf = (double) size / leafCount;
-      return (long) Math.max(0, (leaves + 1) * perLeaf);
-    }
-
-    private long touchChunk(int chunk) {
-      long chunkOff = external.chunkOffset(chunk);
-      long folded = 0;
-      for (int l = 0; l < config.chunkLines(); l++) {
-        folded += chunks.get(LONG, chunkOff + (long) l * LINE);
-      }
-      return folded;
-    }
-
-    /**
-     * Loads the next d leaves (all their lines) back to back. The JVM has no non-blocking prefetch:
-     * a load issued d leaves ahead, one per leaf, still blocks retirement once it reaches the head
-     * of the reorder buffer, so one such load per leaf overlaps little. Issuing a group of them in
-     * a tight loop lets the core overlap their misses, as group prefetching does (seed 002 ch. 4).
-     */
-    private void prefetchGroup() {
-      for (int i = 0; i < config.prefetchDistance() && !cursorDone; i++) {
-        prefetchNext();
-        ahead++;
-      }
-    }
-
-    /** Moves the cursor to the next leaf and loads all its lines; stops after the end leaf. */
-    private void prefetchNext() {
-      int leaf;
-      if (config.jumpPointers() == JumpPointers.INTERNAL) {
-        long parentOff = pool.offset(cursorNode);
-        if (++cursorSlot > s.get(SHORT, parentOff + KEYNUM)) {
-          cursorNode = s.get(INT, parentOff + NEXT);
-          if (cursorNode < 0) {
-            cursorDone = true;
-            return;
-          }
-          cursorSlot = 0;
-          parentOff = pool.offset(cursorNode);
-          int following = s.get(INT, parentOff + NEXT);
-          if (following >= 0) {
-            sink += touchAll(s, pool.offset(following));
-          }
-        }
-        leaf = s.get(INT, parentOff + childOffset + 4L * cursorSlot);
-      } else {
-        int slots = external.slots();
-        while (true) {
-          if (++cursorSlot >= slots) {
-            cursorNode = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-            if (cursorNode < 0) {
-              cursorDone = true;
-              return;
-            }
-            cursorSlot = 0;
-            int following = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-            if (following >= 0) {
-              sink += touchChunk(following);
-            }
-          }
-          int value = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.SLOTS + 4L * cursorSlot);
-          if (value != 0) {
-            leaf = value - 1;
-            break;
-          }
-        }
-      }
-      sink += touchAll(s, pool.offset(leaf));
-      if (leaf == endLeaf) {
-        cursorDone = true;
-      }
+    private RangeScan(LeafScan scan) {
+      this.scan = scan;
     }
 
     /** Whether the scan prefetches leaves through the jump-pointer array. */
     public boolean prefetching() {
-      return prefetching;
+      return scan.prefetching();
     }
 
     /** The range's size as estimated from the search paths of its end keys. */
     public long estimatedEntries() {
-      return estimatedEntries;
+      return scan.estimatedEntries();
     }
 
     /** {@link #next(long[], long[])} without keys. */
     public int next(long[] rowIds) {
-      return next(null, rowIds);
+      return scan.next(null, rowIds);
     }
 
     /**
@@ -558,48 +327,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
      * @throws IllegalArgumentException if {@code keys} is shorter than {@code rowIds}
      */
     public int next(long[] keys, long[] rowIds) {
-      checkOpen();
-      if (modifications != expectedModifications) {
-        throw new ConcurrentModificationException("the tree was modified during a range scan");
-      }
-      if (keys != null && keys.length < rowIds.length) {
-        throw new IllegalArgumentException("keys holds " + keys.length + " but rowIds " + rowIds.length);
-      }
-      int filled = 0;
-      int capacity = rowIds.length;
-      while (!done && filled < capacity) {
-        if (p == n) {
-          int next = s.get(INT, off + NEXT);
-          if (next < 0) {
-            done = true;
-            break;
-          }
-          off = pool.offset(next);
-          n = s.get(SHORT, off + KEYNUM);
-          p = 0;
-          if (prefetching && --ahead <= 0 && !cursorDone) {
-            prefetchGroup();
-          }
-          continue;
-        }
-        int take = Math.min(n - p, capacity - filled);
-        if (leafKey(s, off, p + take - 1) > hi) {
-          // the range ends in this leaf: find its end
-          int end = bound(s, off + LEAF_KEYS, n, hi, true);
-          take = Math.max(0, Math.min(take, end - p));
-          done = true;
-        }
-        MemorySegment.copy(s, LONG, off + rowIdOffset + 8L * p, rowIds, filled, take);
-        if (keys != null) {
-          for (int i = 0; i < take; i++) {
-            keys[filled + i] = leafKey(s, off, p + i);
-          }
-        }
-        filled += take;
-        p += take;
-      }
-      consume(sink);
-      return filled;
+      return scan.next(keys, rowIds);
     }
   }
 
@@ -670,6 +398,22 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
         external.close();
       }
     }
+  }
+
+  /**
+   * Throws if the tree is closed.
+   *
+   * @throws IllegalStateException once {@link #close()} has run
+   */
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("tree is closed");
+    }
+  }
+
+  /** Publishes {@link #root} and {@link #height} to optimistic readers as one word. */
+  void publishRoot() {
+    rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
   }
 
   @Override
