@@ -6,6 +6,7 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.layout.LevelSizes;
 import dev.memwall.index.layout.NodeFetch;
 import dev.memwall.index.layout.NodeKeys;
 import dev.memwall.index.layout.NodePool;
@@ -114,13 +115,7 @@ public final class CsbPlusTree implements AutoCloseable {
     int perLeaf = Math.max(1, Math.min(leafCap, (int) Math.round(fillFactor * leafCap)));
     int perInner = Math.max(2, Math.min(fanout, (int) Math.round(fillFactor * fanout)));
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
-    long total = 0;
-    for (long count = leaves; ; count = parentCount(count, perInner)) {
-      total += count;
-      if (count == 1) {
-        break;
-      }
-    }
+    long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(n + " entries need " + total + " nodes, more than one node pool addresses");
     }
@@ -141,14 +136,6 @@ public final class CsbPlusTree implements AutoCloseable {
     if (!(fillFactor > 0 && fillFactor <= 1)) {
       throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
     }
-  }
-
-  private static long parentCount(long count, int perInner) {
-    long parents = (count + perInner - 1) / perInner;
-    if (count / parents < 2) {
-      parents = Math.max(1, count / 2);
-    }
-    return parents;
   }
 
   private void build(SortedEntries entries, int leaves, int perInner) {
@@ -172,7 +159,7 @@ public final class CsbPlusTree implements AutoCloseable {
     long[] minKeys = null;
     int level = 0;
     while (levelCount > 1) {
-      int parents = (int) parentCount(levelCount, perInner);
+      int parents = (int) LevelSizes.parentCount(levelCount, perInner);
       int first = pool.allocateRun(parents);
       long[] parentMins = new long[parents];
       int childBase = levelCount / parents;

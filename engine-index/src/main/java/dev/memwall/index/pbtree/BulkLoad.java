@@ -9,6 +9,7 @@ import static dev.memwall.index.pbtree.NodeLayout.NEXT;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.layout.LevelSizes;
 import dev.memwall.index.layout.NodePool;
 import java.lang.foreign.MemorySegment;
 
@@ -53,13 +54,7 @@ final class BulkLoad {
     int perLeaf = Math.max(1, Math.min(layout.leafEntries(), (int) Math.round(fillFactor * layout.leafEntries())));
     int perInner = Math.max(2, Math.min(layout.fanout(), (int) Math.round(fillFactor * layout.fanout())));
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
-    long total = 0;
-    for (long count = leaves; ; count = parentCount(count, perInner)) {
-      total += count;
-      if (count == 1) {
-        break;
-      }
-    }
+    long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(n + " entries need " + total + " nodes of " + layout.widthLines()
           + " lines, more than one node pool addresses");
@@ -72,15 +67,6 @@ final class BulkLoad {
       throw e;
     }
     return tree;
-  }
-
-  /** Nodes of the level above a level of {@code count} nodes, each with at least 2 children. */
-  private static long parentCount(long count, int perInner) {
-    long parents = (count + perInner - 1) / perInner;
-    if (count / parents < 2) {
-      parents = Math.max(1, count / 2);
-    }
-    return parents;
   }
 
   private static void build(PrefetchingBPlusTree tree, SortedEntries entries, int leaves, int perInner, double fill) {
@@ -108,7 +94,7 @@ final class BulkLoad {
     long[] minKeys = null; // for levels >= 1; leaves read their first key
     int level = 0;
     while (levelCount > 1) {
-      int parents = (int) parentCount(levelCount, perInner);
+      int parents = (int) LevelSizes.parentCount(levelCount, perInner);
       int first = pool.allocateRun(parents);
       s = pool.segment();
       long[] parentMins = new long[parents];
