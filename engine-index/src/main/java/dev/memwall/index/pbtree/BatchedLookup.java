@@ -20,7 +20,7 @@ import java.lang.foreign.MemorySegment;
  * group's misses overlap instead of following each other.
  *
  * <p>It exists apart from {@link PointLookups} because it interleaves the traversals of many keys,
- * a loop of its own; static, so the JIT inlines it into the tree's public method.
+ * a loop of its own; static, so the tree reaches it with one direct call per batch.
  *
  * <p>Ownership: reads the tree's nodes and owns nothing but a per-call array of the group's
  * nodes. Thread safety: as {@link PointLookups}. Bad input: the tree checks that it is open, the

@@ -21,7 +21,9 @@ import java.lang.foreign.MemorySegment;
  * jump-pointer array.
  *
  * <p>It exists apart from the tree because building is a one-off pass with its own arithmetic
- * (entries per leaf, children per node, nodes per level) that no other operation shares.
+ * (entries per leaf, children per node, nodes per level, the last two through
+ * {@link dev.memwall.index.layout.LevelSizes}, which the CSB+-tree shares) that no other operation
+ * of the tree needs.
  *
  * <p>Ownership: {@link #load} creates the tree and hands it to the caller, closing it first if the
  * build fails. Thread safety: stateless; the tree is seen by no one else until it is returned. Bad

@@ -17,7 +17,7 @@ import java.util.List;
  * sibling chains, the external jump-pointer array and the tree's counts with what it met.
  *
  * <p>It exists apart from the tree because it is checking code, used by tests and when debugging:
- * it reads every node and allocates per level, which none of the tree's operations does.
+ * it reads every node and keeps per-level lists of them, which none of the tree's operations does.
  *
  * <p>Ownership: one instance per check; it reads the tree's nodes and owns only its bookkeeping.
  * Thread safety: the tree must not be modified while the check runs. Bad input: a tree that breaks

@@ -23,8 +23,9 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Ownership: owned by one scan; reads the tree's nodes and jump-pointer chunks. Thread safety:
  * none, like its scan; the tree must not be modified while it is used. Bad input: none is checked;
- * the scan passes leaf and parent positions from its own descent. Every method returns the folded
- * words it loaded, for the scan to hand to {@link NodeFetch#consume}.
+ * the scan passes leaf and parent positions from its own descent. {@link #start} and
+ * {@link #leafEntered} return the folded words they loaded, for the scan to hand to
+ * {@link NodeFetch#consume}.
  */
 final class LeafPrefetcher {
   private final NodeAccess nodes;

@@ -20,8 +20,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>It exists so that the parts of {@link PrefetchingBPlusTree} kept in their own files (lookups,
  * the writer, range scans, the bulkload, the invariant check) read one copy of the node geometry
- * instead of each copying the layout. Its methods are small and the class final, so the JIT inlines
- * them into the per-key loops.
+ * instead of each copying the layout. Its methods are small and the class final, so the JIT can
+ * inline them into the per-key loops as it did the tree's own private methods.
  *
  * <p>Ownership: the pool belongs to the tree, which closes it; this class only reads and writes
  * nodes. Thread safety: immutable; a method is as safe as the node memory it touches (readers may

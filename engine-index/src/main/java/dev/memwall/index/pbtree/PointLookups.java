@@ -19,7 +19,8 @@ import java.lang.foreign.MemorySegment;
  * leaf chain over the equal keys.
  *
  * <p>It exists apart from the tree so the read loops sit together, away from the writer and the
- * scans; the methods are static, so the JIT inlines them into the tree's public methods.
+ * scans; the methods are static, direct calls the JIT can inline into the tree's public methods,
+ * and the loops are the ones the tree ran itself.
  *
  * <p>Ownership: reads the tree's nodes and owns nothing. Thread safety: any number of lookups may
  * run while no writer does (with optimistic readers the tree calls {@link OptimisticReads}

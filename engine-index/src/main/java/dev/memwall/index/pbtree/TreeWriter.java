@@ -24,8 +24,9 @@ import java.lang.foreign.MemorySegment;
  * version stamp for the whole operation ({@link #changing}, {@link #publishChanges}), so a reader
  * sees a split entirely or not at all.
  *
- * <p>It exists apart from the tree because it is the only code that changes nodes and the tree's
- * shape, and it keeps the state only a writer needs: the descent path and merge scratch.
+ * <p>It exists apart from the tree because it is the only code that changes a tree once built
+ * (create and {@link BulkLoad} only set up a new one), and it keeps the state only a writer needs:
+ * the descent path, the merge scratch and the nodes marked in the current operation.
  *
  * <p>Ownership: the tree owns it and the nodes it writes; it owns its scratch arrays. Thread
  * safety: one writer at a time (the tree's contract); with optimistic readers, concurrent lookups
