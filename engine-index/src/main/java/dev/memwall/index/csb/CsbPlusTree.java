@@ -6,6 +6,9 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.layout.LevelSizes;
+import dev.memwall.index.layout.NodeFetch;
+import dev.memwall.index.layout.NodeKeys;
 import dev.memwall.index.layout.NodePool;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -41,7 +44,6 @@ public final class CsbPlusTree implements AutoCloseable {
   private static final long LEVEL = 2;
   private static final long FIRST_CHILD = 4;
   private static final long KEYS = 8;
-  private static final long SINK_SENTINEL = 0x9E37_79B9_7F4A_7C15L;
 
   private final KeyType keyType;
   private final boolean int64;
@@ -113,13 +115,7 @@ public final class CsbPlusTree implements AutoCloseable {
     int perLeaf = Math.max(1, Math.min(leafCap, (int) Math.round(fillFactor * leafCap)));
     int perInner = Math.max(2, Math.min(fanout, (int) Math.round(fillFactor * fanout)));
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
-    long total = 0;
-    for (long count = leaves; ; count = parentCount(count, perInner)) {
-      total += count;
-      if (count == 1) {
-        break;
-      }
-    }
+    long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(n + " entries need " + total + " nodes, more than one node pool addresses");
     }
@@ -140,14 +136,6 @@ public final class CsbPlusTree implements AutoCloseable {
     if (!(fillFactor > 0 && fillFactor <= 1)) {
       throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
     }
-  }
-
-  private static long parentCount(long count, int perInner) {
-    long parents = (count + perInner - 1) / perInner;
-    if (count / parents < 2) {
-      parents = Math.max(1, count / 2);
-    }
-    return parents;
   }
 
   private void build(SortedEntries entries, int leaves, int perInner) {
@@ -171,7 +159,7 @@ public final class CsbPlusTree implements AutoCloseable {
     long[] minKeys = null;
     int level = 0;
     while (levelCount > 1) {
-      int parents = (int) parentCount(levelCount, perInner);
+      int parents = (int) LevelSizes.parentCount(levelCount, perInner);
       int first = pool.allocateRun(parents);
       long[] parentMins = new long[parents];
       int childBase = levelCount / parents;
@@ -204,15 +192,11 @@ public final class CsbPlusTree implements AutoCloseable {
   }
 
   private long key(MemorySegment s, long off, int i) {
-    return int64 ? s.get(LONG, off + KEYS + 8L * i) : s.get(INT, off + KEYS + 4L * i);
+    return NodeKeys.get(s, off + KEYS, i, int64);
   }
 
   private void setKey(MemorySegment s, long off, int i, long key) {
-    if (int64) {
-      s.set(LONG, off + KEYS + 8L * i, key);
-    } else {
-      s.set(INT, off + KEYS + 4L * i, (int) key);
-    }
+    NodeKeys.set(s, off + KEYS, i, key, int64);
   }
 
   /** First position in {@code [0, n]} with key {@code >= key}; branch-free binary search. */
@@ -230,21 +214,13 @@ public final class CsbPlusTree implements AutoCloseable {
     return base + (key(s, off, base) < key ? 1 : 0);
   }
 
-  private long touchRest(MemorySegment s, long off) {
-    long folded = 0;
-    for (int l = 1; l < lines; l++) {
-      folded += s.get(LONG, off + (long) l * NodePool.LINE_BYTES);
-    }
-    return folded;
-  }
-
   private int descend(MemorySegment s, long key, long[] sink) {
     int node = root;
     long folded = 0;
     for (int level = height - 1; level > 0; level--) {
       long off = node * nodeBytes;
       if (fetch) {
-        folded += touchRest(s, off);
+        folded += NodeFetch.touchRest(s, off, lines);
       }
       int n = s.get(SHORT, off + KEYNUM);
       node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
@@ -271,14 +247,14 @@ public final class CsbPlusTree implements AutoCloseable {
     while (true) {
       for (; p < n; p++) {
         if (key(s, off, p) != key) {
-          consume(sink[0]);
+          NodeFetch.consume(sink[0]);
           return found;
         }
         out.add(s.get(LONG, off + rowIdOffset + 8L * p));
         found++;
       }
       if (++leaf >= leafCount) {
-        consume(sink[0]);
+        NodeFetch.consume(sink[0]);
         return found;
       }
       off = leaf * nodeBytes;
@@ -297,7 +273,7 @@ public final class CsbPlusTree implements AutoCloseable {
     for (int level = height - 1; level > 0; level--) {
       long off = node * nodeBytes;
       if (fetch) {
-        folded += touchRest(s, off);
+        folded += NodeFetch.touchRest(s, off, lines);
       }
       int n = s.get(SHORT, off + KEYNUM);
       node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
@@ -307,24 +283,14 @@ public final class CsbPlusTree implements AutoCloseable {
     int p = lowerBound(s, off, n, key);
     if (p == n) {
       if (node + 1 >= leafCount) {
-        consume(folded);
+        NodeFetch.consume(folded);
         return absent;
       }
       off += nodeBytes; // bulkloaded leaves are never empty (except a single-leaf empty tree)
       p = 0;
     }
-    consume(folded);
+    NodeFetch.consume(folded);
     return key(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
-  }
-
-  private static void consume(long folded) {
-    if (folded == SINK_SENTINEL) {
-      Sink.hits++;
-    }
-  }
-
-  private static final class Sink {
-    static volatile long hits;
   }
 
   private void checkOpen() {

@@ -1,11 +1,5 @@
 package dev.memwall.index.pbtree;
 
-import static dev.memwall.index.pbtree.NodeLayout.INNER_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEAF_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.LEVEL;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
-
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
@@ -13,13 +7,8 @@ import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.layout.NodePool;
 import dev.memwall.index.layout.NodeStamps;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A prefetching B+-tree (pB+-tree, seed 002 chapter 2) over off-heap memory: nodes of w cache
@@ -40,6 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * range is expected to be long enough, and {@link #lookupBatch batched lookups} that interleave
  * the traversals of a group of keys so their misses overlap. {@link #checkInvariants()} walks the
  * whole tree.
+ *
+ * <p><b>Where the code is.</b> This class holds the API, the tree's resources and its shape (root,
+ * height, counts); each operation lives in a package-private class of its own, all reading the
+ * nodes through {@code NodeAccess}: {@code BulkLoad}, {@code PointLookups} and
+ * {@code BatchedLookup} (lookups without optimistic readers), {@code OptimisticReads},
+ * {@code TreeWriter} (insert, splits, delete), {@code LeafScan} with {@code LeafPrefetcher} (range
+ * scans), and {@code InvariantCheck}.
  *
  * <p><b>Ownership.</b> The nodes are off-heap, charged to the {@link EngineMemory} given at
  * creation; {@link #close()} frees them. Using a closed tree throws {@link IllegalStateException}.
@@ -67,69 +63,44 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link IllegalArgumentException} before anything is changed or allocated.
  */
 public final class PrefetchingBPlusTree implements AutoCloseable {
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-  private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-  private static final int LINE = NodePool.LINE_BYTES;
-  private static final int MAX_HEIGHT = 64;
-  /** Folded touch loads never equal this in practice; comparing against it keeps the loads alive. */
-  private static final long SINK_SENTINEL = 0x9E37_79B9_7F4A_7C15L;
+  /** The most levels a tree may have. */
+  static final int MAX_HEIGHT = 64;
 
   private final PbTreeConfig config;
   private final NodeLayout layout;
   private final KeyType keyType;
-  private final boolean int64;
-  private final boolean fetch;
-  private final int lines;
-  private final int innerKeys;
-  private final long childOffset;
-  private final int leafEntries;
-  private final long rowIdOffset;
-  private final long nodeBytes;
   private final NodePool pool;
-  private final ExternalJumpPointers external;
+  final NodeAccess nodes;
+  /** The external jump-pointer array; null unless {@link JumpPointers#EXTERNAL}. */
+  final ExternalJumpPointers external;
   /** Per-node version stamps; null unless {@link PbTreeConfig#optimisticReaders()}. */
   private final NodeStamps stamps;
-  private final LongAdder retries = new LongAdder();
-  private final ThreadLocal<RowIds> firstScratch = ThreadLocal.withInitial(() -> new RowIds(1));
-  /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
-  private volatile long rootWord;
-  /** Nodes the writer marked as changing during the current operation (optimistic mode). */
-  private final int[] changing = new int[2 * MAX_HEIGHT + 2];
-  private int changingCount;
+  /** The lookups run with optimistic readers; null without them. */
+  private final OptimisticReads optimistic;
+  /** Inserts and deletes: the single writer. */
+  private final TreeWriter writer;
 
-  private int root;
-  private int height;
-  private long size;
-  private int leafCount;
+  // The tree's shape: set by create and BulkLoad before the tree is returned, changed only by the
+  // writer, read by the lookups, scans and the invariant check.
+  int root;
+  int height;
+  long size;
+  int leafCount;
   /** Nodes per level (0: leaves), for range-size estimates. */
-  private final long[] levelNodes = new long[MAX_HEIGHT];
-  private long modifications;
+  final long[] levelNodes = new long[MAX_HEIGHT];
+  /** Counts inserts and deletes, so an open scan notices a modification. */
+  long modifications;
+  /** {@code height << 32 | root}, published (volatile) for optimistic readers after each change. */
+  volatile long rootWord;
   private boolean closed;
 
-  // writer scratch (single writer)
-  private final int[] pathNode = new int[MAX_HEIGHT];
-  private final int[] pathSlot = new int[MAX_HEIGHT];
-  private final long[] scratchKeys;
-  private final long[] scratchValues;
-
-  private PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
+  PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
     this.config = config;
     this.layout = new NodeLayout(config.keyType(), config.widthLines());
     this.keyType = config.keyType();
-    this.int64 = keyType == KeyType.INT64;
-    this.lines = layout.widthLines();
-    this.nodeBytes = layout.nodeBytes();
-    this.fetch = config.fetchWholeNode() && lines > 1;
-    this.innerKeys = layout.innerKeys();
-    this.childOffset = layout.childOffset();
-    this.leafEntries = layout.leafEntries();
-    this.rowIdOffset = layout.rowIdOffset();
-    int scratch = Math.max(innerKeys + 2, leafEntries + 1);
-    this.scratchKeys = new long[scratch];
-    this.scratchValues = new long[scratch];
     this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
         config.optimisticReaders());
+    this.nodes = new NodeAccess(layout, config.fetchWholeNode(), pool);
     ExternalJumpPointers jpa = null;
     NodeStamps st = null;
     try {
@@ -148,6 +119,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
     this.external = jpa;
     this.stamps = st;
+    this.optimistic = st == null ? null : new OptimisticReads(this, st);
+    this.writer = new TreeWriter(this, st);
   }
 
   /** An empty tree: one empty leaf as its root. */
@@ -156,7 +129,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     PrefetchingBPlusTree tree = new PrefetchingBPlusTree(memory, config, 64, 1);
     int leaf = tree.pool.allocate();
-    tree.initLeaf(tree.pool.segment(), leaf, -1);
+    tree.nodes.initLeaf(tree.pool.segment(), leaf, -1);
     tree.root = leaf;
     tree.height = 1;
     tree.publishRoot();
@@ -174,7 +147,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    */
   public static PrefetchingBPlusTree bulkload(EngineMemory memory, PbTreeConfig config, Column keys,
       double fillFactor) {
-    checkFill(fillFactor);
+    BulkLoad.checkFill(fillFactor);
     return bulkload(memory, config, SortedEntries.fromColumn(keys, config.keyType()), fillFactor);
   }
 
@@ -192,230 +165,12 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(entries, "entries");
-    checkFill(fillFactor);
+    BulkLoad.checkFill(fillFactor);
     entries.validate(config.keyType());
-    NodeLayout layout = new NodeLayout(config.keyType(), config.widthLines());
-    long n = entries.size();
-    int perLeaf = Math.max(1, Math.min(layout.leafEntries(), (int) Math.round(fillFactor * layout.leafEntries())));
-    int perInner = Math.max(2, Math.min(layout.fanout(), (int) Math.round(fillFactor * layout.fanout())));
-    long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
-    long total = 0;
-    for (long count = leaves; ; count = parentCount(count, perInner)) {
-      total += count;
-      if (count == 1) {
-        break;
-      }
-    }
-    if (total > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(n + " entries need " + total + " nodes of " + layout.widthLines()
-          + " lines, more than one node pool addresses");
-    }
-    PrefetchingBPlusTree tree = new PrefetchingBPlusTree(memory, config, total + total / 8 + 16, leaves);
-    try {
-      tree.build(entries, (int) leaves, perInner, fillFactor);
-    } catch (RuntimeException | Error e) {
-      tree.close();
-      throw e;
-    }
-    return tree;
-  }
-
-  private static void checkFill(double fillFactor) {
-    if (!(fillFactor > 0 && fillFactor <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
-    }
-  }
-
-  /** Nodes of the level above a level of {@code count} nodes, each with at least 2 children. */
-  private static long parentCount(long count, int perInner) {
-    long parents = (count + perInner - 1) / perInner;
-    if (count / parents < 2) {
-      parents = Math.max(1, count / 2);
-    }
-    return parents;
-  }
-
-  private void build(SortedEntries entries, int leaves, int perInner, double fill) {
-    long n = entries.size();
-    int firstLeaf = pool.allocateRun(leaves);
-    MemorySegment s = pool.segment();
-    long base = n / leaves;
-    long extra = n % leaves;
-    long at = 0;
-    for (int i = 0; i < leaves; i++) {
-      int leaf = firstLeaf + i;
-      initLeaf(s, leaf, i + 1 < leaves ? leaf + 1 : -1);
-      long off = pool.offset(leaf);
-      int m = (int) (base + (i < extra ? 1 : 0));
-      for (int e = 0; e < m; e++, at++) {
-        setLeafKey(s, off, e, entries.key(at));
-        s.set(LONG, off + rowIdOffset + 8L * e, entries.rowId(at));
-      }
-      s.set(SHORT, off + KEYNUM, (short) m);
-    }
-    int levelFirst = firstLeaf;
-    int levelCount = leaves;
-    long[] minKeys = null; // for levels >= 1; leaves read their first key
-    int level = 0;
-    while (levelCount > 1) {
-      int parents = (int) parentCount(levelCount, perInner);
-      int first = pool.allocateRun(parents);
-      s = pool.segment();
-      long[] parentMins = new long[parents];
-      int childBase = levelCount / parents;
-      int childExtra = levelCount % parents;
-      int child = 0;
-      for (int p = 0; p < parents; p++) {
-        int node = first + p;
-        long off = pool.offset(node);
-        int children = childBase + (p < childExtra ? 1 : 0);
-        s.set(SHORT, off + KEYNUM, (short) (children - 1));
-        s.set(SHORT, off + LEVEL, (short) (level + 1));
-        s.set(INT, off + NEXT, p + 1 < parents ? node + 1 : -1);
-        for (int c = 0; c < children; c++, child++) {
-          long childMin = minKeys == null ? leafKey(s, pool.offset(levelFirst + child), 0) : minKeys[child];
-          if (c == 0) {
-            parentMins[p] = childMin;
-          } else {
-            setInnerKey(s, off, c - 1, childMin);
-          }
-          s.set(INT, off + childOffset + 4L * c, levelFirst + child);
-        }
-      }
-      minKeys = parentMins;
-      levelNodes[level + 1] = parents;
-      levelFirst = first;
-      levelCount = parents;
-      level++;
-    }
-    root = levelFirst;
-    height = level + 1;
-    publishRoot();
-    size = n;
-    leafCount = leaves;
-    levelNodes[0] = leaves;
-    if (external != null) {
-      external.bulkload(firstLeaf, leaves, fill);
-    }
-  }
-
-  private void initLeaf(MemorySegment s, int leaf, int next) {
-    long off = pool.offset(leaf);
-    s.set(SHORT, off + KEYNUM, (short) 0);
-    s.set(SHORT, off + LEVEL, (short) 0);
-    s.set(INT, off + NEXT, next);
-  }
-
-  // ---- key access -------------------------------------------------------------------------
-
-  private long leafKey(MemorySegment s, long off, int i) {
-    return int64 ? s.get(LONG, off + LEAF_KEYS + 8L * i) : s.get(INT, off + LEAF_KEYS + 4L * i);
-  }
-
-  private long innerKey(MemorySegment s, long off, int i) {
-    return int64 ? s.get(LONG, off + INNER_KEYS + 8L * i) : s.get(INT, off + INNER_KEYS + 4L * i);
-  }
-
-  private void setLeafKey(MemorySegment s, long off, int i, long key) {
-    if (int64) {
-      s.set(LONG, off + LEAF_KEYS + 8L * i, key);
-    } else {
-      s.set(INT, off + LEAF_KEYS + 4L * i, (int) key);
-    }
-  }
-
-  private void setInnerKey(MemorySegment s, long off, int i, long key) {
-    if (int64) {
-      s.set(LONG, off + INNER_KEYS + 8L * i, key);
-    } else {
-      s.set(INT, off + INNER_KEYS + 4L * i, (int) key);
-    }
-  }
-
-  /**
-   * First position in {@code [0, n]} whose key is {@code >= key} ({@code upper}: {@code > key}),
-   * keys at {@code keysOff}: a binary search without data-dependent branches (the comparison
-   * selects the next base), so mispredictions do not flush loads already issued.
-   */
-  private int bound(MemorySegment s, long keysOff, int n, long key, boolean upper) {
-    if (n == 0) {
-      return 0;
-    }
-    int base = 0;
-    int len = n;
-    if (int64) {
-      while (len > 1) {
-        int half = len >>> 1;
-        long k = s.get(LONG, keysOff + 8L * (base + half));
-        base = (upper ? k <= key : k < key) ? base + half : base;
-        len -= half;
-      }
-      long k = s.get(LONG, keysOff + 8L * base);
-      return base + ((upper ? k <= key : k < key) ? 1 : 0);
-    }
-    while (len > 1) {
-      int half = len >>> 1;
-      long k = s.get(INT, keysOff + 4L * (base + half));
-      base = (upper ? k <= key : k < key) ? base + half : base;
-      len -= half;
-    }
-    long k = s.get(INT, keysOff + 4L * base);
-    return base + ((upper ? k <= key : k < key) ? 1 : 0);
-  }
-
-  /** Loads one word of each line of the node but the first, back to back: the whole-node fetch. */
-  private long touchRest(MemorySegment s, long off) {
-    long folded = 0;
-    for (int l = 1; l < lines; l++) {
-      folded += s.get(LONG, off + (long) l * LINE);
-    }
-    return folded;
-  }
-
-  /** Loads one word of every line of the node: prefetching it ahead of use. */
-  private long touchAll(MemorySegment s, long off) {
-    long folded = s.get(LONG, off);
-    for (int l = 1; l < lines; l++) {
-      folded += s.get(LONG, off + (long) l * LINE);
-    }
-    return folded;
-  }
-
-  private static void consume(long folded) {
-    if (folded == SINK_SENTINEL) {
-      Sink.hits++;
-    }
-  }
-
-  /** Where folded prefetch loads go in the (practically impossible) case they match the sentinel. */
-  private static final class Sink {
-    static volatile long hits;
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("tree is closed");
-    }
+    return BulkLoad.load(memory, config, entries, fillFactor);
   }
 
   // ---- search -----------------------------------------------------------------------------
-
-  /** The leaf reached by descending for the first entry {@code >= key}; node offsets in the pool. */
-  private int descendLower(MemorySegment s, long key, long[] folded) {
-    int node = root;
-    long sink = 0;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    folded[0] += sink;
-    return node;
-  }
 
   /**
    * Appends every row id stored under {@code key} to {@code out} (in leaf order: bulkload order,
@@ -426,46 +181,10 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public int search(long key, RowIds out) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      return searchOptimistic(key, out, Integer.MAX_VALUE);
+    if (optimistic != null) {
+      return optimistic.search(key, out, Integer.MAX_VALUE);
     }
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = (long) node * nodeBytes;
-    if (fetch) {
-      sink += touchRest(s, off);
-    }
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    int found = 0;
-    while (true) {
-      for (; p < n; p++) {
-        if (leafKey(s, off, p) != key) {
-          consume(sink);
-          return found;
-        }
-        out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-        found++;
-      }
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        consume(sink);
-        return found;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
+    return PointLookups.search(this, key, out);
   }
 
   /**
@@ -476,197 +195,25 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public long searchFirst(long key, long absent) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      RowIds first = firstScratch.get();
-      first.clear();
-      return searchOptimistic(key, first, 1) > 0 ? first.get(0) : absent;
+    if (optimistic != null) {
+      return optimistic.searchFirst(key, absent);
     }
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = (long) node * nodeBytes;
-    if (fetch) {
-      sink += touchRest(s, off);
-    }
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (p == n) { // the first key >= key is in a later leaf (or there is none)
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        consume(sink);
-        return absent;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
-    consume(sink);
-    return leafKey(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
+    return PointLookups.searchFirst(this, key, absent);
   }
 
   /** Whether any entry has {@code key}. */
   public boolean contains(long key) {
     checkOpen();
     keyType.check(key);
-    if (stamps != null) {
-      return searchOptimistic(key, null, 1) > 0;
+    if (optimistic != null) {
+      return optimistic.search(key, null, 1) > 0;
     }
-    long[] folded = new long[1];
-    MemorySegment s = pool.segment();
-    long off = (long) descendLower(s, key, folded) * nodeBytes;
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (p == n) {
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        return false;
-      }
-      off = (long) next * nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
-    consume(folded[0]);
-    return leafKey(s, off, p) == key;
-  }
-
-  // ---- optimistic reads (PbTreeConfig.optimisticReaders) ---------------------------------------
-
-  /**
-   * Appends at most {@code limit} row ids of {@code key} to {@code out} (may be null: count only)
-   * from one validated traversal, retrying until one validates; returns how many.
-   */
-  private int searchOptimistic(long key, RowIds out, int limit) {
-    int start = out == null ? 0 : out.size();
-    while (true) {
-      int found = tryOptimistic(pool.segmentAcquire(), stamps.region(), key, out, limit);
-      if (found >= 0) {
-        return found;
-      }
-      if (out != null) {
-        out.truncate(start);
-      }
-      retries.increment();
-      Thread.onSpinWait();
-    }
-  }
-
-  /** Whether node {@code node} still has stamp {@code v} and neither region has moved. */
-  private boolean valid(MemorySegment s, MemorySegment st, int node, long v) {
-    return stamps.validate(st, node, v) && s == pool.segmentAcquire();
-  }
-
-  /**
-   * One optimistic traversal: the row ids found, or -1 when a validation failed (what was read
-   * may then be torn: node key counts are clamped so reads stay inside the node).
-   */
-  private int tryOptimistic(MemorySegment s, MemorySegment st, long key, RowIds out, int limit) {
-    long rw = rootWord;
-    int node = (int) rw;
-    int levels = (int) (rw >>> 32);
-    long v = 1; // odd until the root's stamp is read: a failure before that never validates
-    boolean atRoot = true; // the root's validation also checks that the root has not changed
-    long sink = 0;
-    try {
-      v = NodeStamps.readStamp(st, node); // the root may be newer than the regions read before
-      if ((v & 1) != 0) {
-        return -1;
-      }
-      for (int level = levels - 1; level > 0; level--) {
-        long off = (long) node * nodeBytes;
-        if (fetch) {
-          sink += touchRest(s, off);
-        }
-        int n = Math.min(s.get(SHORT, off + KEYNUM), innerKeys);
-        int child = s.get(INT, off + childOffset + 4L * bound(s, off + INNER_KEYS, n, key, false));
-        long cv = NodeStamps.readStamp(st, child);
-        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (cv & 1) != 0) {
-          return -1;
-        }
-        atRoot = false;
-        node = child;
-        v = cv;
-      }
-      long off = (long) node * nodeBytes;
-      if (fetch) {
-        sink += touchRest(s, off);
-      }
-      int n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
-      int p = bound(s, off + LEAF_KEYS, n, key, false);
-      int found = 0;
-      while (true) {
-        for (; p < n; p++) {
-          if (found == limit || leafKey(s, off, p) != key) {
-            consume(sink);
-            return valid(s, st, node, v) && (!atRoot || rootWord == rw) ? found : -1;
-          }
-          if (out != null) {
-            out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-          }
-          found++;
-        }
-        int next = s.get(INT, off + NEXT);
-        long nv = next < 0 ? 0 : NodeStamps.readStamp(st, next);
-        if (!valid(s, st, node, v) || (atRoot && rootWord != rw) || (nv & 1) != 0) {
-          return -1;
-        }
-        if (next < 0) {
-          consume(sink);
-          return found;
-        }
-        atRoot = false;
-        node = next;
-        v = nv;
-        off = (long) node * nodeBytes;
-        n = Math.min(s.get(SHORT, off + KEYNUM), leafEntries);
-        p = 0;
-      }
-    } catch (IndexOutOfBoundsException e) {
-      if (valid(s, st, node, v)) {
-        throw e; // not a torn read
-      }
-      return -1;
-    }
+    return PointLookups.contains(this, key);
   }
 
   /** Optimistic reads that failed validation and were retried, since the tree was created. */
   public long optimisticRetries() {
-    return retries.sum();
-  }
-
-  private void publishRoot() {
-    rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
-  }
-
-  /** Writer: marks {@code node} as changing until {@link #publishChanges} (optimistic mode only). */
-  private void changing(int node) {
-    if (stamps == null) {
-      return;
-    }
-    for (int i = 0; i < changingCount; i++) {
-      if (changing[i] == node) {
-        return;
-      }
-    }
-    stamps.cover(node);
-    stamps.beginWrite(node);
-    changing[changingCount++] = node;
-  }
-
-  /** Writer: publishes every node marked by {@link #changing} (even stamps again). */
-  private void publishChanges() {
-    for (int i = 0; i < changingCount; i++) {
-      stamps.endWrite(changing[i]);
-    }
-    changingCount = 0;
+    return optimistic == null ? 0 : optimistic.retries();
   }
 
   // ---- batched lookups --------------------------------------------------------------------
@@ -692,66 +239,14 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
       keyType.check(keys[i]);
     }
     out.clear();
-    if (stamps != null) { // key by key, each lookup validated on its own
-      for (int i = 0; i < count; i++) {
-        offsets[i] = out.size();
-        searchOptimistic(keys[i], out, Integer.MAX_VALUE);
-      }
-      offsets[count] = out.size();
-      return;
+    if (optimistic != null) { // key by key, each lookup validated on its own
+      optimistic.lookupBatch(keys, count, offsets, out);
+    } else {
+      BatchedLookup.lookup(this, keys, count, offsets, out);
     }
-    int group = config.batchGroup();
-    int[] nodes = new int[group];
-    MemorySegment s = pool.segment();
-    long sink = 0;
-    for (int start = 0; start < count; start += group) {
-      int g = Math.min(group, count - start);
-      for (int i = 0; i < g; i++) {
-        nodes[i] = root;
-      }
-      for (int level = height - 1; level > 0; level--) {
-        for (int i = 0; i < g; i++) {
-          sink += touchAll(s, nodes[i] * nodeBytes);
-        }
-        for (int i = 0; i < g; i++) {
-          long off = nodes[i] * nodeBytes;
-          int n = s.get(SHORT, off + KEYNUM);
-          int j = bound(s, off + INNER_KEYS, n, keys[start + i], false);
-          nodes[i] = s.get(INT, off + childOffset + 4L * j);
-        }
-      }
-      for (int i = 0; i < g; i++) {
-        sink += touchAll(s, nodes[i] * nodeBytes);
-      }
-      for (int i = 0; i < g; i++) {
-        offsets[start + i] = out.size();
-        long key = keys[start + i];
-        long off = nodes[i] * nodeBytes;
-        int n = s.get(SHORT, off + KEYNUM);
-        int p = bound(s, off + LEAF_KEYS, n, key, false);
-        collect:
-        while (true) {
-          for (; p < n; p++) {
-            if (leafKey(s, off, p) != key) {
-              break collect;
-            }
-            out.add(s.get(LONG, off + rowIdOffset + 8L * p));
-          }
-          int next = s.get(INT, off + NEXT);
-          if (next < 0) {
-            break;
-          }
-          off = next * nodeBytes;
-          n = s.get(SHORT, off + KEYNUM);
-          p = 0;
-        }
-      }
-    }
-    offsets[count] = out.size();
-    consume(sink);
   }
 
-  // ---- insert -----------------------------------------------------------------------------
+  // ---- insert and delete ------------------------------------------------------------------
 
   /**
    * Adds the entry {@code (key, rowId)}; an entry with an equal key goes after the existing ones.
@@ -761,162 +256,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    try {
-      insertEntry(key, rowId);
-    } finally {
-      publishChanges();
-    }
+    writer.insert(key, rowId);
   }
-
-  private void insertEntry(long key, long rowId) {
-    MemorySegment s = pool.segment();
-    int node = root;
-    for (int level = height - 1; level > 0; level--) {
-      long off = pool.offset(node);
-      if (fetch) {
-        consume(touchRest(s, off));
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = bound(s, off + INNER_KEYS, n, key, true);
-      pathNode[level] = node;
-      pathSlot[level] = j;
-      node = s.get(INT, off + childOffset + 4L * j);
-    }
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, true);
-    modifications++;
-    if (n < leafEntries) {
-      changing(node);
-      int kb = keyType.bytes();
-      MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * p, s, off + LEAF_KEYS + (long) kb * (p + 1),
-          (long) kb * (n - p));
-      MemorySegment.copy(s, off + rowIdOffset + 8L * p, s, off + rowIdOffset + 8L * (p + 1), 8L * (n - p));
-      setLeafKey(s, off, p, key);
-      s.set(LONG, off + rowIdOffset + 8L * p, rowId);
-      s.set(SHORT, off + KEYNUM, (short) (n + 1));
-    } else {
-      splitLeaf(node, p, key, rowId);
-    }
-    size++;
-  }
-
-  private void splitLeaf(int leaf, int p, long key, long rowId) {
-    int fresh = pool.allocate();
-    changing(leaf);
-    changing(fresh);
-    MemorySegment s = pool.segment();
-    long off = pool.offset(leaf);
-    long freshOff = pool.offset(fresh);
-    int n = leafEntries;
-    for (int i = 0, from = 0; i <= n; i++) {
-      if (i == p) {
-        scratchKeys[i] = key;
-        scratchValues[i] = rowId;
-      } else {
-        scratchKeys[i] = leafKey(s, off, from);
-        scratchValues[i] = s.get(LONG, off + rowIdOffset + 8L * from);
-        from++;
-      }
-    }
-    int total = n + 1;
-    int left = (total + 1) / 2;
-    for (int i = 0; i < left; i++) {
-      setLeafKey(s, off, i, scratchKeys[i]);
-      s.set(LONG, off + rowIdOffset + 8L * i, scratchValues[i]);
-    }
-    initLeaf(s, fresh, s.get(INT, off + NEXT));
-    for (int i = left; i < total; i++) {
-      setLeafKey(s, freshOff, i - left, scratchKeys[i]);
-      s.set(LONG, freshOff + rowIdOffset + 8L * (i - left), scratchValues[i]);
-    }
-    s.set(SHORT, off + KEYNUM, (short) left);
-    s.set(SHORT, freshOff + KEYNUM, (short) (total - left));
-    s.set(INT, off + NEXT, fresh);
-    leafCount++;
-    levelNodes[0]++;
-    if (external != null) {
-      external.insertAfter(leaf, fresh);
-    }
-    insertIntoParent(1, scratchKeys[left], fresh);
-  }
-
-  /** Inserts separator {@code key} and its right child {@code child} into the path node at {@code level}. */
-  private void insertIntoParent(int level, long key, int child) {
-    if (level == height) {
-      if (height == MAX_HEIGHT) {
-        throw new IllegalStateException("tree height limit " + MAX_HEIGHT + " reached");
-      }
-      int newRoot = pool.allocate();
-      changing(newRoot);
-      MemorySegment s = pool.segment();
-      long off = pool.offset(newRoot);
-      s.set(SHORT, off + KEYNUM, (short) 1);
-      s.set(SHORT, off + LEVEL, (short) level);
-      s.set(INT, off + NEXT, -1);
-      setInnerKey(s, off, 0, key);
-      s.set(INT, off + childOffset, root);
-      s.set(INT, off + childOffset + 4, child);
-      root = newRoot;
-      levelNodes[height] = 1;
-      height++;
-      publishRoot();
-      return;
-    }
-    int node = pathNode[level];
-    int j = pathSlot[level]; // child j split: the key goes to key slot j, the child to child slot j + 1
-    MemorySegment s = pool.segment();
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int kb = keyType.bytes();
-    if (n < innerKeys) {
-      changing(node);
-      MemorySegment.copy(s, off + INNER_KEYS + (long) kb * j, s, off + INNER_KEYS + (long) kb * (j + 1),
-          (long) kb * (n - j));
-      MemorySegment.copy(s, off + childOffset + 4L * (j + 1), s, off + childOffset + 4L * (j + 2), 4L * (n - j));
-      setInnerKey(s, off, j, key);
-      s.set(INT, off + childOffset + 4L * (j + 1), child);
-      s.set(SHORT, off + KEYNUM, (short) (n + 1));
-      return;
-    }
-    int fresh = pool.allocate();
-    changing(node);
-    changing(fresh);
-    s = pool.segment();
-    off = pool.offset(node);
-    long freshOff = pool.offset(fresh);
-    // merged keys in scratchKeys[0..n], children in scratchValues[0..n+1]
-    for (int i = 0, from = 0; i <= n; i++) {
-      scratchKeys[i] = i == j ? key : innerKey(s, off, from++);
-    }
-    for (int i = 0, from = 0; i <= n + 1; i++) {
-      scratchValues[i] = i == j + 1 ? child : s.get(INT, off + childOffset + 4L * from++);
-    }
-    int totalKeys = n + 1;
-    int mid = totalKeys / 2; // keys [0, mid) stay, key mid moves up, keys (mid, n] go right
-    for (int i = 0; i < mid; i++) {
-      setInnerKey(s, off, i, scratchKeys[i]);
-    }
-    for (int i = 0; i <= mid; i++) {
-      s.set(INT, off + childOffset + 4L * i, (int) scratchValues[i]);
-    }
-    int right = totalKeys - mid - 1;
-    for (int i = 0; i < right; i++) {
-      setInnerKey(s, freshOff, i, scratchKeys[mid + 1 + i]);
-    }
-    for (int i = 0; i <= right; i++) {
-      s.set(INT, freshOff + childOffset + 4L * i, (int) scratchValues[mid + 1 + i]);
-    }
-    s.set(SHORT, off + KEYNUM, (short) mid);
-    s.set(SHORT, freshOff + KEYNUM, (short) right);
-    s.set(SHORT, freshOff + LEVEL, (short) level);
-    s.set(INT, freshOff + NEXT, s.get(INT, off + NEXT));
-    s.set(INT, off + NEXT, fresh);
-    levelNodes[level]++;
-    insertIntoParent(level + 1, scratchKeys[mid], fresh);
-  }
-
-  // ---- delete -----------------------------------------------------------------------------
 
   /**
    * Removes one entry {@code (key, rowId)} if present (lazy deletion: the leaf may become empty and
@@ -928,38 +269,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   public boolean delete(long key, long rowId) {
     checkOpen();
     keyType.check(key);
-    MemorySegment s = pool.segment();
-    long[] folded = new long[1];
-    int node = descendLower(s, key, folded);
-    long off = pool.offset(node);
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = bound(s, off + LEAF_KEYS, n, key, false);
-    while (true) {
-      for (; p < n; p++) {
-        if (leafKey(s, off, p) != key) {
-          return false;
-        }
-        if (s.get(LONG, off + rowIdOffset + 8L * p) == rowId) {
-          changing((int) (off / nodeBytes));
-          int kb = keyType.bytes();
-          MemorySegment.copy(s, off + LEAF_KEYS + (long) kb * (p + 1), s, off + LEAF_KEYS + (long) kb * p,
-              (long) kb * (n - p - 1));
-          MemorySegment.copy(s, off + rowIdOffset + 8L * (p + 1), s, off + rowIdOffset + 8L * p, 8L * (n - p - 1));
-          s.set(SHORT, off + KEYNUM, (short) (n - 1));
-          publishChanges();
-          size--;
-          modifications++;
-          return true;
-        }
-      }
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        return false;
-      }
-      off = pool.offset(next);
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
+    return writer.delete(key, rowId);
   }
 
   // ---- range scans ------------------------------------------------------------------------
@@ -979,192 +289,33 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     checkOpen();
     keyType.check(lo);
     keyType.check(hi);
-    return new RangeScan(lo, hi, Objects.requireNonNull(prefetch, "prefetch"));
+    return new RangeScan(new LeafScan(this, lo, hi, Objects.requireNonNull(prefetch, "prefetch")));
   }
 
   /**
    * An open range scan; read it with {@link #next}. Invalid once the tree is modified or closed.
    * Not thread-safe.
    */
-  public final class RangeScan {
-    private final long hi;
-    private final long expectedModifications;
-    private final MemorySegment s;
-    private final boolean prefetching;
-    private final long estimatedEntries;
-    private long off;
-    private int n;
-    private int p;
-    private boolean done;
-    private long sink;
-    // the prefetch cursor: the last leaf prefetched, as (node, slot) in the leaf parents or (chunk, slot)
-    private int cursorNode;
-    private int cursorSlot;
-    private final int endLeaf;
-    private boolean cursorDone;
-    /** Leaves prefetched beyond the current one and not yet visited. */
-    private int ahead;
-    private final MemorySegment chunks;
+  public static final class RangeScan {
+    private final LeafScan scan;
 
-    private RangeScan(long lo, long hi, ScanPrefetch mode) {
-      this.hi = hi;
-      this.expectedModifications = modifications;
-      this.s = pool.segment();
-      this.chunks = external == null ? null : external.segment();
-      int[] loSlots = new int[height];
-      int[] hiSlots = new int[height];
-      int loParent = -1;
-      int node = root;
-      for (int level = height - 1; level > 0; level--) {
-        long nodeOff = pool.offset(node);
-        if (fetch) {
-          sink += touchRest(s, nodeOff);
-        }
-        int keys = s.get(SHORT, nodeOff + KEYNUM);
-        int j = bound(s, nodeOff + INNER_KEYS, keys, lo, false);
-        loSlots[level] = j;
-        if (level == 1) {
-          loParent = node;
-        }
-        node = s.get(INT, nodeOff + childOffset + 4L * j);
-      }
-      int startLeaf = node;
-      node = root;
-      for (int level = height - 1; level > 0; level--) {
-        long nodeOff = pool.offset(node);
-        int keys = s.get(SHORT, nodeOff + KEYNUM);
-        int j = bound(s, nodeOff + INNER_KEYS, keys, hi, true);
-        hiSlots[level] = j;
-        node = s.get(INT, nodeOff + childOffset + 4L * j);
-      }
-      this.endLeaf = node;
-      this.estimatedEntries = lo > hi ? 0 : estimate(loSlots, hiSlots);
-      this.off = pool.offset(startLeaf);
-      this.n = s.get(SHORT, off + KEYNUM);
-      this.p = bound(s, off + LEAF_KEYS, n, lo, false);
-      this.done = lo > hi;
-      boolean want = switch (mode) {
-        case NEVER -> false;
-        case ALWAYS -> true;
-        case AUTO -> estimatedEntries >= config.minPrefetchEntries();
-      };
-      this.prefetching = !done && want && height > 1 && config.jumpPointers() != JumpPointers.NONE;
-      if (prefetching) {
-        if (config.jumpPointers() == JumpPointers.INTERNAL) {
-          cursorNode = loParent;
-          cursorSlot = loSlots[1];
-        } else {
-          long position = external.locate(startLeaf);
-          cursorNode = ExternalJumpPointers.chunkOf(position);
-          cursorSlot = ExternalJumpPointers.slotOf(position);
-          int nextChunk = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-          if (nextChunk >= 0) {
-            sink += touchChunk(nextChunk);
-          }
-        }
-        cursorDone = startLeaf == endLeaf;
-        prefetchGroup();
-      }
-    }
-
-    /**
-     * Entries between the two search paths: at each level, the slot difference times the mean
-     * number of leaves under a node of the level below.
-     */
-    private long estimate(int[] loSlots, int[] hiSlots) {
-      if (height == 1 || leafCount <= 1) {
-        return size;
-      }
-      double leaves = 0;
-      for (int level = 1; level < height; level++) {
-        leaves += (hiSlots[level] - loSlots[level]) * ((double) leafCount / levelNodes[level - 1]);
-      }
-      double perLeaf = (double) size / leafCount;
-      return (long) Math.max(0, (leaves + 1) * perLeaf);
-    }
-
-    private long touchChunk(int chunk) {
-      long chunkOff = external.chunkOffset(chunk);
-      long folded = 0;
-      for (int l = 0; l < config.chunkLines(); l++) {
-        folded += chunks.get(LONG, chunkOff + (long) l * LINE);
-      }
-      return folded;
-    }
-
-    /**
-     * Loads the next d leaves (all their lines) back to back. The JVM has no non-blocking prefetch:
-     * a load issued d leaves ahead, one per leaf, still blocks retirement once it reaches the head
-     * of the reorder buffer, so one such load per leaf overlaps little. Issuing a group of them in
-     * a tight loop lets the core overlap their misses, as group prefetching does (seed 002 ch. 4).
-     */
-    private void prefetchGroup() {
-      for (int i = 0; i < config.prefetchDistance() && !cursorDone; i++) {
-        prefetchNext();
-        ahead++;
-      }
-    }
-
-    /** Moves the cursor to the next leaf and loads all its lines; stops after the end leaf. */
-    private void prefetchNext() {
-      int leaf;
-      if (config.jumpPointers() == JumpPointers.INTERNAL) {
-        long parentOff = pool.offset(cursorNode);
-        if (++cursorSlot > s.get(SHORT, parentOff + KEYNUM)) {
-          cursorNode = s.get(INT, parentOff + NEXT);
-          if (cursorNode < 0) {
-            cursorDone = true;
-            return;
-          }
-          cursorSlot = 0;
-          parentOff = pool.offset(cursorNode);
-          int following = s.get(INT, parentOff + NEXT);
-          if (following >= 0) {
-            sink += touchAll(s, pool.offset(following));
-          }
-        }
-        leaf = s.get(INT, parentOff + childOffset + 4L * cursorSlot);
-      } else {
-        int slots = external.slots();
-        while (true) {
-          if (++cursorSlot >= slots) {
-            cursorNode = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-            if (cursorNode < 0) {
-              cursorDone = true;
-              return;
-            }
-            cursorSlot = 0;
-            int following = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.NEXT);
-            if (following >= 0) {
-              sink += touchChunk(following);
-            }
-          }
-          int value = chunks.get(INT, external.chunkOffset(cursorNode) + ExternalJumpPointers.SLOTS + 4L * cursorSlot);
-          if (value != 0) {
-            leaf = value - 1;
-            break;
-          }
-        }
-      }
-      sink += touchAll(s, pool.offset(leaf));
-      if (leaf == endLeaf) {
-        cursorDone = true;
-      }
+    private RangeScan(LeafScan scan) {
+      this.scan = scan;
     }
 
     /** Whether the scan prefetches leaves through the jump-pointer array. */
     public boolean prefetching() {
-      return prefetching;
+      return scan.prefetching();
     }
 
     /** The range's size as estimated from the search paths of its end keys. */
     public long estimatedEntries() {
-      return estimatedEntries;
+      return scan.estimatedEntries();
     }
 
     /** {@link #next(long[], long[])} without keys. */
     public int next(long[] rowIds) {
-      return next(null, rowIds);
+      return scan.next(null, rowIds);
     }
 
     /**
@@ -1176,48 +327,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
      * @throws IllegalArgumentException if {@code keys} is shorter than {@code rowIds}
      */
     public int next(long[] keys, long[] rowIds) {
-      checkOpen();
-      if (modifications != expectedModifications) {
-        throw new ConcurrentModificationException("the tree was modified during a range scan");
-      }
-      if (keys != null && keys.length < rowIds.length) {
-        throw new IllegalArgumentException("keys holds " + keys.length + " but rowIds " + rowIds.length);
-      }
-      int filled = 0;
-      int capacity = rowIds.length;
-      while (!done && filled < capacity) {
-        if (p == n) {
-          int next = s.get(INT, off + NEXT);
-          if (next < 0) {
-            done = true;
-            break;
-          }
-          off = pool.offset(next);
-          n = s.get(SHORT, off + KEYNUM);
-          p = 0;
-          if (prefetching && --ahead <= 0 && !cursorDone) {
-            prefetchGroup();
-          }
-          continue;
-        }
-        int take = Math.min(n - p, capacity - filled);
-        if (leafKey(s, off, p + take - 1) > hi) {
-          // the range ends in this leaf: find its end
-          int end = bound(s, off + LEAF_KEYS, n, hi, true);
-          take = Math.max(0, Math.min(take, end - p));
-          done = true;
-        }
-        MemorySegment.copy(s, LONG, off + rowIdOffset + 8L * p, rowIds, filled, take);
-        if (keys != null) {
-          for (int i = 0; i < take; i++) {
-            keys[filled + i] = leafKey(s, off, p + i);
-          }
-        }
-        filled += take;
-        p += take;
-      }
-      consume(sink);
-      return filled;
+      return scan.next(keys, rowIds);
     }
   }
 
@@ -1272,92 +382,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    */
   public void checkInvariants() {
     checkOpen();
-    MemorySegment s = pool.segment();
-    List<int[]> levels = new ArrayList<>();
-    for (int i = 0; i < height; i++) {
-      levels.add(new int[16]);
-    }
-    int[] counts = new int[height];
-    long entries = walk(s, root, height - 1, Long.MIN_VALUE, Long.MAX_VALUE, levels, counts);
-    if (entries != size) {
-      throw new IllegalStateException("tree holds " + entries + " entries but counts " + size);
-    }
-    if (counts[0] != leafCount) {
-      throw new IllegalStateException("tree has " + counts[0] + " leaves but counts " + leafCount);
-    }
-    if (height > 1 && s.get(SHORT, pool.offset(root) + KEYNUM) < 1) {
-      throw new IllegalStateException("non-leaf root has fewer than two children");
-    }
-    for (int level = 0; level < height; level++) {
-      if (counts[level] != levelNodes[level]) {
-        throw new IllegalStateException("level " + level + " has " + counts[level] + " nodes but counts "
-            + levelNodes[level]);
-      }
-      int[] order = levels.get(level);
-      for (int i = 0; i < counts[level]; i++) {
-        int next = s.get(INT, pool.offset(order[i]) + NEXT);
-        int expected = i + 1 < counts[level] ? order[i + 1] : -1;
-        if (next != expected) {
-          throw new IllegalStateException("level " + level + ": node " + order[i] + " links to " + next
-              + " but the next node in key order is " + expected);
-        }
-      }
-    }
-    if (external != null) {
-      external.check(levels.get(0), counts[0]);
-    }
-  }
-
-  private long walk(MemorySegment s, int node, int level, long lo, long hi, List<int[]> levels, int[] counts) {
-    if (node < 0 || node >= pool.allocatedNodes()) {
-      throw new IllegalStateException("node id " + node + " outside the pool (" + pool.allocatedNodes() + " nodes)");
-    }
-    long off = pool.offset(node);
-    int storedLevel = s.get(SHORT, off + LEVEL);
-    if (storedLevel != level) {
-      throw new IllegalStateException("node " + node + " says level " + storedLevel + " but sits at level " + level);
-    }
-    int[] order = levels.get(level);
-    if (counts[level] == order.length) {
-      order = java.util.Arrays.copyOf(order, order.length * 2);
-      levels.set(level, order);
-    }
-    order[counts[level]++] = node;
-    int n = s.get(SHORT, off + KEYNUM);
-    if (level == 0) {
-      if (n < 0 || n > leafEntries) {
-        throw new IllegalStateException("leaf " + node + " holds " + n + " entries, capacity " + leafEntries);
-      }
-      long previous = lo;
-      for (int i = 0; i < n; i++) {
-        long k = leafKey(s, off, i);
-        if (k < previous || k > hi) {
-          throw new IllegalStateException("leaf " + node + " key " + i + " = " + k + " out of order or outside ["
-              + lo + ", " + hi + "]");
-        }
-        previous = k;
-      }
-      return n;
-    }
-    if (n < 0 || n > innerKeys) {
-      throw new IllegalStateException("node " + node + " holds " + n + " keys, capacity " + innerKeys);
-    }
-    long previous = lo;
-    for (int i = 0; i < n; i++) {
-      long k = innerKey(s, off, i);
-      if (k < previous || k > hi) {
-        throw new IllegalStateException("node " + node + " separator " + i + " = " + k
-            + " out of order or outside [" + lo + ", " + hi + "]");
-      }
-      previous = k;
-    }
-    long entries = 0;
-    for (int c = 0; c <= n; c++) {
-      long childLo = c == 0 ? lo : innerKey(s, off, c - 1);
-      long childHi = c == n ? hi : innerKey(s, off, c);
-      entries += walk(s, s.get(INT, off + childOffset + 4L * c), level - 1, childLo, childHi, levels, counts);
-    }
-    return entries;
+    new InvariantCheck(this).run();
   }
 
   /** Frees the nodes and the jump-pointer array; idempotent. */
@@ -1373,6 +398,22 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
         external.close();
       }
     }
+  }
+
+  /**
+   * Throws if the tree is closed.
+   *
+   * @throws IllegalStateException once {@link #close()} has run
+   */
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("tree is closed");
+    }
+  }
+
+  /** Publishes {@link #root} and {@link #height} to optimistic readers as one word. */
+  void publishRoot() {
+    rootWord = ((long) height << 32) | (root & 0xFFFF_FFFFL);
   }
 
   @Override

@@ -1,0 +1,150 @@
+package dev.memwall.index.pbtree;
+
+import static dev.memwall.index.pbtree.NodeAccess.INT;
+import static dev.memwall.index.pbtree.NodeAccess.LONG;
+import static dev.memwall.index.pbtree.NodeAccess.SHORT;
+import static dev.memwall.index.pbtree.NodeLayout.INNER_KEYS;
+import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
+import static dev.memwall.index.pbtree.NodeLayout.LEAF_KEYS;
+import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+
+import dev.memwall.index.RowIds;
+import dev.memwall.index.layout.NodeFetch;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Point lookups of a tree without optimistic readers, behind {@link PrefetchingBPlusTree#search},
+ * {@link PrefetchingBPlusTree#searchFirst} and {@link PrefetchingBPlusTree#contains}: a descent
+ * from the root that fetches each node whole when the config asks for it, then a walk along the
+ * leaf chain over the equal keys.
+ *
+ * <p>It exists apart from the tree so the read loops sit together, away from the writer and the
+ * scans; the methods are static, direct calls the JIT can inline into the tree's public methods,
+ * and the loops are the ones the tree ran itself.
+ *
+ * <p>Ownership: reads the tree's nodes and owns nothing. Thread safety: any number of lookups may
+ * run while no writer does (with optimistic readers the tree calls {@link OptimisticReads}
+ * instead). Bad input: the tree checks that it is open and that the key fits before calling.
+ */
+final class PointLookups {
+  private PointLookups() {}
+
+  /**
+   * The leaf reached by descending for the first entry {@code >= key}; the folded loads of the
+   * whole-node fetches are added to {@code folded[0]}.
+   */
+  static int descendLower(PrefetchingBPlusTree tree, MemorySegment s, long key, long[] folded) {
+    NodeAccess nodes = tree.nodes;
+    int node = tree.root;
+    long sink = 0;
+    for (int level = tree.height - 1; level > 0; level--) {
+      long off = (long) node * nodes.nodeBytes;
+      if (nodes.fetch) {
+        sink += nodes.touchRest(s, off);
+      }
+      int n = s.get(SHORT, off + KEYNUM);
+      int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
+      node = s.get(INT, off + nodes.childOffset + 4L * j);
+    }
+    folded[0] += sink;
+    return node;
+  }
+
+  /** Appends every row id stored under {@code key} to {@code out} in leaf order; returns how many. */
+  static int search(PrefetchingBPlusTree tree, long key, RowIds out) {
+    NodeAccess nodes = tree.nodes;
+    MemorySegment s = nodes.pool.segment();
+    long sink = 0;
+    int node = tree.root;
+    for (int level = tree.height - 1; level > 0; level--) {
+      long off = (long) node * nodes.nodeBytes;
+      if (nodes.fetch) {
+        sink += nodes.touchRest(s, off);
+      }
+      int n = s.get(SHORT, off + KEYNUM);
+      int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
+      node = s.get(INT, off + nodes.childOffset + 4L * j);
+    }
+    long off = (long) node * nodes.nodeBytes;
+    if (nodes.fetch) {
+      sink += nodes.touchRest(s, off);
+    }
+    int n = s.get(SHORT, off + KEYNUM);
+    int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
+    int found = 0;
+    while (true) {
+      for (; p < n; p++) {
+        if (nodes.leafKey(s, off, p) != key) {
+          NodeFetch.consume(sink);
+          return found;
+        }
+        out.add(s.get(LONG, off + nodes.rowIdOffset + 8L * p));
+        found++;
+      }
+      int next = s.get(INT, off + NEXT);
+      if (next < 0) {
+        NodeFetch.consume(sink);
+        return found;
+      }
+      off = (long) next * nodes.nodeBytes;
+      n = s.get(SHORT, off + KEYNUM);
+      p = 0;
+    }
+  }
+
+  /** The row id of the first entry under {@code key}, or {@code absent} if there is none. */
+  static long searchFirst(PrefetchingBPlusTree tree, long key, long absent) {
+    NodeAccess nodes = tree.nodes;
+    MemorySegment s = nodes.pool.segment();
+    long sink = 0;
+    int node = tree.root;
+    for (int level = tree.height - 1; level > 0; level--) {
+      long off = (long) node * nodes.nodeBytes;
+      if (nodes.fetch) {
+        sink += nodes.touchRest(s, off);
+      }
+      int n = s.get(SHORT, off + KEYNUM);
+      int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
+      node = s.get(INT, off + nodes.childOffset + 4L * j);
+    }
+    long off = (long) node * nodes.nodeBytes;
+    if (nodes.fetch) {
+      sink += nodes.touchRest(s, off);
+    }
+    int n = s.get(SHORT, off + KEYNUM);
+    int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
+    while (p == n) { // the first key >= key is in a later leaf (or there is none)
+      int next = s.get(INT, off + NEXT);
+      if (next < 0) {
+        NodeFetch.consume(sink);
+        return absent;
+      }
+      off = (long) next * nodes.nodeBytes;
+      n = s.get(SHORT, off + KEYNUM);
+      p = 0;
+    }
+    NodeFetch.consume(sink);
+    return nodes.leafKey(s, off, p) == key ? s.get(LONG, off + nodes.rowIdOffset + 8L * p) : absent;
+  }
+
+  /** Whether any entry has {@code key}. */
+  static boolean contains(PrefetchingBPlusTree tree, long key) {
+    NodeAccess nodes = tree.nodes;
+    long[] folded = new long[1];
+    MemorySegment s = nodes.pool.segment();
+    long off = (long) descendLower(tree, s, key, folded) * nodes.nodeBytes;
+    int n = s.get(SHORT, off + KEYNUM);
+    int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
+    while (p == n) {
+      int next = s.get(INT, off + NEXT);
+      if (next < 0) {
+        return false;
+      }
+      off = (long) next * nodes.nodeBytes;
+      n = s.get(SHORT, off + KEYNUM);
+      p = 0;
+    }
+    NodeFetch.consume(folded[0]);
+    return nodes.leafKey(s, off, p) == key;
+  }
+}
