@@ -18,7 +18,8 @@ import java.util.Arrays;
  * their top B bits, so the bucket is taken from the bits below. The table arrays are allocated once,
  * for the largest cluster, and reused.
  *
- * <p>Ownership: nothing off-heap; its tables are heap arrays. Thread safety: one thread per instance.
+ * <p>Ownership: nothing off-heap; its tables are heap arrays ({@link #tableBytes}), which the caller
+ * charges to the join's budget. Thread safety: one thread per instance.
  */
 public final class ClusterJoin {
   /** How a cluster pair is joined. */
@@ -78,6 +79,11 @@ public final class ClusterJoin {
     this.next = new int[Math.max(1, largestRightCluster)];
     this.matcher = new RowMatcher(input, out);
     this.reportsUnmatched = input.type().reportsUnmatched();
+  }
+
+  /** The heap bytes of one joiner's tables for a right cluster of up to {@code largestRightCluster} tuples. */
+  public static long tableBytes(Kind kind, int largestRightCluster) {
+    return (long) Integer.BYTES * (kind.buckets(largestRightCluster) + Math.max(1, largestRightCluster));
   }
 
   /** Joins left tuples {@code [ls, le)} of {@code left} with right tuples {@code [rs, re)} of {@code right}. */

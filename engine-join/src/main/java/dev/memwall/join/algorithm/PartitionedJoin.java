@@ -1,10 +1,14 @@
 package dev.memwall.join.algorithm;
 
 import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
+import dev.memwall.join.JoinMemoryException;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -89,6 +93,26 @@ public final class PartitionedJoin {
   /** The join phase: every cluster pair, on {@code threads} threads, with tables sized for the largest right cluster. */
   private static void joinClusters(JoinInput input, JoinOutput out, ClusterJoin.Kind kind, int clusters, int largest,
       int threads, ClusterPair pair) {
+    // The tables are heap arrays sized by the largest right cluster, which skew makes as large as the whole
+    // side: charged to the budget like working memory, so a skewed join fails by name before the heap does.
+    long tableBytes = ClusterJoin.tableBytes(kind, largest) * Math.max(1, threads);
+    MemoryBudget budget = input.memory().budget();
+    try {
+      budget.reserve(tableBytes);
+    } catch (BudgetExceededException e) {
+      throw new JoinMemoryException(String.format(Locale.ROOT, "the join phase's tables for the largest right "
+          + "cluster, %d tuples (skewed keys), need %d bytes of heap on %d thread%s; %s", largest, tableBytes, threads,
+          threads == 1 ? "" : "s", e.getMessage()), tableBytes, e);
+    }
+    try {
+      joinEveryCluster(input, out, kind, clusters, largest, threads, pair);
+    } finally {
+      budget.release(tableBytes);
+    }
+  }
+
+  private static void joinEveryCluster(JoinInput input, JoinOutput out, ClusterJoin.Kind kind, int clusters,
+      int largest, int threads, ClusterPair pair) {
     if (threads <= 1) {
       ClusterJoin join = new ClusterJoin(input, out, kind, largest);
       for (int c = 0; c < clusters; c++) {
