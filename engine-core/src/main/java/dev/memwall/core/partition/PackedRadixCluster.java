@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code B} bits of their key's {@linkplain PackedTuples#hash hash} in {@code P} passes of
  * histogram-then-scatter, each pass splitting every cluster of the one before on its next bits.
  * The same scheme as {@link RadixCluster}, on one 8-byte stream instead of two; it scatters
- * directly (software write-combining did not pay on the hosts measured, see BENCHMARKS.md).
+ * directly (software write-combining did not pay on the hosts measured, see docs/benchmarks/joins.md).
  *
  * <p>The first pass reads a {@link PackedSource} twice, to count and to move, so an input is never
  * copied whole first. With several threads it is Cieslewicz and Ross's count-then-move: each thread

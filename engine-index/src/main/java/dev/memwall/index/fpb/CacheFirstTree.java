@@ -1734,7 +1734,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
    * loop. It does not load the lines of the page's leaf nodes ahead through the slot bitmap (seed
    * 002 section 3.3.5's cache prefetching): without a prefetch instruction that is a demand load of
    * every line before the read, measured slower than the read alone at 1e6 and 1e7 keys
-   * (BENCHMARKS.md, cache-first section). Each batch ends at a leaf page boundary or when full and
+   * (docs/benchmarks/indexes.md, disk trees). Each batch ends at a leaf page boundary or when full and
    * is validated before it is handed out: its leaf page, and any leaf pages passed over before its
    * first entry, still current.
    *

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OpenAddressingHashJoin {
   /**
    * The default probe group, the one the planner's open-addressing cost was fitted with. Measured on
-   * workload A, the plain loop ({@code group == 1}) is as fast or up to 1.08x faster (BENCHMARKS.md).
+   * workload A, the plain loop ({@code group == 1}) is as fast or up to 1.08x faster
+   * (docs/benchmarks/joins.md).
    */
   public static final int DEFAULT_GROUP = 16;
   private static final ValueLayout.OfLong HASH = Tuples.HASH;

@@ -33,7 +33,8 @@ import java.util.List;
  *       for transparent huge pages, so where the calibration found them their pages are 2 MiB, not
  *       the profile's base {@code pageBytes}: a radix pass's open clusters then share a few huge pages
  *       instead of each holding a page of its own, which is why one pass stays the cheapest up to
- *       16 bits on the Xeon VM (BENCHMARKS.md, Figs. 11-13) where the seed's 1999 TLB allowed 6.
+ *       16 bits on the Xeon VM (docs/benchmarks/joins.md, Figs. 11-13) where the seed's 1999 TLB
+ *       allowed 6.
  * </ul>
  *
  * <p>CPU work per tuple (the seed's w_c, w_h, w'_h, w_r, w'_r) is expressed in units of one L1 hit
@@ -97,7 +98,7 @@ public final class CostModel {
    * a whole count-only phash+ join of 8M x 8M tuples took 523-550 ms with the buffers and 447-451 ms
    * without (one pass of 9 or 12 bits, Xeon VM, 2026-11-26), about 5.5 ns more per tuple clustered;
    * {@code Table2Benchmark} with the join index streamed measured 1.5-4 ns more per tuple and pass
-   * (BENCHMARKS.md, "The planner re-checked").
+   * (docs/benchmarks/joins.md, Table 2).
    */
   static final double W_WRITE_COMBINE = 3.5;
   /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */

@@ -10,8 +10,9 @@
  * other. G and D come from the machine profile by the thesis's conditions (eq. 4.1 and 4.2), see
  * {@link dev.memwall.join.prefetch.PrefetchTuning}.
  *
- * <p>What that changes, measured (BENCHMARKS.md, "Joins II"): a load, unlike a prefetch instruction,
- * retires only when its line arrives, so the reorder window bounds how far ahead the loads reach.
+ * <p>What that changes, measured (docs/benchmarks/joins.md, GRACE join phase): a load, unlike a
+ * prefetch instruction, retires only when its line arrives, so the reorder window bounds how far
+ * ahead the loads reach.
  * The group form, whose early stages are tight loops of independent loads, gets many misses in
  * flight: its probe with output is 2.4-2.6x faster than the plain loop on a table far beyond the
  * cache, its build 1.7x. The software-pipelined form interleaves all stages in every iteration, so

@@ -9,8 +9,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * The iteration settings {@code ./memwall bench} uses where the user gives none: fewer, shorter
  * iterations than JMH's own defaults (5 forks of 5 x 10 s warm-up and 5 x 10 s measurement, over 8
  * minutes per benchmark and parameter combination), sized for 2-core machines shared with other
- * work, where ratios measured within one fork are what carries meaning (see BENCHMARKS.md for the
- * suite-length calculation).
+ * work, where ratios measured within one fork are what carries meaning (see
+ * docs/benchmarks/machine.md for the suite-length calculation).
  *
  * <p>These settings replace the benchmark classes' own {@code @Fork}/{@code @Warmup}/
  * {@code @Measurement} counts and times (JMH gives options precedence over annotations); a class's
