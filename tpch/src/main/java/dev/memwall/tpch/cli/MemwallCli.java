@@ -6,8 +6,15 @@ import dev.memwall.core.memory.MemoryLeakException;
 import dev.memwall.tpch.data.DataDirectoryException;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
+import dev.memwall.tpch.run.DuckDbProcessException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -103,6 +110,7 @@ public final class MemwallCli implements Runnable {
       case MemoryLeakException e -> EXIT_INTERNAL;
       case IOException e -> EXIT_RESOURCE;
       case SQLException e -> EXIT_RESOURCE;
+      case DuckDbProcessException e -> EXIT_RESOURCE;
       default -> EXIT_INTERNAL;
     };
   }
@@ -114,10 +122,31 @@ public final class MemwallCli implements Runnable {
       case DataDirectoryException e -> message;
       case CorruptArrowFileException e -> message;
       case BudgetExceededException e -> message + " (raise --budget)";
+      case FileSystemException e -> fileProblem(e);
+      case IOException e when e.getCause() instanceof FileSystemException cause && message.endsWith(cause.toString()) ->
+          message.substring(0, message.length() - cause.toString().length()) + fileProblem(cause);
       case IOException e -> message;
+      case DuckDbProcessException e -> message;
       case SQLException e -> "DuckDB: " + message;
       default -> exception.getClass().getSimpleName() + ": " + message;
     };
+  }
+
+  /**
+   * What went wrong with a file, in words rather than the exception's class: {@code permission denied:
+   * /data/sf1}, {@code not found: ...}, or the operating system's reason ({@code No space left on
+   * device: ...}, {@code Read-only file system: ...}).
+   */
+  static String fileProblem(FileSystemException e) {
+    String problem = switch (e) {
+      case AccessDeniedException denied -> "permission denied";
+      case NoSuchFileException missing -> "not found";
+      case FileAlreadyExistsException exists -> "already exists";
+      case NotDirectoryException notDirectory -> "not a directory";
+      case DirectoryNotEmptyException notEmpty -> "directory not empty";
+      default -> e.getReason() != null ? e.getReason() : "cannot be used";
+    };
+    return problem + ": " + e.getFile() + (e.getOtherFile() == null ? "" : " (and " + e.getOtherFile() + ")");
   }
 
   private static String firstLine(String message) {
