@@ -89,6 +89,29 @@ public final class InspectorJoin {
   }
 
   /**
+   * Why the inspector join ran enhanced cache partitioning throughout instead of building filters
+   * and inspecting (the thesis's fallbacks before partitioning). Callers compare the constant; the
+   * {@linkplain #description() description} is the text for reports and CLI output.
+   */
+  public enum Fallback {
+    /** The tuples are narrower than {@value InspectorJoin#MIN_TUPLE_BYTES} bytes (the thesis's 20-byte case). */
+    NARROW_TUPLES("the tuples are under " + MIN_TUPLE_BYTES + " bytes wide"),
+    /** The filters and candidate lists would not fit the memory budget beside the partitions. */
+    FILTERS_OVER_BUDGET("the filters would not fit the memory budget");
+
+    private final String description;
+
+    Fallback(String description) {
+      this.description = description;
+    }
+
+    /** One line saying why, for reports and CLI output. */
+    public String description() {
+      return description;
+    }
+  }
+
+  /**
    * How the join runs.
    *
    * @param tupleBytes the width of the tuples moved through the partitions (at least 16): the 8-byte
@@ -130,7 +153,8 @@ public final class InspectorJoin {
    * What a run did.
    *
    * @param inspected whether filters were built and probe tuples inspected
-   * @param fallback why the inspector join ran enhanced cache partitioning throughout, or null
+   * @param fallback why the inspector join ran enhanced cache partitioning throughout, or null when
+   *     it inspected or was not asked to ({@link Settings#inspect()} false)
    * @param sizing W, n, K, C and the partition count
    * @param subPartitions build sub-partitions (filters)
    * @param averageCandidates candidate sub-partitions per probe tuple that passed a filter (0 without filters)
@@ -141,7 +165,7 @@ public final class InspectorJoin {
    *     transposed, the counting sort included)
    * @param joinNanos wall time of the join phase
    */
-  public record Report(boolean inspected, String fallback, InspectorSizing sizing, int subPartitions,
+  public record Report(boolean inspected, Fallback fallback, InspectorSizing sizing, int subPartitions,
       double averageCandidates, long droppedProbeTuples, int stationaryPartitions, int cachePartitionedPartitions,
       long partitionNanos, long joinNanos) {}
 
@@ -156,7 +180,7 @@ public final class InspectorJoin {
   private int recordBytes;
   private int partitions;
   private boolean inspect;
-  private String fallback;
+  private Fallback fallback;
   // build side
   private MemorySegment buildRecords;
   private MemorySegment buildCodes;
@@ -246,9 +270,9 @@ public final class InspectorJoin {
     partitions = sizing.partitions();
     inspect = settings.inspect();
     if (inspect && settings.tupleBytes() < MIN_TUPLE_BYTES) {
-      fallback = "tuples of " + settings.tupleBytes() + " bytes are under " + MIN_TUPLE_BYTES;
+      fallback = Fallback.NARROW_TUPLES;
     } else if (inspect && !filtersFit(n)) {
-      fallback = "the filters (" + 2 * filterBytes(sizing, n, threads) + " bytes) would not fit the memory budget";
+      fallback = Fallback.FILTERS_OVER_BUDGET;
     }
     inspect &= fallback == null;
     partitionBuild(right, n);
