@@ -2,7 +2,6 @@ package dev.memwall.join.inspector;
 
 import dev.memwall.core.bloom.BloomFilter;
 import dev.memwall.core.bloom.VerticalBloomFilters;
-import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 
 /**
  * The inspector join of seed 002, chapter 5, and its fallback and baseline, enhanced cache
@@ -169,14 +167,14 @@ public final class InspectorJoin {
       double averageCandidates, long droppedProbeTuples, int stationaryPartitions, int cachePartitionedPartitions,
       long partitionNanos, long joinNanos) {}
 
+  private final RunContext run;
   private final JoinInput input;
   private final Settings settings;
   private final EngineMemory memory;
   private final JoinType type;
   private final int threads;
-  private final List<AutoCloseable> owned = new ArrayList<>();
-  private final JoinOutput[] outs;
   private InspectorSizing sizing;
+  private Partitioning partitioning;
   private int recordBytes;
   private int partitions;
   private boolean inspect;
@@ -210,31 +208,25 @@ public final class InspectorJoin {
   private long[] entryStart;
   private MemorySegment entries;
 
-  private InspectorJoin(JoinInput input, JoinOutput out, Settings settings) {
-    this.input = input;
+  private InspectorJoin(RunContext run, Settings settings) {
+    this.run = run;
+    this.input = run.input();
     this.settings = settings;
-    this.memory = input.memory();
-    this.type = input.type();
-    this.threads = settings.threads();
-    this.outs = new JoinOutput[threads];
-    outs[0] = out;
+    this.memory = run.memory();
+    this.type = run.type();
+    this.threads = run.threads();
   }
 
   /** Runs the join into {@code out}; every buffer is freed when this returns or throws. */
   public static Report run(JoinInput input, JoinOutput out, Settings settings) {
-    InspectorJoin join = new InspectorJoin(input, out, settings);
+    RunContext run = new RunContext(input, out, settings.threads());
     try {
-      for (int t = 1; t < join.threads; t++) {
-        join.outs[t] = out.fork();
-      }
-      Report report = join.execute();
-      for (int t = 1; t < join.threads; t++) {
-        join.outs[t].flush();
-        out.absorb(join.outs[t]);
-      }
+      run.forkOutputs();
+      Report report = new InspectorJoin(run, settings).execute();
+      run.absorbOutputs();
       return report;
     } finally {
-      join.closeAll();
+      run.close();
     }
   }
 
@@ -262,12 +254,12 @@ public final class InspectorJoin {
 
   private Report execute() {
     long started = System.nanoTime();
-    ExtractedSide right = ExtractedSide.extract(memory, input.right(), false);
-    owned.add(right);
+    ExtractedSide right = run.own(ExtractedSide.extract(memory, input.right(), false));
     int n = right.count();
     sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
     recordBytes = sizing.recordBytes();
     partitions = sizing.partitions();
+    partitioning = new Partitioning(run, sizing);
     inspect = settings.inspect();
     if (inspect && settings.tupleBytes() < MIN_TUPLE_BYTES) {
       fallback = Fallback.NARROW_TUPLES;
@@ -276,17 +268,14 @@ public final class InspectorJoin {
     }
     inspect &= fallback == null;
     partitionBuild(right, n);
-    owned.remove(right);
-    right.close();
+    run.free(right);
     if (inspect) {
       transposeFilters();
     }
-    ExtractedSide left = ExtractedSide.extract(memory, input.left(), type.reportsUnmatched());
-    owned.add(left);
-    left.emitNullRows(input, outs[0]);
+    ExtractedSide left = run.own(ExtractedSide.extract(memory, input.left(), type.reportsUnmatched()));
+    left.emitNullRows(input, run.out(0));
     partitionProbe(left);
-    owned.remove(left);
-    left.close();
+    run.free(left);
     choosePhases();
     if (inspect) {
       countingSort();
@@ -333,81 +322,13 @@ public final class InspectorJoin {
     }
   }
 
-  private MemorySegment allocate(long bytes, Placement placement) {
-    OffHeapBuffer buffer = memory.allocate(Math.max(1, bytes), placement);
-    owned.add(buffer);
-    return buffer.segment();
-  }
-
-  private int partitionOf(int code) {
-    return (int) ((Integer.toUnsignedLong(code) * partitions) >>> 32);
-  }
-
-  private static int code(long key) {
-    return (int) (key >>> 32);
-  }
-
-  /** Runs {@code task} for every thread index, on that many threads. */
-  private void parallel(IntConsumer task) {
-    List<Runnable> tasks = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      int thread = t;
-      tasks.add(() -> task.accept(thread));
-    }
-    Workers.runAll("memwall-inspector", tasks);
-  }
-
-  private int shareStart(int count, int t) {
-    return (int) ((long) count * t / threads);
-  }
-
-  /** Per (partition, thread) region starts, partition-major, from per-thread histograms. */
-  private int[] regions(int[][] histogram) {
-    int[] start = new int[partitions * threads + 1];
-    int at = 0;
-    for (int p = 0; p < partitions; p++) {
-      for (int t = 0; t < threads; t++) {
-        start[p * threads + t] = at;
-        at += histogram[t][p];
-      }
-    }
-    start[partitions * threads] = at;
-    return start;
-  }
-
-  private int[][] histograms(Tuples tuples, int count) {
-    int[][] histogram = new int[threads][];
-    MemorySegment hashes = tuples.hashes();
-    parallel(t -> {
-      // counted in an array of the thread's own, published once: the rows of histogram are small
-      // neighbouring arrays, and counting in them directly made the two cores fight for their line
-      int[] h = new int[partitions];
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
-        h[partitionOf(code(hashes.getAtIndex(Tuples.HASH, i)))]++;
-      }
-      histogram[t] = h;
-    });
-    return histogram;
-  }
-
-  /** Writes one W-byte record: key, row id, then the payload standing in for the other columns. */
-  private void writeRecord(MemorySegment records, long position, long key, int row) {
-    long at = position * recordBytes;
-    records.set(LONG, at, key);
-    records.set(INT, at + CacheTable.ROW_OFFSET, row);
-    records.set(INT, at + 12, (int) key);
-    for (long o = 16; o < recordBytes; o += 8) {
-      records.set(LONG, at + o, key);
-    }
-  }
-
   // ------------------------------------------------------------------------------------ build side
 
   private void partitionBuild(ExtractedSide right, int count) {
-    int[][] histogram = histograms(right.tuples(), count);
-    buildStart = regions(histogram);
-    buildRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
-    buildCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
+    PartitionedSide build = partitioning.layOut(right.tuples(), count);
+    buildStart = build.start();
+    buildRecords = build.records();
+    buildCodes = build.codes();
     int perSub = sizing.tuplesPerSubPartition();
     BloomFilter[] filters = null;
     if (inspect) {
@@ -430,8 +351,7 @@ public final class InspectorJoin {
       }
       subStart[subs] = count;
       long filterBytes = sizing.filterBytes();
-      OffHeapBuffer horizontal = memory.allocate(Math.max(1, subs * filterBytes));
-      owned.add(horizontal);
+      OffHeapBuffer horizontal = run.own(memory.allocate(Math.max(1, subs * filterBytes)));
       horizontal.segment().fill((byte) 0);
       filters = new BloomFilter[subs];
       for (int g = 0; g < subs; g++) {
@@ -444,16 +364,16 @@ public final class InspectorJoin {
     BloomFilter[] f = filters;
     MemorySegment hashes = right.tuples().hashes();
     MemorySegment rows = right.tuples().rows();
-    parallel(t -> {
+    run.parallel(t -> {
       int[] cursor = new int[partitions];
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
+      for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
         long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = code(key);
-        int p = partitionOf(code);
+        int code = Partitioning.code(key);
+        int p = partitioning.partitionOf(code);
         int region = p * threads + t;
         int c = cursor[p]++;
         long position = buildStart[region] + c;
-        writeRecord(buildRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
+        partitioning.writeRecord(buildRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
         buildCodes.setAtIndex(INT, position, code);
         if (f != null) {
           f[subFirst[region] + c / perSub].add(key);
@@ -474,10 +394,10 @@ public final class InspectorJoin {
     setFirst[partitions] = total;
     sets = new VerticalBloomFilters[total];
     long setBytes = VerticalBloomFilters.bytesFor(sizing.filterBits());
-    MemorySegment vertical = allocate(total * setBytes, Placement.HUGE_PAGES);
+    MemorySegment vertical = run.allocate(total * setBytes, Placement.HUGE_PAGES);
     vertical.fill((byte) 0);
     List<BloomFilter> all = Arrays.asList(horizontalFilters);
-    parallel(t -> {
+    run.parallel(t -> {
       for (int p = t; p < partitions; p += threads) {
         int first = subFirst[p * threads];
         int end = subFirst[(p + 1) * threads];
@@ -489,8 +409,7 @@ public final class InspectorJoin {
       }
     });
     horizontalFilters = null;
-    owned.remove(horizontalBuffer);
-    horizontalBuffer.close();
+    run.free(horizontalBuffer);
     horizontalBuffer = null;
   }
 
@@ -508,15 +427,15 @@ public final class InspectorJoin {
    */
   private void partitionProbe(ExtractedSide left) {
     int count = left.count();
-    int[][] histogram = histograms(left.tuples(), count);
-    probeStart = regions(histogram);
+    PartitionedSide probe = partitioning.layOut(left.tuples(), count);
+    probeStart = probe.start();
     probeFill = new int[partitions * threads];
-    probeRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
-    probeCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
+    probeRecords = probe.records();
+    probeCodes = probe.codes();
     // the keys' low halves beside the codes, so that the inspection reads 8 bytes a tuple, not a record's line
-    probeLow = inspect ? allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
+    probeLow = inspect ? run.allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
     if (type != JoinType.INNER) {
-      matched = allocate(Math.max(1, count), Placement.DEFAULT);
+      matched = run.allocate(Math.max(1, count), Placement.DEFAULT);
       matched.fill((byte) 0);
     }
     partitionCandidates = new long[threads][partitions];
@@ -526,23 +445,23 @@ public final class InspectorJoin {
       candidates = new CandidateList[threads];
       candidateCounts = new int[threads][];
       for (int t = 0; t < threads; t++) {
-        candidates[t] = new CandidateList(memory, shareStart(count, t + 1) - shareStart(count, t) + 16);
-        owned.add(candidates[t]);
+        candidates[t] = new CandidateList(memory, partitioning.shareStart(count, t + 1) - partitioning.shareStart(count, t) + 16);
+        run.own(candidates[t]);
       }
     }
     MemorySegment hashes = left.tuples().hashes();
     MemorySegment rows = left.tuples().rows();
-    parallel(t -> {
+    run.parallel(t -> {
       // the thread's write cursors, one per partition, in an array of its own (see histograms)
       int[] cursor = new int[partitions];
       for (int p = 0; p < partitions; p++) {
         cursor[p] = probeStart[p * threads + t];
       }
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
+      for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
         long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = code(key);
-        int position = cursor[partitionOf(code)]++;
-        writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
+        int code = Partitioning.code(key);
+        int position = cursor[partitioning.partitionOf(code)]++;
+        partitioning.writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
         probeCodes.setAtIndex(INT, position, code);
         if (inspect) {
           probeLow.setAtIndex(INT, position, (int) key);
@@ -565,7 +484,7 @@ public final class InspectorJoin {
   private void inspect(int t) {
     // every count the loop keeps per tuple is the thread's own local or array, published per
     // partition: the per-thread rows of the shared arrays are neighbours in memory
-    JoinOutput out = outs[t];
+    JoinOutput out = run.out(t);
     CandidateList list = candidates[t];
     int[] perSub = new int[subCount];
     long droppedHere = 0;
@@ -646,8 +565,8 @@ public final class InspectorJoin {
       }
     }
     entryStart[subCount] = at;
-    entries = allocate(at * 8, Placement.HUGE_PAGES);
-    parallel(t -> {
+    entries = run.allocate(at * 8, Placement.HUGE_PAGES);
+    run.parallel(t -> {
       CandidateList list = candidates[t];
       long[] cursor = writeAt[t].clone(); // the thread's own copy (see histograms)
       for (long i = 0, n = list.size(); i < n; i++) {
@@ -663,8 +582,7 @@ public final class InspectorJoin {
       }
     });
     for (CandidateList list : candidates) {
-      owned.remove(list);
-      list.close();
+      run.free(list);
     }
     candidates = null;
   }
@@ -687,8 +605,8 @@ public final class InspectorJoin {
     }
     int[] work = units.stream().mapToInt(Integer::intValue).toArray();
     AtomicInteger next = new AtomicInteger();
-    parallel(t -> {
-      CacheTable table = new CacheTable(input, outs[t], recordBytes, matched);
+    run.parallel(t -> {
+      CacheTable table = new CacheTable(input, run.out(t), recordBytes, matched);
       try (Scratch scratch = new Scratch(memory)) {
         for (int u = next.getAndIncrement(); u < work.length; u = next.getAndIncrement()) {
           int unit = work[u];
@@ -796,8 +714,8 @@ public final class InspectorJoin {
 
   /** Reports every probe tuple that passed the filters as matched or not (outer, semi, anti joins). */
   private void finishProbeTuples() {
-    parallel(t -> {
-      JoinOutput out = outs[t];
+    run.parallel(t -> {
+      JoinOutput out = run.out(t);
       for (int p = t; p < partitions; p += threads) {
         for (int r = p * threads; r < (p + 1) * threads; r++) {
           for (long pos = probeStart[r], end = pos + probeFill[r]; pos < end; pos++) {
@@ -809,27 +727,5 @@ public final class InspectorJoin {
         }
       }
     });
-  }
-
-  private void closeAll() {
-    RuntimeException failure = null;
-    for (int i = owned.size() - 1; i >= 0; i--) {
-      try {
-        owned.get(i).close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
-      }
-    }
-    owned.clear();
-    for (int t = 1; t < threads; t++) {
-      if (outs[t] != null) {
-        outs[t].close();
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
   }
 }
