@@ -1,10 +1,8 @@
 package dev.memwall.join.inspector;
 
-import dev.memwall.core.bloom.BloomFilter;
 import dev.memwall.core.bloom.VerticalBloomFilters;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.JoinIndex;
@@ -187,8 +185,6 @@ public final class InspectorJoin {
   private long[] subStart;
   private int[] subPartition;
   private int subCount;
-  private BloomFilter[] horizontalFilters;
-  private OffHeapBuffer horizontalBuffer;
   private int[] setFirst;
   private VerticalBloomFilters[] sets;
   // probe side
@@ -267,10 +263,21 @@ public final class InspectorJoin {
       fallback = Fallback.FILTERS_OVER_BUDGET;
     }
     inspect &= fallback == null;
-    partitionBuild(right, n);
+    BuildSide build = BuildSide.partition(partitioning, right, inspect);
     run.free(right);
+    buildRecords = build.tuples().records();
+    buildCodes = build.tuples().codes();
+    buildStart = build.tuples().start();
     if (inspect) {
-      transposeFilters();
+      SubPartitions subs = build.subs();
+      subFirst = subs.first();
+      subStart = subs.start();
+      subPartition = subs.partition();
+      subCount = subs.count();
+      PartitionFilters filters = PartitionFilters.transpose(partitioning, subs, build.filters());
+      run.free(build.filters());
+      setFirst = filters.first();
+      sets = filters.sets();
     }
     ExtractedSide left = run.own(ExtractedSide.extract(memory, input.left(), type.reportsUnmatched()));
     left.emitNullRows(input, run.out(0));
@@ -323,95 +330,6 @@ public final class InspectorJoin {
   }
 
   // ------------------------------------------------------------------------------------ build side
-
-  private void partitionBuild(ExtractedSide right, int count) {
-    PartitionedSide build = partitioning.layOut(right.tuples(), count);
-    buildStart = build.start();
-    buildRecords = build.records();
-    buildCodes = build.codes();
-    int perSub = sizing.tuplesPerSubPartition();
-    BloomFilter[] filters = null;
-    if (inspect) {
-      subFirst = new int[partitions * threads + 1];
-      int subs = 0;
-      for (int r = 0; r < partitions * threads; r++) {
-        subFirst[r] = subs;
-        int tuples = buildStart[r + 1] - buildStart[r];
-        subs += (tuples + perSub - 1) / perSub;
-      }
-      subFirst[partitions * threads] = subs;
-      subCount = subs;
-      subStart = new long[subs + 1];
-      subPartition = new int[subs];
-      for (int r = 0; r < partitions * threads; r++) {
-        for (int g = subFirst[r]; g < subFirst[r + 1]; g++) {
-          subStart[g] = buildStart[r] + (long) (g - subFirst[r]) * perSub;
-          subPartition[g] = r / threads;
-        }
-      }
-      subStart[subs] = count;
-      long filterBytes = sizing.filterBytes();
-      OffHeapBuffer horizontal = run.own(memory.allocate(Math.max(1, subs * filterBytes)));
-      horizontal.segment().fill((byte) 0);
-      filters = new BloomFilter[subs];
-      for (int g = 0; g < subs; g++) {
-        filters[g] = BloomFilter.wrap(horizontal.segment().asSlice(g * filterBytes, filterBytes),
-            InspectorSizing.HASHES);
-      }
-      horizontalFilters = filters;
-      horizontalBuffer = horizontal;
-    }
-    BloomFilter[] f = filters;
-    MemorySegment hashes = right.tuples().hashes();
-    MemorySegment rows = right.tuples().rows();
-    run.parallel(t -> {
-      int[] cursor = new int[partitions];
-      for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = Partitioning.code(key);
-        int p = partitioning.partitionOf(code);
-        int region = p * threads + t;
-        int c = cursor[p]++;
-        long position = buildStart[region] + c;
-        partitioning.writeRecord(buildRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
-        buildCodes.setAtIndex(INT, position, code);
-        if (f != null) {
-          f[subFirst[region] + c / perSub].add(key);
-        }
-      }
-    });
-  }
-
-  /** Converts each partition's filters to vertical sets of up to 64, then frees the horizontal ones. */
-  private void transposeFilters() {
-    setFirst = new int[partitions + 1];
-    int total = 0;
-    for (int p = 0; p < partitions; p++) {
-      setFirst[p] = total;
-      int subs = subFirst[(p + 1) * threads] - subFirst[p * threads];
-      total += (subs + VerticalBloomFilters.MAX_FILTERS - 1) / VerticalBloomFilters.MAX_FILTERS;
-    }
-    setFirst[partitions] = total;
-    sets = new VerticalBloomFilters[total];
-    long setBytes = VerticalBloomFilters.bytesFor(sizing.filterBits());
-    MemorySegment vertical = run.allocate(total * setBytes, Placement.HUGE_PAGES);
-    vertical.fill((byte) 0);
-    List<BloomFilter> all = Arrays.asList(horizontalFilters);
-    run.parallel(t -> {
-      for (int p = t; p < partitions; p += threads) {
-        int first = subFirst[p * threads];
-        int end = subFirst[(p + 1) * threads];
-        for (int s = setFirst[p]; s < setFirst[p + 1]; s++) {
-          int from = first + (s - setFirst[p]) * VerticalBloomFilters.MAX_FILTERS;
-          int to = Math.min(end, from + VerticalBloomFilters.MAX_FILTERS);
-          sets[s] = VerticalBloomFilters.transpose(all.subList(from, to), vertical.asSlice(s * setBytes, setBytes));
-        }
-      }
-    });
-    horizontalFilters = null;
-    run.free(horizontalBuffer);
-    horizontalBuffer = null;
-  }
 
   // ------------------------------------------------------------------------------------ probe side
 
