@@ -3,9 +3,7 @@ package dev.memwall.join.inspector;
 import dev.memwall.core.bloom.VerticalBloomFilters;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinIndex;
 import dev.memwall.join.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import dev.memwall.join.algorithm.JoinInput;
@@ -71,8 +69,6 @@ public final class InspectorJoin {
 
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  /** The matched flag of a probe tuple the filters dropped (already reported where the join type reports it). */
-  private static final byte SETTLED = 2;
 
   /** Which join phase runs; AUTO is the thesis's choice from the inspection. */
   public enum Phase {
@@ -190,14 +186,7 @@ public final class InspectorJoin {
   // probe side
   private MemorySegment probeRecords;
   private MemorySegment probeCodes;
-  private MemorySegment probeLow;
   private int[] probeStart;
-  private int[] probeFill;
-  private CandidateList[] candidates;
-  private int[][] candidateCounts;
-  private long[][] partitionCandidates;
-  private long[][] partitionSurvivors;
-  private long[] dropped;
   private boolean[] stationary;
   private MemorySegment matched;
   // counting sort
@@ -268,24 +257,33 @@ public final class InspectorJoin {
     buildRecords = build.tuples().records();
     buildCodes = build.tuples().codes();
     buildStart = build.tuples().start();
+    PartitionFilters filters = null;
     if (inspect) {
       SubPartitions subs = build.subs();
       subFirst = subs.first();
       subStart = subs.start();
       subPartition = subs.partition();
       subCount = subs.count();
-      PartitionFilters filters = PartitionFilters.transpose(partitioning, subs, build.filters());
+      filters = PartitionFilters.transpose(partitioning, subs, build.filters());
       run.free(build.filters());
       setFirst = filters.first();
       sets = filters.sets();
     }
     ExtractedSide left = run.own(ExtractedSide.extract(memory, input.left(), type.reportsUnmatched()));
     left.emitNullRows(input, run.out(0));
-    partitionProbe(left);
+    ProbeSide probe = ProbeSide.partition(partitioning, left, build.subs(), filters);
     run.free(left);
-    choosePhases();
-    if (inspect) {
-      countingSort();
+    probeRecords = probe.tuples().records();
+    probeCodes = probe.tuples().codes();
+    probeStart = probe.tuples().start();
+    matched = probe.matched();
+    Inspection inspection = probe.inspection();
+    stationary = inspection != null ? inspection.choosePhases(settings.phase()) : new boolean[partitions];
+    if (inspection != null) {
+      SortedCandidates sorted = SortedCandidates.sort(partitioning, inspection, build.subs(), stationary, probeCodes);
+      inspection.releaseCandidates();
+      entryStart = sorted.start();
+      entries = sorted.entries();
     }
     long partitioned = System.nanoTime();
     joinPhase();
@@ -293,19 +291,10 @@ public final class InspectorJoin {
       finishProbeTuples();
     }
     long joined = System.nanoTime();
-    long candidateSum = 0;
-    long survivors = 0;
+    long candidateSum = inspect ? inspection.candidateSum() : 0;
+    long survivors = inspect ? inspection.survivors() : 0;
+    long droppedTotal = inspect ? inspection.dropped() : 0;
     int stationaryCount = 0;
-    for (int t = 0; t < threads; t++) {
-      for (int p = 0; p < partitions; p++) {
-        candidateSum += partitionCandidates[t][p];
-        survivors += partitionSurvivors[t][p];
-      }
-    }
-    long droppedTotal = 0;
-    for (long d : dropped) {
-      droppedTotal += d;
-    }
     for (boolean s : stationary) {
       stationaryCount += s ? 1 : 0;
     }
@@ -327,182 +316,6 @@ public final class InspectorJoin {
     } catch (dev.memwall.core.memory.BudgetExceededException e) {
       return false;
     }
-  }
-
-  // ------------------------------------------------------------------------------------ build side
-
-  // ------------------------------------------------------------------------------------ probe side
-
-  /**
-   * Partitions the probe side (count, then move), then inspects it: each thread tests the tuples
-   * of its part of every partition against that partition's vertical filters, one partition after
-   * the other. The thesis tests while partitioning; here a partition's filters (a vertical set of
-   * about {@value InspectorSizing#TARGET_SUB_PARTITIONS} filters) fit the cache while all of them
-   * together do not, and testing them where they are cache-resident turned out several times cheaper
-   * on these machines than three memory misses per tuple. A tuple no filter admits is dropped:
-   * reported at once by outer and anti joins and flagged {@link #SETTLED} so that nothing reports
-   * it again.
-   */
-  private void partitionProbe(ExtractedSide left) {
-    int count = left.count();
-    PartitionedSide probe = partitioning.layOut(left.tuples(), count);
-    probeStart = probe.start();
-    probeFill = new int[partitions * threads];
-    probeRecords = probe.records();
-    probeCodes = probe.codes();
-    // the keys' low halves beside the codes, so that the inspection reads 8 bytes a tuple, not a record's line
-    probeLow = inspect ? run.allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
-    if (type != JoinType.INNER) {
-      matched = run.allocate(Math.max(1, count), Placement.DEFAULT);
-      matched.fill((byte) 0);
-    }
-    partitionCandidates = new long[threads][partitions];
-    partitionSurvivors = new long[threads][partitions];
-    dropped = new long[threads];
-    if (inspect) {
-      candidates = new CandidateList[threads];
-      candidateCounts = new int[threads][];
-      for (int t = 0; t < threads; t++) {
-        candidates[t] = new CandidateList(memory, partitioning.shareStart(count, t + 1) - partitioning.shareStart(count, t) + 16);
-        run.own(candidates[t]);
-      }
-    }
-    MemorySegment hashes = left.tuples().hashes();
-    MemorySegment rows = left.tuples().rows();
-    run.parallel(t -> {
-      // the thread's write cursors, one per partition, in an array of its own (see histograms)
-      int[] cursor = new int[partitions];
-      for (int p = 0; p < partitions; p++) {
-        cursor[p] = probeStart[p * threads + t];
-      }
-      for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = Partitioning.code(key);
-        int position = cursor[partitioning.partitionOf(code)]++;
-        partitioning.writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
-        probeCodes.setAtIndex(INT, position, code);
-        if (inspect) {
-          probeLow.setAtIndex(INT, position, (int) key);
-        }
-      }
-      for (int p = 0; p < partitions; p++) {
-        probeFill[p * threads + t] = cursor[p] - probeStart[p * threads + t];
-      }
-      if (inspect) {
-        inspect(t);
-      } else {
-        for (int p = 0; p < partitions; p++) {
-          partitionSurvivors[t][p] = probeFill[p * threads + t];
-        }
-      }
-    });
-  }
-
-  /** Tests thread {@code t}'s probe tuples against their partition's filters, partition by partition. */
-  private void inspect(int t) {
-    // every count the loop keeps per tuple is the thread's own local or array, published per
-    // partition: the per-thread rows of the shared arrays are neighbours in memory
-    JoinOutput out = run.out(t);
-    CandidateList list = candidates[t];
-    int[] perSub = new int[subCount];
-    long droppedHere = 0;
-    boolean reportsUnmatched = type.reportsUnmatched();
-    for (int p = 0; p < partitions; p++) {
-      int region = p * threads + t;
-      int firstSet = setFirst[p];
-      int setCount = setFirst[p + 1] - firstSet;
-      int firstSub = subFirst[p * threads];
-      long candidateSum = 0;
-      long survivors = 0;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        long key = ((long) probeCodes.getAtIndex(INT, pos) << 32) | (probeLow.getAtIndex(INT, pos) & 0xFFFF_FFFFL);
-        long any = 0;
-        for (int s = 0; s < setCount; s++) {
-          long mask = sets[firstSet + s].candidates(key);
-          any |= mask;
-          int base = firstSub + s * VerticalBloomFilters.MAX_FILTERS;
-          candidateSum += Long.bitCount(mask);
-          for (; mask != 0; mask &= mask - 1) {
-            int g = base + Long.numberOfTrailingZeros(mask);
-            list.add(((long) g << 32) | pos);
-            perSub[g]++;
-          }
-        }
-        if (any == 0) {
-          droppedHere++;
-          if (matched != null) {
-            matched.set(ValueLayout.JAVA_BYTE, pos, SETTLED);
-          }
-          if (reportsUnmatched) {
-            out.emit(probeRecords.get(INT, pos * recordBytes + CacheTable.ROW_OFFSET), JoinIndex.NO_ROW);
-          }
-        } else {
-          survivors++;
-        }
-      }
-      partitionCandidates[t][p] = candidateSum;
-      partitionSurvivors[t][p] = survivors;
-    }
-    candidateCounts[t] = perSub;
-    dropped[t] = droppedHere;
-  }
-
-  private void choosePhases() {
-    stationary = new boolean[partitions];
-    for (int p = 0; p < partitions; p++) {
-      if (!inspect || settings.phase() == Phase.CACHE_PARTITIONING) {
-        continue;
-      }
-      long candidateSum = 0;
-      long survivors = 0;
-      for (int t = 0; t < threads; t++) {
-        candidateSum += partitionCandidates[t][p];
-        survivors += partitionSurvivors[t][p];
-      }
-      stationary[p] = settings.phase() == Phase.CACHE_STATIONARY || survivors == 0
-          || candidateSum < MAX_AVERAGE_CANDIDATES * survivors;
-    }
-  }
-
-  /**
-   * The counting sort of section 5.5.1: (probe position, hash code) pairs grouped by sub-partition,
-   * each thread scattering its own candidate list to offsets from the per-thread counts.
-   */
-  private void countingSort() {
-    entryStart = new long[subCount + 1];
-    long[][] writeAt = new long[threads][subCount];
-    long at = 0;
-    for (int g = 0; g < subCount; g++) {
-      entryStart[g] = at;
-      if (!stationary[subPartition[g]]) {
-        continue;
-      }
-      for (int t = 0; t < threads; t++) {
-        writeAt[t][g] = at;
-        at += candidateCounts[t][g];
-      }
-    }
-    entryStart[subCount] = at;
-    entries = run.allocate(at * 8, Placement.HUGE_PAGES);
-    run.parallel(t -> {
-      CandidateList list = candidates[t];
-      long[] cursor = writeAt[t].clone(); // the thread's own copy (see histograms)
-      for (long i = 0, n = list.size(); i < n; i++) {
-        long e = list.get(i);
-        int g = (int) (e >>> 32);
-        if (!stationary[subPartition[g]]) {
-          continue;
-        }
-        int position = (int) e;
-        long o = cursor[g]++ * 8;
-        entries.set(INT, o, position);
-        entries.set(INT, o + 4, probeCodes.getAtIndex(INT, position));
-      }
-    });
-    for (CandidateList list : candidates) {
-      run.free(list);
-    }
-    candidates = null;
   }
 
   // ------------------------------------------------------------------------------------ join phase
@@ -559,7 +372,7 @@ public final class InspectorJoin {
     int nb = (int) (buildStart[(p + 1) * threads] - bFrom);
     int np = 0;
     for (int t = 0; t < threads; t++) {
-      np += probeFill[p * threads + t];
+      np += probeStart[p * threads + t + 1] - probeStart[p * threads + t];
     }
     if (nb == 0 || np == 0) {
       return;
@@ -570,7 +383,7 @@ public final class InspectorJoin {
       table.build(buildRecords, buildCodes, bFrom, nb);
       for (int t = 0; t < threads; t++) {
         int region = p * threads + t;
-        for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
+        for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
           table.probe(probeCodes.getAtIndex(INT, pos), probeRecords, pos, pos);
         }
       }
@@ -584,7 +397,7 @@ public final class InspectorJoin {
     }
     for (int t = 0; t < threads; t++) {
       int region = p * threads + t;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
+      for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
         probeAt[subOf(probeRecords.get(LONG, pos * recordBytes), subs) + 1]++;
       }
     }
@@ -607,7 +420,7 @@ public final class InspectorJoin {
     MemorySegment origin = scratch.probeOrigin;
     for (int t = 0; t < threads; t++) {
       int region = p * threads + t;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
+      for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
         long o = pos * recordBytes;
         int to = pCursor[subOf(probeRecords.get(LONG, o), subs)]++;
         MemorySegment.copy(probeRecords, o, sp, (long) to * recordBytes, recordBytes);
@@ -636,9 +449,9 @@ public final class InspectorJoin {
       JoinOutput out = run.out(t);
       for (int p = t; p < partitions; p += threads) {
         for (int r = p * threads; r < (p + 1) * threads; r++) {
-          for (long pos = probeStart[r], end = pos + probeFill[r]; pos < end; pos++) {
+          for (long pos = probeStart[r], end = probeStart[r + 1]; pos < end; pos++) {
             byte flag = matched.get(ValueLayout.JAVA_BYTE, pos);
-            if (flag != SETTLED) {
+            if (flag != Inspection.SETTLED) {
               CacheTable.finish(type, out, probeRecords, recordBytes, pos, flag != 0);
             }
           }
