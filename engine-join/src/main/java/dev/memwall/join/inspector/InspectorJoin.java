@@ -1,61 +1,51 @@
 package dev.memwall.join.inspector;
 
-import dev.memwall.core.bloom.VerticalBloomFilters;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The inspector join of seed 002, chapter 5, and its fallback and baseline, enhanced cache
- * partitioning, over in-memory partitions.
+ * partitioning, over in-memory partitions: the entry point, its settings and report, and the order
+ * of the phases, each of which is a class of this package holding its own state.
  *
- * <p><b>Partition and inspection phase</b> (section 5.4.4). Both inputs are partitioned by the top
- * bits of their 4-byte hash codes into {@link InspectorSizing#partitions()} memory partitions of
- * {@code W}-byte tuples (key, row id, payload up to the tuple width; see {@link Settings#tupleBytes})
- * with the hash codes beside them in a slot array. Each of {@code t} threads partitions a share of the
- * input (count, then move), and partition {@code i} is the union of every thread's {@code i}-th
- * output, laid out one after the other. While the build side is partitioned, every {@code K}
- * consecutive pages of a thread's part of a partition form a sub-partition with its own 3-hash Bloom
- * filter (eq. 5.1 for K, fpr/S per filter). The filters are then transposed to the vertical
- * (bit-sliced) layout, up to 64 per set ({@link VerticalBloomFilters}), so that testing a probe tuple
- * against all of a partition's filters costs 3 loads per 64 sub-partitions. Once the probe side is
- * partitioned, each partition's tuples are tested against its filters (see {@link #partitionProbe}
- * for why not during the scatter): a tuple no filter admits is dropped (reported at once by outer
- * and anti joins); the others' candidate sub-partitions are recorded and counted per sub-partition.
+ * <p><b>Partition and inspection phase</b> (section 5.4.4). Both inputs are partitioned alike
+ * ({@link Partitioning}) by the top bits of their 4-byte hash codes into
+ * {@link InspectorSizing#partitions()} memory partitions of {@code W}-byte tuples (see
+ * {@link Settings#tupleBytes}) with the hash codes beside them. While the build side is partitioned
+ * ({@link BuildSide}), every {@code K} consecutive pages of a thread's part of a partition form a
+ * sub-partition ({@link SubPartitions}) with its own 3-hash Bloom filter ({@link HorizontalFilters};
+ * eq. 5.1 for K, fpr/S per filter), then transposed to vertical sets of up to 64
+ * ({@link PartitionFilters}) so that testing a probe tuple against all of a partition's filters costs
+ * 3 loads per 64 sub-partitions. Once the probe side is partitioned ({@link ProbeSide}), its tuples
+ * are tested against their partition's filters ({@link Inspection}): a tuple no filter admits is
+ * dropped (reported at once by outer and anti joins); the others' candidate sub-partitions are
+ * recorded, counted, and sorted by sub-partition ({@link SortedCandidates}).
  *
- * <p><b>Join phase.</b> Per partition, the average number of candidate sub-partitions per probe
- * tuple decides (section 5.6.5): under {@value #MAX_AVERAGE_CANDIDATES}, the cache-stationary join
- * (section 5.5): a counting sort of (probe position, hash code) pairs per sub-partition, then each
- * sub-partition's cache-resident table ({@link CacheTable}) probed by its pairs, touching tuples only
- * on hash hits and never moving them. Otherwise (many duplicate build keys), enhanced cache
- * partitioning: the partition's build and probe tuples are re-partitioned (copied) into
- * cache-sized sub-partitions by other hash bits, and each pair joined with the same cache-resident
- * table. Partitions and sub-partitions are shared among the threads through a counter.
+ * <p><b>Join phase</b> ({@link JoinPhase}). Per partition, the average number of candidate
+ * sub-partitions per probe tuple decides (section 5.6.5): under {@value #MAX_AVERAGE_CANDIDATES},
+ * the cache-stationary join (section 5.5), each sub-partition's cache-resident table
+ * ({@link CacheTable}) probed by its sorted candidates, touching tuples only on hash hits and never
+ * moving them. Otherwise (many duplicate build keys), enhanced cache partitioning
+ * ({@link CachePartitioning}): the partition's tuples re-partitioned (copied) into cache-sized
+ * sub-partitions by other hash bits, each pair joined with the same cache-resident table.
  *
- * <p><b>Fallbacks before partitioning</b> (the thesis's): tuples under {@value #MIN_TUPLE_BYTES}
- * bytes, or filters that would not fit the memory budget, run enhanced cache partitioning
- * throughout (no filters), as does {@link Settings#inspect()} false (the baseline algorithm).
+ * <p><b>Fallbacks before partitioning</b> (the thesis's, {@link Fallback}): tuples under
+ * {@value #MIN_TUPLE_BYTES} bytes, or filters that would not fit the memory budget, run enhanced
+ * cache partitioning throughout (no filters), as does {@link Settings#inspect()} false (the baseline
+ * algorithm).
  *
- * <p>On the JVM there is no prefetch instruction: where the thesis prefetches (build tuples of a
- * sub-partition, the sorted probe arrays, re-partitioning) this code relies on sequential access
- * and the out-of-order core; see {@code dev.memwall.join.prefetch} for the staged loops.
- *
- * <p>Resources: all working memory is charged to the input's {@link EngineMemory} and freed before
- * {@link #run} returns or throws: both sides' extracted tuples (12 bytes a row), both sides'
- * partitions ({@code W + 4} bytes a tuple, 4 more per probe tuple while inspecting), the filters (the
- * bits per key of fpr/S, twice while transposing), candidate lists and sorted pairs (8 bytes per
- * candidate, twice), a matched flag per probe tuple for outer, semi and anti joins, and each
- * thread's re-partitioning scratch.
+ * <p>Resources: all working memory is charged to the input's {@link EngineMemory}, owned by the
+ * run's {@link RunContext}, and freed before {@link #run} returns or throws: both sides' extracted
+ * tuples (12 bytes a row), both sides' partitions ({@code W + 4} bytes a tuple, 4 more per probe
+ * tuple while inspecting), the filters (the bits per key of fpr/S, twice while transposing),
+ * candidate lists and sorted pairs (8 bytes per candidate, twice), a matched flag per probe tuple for
+ * outer, semi and anti joins, and each thread's re-partitioning scratch.
  *
  * <p>Thread safety: {@link #run} starts and joins its own threads; a streaming consumer is called
  * from them one chunk at a time. Bad input (settings out of range) throws
@@ -66,9 +56,6 @@ public final class InspectorJoin {
   public static final double MAX_AVERAGE_CANDIDATES = 4;
   /** Tuples narrower than this are joined by enhanced cache partitioning (the thesis's 20-byte case). */
   public static final int MIN_TUPLE_BYTES = 20;
-
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   /** Which join phase runs; AUTO is the thesis's choice from the inspection. */
   public enum Phase {
@@ -161,53 +148,14 @@ public final class InspectorJoin {
       double averageCandidates, long droppedProbeTuples, int stationaryPartitions, int cachePartitionedPartitions,
       long partitionNanos, long joinNanos) {}
 
-  private final RunContext run;
-  private final JoinInput input;
-  private final Settings settings;
-  private final EngineMemory memory;
-  private final JoinType type;
-  private final int threads;
-  private InspectorSizing sizing;
-  private Partitioning partitioning;
-  private int recordBytes;
-  private int partitions;
-  private boolean inspect;
-  private Fallback fallback;
-  // build side
-  private MemorySegment buildRecords;
-  private MemorySegment buildCodes;
-  private int[] buildStart;
-  private int[] subFirst;
-  private long[] subStart;
-  private int[] subPartition;
-  private int subCount;
-  private int[] setFirst;
-  private VerticalBloomFilters[] sets;
-  // probe side
-  private MemorySegment probeRecords;
-  private MemorySegment probeCodes;
-  private int[] probeStart;
-  private boolean[] stationary;
-  private MemorySegment matched;
-  // counting sort
-  private long[] entryStart;
-  private MemorySegment entries;
-
-  private InspectorJoin(RunContext run, Settings settings) {
-    this.run = run;
-    this.input = run.input();
-    this.settings = settings;
-    this.memory = run.memory();
-    this.type = run.type();
-    this.threads = run.threads();
-  }
+  private InspectorJoin() {}
 
   /** Runs the join into {@code out}; every buffer is freed when this returns or throws. */
   public static Report run(JoinInput input, JoinOutput out, Settings settings) {
     RunContext run = new RunContext(input, out, settings.threads());
     try {
       run.forkOutputs();
-      Report report = new InspectorJoin(run, settings).execute();
+      Report report = execute(run, settings);
       run.absorbOutputs();
       return report;
     } finally {
@@ -237,226 +185,68 @@ public final class InspectorJoin {
     return subs * s.filterBytes();
   }
 
-  private Report execute() {
+  /** The phases in order; each frees what it no longer needs as soon as the next has what it needs. */
+  private static Report execute(RunContext run, Settings settings) {
     long started = System.nanoTime();
-    ExtractedSide right = run.own(ExtractedSide.extract(memory, input.right(), false));
+    JoinInput input = run.input();
+    ExtractedSide right = run.own(ExtractedSide.extract(run.memory(), input.right(), false));
     int n = right.count();
-    sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
-    recordBytes = sizing.recordBytes();
-    partitions = sizing.partitions();
-    partitioning = new Partitioning(run, sizing);
-    inspect = settings.inspect();
-    if (inspect && settings.tupleBytes() < MIN_TUPLE_BYTES) {
-      fallback = Fallback.NARROW_TUPLES;
-    } else if (inspect && !filtersFit(n)) {
-      fallback = Fallback.FILTERS_OVER_BUDGET;
-    }
-    inspect &= fallback == null;
+    InspectorSizing sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
+    Fallback fallback = settings.inspect() ? fallback(run, settings, sizing, n) : null;
+    boolean inspect = settings.inspect() && fallback == null;
+    Partitioning partitioning = new Partitioning(run, sizing);
     BuildSide build = BuildSide.partition(partitioning, right, inspect);
     run.free(right);
-    buildRecords = build.tuples().records();
-    buildCodes = build.tuples().codes();
-    buildStart = build.tuples().start();
     PartitionFilters filters = null;
     if (inspect) {
-      SubPartitions subs = build.subs();
-      subFirst = subs.first();
-      subStart = subs.start();
-      subPartition = subs.partition();
-      subCount = subs.count();
-      filters = PartitionFilters.transpose(partitioning, subs, build.filters());
+      filters = PartitionFilters.transpose(partitioning, build.subs(), build.filters());
       run.free(build.filters());
-      setFirst = filters.first();
-      sets = filters.sets();
     }
-    ExtractedSide left = run.own(ExtractedSide.extract(memory, input.left(), type.reportsUnmatched()));
+    ExtractedSide left = run.own(ExtractedSide.extract(run.memory(), input.left(), run.type().reportsUnmatched()));
     left.emitNullRows(input, run.out(0));
     ProbeSide probe = ProbeSide.partition(partitioning, left, build.subs(), filters);
     run.free(left);
-    probeRecords = probe.tuples().records();
-    probeCodes = probe.tuples().codes();
-    probeStart = probe.tuples().start();
-    matched = probe.matched();
     Inspection inspection = probe.inspection();
-    stationary = inspection != null ? inspection.choosePhases(settings.phase()) : new boolean[partitions];
-    if (inspection != null) {
-      SortedCandidates sorted = SortedCandidates.sort(partitioning, inspection, build.subs(), stationary, probeCodes);
+    boolean[] stationary = inspect ? inspection.choosePhases(settings.phase()) : new boolean[sizing.partitions()];
+    SortedCandidates sorted = null;
+    if (inspect) {
+      sorted = SortedCandidates.sort(partitioning, inspection, build.subs(), stationary, probe.tuples().codes());
       inspection.releaseCandidates();
-      entryStart = sorted.start();
-      entries = sorted.entries();
     }
     long partitioned = System.nanoTime();
-    joinPhase();
-    if (type != JoinType.INNER) {
-      finishProbeTuples();
+    JoinPhase join = new JoinPhase(partitioning, build, probe, stationary, sorted);
+    join.run();
+    if (run.type() != JoinType.INNER) {
+      join.finishProbeTuples();
     }
     long joined = System.nanoTime();
     long candidateSum = inspect ? inspection.candidateSum() : 0;
     long survivors = inspect ? inspection.survivors() : 0;
-    long droppedTotal = inspect ? inspection.dropped() : 0;
     int stationaryCount = 0;
     for (boolean s : stationary) {
       stationaryCount += s ? 1 : 0;
     }
-    return new Report(inspect, fallback, sizing, inspect ? subCount : 0,
-        inspect && survivors > 0 ? (double) candidateSum / survivors : 0, droppedTotal, stationaryCount,
-        partitions - stationaryCount, partitioned - started, joined - partitioned);
+    return new Report(inspect, fallback, sizing, inspect ? build.subs().count() : 0,
+        inspect && survivors > 0 ? (double) candidateSum / survivors : 0, inspect ? inspection.dropped() : 0,
+        stationaryCount, sizing.partitions() - stationaryCount, partitioned - started, joined - partitioned);
   }
 
-  /** Whether the budget holds the filters besides everything else the join will allocate (the right side is extracted). */
-  private boolean filtersFit(int buildTuples) {
-    long rest = bytesFor(input.left().rowCount(), type.reportsUnmatched() ? input.left().nullBound() : 0, buildTuples,
-        settings) - Tuples.bytesFor(buildTuples);
+  /** Why an inspector join that was asked to inspect cannot, or null when it can (the right side is extracted). */
+  private static Fallback fallback(RunContext run, Settings settings, InspectorSizing sizing, int buildTuples) {
+    if (settings.tupleBytes() < MIN_TUPLE_BYTES) {
+      return Fallback.NARROW_TUPLES;
+    }
+    JoinInput input = run.input();
+    long rest = bytesFor(input.left().rowCount(), run.type().reportsUnmatched() ? input.left().nullBound() : 0,
+        buildTuples, settings) - Tuples.bytesFor(buildTuples);
     // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
-    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + 20L * input.left().rowCount() + rest;
+    long bytes = 2 * filterBytes(sizing, buildTuples, run.threads()) + 20L * input.left().rowCount() + rest;
     try {
-      memory.budget().reserve(bytes);
-      memory.budget().release(bytes);
-      return true;
-    } catch (dev.memwall.core.memory.BudgetExceededException e) {
-      return false;
+      run.memory().budget().reserve(bytes);
+      run.memory().budget().release(bytes);
+      return null;
+    } catch (BudgetExceededException e) {
+      return Fallback.FILTERS_OVER_BUDGET;
     }
-  }
-
-  // ------------------------------------------------------------------------------------ join phase
-
-  private void joinPhase() {
-    List<Integer> units = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      if (!stationary[p]) {
-        units.add(-(p + 1));
-      }
-    }
-    if (inspect) {
-      for (int g = 0; g < subCount; g++) {
-        if (stationary[subPartition[g]] && entryStart[g + 1] > entryStart[g]) {
-          units.add(g);
-        }
-      }
-    }
-    int[] work = units.stream().mapToInt(Integer::intValue).toArray();
-    AtomicInteger next = new AtomicInteger();
-    run.parallel(t -> {
-      CacheTable table = new CacheTable(input, run.out(t), recordBytes, matched);
-      try (Scratch scratch = new Scratch(memory)) {
-        for (int u = next.getAndIncrement(); u < work.length; u = next.getAndIncrement()) {
-          int unit = work[u];
-          if (unit >= 0) {
-            joinStationary(table, unit);
-          } else {
-            joinCachePartitioned(table, scratch, -unit - 1);
-          }
-        }
-      }
-    });
-  }
-
-  /** The cache-stationary join of one sub-partition with its sorted probe pairs (Figure 5.9). */
-  private void joinStationary(CacheTable table, int g) {
-    table.build(buildRecords, buildCodes, subStart[g], (int) (subStart[g + 1] - subStart[g]));
-    MemorySegment e = entries;
-    MemorySegment probes = probeRecords;
-    for (long i = entryStart[g], end = entryStart[g + 1]; i < end; i++) {
-      int position = e.get(INT, i * 8);
-      table.probe(e.get(INT, i * 8 + 4), probes, position, position);
-    }
-  }
-
-  /**
-   * Enhanced cache partitioning of one memory partition: re-partitions (copies) its build and probe
-   * tuples into cache-sized sub-partitions by the low 32 key bits, then joins each pair with a
-   * cache-resident table. A partition that already fits is joined directly.
-   */
-  private void joinCachePartitioned(CacheTable table, Scratch scratch, int p) {
-    long bFrom = buildStart[p * threads];
-    int nb = (int) (buildStart[(p + 1) * threads] - bFrom);
-    int np = 0;
-    for (int t = 0; t < threads; t++) {
-      np += probeStart[p * threads + t + 1] - probeStart[p * threads + t];
-    }
-    if (nb == 0 || np == 0) {
-      return;
-    }
-    int perSub = sizing.tuplesPerSubPartition();
-    int subs = (nb + perSub - 1) / perSub;
-    if (subs <= 1) {
-      table.build(buildRecords, buildCodes, bFrom, nb);
-      for (int t = 0; t < threads; t++) {
-        int region = p * threads + t;
-        for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
-          table.probe(probeCodes.getAtIndex(INT, pos), probeRecords, pos, pos);
-        }
-      }
-      return;
-    }
-    scratch.ensure(nb, np, recordBytes);
-    int[] buildAt = new int[subs + 1];
-    int[] probeAt = new int[subs + 1];
-    for (long i = bFrom; i < bFrom + nb; i++) {
-      buildAt[subOf(buildRecords.get(LONG, i * recordBytes), subs) + 1]++;
-    }
-    for (int t = 0; t < threads; t++) {
-      int region = p * threads + t;
-      for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
-        probeAt[subOf(probeRecords.get(LONG, pos * recordBytes), subs) + 1]++;
-      }
-    }
-    for (int s = 0; s < subs; s++) {
-      buildAt[s + 1] += buildAt[s];
-      probeAt[s + 1] += probeAt[s];
-    }
-    int[] bCursor = Arrays.copyOf(buildAt, subs);
-    int[] pCursor = Arrays.copyOf(probeAt, subs);
-    MemorySegment sb = scratch.buildRecords;
-    MemorySegment sbc = scratch.buildCodes;
-    for (long i = bFrom; i < bFrom + nb; i++) {
-      long o = i * recordBytes;
-      int to = bCursor[subOf(buildRecords.get(LONG, o), subs)]++;
-      MemorySegment.copy(buildRecords, o, sb, (long) to * recordBytes, recordBytes);
-      sbc.setAtIndex(INT, to, buildCodes.getAtIndex(INT, i));
-    }
-    MemorySegment sp = scratch.probeRecords;
-    MemorySegment spc = scratch.probeCodes;
-    MemorySegment origin = scratch.probeOrigin;
-    for (int t = 0; t < threads; t++) {
-      int region = p * threads + t;
-      for (long pos = probeStart[region], end = probeStart[region + 1]; pos < end; pos++) {
-        long o = pos * recordBytes;
-        int to = pCursor[subOf(probeRecords.get(LONG, o), subs)]++;
-        MemorySegment.copy(probeRecords, o, sp, (long) to * recordBytes, recordBytes);
-        spc.setAtIndex(INT, to, probeCodes.getAtIndex(INT, pos));
-        origin.setAtIndex(INT, to, (int) pos);
-      }
-    }
-    for (int s = 0; s < subs; s++) {
-      if (buildAt[s + 1] == buildAt[s] || probeAt[s + 1] == probeAt[s]) {
-        continue;
-      }
-      table.build(sb, sbc, buildAt[s], buildAt[s + 1] - buildAt[s]);
-      for (int i = probeAt[s]; i < probeAt[s + 1]; i++) {
-        table.probe(spc.getAtIndex(INT, i), sp, i, origin.getAtIndex(INT, i));
-      }
-    }
-  }
-
-  private static int subOf(long key, int subs) {
-    return (int) (((key & 0xFFFF_FFFFL) * subs) >>> 32);
-  }
-
-  /** Reports every probe tuple that passed the filters as matched or not (outer, semi, anti joins). */
-  private void finishProbeTuples() {
-    run.parallel(t -> {
-      JoinOutput out = run.out(t);
-      for (int p = t; p < partitions; p += threads) {
-        for (int r = p * threads; r < (p + 1) * threads; r++) {
-          for (long pos = probeStart[r], end = probeStart[r + 1]; pos < end; pos++) {
-            byte flag = matched.get(ValueLayout.JAVA_BYTE, pos);
-            if (flag != Inspection.SETTLED) {
-              CacheTable.finish(type, out, probeRecords, recordBytes, pos, flag != 0);
-            }
-          }
-        }
-      }
-    });
   }
 }
