@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * <p>Ownership: the partitioned tuples and the filters belong to the {@link RunContext}; the run
  * frees the filters once {@link PartitionFilters} has transposed them, after which {@link #filters}
  * must not be read. Thread safety: {@link #partition} runs on the run's threads and returns after
- * all of them; the result is read-only.
+ * all of them; the result is read-only. Its inputs are the run's own; nothing is checked.
  *
  * @param tuples the partitioned build tuples
  * @param subs the sub-partitions, or null when the run does not inspect

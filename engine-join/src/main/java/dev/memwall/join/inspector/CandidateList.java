@@ -7,9 +7,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One inspecting thread's growing list of candidates, each a {@code long}: the sub-partition in the
- * high 32 bits, the probe tuple's position in the low 32 (see {@link InspectorJoin}). It exists because
+ * high 32 bits, the probe tuple's position in the low 32 (see {@link Inspection}). It exists because
  * the number of candidates is known only once the probe side has been inspected (a tuple has one per
- * filter that admits it), and the counting sort reads them back in order.
+ * filter that admits it), and the counting sort ({@link SortedCandidates}) reads them back in order.
  *
  * <p>Ownership: holds one off-heap buffer charged to the run's {@link EngineMemory}, doubled (copied
  * into a new one, the old freed) when full, and freed by {@link #close}. Thread safety: one thread

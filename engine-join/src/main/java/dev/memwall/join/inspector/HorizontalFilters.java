@@ -17,7 +17,8 @@ import java.lang.foreign.MemorySegment;
  * filter, freed by {@link #close} (or by the constructor when it fails); the filters are views of it
  * and invalid after. Thread safety: each
  * filter is written by the one thread that partitions its region (a sub-partition lies in one
- * region); read by others only after that.
+ * region); read by others only after that. A filter size {@link BloomFilter#wrap} refuses throws
+ * its {@link IllegalArgumentException}.
  */
 final class HorizontalFilters implements AutoCloseable {
   private final OffHeapBuffer buffer;

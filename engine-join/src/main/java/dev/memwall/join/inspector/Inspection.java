@@ -24,7 +24,7 @@ import java.lang.foreign.ValueLayout;
  * {@link RunContext}; {@link #releaseCandidates} frees them once the counting sort
  * ({@link SortedCandidates}) has read them. Thread safety: {@link #inspect} runs on each thread for
  * that thread's regions, and writes only that thread's lists, counts and flags; every other method
- * is for the run's thread once all have finished.
+ * is for the run's thread once all have finished. Its inputs are the run's own; nothing is checked.
  */
 final class Inspection {
   /** The matched flag of a probe tuple the filters dropped (already reported where the join type reports it). */

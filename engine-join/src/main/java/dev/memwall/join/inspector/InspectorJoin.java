@@ -73,7 +73,7 @@ public final class InspectorJoin {
    * {@linkplain #description() description} is the text for reports and CLI output.
    */
   public enum Fallback {
-    /** The tuples are narrower than {@value InspectorJoin#MIN_TUPLE_BYTES} bytes (the thesis's 20-byte case). */
+    /** The tuples are narrower than {@value InspectorJoin#MIN_TUPLE_BYTES} bytes. */
     NARROW_TUPLES("the tuples are under " + MIN_TUPLE_BYTES + " bytes wide"),
     /** The filters and candidate lists would not fit the memory budget beside the partitions. */
     FILTERS_OVER_BUDGET("the filters would not fit the memory budget");

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * charged to the run's memory and freed when the worker finishes, however it finishes. Thread
  * safety: {@link #run} and {@link #finishProbeTuples} run on the run's threads and return after all
  * of them; each thread writes its own output, and matched flags only as {@link CacheTable} says.
+ * Its inputs are the run's own; nothing is checked.
  */
 final class JoinPhase {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;

@@ -18,7 +18,8 @@ import java.util.List;
  *
  * <p>Ownership: the sets live in one off-heap buffer owned by the {@link RunContext}, valid until it
  * closes; the arrays are shared, not copied, and must not be changed. Thread safety: immutable once
- * {@link #transpose} has returned; test from any number of threads.
+ * {@link #transpose} has returned; test from any number of threads. Its inputs are the run's own;
+ * nothing is checked.
  *
  * @param first per partition, its first set; one more entry: the set count
  * @param sets the sets, partition after partition

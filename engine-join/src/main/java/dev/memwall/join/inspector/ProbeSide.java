@@ -18,8 +18,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Ownership: everything {@link #partition} allocates belongs to the {@link RunContext}. Thread
  * safety: {@link #partition} runs on the run's threads and returns after all of them; then the
- * tuples are read-only, and the flags are written only as {@link CacheTable} and the join phase
- * say.
+ * tuples are read-only and the flags are set only by {@link CacheTable}, to 1. Its inputs are the
+ * run's own (the build side's sub-partitions and filters, or neither); nothing is checked.
  *
  * @param tuples the partitioned probe tuples
  * @param matched per probe position a flag: 0 not matched yet, 1 matched, {@link Inspection#SETTLED}

@@ -5,7 +5,7 @@ import dev.memwall.core.memory.OffHeapBuffer;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One worker's re-partitioning buffers for enhanced cache partitioning (in {@link InspectorJoin}):
+ * One worker's re-partitioning buffers for enhanced cache partitioning ({@link CachePartitioning}):
  * a memory partition's build and probe records and hash codes copied into cache-sized
  * sub-partitions, and each copied probe tuple's position in the probe partition (its matched flag).
  * It exists so that a worker allocates once for all the partitions it joins rather than once per

@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * <p>Ownership: the entries belong to the {@link RunContext}; {@code start} is shared, not copied,
  * and must not be changed. Thread safety: {@link #sort} runs on the run's threads, each scattering
  * its own candidate list to offsets from the per-thread counts, and returns after all of them; the
- * result is read-only.
+ * result is read-only. Its inputs are the run's own; nothing is checked.
  *
  * @param start per sub-partition, its first entry; one more entry: the entry count (sub-partitions
  *     of partitions not joined cache-stationary are empty)
