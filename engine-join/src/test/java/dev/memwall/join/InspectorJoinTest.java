@@ -2,7 +2,6 @@ package dev.memwall.join;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,8 +108,8 @@ class InspectorJoinTest {
       Join narrow = Join.of(memory, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
           .profile(TestProfiles.vm()).tupleBytes(16);
       assertArrayEquals(expected, pairs(narrow));
-      assertNotNull(narrow.inspectorReport().fallback());
-      assertTrue(narrow.inspectorReport().fallback().contains("under 20"), narrow.inspectorReport().fallback());
+      assertEquals(InspectorJoin.Fallback.NARROW_TUPLES, narrow.inspectorReport().fallback(),
+          narrow.inspectorReport()::toString);
       // a budget that holds the partitions but not the filters of a machine with one-tuple sub-partitions
       InspectorJoin.Settings settings = InspectorJoin.Settings.of(TestProfiles.inspector(64, 64), 100, 1,
           InspectorJoin.Phase.AUTO, true);
@@ -122,8 +121,8 @@ class InspectorJoinTest {
         Join join = Join.of(tight, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
             .profile(TestProfiles.inspector(64, 64)).tupleBytes(100);
         assertEquals(expected.length, join.count());
-        assertNotNull(join.inspectorReport().fallback(), join.inspectorReport().toString());
-        assertTrue(join.inspectorReport().fallback().contains("would not fit"), join.inspectorReport().fallback());
+        assertEquals(InspectorJoin.Fallback.FILTERS_OVER_BUDGET, join.inspectorReport().fallback(),
+            join.inspectorReport()::toString);
         assertTrue(tight.budget().peakBytes() <= tight.budget().limitBytes());
       }
     }

@@ -211,7 +211,8 @@ class JoinProperties {
       InspectorJoin.Report report = join.inspectorReport();
       boolean inspects = algorithm == JoinAlgorithm.INSPECTOR && tupleBytes >= InspectorJoin.MIN_TUPLE_BYTES;
       assertEquals(inspects, report.inspected(), report::toString);
-      assertEquals(algorithm == JoinAlgorithm.INSPECTOR && !inspects, report.fallback() != null, report::toString);
+      assertEquals(algorithm == JoinAlgorithm.INSPECTOR && !inspects ? InspectorJoin.Fallback.NARROW_TUPLES : null,
+          report.fallback(), report::toString);
       if (!inspects || phase == InspectorJoin.Phase.CACHE_PARTITIONING) {
         assertEquals(0, report.stationaryPartitions(), report::toString);
       } else if (phase == InspectorJoin.Phase.CACHE_STATIONARY) {

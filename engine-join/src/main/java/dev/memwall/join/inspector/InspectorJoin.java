@@ -1,67 +1,51 @@
 package dev.memwall.join.inspector;
 
-import dev.memwall.core.bloom.BloomFilter;
-import dev.memwall.core.bloom.VerticalBloomFilters;
-import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinIndex;
 import dev.memwall.join.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 
 /**
  * The inspector join of seed 002, chapter 5, and its fallback and baseline, enhanced cache
- * partitioning, over in-memory partitions.
+ * partitioning, over in-memory partitions: the entry point, its settings and report, and the order
+ * of the phases, each of which is a class of this package holding its own state.
  *
- * <p><b>Partition and inspection phase</b> (section 5.4.4). Both inputs are partitioned by the top
- * bits of their 4-byte hash codes into {@link InspectorSizing#partitions()} memory partitions of
- * {@code W}-byte tuples (key, row id, payload up to the tuple width; see {@link Settings#tupleBytes})
- * with the hash codes beside them in a slot array. Each of {@code t} threads partitions a share of the
- * input (count, then move), and partition {@code i} is the union of every thread's {@code i}-th
- * output, laid out one after the other. While the build side is partitioned, every {@code K}
- * consecutive pages of a thread's part of a partition form a sub-partition with its own 3-hash Bloom
- * filter (eq. 5.1 for K, fpr/S per filter). The filters are then transposed to the vertical
- * (bit-sliced) layout, up to 64 per set ({@link VerticalBloomFilters}), so that testing a probe tuple
- * against all of a partition's filters costs 3 loads per 64 sub-partitions. Once the probe side is
- * partitioned, each partition's tuples are tested against its filters (see {@link #partitionProbe}
- * for why not during the scatter): a tuple no filter admits is dropped (reported at once by outer
- * and anti joins); the others' candidate sub-partitions are recorded and counted per sub-partition.
+ * <p><b>Partition and inspection phase</b> (section 5.4.4). Both inputs are partitioned alike
+ * ({@link Partitioning}) by the top bits of their 4-byte hash codes into
+ * {@link InspectorSizing#partitions()} memory partitions of {@code W}-byte tuples (see
+ * {@link Settings#tupleBytes}) with the hash codes beside them. While the build side is partitioned
+ * ({@link BuildSide}), every {@code K} consecutive pages of a thread's part of a partition form a
+ * sub-partition ({@link SubPartitions}) with its own 3-hash Bloom filter ({@link HorizontalFilters};
+ * eq. 5.1 for K, fpr/S per filter), then transposed to vertical sets of up to 64
+ * ({@link PartitionFilters}) so that testing a probe tuple against all of a partition's filters costs
+ * 3 loads per 64 sub-partitions. Once the probe side is partitioned ({@link ProbeSide}), its tuples
+ * are tested against their partition's filters ({@link Inspection}): a tuple no filter admits is
+ * dropped (reported at once by outer and anti joins); the others' candidate sub-partitions are
+ * recorded, counted, and sorted by sub-partition ({@link SortedCandidates}).
  *
- * <p><b>Join phase.</b> Per partition, the average number of candidate sub-partitions per probe
- * tuple decides (section 5.6.5): under {@value #MAX_AVERAGE_CANDIDATES}, the cache-stationary join
- * (section 5.5): a counting sort of (probe position, hash code) pairs per sub-partition, then each
- * sub-partition's cache-resident table ({@link CacheTable}) probed by its pairs, touching tuples only
- * on hash hits and never moving them. Otherwise (many duplicate build keys), enhanced cache
- * partitioning: the partition's build and probe tuples are re-partitioned (copied) into
- * cache-sized sub-partitions by other hash bits, and each pair joined with the same cache-resident
- * table. Partitions and sub-partitions are shared among the threads through a counter.
+ * <p><b>Join phase</b> ({@link JoinPhase}). Per partition, the average number of candidate
+ * sub-partitions per probe tuple decides (section 5.6.5): under {@value #MAX_AVERAGE_CANDIDATES},
+ * the cache-stationary join (section 5.5), each sub-partition's cache-resident table
+ * ({@link CacheTable}) probed by its sorted candidates, touching tuples only on hash hits and never
+ * moving them. Otherwise (many duplicate build keys), enhanced cache partitioning
+ * ({@link CachePartitioning}): the partition's tuples re-partitioned (copied) into cache-sized
+ * sub-partitions by other hash bits, each pair joined with the same cache-resident table.
  *
- * <p><b>Fallbacks before partitioning</b> (the thesis's): tuples under {@value #MIN_TUPLE_BYTES}
- * bytes, or filters that would not fit the memory budget, run enhanced cache partitioning
- * throughout (no filters), as does {@link Settings#inspect()} false (the baseline algorithm).
+ * <p><b>Fallbacks before partitioning</b> (the thesis's, {@link Fallback}): tuples under
+ * {@value #MIN_TUPLE_BYTES} bytes, or filters that would not fit the memory budget, run enhanced
+ * cache partitioning throughout (no filters), as does {@link Settings#inspect()} false (the baseline
+ * algorithm).
  *
- * <p>On the JVM there is no prefetch instruction: where the thesis prefetches (build tuples of a
- * sub-partition, the sorted probe arrays, re-partitioning) this code relies on sequential access
- * and the out-of-order core; see {@code dev.memwall.join.prefetch} for the staged loops.
- *
- * <p>Resources: all working memory is charged to the input's {@link EngineMemory} and freed before
- * {@link #run} returns or throws: both sides' extracted tuples (12 bytes a row), both sides'
- * partitions ({@code W + 4} bytes a tuple, 4 more per probe tuple while inspecting), the filters (the
- * bits per key of fpr/S, twice while transposing), candidate lists and sorted pairs (8 bytes per
- * candidate, twice), a matched flag per probe tuple for outer, semi and anti joins, and each
- * thread's re-partitioning scratch.
+ * <p>Resources: all working memory is charged to the input's {@link EngineMemory}, owned by the
+ * run's {@link RunContext}, and freed before {@link #run} returns or throws: both sides' extracted
+ * tuples (12 bytes a row), both sides' partitions ({@code W + 4} bytes a tuple, 4 more per probe
+ * tuple while inspecting), the filters (the bits per key of fpr/S, twice while transposing),
+ * candidate lists and sorted pairs (8 bytes per candidate, twice), a matched flag per probe tuple for
+ * outer, semi and anti joins, and each thread's re-partitioning scratch.
  *
  * <p>Thread safety: {@link #run} starts and joins its own threads; a streaming consumer is called
  * from them one chunk at a time. Bad input (settings out of range) throws
@@ -73,11 +57,6 @@ public final class InspectorJoin {
   /** Tuples narrower than this are joined by enhanced cache partitioning (the thesis's 20-byte case). */
   public static final int MIN_TUPLE_BYTES = 20;
 
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-  /** The matched flag of a probe tuple the filters dropped (already reported where the join type reports it). */
-  private static final byte SETTLED = 2;
-
   /** Which join phase runs; AUTO is the thesis's choice from the inspection. */
   public enum Phase {
     /** Cache-stationary where the inspection allows, enhanced cache partitioning where it does not. */
@@ -86,6 +65,29 @@ public final class InspectorJoin {
     CACHE_STATIONARY,
     /** Enhanced cache partitioning in every partition. */
     CACHE_PARTITIONING
+  }
+
+  /**
+   * Why the inspector join ran enhanced cache partitioning throughout instead of building filters
+   * and inspecting (the thesis's fallbacks before partitioning). Callers compare the constant; the
+   * {@linkplain #description() description} is the text for reports and CLI output.
+   */
+  public enum Fallback {
+    /** The tuples are narrower than {@value InspectorJoin#MIN_TUPLE_BYTES} bytes. */
+    NARROW_TUPLES("the tuples are under " + MIN_TUPLE_BYTES + " bytes wide"),
+    /** The filters and candidate lists would not fit the memory budget beside the partitions. */
+    FILTERS_OVER_BUDGET("the filters would not fit the memory budget");
+
+    private final String description;
+
+    Fallback(String description) {
+      this.description = description;
+    }
+
+    /** One line saying why, for reports and CLI output. */
+    public String description() {
+      return description;
+    }
   }
 
   /**
@@ -130,7 +132,8 @@ public final class InspectorJoin {
    * What a run did.
    *
    * @param inspected whether filters were built and probe tuples inspected
-   * @param fallback why the inspector join ran enhanced cache partitioning throughout, or null
+   * @param fallback why the inspector join ran enhanced cache partitioning throughout, or null when
+   *     it inspected or was not asked to ({@link Settings#inspect()} false)
    * @param sizing W, n, K, C and the partition count
    * @param subPartitions build sub-partitions (filters)
    * @param averageCandidates candidate sub-partitions per probe tuple that passed a filter (0 without filters)
@@ -141,76 +144,22 @@ public final class InspectorJoin {
    *     transposed, the counting sort included)
    * @param joinNanos wall time of the join phase
    */
-  public record Report(boolean inspected, String fallback, InspectorSizing sizing, int subPartitions,
+  public record Report(boolean inspected, Fallback fallback, InspectorSizing sizing, int subPartitions,
       double averageCandidates, long droppedProbeTuples, int stationaryPartitions, int cachePartitionedPartitions,
       long partitionNanos, long joinNanos) {}
 
-  private final JoinInput input;
-  private final Settings settings;
-  private final EngineMemory memory;
-  private final JoinType type;
-  private final int threads;
-  private final List<AutoCloseable> owned = new ArrayList<>();
-  private final JoinOutput[] outs;
-  private InspectorSizing sizing;
-  private int recordBytes;
-  private int partitions;
-  private boolean inspect;
-  private String fallback;
-  // build side
-  private MemorySegment buildRecords;
-  private MemorySegment buildCodes;
-  private int[] buildStart;
-  private int[] subFirst;
-  private long[] subStart;
-  private int[] subPartition;
-  private int subCount;
-  private BloomFilter[] horizontalFilters;
-  private OffHeapBuffer horizontalBuffer;
-  private int[] setFirst;
-  private VerticalBloomFilters[] sets;
-  // probe side
-  private MemorySegment probeRecords;
-  private MemorySegment probeCodes;
-  private MemorySegment probeLow;
-  private int[] probeStart;
-  private int[] probeFill;
-  private CandidateList[] candidates;
-  private int[][] candidateCounts;
-  private long[][] partitionCandidates;
-  private long[][] partitionSurvivors;
-  private long[] dropped;
-  private boolean[] stationary;
-  private MemorySegment matched;
-  // counting sort
-  private long[] entryStart;
-  private MemorySegment entries;
-
-  private InspectorJoin(JoinInput input, JoinOutput out, Settings settings) {
-    this.input = input;
-    this.settings = settings;
-    this.memory = input.memory();
-    this.type = input.type();
-    this.threads = settings.threads();
-    this.outs = new JoinOutput[threads];
-    outs[0] = out;
-  }
+  private InspectorJoin() {}
 
   /** Runs the join into {@code out}; every buffer is freed when this returns or throws. */
   public static Report run(JoinInput input, JoinOutput out, Settings settings) {
-    InspectorJoin join = new InspectorJoin(input, out, settings);
+    RunContext run = new RunContext(input, out, settings.threads());
     try {
-      for (int t = 1; t < join.threads; t++) {
-        join.outs[t] = out.fork();
-      }
-      Report report = join.execute();
-      for (int t = 1; t < join.threads; t++) {
-        join.outs[t].flush();
-        out.absorb(join.outs[t]);
-      }
+      run.forkOutputs();
+      Report report = execute(run, settings);
+      run.absorbOutputs();
       return report;
     } finally {
-      join.closeAll();
+      run.close();
     }
   }
 
@@ -236,655 +185,68 @@ public final class InspectorJoin {
     return subs * s.filterBytes();
   }
 
-  private Report execute() {
+  /** The phases in order; each frees what it no longer needs as soon as the next has what it needs. */
+  private static Report execute(RunContext run, Settings settings) {
     long started = System.nanoTime();
-    ExtractedSide right = ExtractedSide.extract(memory, input.right(), false);
-    owned.add(right);
+    JoinInput input = run.input();
+    ExtractedSide right = run.own(ExtractedSide.extract(run.memory(), input.right(), false));
     int n = right.count();
-    sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
-    recordBytes = sizing.recordBytes();
-    partitions = sizing.partitions();
-    inspect = settings.inspect();
-    if (inspect && settings.tupleBytes() < MIN_TUPLE_BYTES) {
-      fallback = "tuples of " + settings.tupleBytes() + " bytes are under " + MIN_TUPLE_BYTES;
-    } else if (inspect && !filtersFit(n)) {
-      fallback = "the filters (" + 2 * filterBytes(sizing, n, threads) + " bytes) would not fit the memory budget";
-    }
-    inspect &= fallback == null;
-    partitionBuild(right, n);
-    owned.remove(right);
-    right.close();
+    InspectorSizing sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
+    Fallback fallback = settings.inspect() ? fallback(run, settings, sizing, n) : null;
+    boolean inspect = settings.inspect() && fallback == null;
+    Partitioning partitioning = new Partitioning(run, sizing);
+    BuildSide build = BuildSide.partition(partitioning, right, inspect);
+    run.free(right);
+    PartitionFilters filters = null;
     if (inspect) {
-      transposeFilters();
+      filters = PartitionFilters.transpose(partitioning, build.subs(), build.filters());
+      run.free(build.filters());
     }
-    ExtractedSide left = ExtractedSide.extract(memory, input.left(), type.reportsUnmatched());
-    owned.add(left);
-    left.emitNullRows(input, outs[0]);
-    partitionProbe(left);
-    owned.remove(left);
-    left.close();
-    choosePhases();
+    ExtractedSide left = run.own(ExtractedSide.extract(run.memory(), input.left(), run.type().reportsUnmatched()));
+    left.emitNullRows(input, run.out(0));
+    ProbeSide probe = ProbeSide.partition(partitioning, left, build.subs(), filters);
+    run.free(left);
+    Inspection inspection = probe.inspection();
+    boolean[] stationary = inspect ? inspection.choosePhases(settings.phase()) : new boolean[sizing.partitions()];
+    SortedCandidates sorted = null;
     if (inspect) {
-      countingSort();
+      sorted = SortedCandidates.sort(partitioning, inspection, build.subs(), stationary, probe.tuples().codes());
+      inspection.releaseCandidates();
     }
     long partitioned = System.nanoTime();
-    joinPhase();
-    if (type != JoinType.INNER) {
-      finishProbeTuples();
+    JoinPhase join = new JoinPhase(partitioning, build, probe, stationary, sorted);
+    join.run();
+    if (run.type() != JoinType.INNER) {
+      join.finishProbeTuples();
     }
     long joined = System.nanoTime();
-    long candidateSum = 0;
-    long survivors = 0;
+    long candidateSum = inspect ? inspection.candidateSum() : 0;
+    long survivors = inspect ? inspection.survivors() : 0;
     int stationaryCount = 0;
-    for (int t = 0; t < threads; t++) {
-      for (int p = 0; p < partitions; p++) {
-        candidateSum += partitionCandidates[t][p];
-        survivors += partitionSurvivors[t][p];
-      }
-    }
-    long droppedTotal = 0;
-    for (long d : dropped) {
-      droppedTotal += d;
-    }
     for (boolean s : stationary) {
       stationaryCount += s ? 1 : 0;
     }
-    return new Report(inspect, fallback, sizing, inspect ? subCount : 0,
-        inspect && survivors > 0 ? (double) candidateSum / survivors : 0, droppedTotal, stationaryCount,
-        partitions - stationaryCount, partitioned - started, joined - partitioned);
+    return new Report(inspect, fallback, sizing, inspect ? build.subs().count() : 0,
+        inspect && survivors > 0 ? (double) candidateSum / survivors : 0, inspect ? inspection.dropped() : 0,
+        stationaryCount, sizing.partitions() - stationaryCount, partitioned - started, joined - partitioned);
   }
 
-  /** Whether the budget holds the filters besides everything else the join will allocate (the right side is extracted). */
-  private boolean filtersFit(int buildTuples) {
-    long rest = bytesFor(input.left().rowCount(), type.reportsUnmatched() ? input.left().nullBound() : 0, buildTuples,
-        settings) - Tuples.bytesFor(buildTuples);
+  /** Why an inspector join that was asked to inspect cannot, or null when it can (the right side is extracted). */
+  private static Fallback fallback(RunContext run, Settings settings, InspectorSizing sizing, int buildTuples) {
+    if (settings.tupleBytes() < MIN_TUPLE_BYTES) {
+      return Fallback.NARROW_TUPLES;
+    }
+    JoinInput input = run.input();
+    long rest = bytesFor(input.left().rowCount(), run.type().reportsUnmatched() ? input.left().nullBound() : 0,
+        buildTuples, settings) - Tuples.bytesFor(buildTuples);
     // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
-    long bytes = 2 * filterBytes(sizing, buildTuples, threads) + 20L * input.left().rowCount() + rest;
+    long bytes = 2 * filterBytes(sizing, buildTuples, run.threads()) + 20L * input.left().rowCount() + rest;
     try {
-      memory.budget().reserve(bytes);
-      memory.budget().release(bytes);
-      return true;
-    } catch (dev.memwall.core.memory.BudgetExceededException e) {
-      return false;
-    }
-  }
-
-  private MemorySegment allocate(long bytes, Placement placement) {
-    OffHeapBuffer buffer = memory.allocate(Math.max(1, bytes), placement);
-    owned.add(buffer);
-    return buffer.segment();
-  }
-
-  private int partitionOf(int code) {
-    return (int) ((Integer.toUnsignedLong(code) * partitions) >>> 32);
-  }
-
-  private static int code(long key) {
-    return (int) (key >>> 32);
-  }
-
-  /** Runs {@code task} for every thread index, on that many threads. */
-  private void parallel(IntConsumer task) {
-    List<Runnable> tasks = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      int thread = t;
-      tasks.add(() -> task.accept(thread));
-    }
-    Workers.runAll("memwall-inspector", tasks);
-  }
-
-  private int shareStart(int count, int t) {
-    return (int) ((long) count * t / threads);
-  }
-
-  /** Per (partition, thread) region starts, partition-major, from per-thread histograms. */
-  private int[] regions(int[][] histogram) {
-    int[] start = new int[partitions * threads + 1];
-    int at = 0;
-    for (int p = 0; p < partitions; p++) {
-      for (int t = 0; t < threads; t++) {
-        start[p * threads + t] = at;
-        at += histogram[t][p];
-      }
-    }
-    start[partitions * threads] = at;
-    return start;
-  }
-
-  private int[][] histograms(Tuples tuples, int count) {
-    int[][] histogram = new int[threads][];
-    MemorySegment hashes = tuples.hashes();
-    parallel(t -> {
-      // counted in an array of the thread's own, published once: the rows of histogram are small
-      // neighbouring arrays, and counting in them directly made the two cores fight for their line
-      int[] h = new int[partitions];
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
-        h[partitionOf(code(hashes.getAtIndex(Tuples.HASH, i)))]++;
-      }
-      histogram[t] = h;
-    });
-    return histogram;
-  }
-
-  /** Writes one W-byte record: key, row id, then the payload standing in for the other columns. */
-  private void writeRecord(MemorySegment records, long position, long key, int row) {
-    long at = position * recordBytes;
-    records.set(LONG, at, key);
-    records.set(INT, at + CacheTable.ROW_OFFSET, row);
-    records.set(INT, at + 12, (int) key);
-    for (long o = 16; o < recordBytes; o += 8) {
-      records.set(LONG, at + o, key);
-    }
-  }
-
-  // ------------------------------------------------------------------------------------ build side
-
-  private void partitionBuild(ExtractedSide right, int count) {
-    int[][] histogram = histograms(right.tuples(), count);
-    buildStart = regions(histogram);
-    buildRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
-    buildCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
-    int perSub = sizing.tuplesPerSubPartition();
-    BloomFilter[] filters = null;
-    if (inspect) {
-      subFirst = new int[partitions * threads + 1];
-      int subs = 0;
-      for (int r = 0; r < partitions * threads; r++) {
-        subFirst[r] = subs;
-        int tuples = buildStart[r + 1] - buildStart[r];
-        subs += (tuples + perSub - 1) / perSub;
-      }
-      subFirst[partitions * threads] = subs;
-      subCount = subs;
-      subStart = new long[subs + 1];
-      subPartition = new int[subs];
-      for (int r = 0; r < partitions * threads; r++) {
-        for (int g = subFirst[r]; g < subFirst[r + 1]; g++) {
-          subStart[g] = buildStart[r] + (long) (g - subFirst[r]) * perSub;
-          subPartition[g] = r / threads;
-        }
-      }
-      subStart[subs] = count;
-      long filterBytes = sizing.filterBytes();
-      OffHeapBuffer horizontal = memory.allocate(Math.max(1, subs * filterBytes));
-      owned.add(horizontal);
-      horizontal.segment().fill((byte) 0);
-      filters = new BloomFilter[subs];
-      for (int g = 0; g < subs; g++) {
-        filters[g] = BloomFilter.wrap(horizontal.segment().asSlice(g * filterBytes, filterBytes),
-            InspectorSizing.HASHES);
-      }
-      horizontalFilters = filters;
-      horizontalBuffer = horizontal;
-    }
-    BloomFilter[] f = filters;
-    MemorySegment hashes = right.tuples().hashes();
-    MemorySegment rows = right.tuples().rows();
-    parallel(t -> {
-      int[] cursor = new int[partitions];
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = code(key);
-        int p = partitionOf(code);
-        int region = p * threads + t;
-        int c = cursor[p]++;
-        long position = buildStart[region] + c;
-        writeRecord(buildRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
-        buildCodes.setAtIndex(INT, position, code);
-        if (f != null) {
-          f[subFirst[region] + c / perSub].add(key);
-        }
-      }
-    });
-  }
-
-  /** Converts each partition's filters to vertical sets of up to 64, then frees the horizontal ones. */
-  private void transposeFilters() {
-    setFirst = new int[partitions + 1];
-    int total = 0;
-    for (int p = 0; p < partitions; p++) {
-      setFirst[p] = total;
-      int subs = subFirst[(p + 1) * threads] - subFirst[p * threads];
-      total += (subs + VerticalBloomFilters.MAX_FILTERS - 1) / VerticalBloomFilters.MAX_FILTERS;
-    }
-    setFirst[partitions] = total;
-    sets = new VerticalBloomFilters[total];
-    long setBytes = VerticalBloomFilters.bytesFor(sizing.filterBits());
-    MemorySegment vertical = allocate(total * setBytes, Placement.HUGE_PAGES);
-    vertical.fill((byte) 0);
-    List<BloomFilter> all = Arrays.asList(horizontalFilters);
-    parallel(t -> {
-      for (int p = t; p < partitions; p += threads) {
-        int first = subFirst[p * threads];
-        int end = subFirst[(p + 1) * threads];
-        for (int s = setFirst[p]; s < setFirst[p + 1]; s++) {
-          int from = first + (s - setFirst[p]) * VerticalBloomFilters.MAX_FILTERS;
-          int to = Math.min(end, from + VerticalBloomFilters.MAX_FILTERS);
-          sets[s] = VerticalBloomFilters.transpose(all.subList(from, to), vertical.asSlice(s * setBytes, setBytes));
-        }
-      }
-    });
-    horizontalFilters = null;
-    owned.remove(horizontalBuffer);
-    horizontalBuffer.close();
-    horizontalBuffer = null;
-  }
-
-  // ------------------------------------------------------------------------------------ probe side
-
-  /**
-   * Partitions the probe side (count, then move), then inspects it: each thread tests the tuples
-   * of its part of every partition against that partition's vertical filters, one partition after
-   * the other. The thesis tests while partitioning; here a partition's filters (a vertical set of
-   * about {@value InspectorSizing#TARGET_SUB_PARTITIONS} filters) fit the cache while all of them
-   * together do not, and testing them where they are cache-resident turned out several times cheaper
-   * on these machines than three memory misses per tuple. A tuple no filter admits is dropped:
-   * reported at once by outer and anti joins and flagged {@link #SETTLED} so that nothing reports
-   * it again.
-   */
-  private void partitionProbe(ExtractedSide left) {
-    int count = left.count();
-    int[][] histogram = histograms(left.tuples(), count);
-    probeStart = regions(histogram);
-    probeFill = new int[partitions * threads];
-    probeRecords = allocate((long) count * recordBytes, Placement.HUGE_PAGES);
-    probeCodes = allocate((long) count * Integer.BYTES, Placement.DEFAULT);
-    // the keys' low halves beside the codes, so that the inspection reads 8 bytes a tuple, not a record's line
-    probeLow = inspect ? allocate((long) count * Integer.BYTES, Placement.DEFAULT) : null;
-    if (type != JoinType.INNER) {
-      matched = allocate(Math.max(1, count), Placement.DEFAULT);
-      matched.fill((byte) 0);
-    }
-    partitionCandidates = new long[threads][partitions];
-    partitionSurvivors = new long[threads][partitions];
-    dropped = new long[threads];
-    if (inspect) {
-      candidates = new CandidateList[threads];
-      candidateCounts = new int[threads][];
-      for (int t = 0; t < threads; t++) {
-        candidates[t] = new CandidateList(memory, shareStart(count, t + 1) - shareStart(count, t) + 16);
-        owned.add(candidates[t]);
-      }
-    }
-    MemorySegment hashes = left.tuples().hashes();
-    MemorySegment rows = left.tuples().rows();
-    parallel(t -> {
-      // the thread's write cursors, one per partition, in an array of its own (see histograms)
-      int[] cursor = new int[partitions];
-      for (int p = 0; p < partitions; p++) {
-        cursor[p] = probeStart[p * threads + t];
-      }
-      for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
-        int code = code(key);
-        int position = cursor[partitionOf(code)]++;
-        writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
-        probeCodes.setAtIndex(INT, position, code);
-        if (inspect) {
-          probeLow.setAtIndex(INT, position, (int) key);
-        }
-      }
-      for (int p = 0; p < partitions; p++) {
-        probeFill[p * threads + t] = cursor[p] - probeStart[p * threads + t];
-      }
-      if (inspect) {
-        inspect(t);
-      } else {
-        for (int p = 0; p < partitions; p++) {
-          partitionSurvivors[t][p] = probeFill[p * threads + t];
-        }
-      }
-    });
-  }
-
-  /** Tests thread {@code t}'s probe tuples against their partition's filters, partition by partition. */
-  private void inspect(int t) {
-    // every count the loop keeps per tuple is the thread's own local or array, published per
-    // partition: the per-thread rows of the shared arrays are neighbours in memory
-    JoinOutput out = outs[t];
-    CandidateList list = candidates[t];
-    int[] perSub = new int[subCount];
-    long droppedHere = 0;
-    boolean reportsUnmatched = type.reportsUnmatched();
-    for (int p = 0; p < partitions; p++) {
-      int region = p * threads + t;
-      int firstSet = setFirst[p];
-      int setCount = setFirst[p + 1] - firstSet;
-      int firstSub = subFirst[p * threads];
-      long candidateSum = 0;
-      long survivors = 0;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        long key = ((long) probeCodes.getAtIndex(INT, pos) << 32) | (probeLow.getAtIndex(INT, pos) & 0xFFFF_FFFFL);
-        long any = 0;
-        for (int s = 0; s < setCount; s++) {
-          long mask = sets[firstSet + s].candidates(key);
-          any |= mask;
-          int base = firstSub + s * VerticalBloomFilters.MAX_FILTERS;
-          candidateSum += Long.bitCount(mask);
-          for (; mask != 0; mask &= mask - 1) {
-            int g = base + Long.numberOfTrailingZeros(mask);
-            list.add(((long) g << 32) | pos);
-            perSub[g]++;
-          }
-        }
-        if (any == 0) {
-          droppedHere++;
-          if (matched != null) {
-            matched.set(ValueLayout.JAVA_BYTE, pos, SETTLED);
-          }
-          if (reportsUnmatched) {
-            out.emit(probeRecords.get(INT, pos * recordBytes + CacheTable.ROW_OFFSET), JoinIndex.NO_ROW);
-          }
-        } else {
-          survivors++;
-        }
-      }
-      partitionCandidates[t][p] = candidateSum;
-      partitionSurvivors[t][p] = survivors;
-    }
-    candidateCounts[t] = perSub;
-    dropped[t] = droppedHere;
-  }
-
-  private void choosePhases() {
-    stationary = new boolean[partitions];
-    for (int p = 0; p < partitions; p++) {
-      if (!inspect || settings.phase() == Phase.CACHE_PARTITIONING) {
-        continue;
-      }
-      long candidateSum = 0;
-      long survivors = 0;
-      for (int t = 0; t < threads; t++) {
-        candidateSum += partitionCandidates[t][p];
-        survivors += partitionSurvivors[t][p];
-      }
-      stationary[p] = settings.phase() == Phase.CACHE_STATIONARY || survivors == 0
-          || candidateSum < MAX_AVERAGE_CANDIDATES * survivors;
-    }
-  }
-
-  /**
-   * The counting sort of section 5.5.1: (probe position, hash code) pairs grouped by sub-partition,
-   * each thread scattering its own candidate list to offsets from the per-thread counts.
-   */
-  private void countingSort() {
-    entryStart = new long[subCount + 1];
-    long[][] writeAt = new long[threads][subCount];
-    long at = 0;
-    for (int g = 0; g < subCount; g++) {
-      entryStart[g] = at;
-      if (!stationary[subPartition[g]]) {
-        continue;
-      }
-      for (int t = 0; t < threads; t++) {
-        writeAt[t][g] = at;
-        at += candidateCounts[t][g];
-      }
-    }
-    entryStart[subCount] = at;
-    entries = allocate(at * 8, Placement.HUGE_PAGES);
-    parallel(t -> {
-      CandidateList list = candidates[t];
-      long[] cursor = writeAt[t].clone(); // the thread's own copy (see histograms)
-      for (long i = 0, n = list.size(); i < n; i++) {
-        long e = list.get(i);
-        int g = (int) (e >>> 32);
-        if (!stationary[subPartition[g]]) {
-          continue;
-        }
-        int position = (int) e;
-        long o = cursor[g]++ * 8;
-        entries.set(INT, o, position);
-        entries.set(INT, o + 4, probeCodes.getAtIndex(INT, position));
-      }
-    });
-    for (CandidateList list : candidates) {
-      owned.remove(list);
-      list.close();
-    }
-    candidates = null;
-  }
-
-  // ------------------------------------------------------------------------------------ join phase
-
-  private void joinPhase() {
-    List<Integer> units = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      if (!stationary[p]) {
-        units.add(-(p + 1));
-      }
-    }
-    if (inspect) {
-      for (int g = 0; g < subCount; g++) {
-        if (stationary[subPartition[g]] && entryStart[g + 1] > entryStart[g]) {
-          units.add(g);
-        }
-      }
-    }
-    int[] work = units.stream().mapToInt(Integer::intValue).toArray();
-    AtomicInteger next = new AtomicInteger();
-    parallel(t -> {
-      CacheTable table = new CacheTable(input, outs[t], recordBytes, matched);
-      try (Scratch scratch = new Scratch(memory)) {
-        for (int u = next.getAndIncrement(); u < work.length; u = next.getAndIncrement()) {
-          int unit = work[u];
-          if (unit >= 0) {
-            joinStationary(table, unit);
-          } else {
-            joinCachePartitioned(table, scratch, -unit - 1);
-          }
-        }
-      }
-    });
-  }
-
-  /** The cache-stationary join of one sub-partition with its sorted probe pairs (Figure 5.9). */
-  private void joinStationary(CacheTable table, int g) {
-    table.build(buildRecords, buildCodes, subStart[g], (int) (subStart[g + 1] - subStart[g]));
-    MemorySegment e = entries;
-    MemorySegment probes = probeRecords;
-    for (long i = entryStart[g], end = entryStart[g + 1]; i < end; i++) {
-      int position = e.get(INT, i * 8);
-      table.probe(e.get(INT, i * 8 + 4), probes, position, position);
-    }
-  }
-
-  /**
-   * Enhanced cache partitioning of one memory partition: re-partitions (copies) its build and probe
-   * tuples into cache-sized sub-partitions by the low 32 key bits, then joins each pair with a
-   * cache-resident table. A partition that already fits is joined directly.
-   */
-  private void joinCachePartitioned(CacheTable table, Scratch scratch, int p) {
-    long bFrom = buildStart[p * threads];
-    int nb = (int) (buildStart[(p + 1) * threads] - bFrom);
-    int np = 0;
-    for (int t = 0; t < threads; t++) {
-      np += probeFill[p * threads + t];
-    }
-    if (nb == 0 || np == 0) {
-      return;
-    }
-    int perSub = sizing.tuplesPerSubPartition();
-    int subs = (nb + perSub - 1) / perSub;
-    if (subs <= 1) {
-      table.build(buildRecords, buildCodes, bFrom, nb);
-      for (int t = 0; t < threads; t++) {
-        int region = p * threads + t;
-        for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-          table.probe(probeCodes.getAtIndex(INT, pos), probeRecords, pos, pos);
-        }
-      }
-      return;
-    }
-    scratch.ensure(nb, np, recordBytes);
-    int[] buildAt = new int[subs + 1];
-    int[] probeAt = new int[subs + 1];
-    for (long i = bFrom; i < bFrom + nb; i++) {
-      buildAt[subOf(buildRecords.get(LONG, i * recordBytes), subs) + 1]++;
-    }
-    for (int t = 0; t < threads; t++) {
-      int region = p * threads + t;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        probeAt[subOf(probeRecords.get(LONG, pos * recordBytes), subs) + 1]++;
-      }
-    }
-    for (int s = 0; s < subs; s++) {
-      buildAt[s + 1] += buildAt[s];
-      probeAt[s + 1] += probeAt[s];
-    }
-    int[] bCursor = Arrays.copyOf(buildAt, subs);
-    int[] pCursor = Arrays.copyOf(probeAt, subs);
-    MemorySegment sb = scratch.buildRecords;
-    MemorySegment sbc = scratch.buildCodes;
-    for (long i = bFrom; i < bFrom + nb; i++) {
-      long o = i * recordBytes;
-      int to = bCursor[subOf(buildRecords.get(LONG, o), subs)]++;
-      MemorySegment.copy(buildRecords, o, sb, (long) to * recordBytes, recordBytes);
-      sbc.setAtIndex(INT, to, buildCodes.getAtIndex(INT, i));
-    }
-    MemorySegment sp = scratch.probeRecords;
-    MemorySegment spc = scratch.probeCodes;
-    MemorySegment origin = scratch.probeOrigin;
-    for (int t = 0; t < threads; t++) {
-      int region = p * threads + t;
-      for (long pos = probeStart[region], end = pos + probeFill[region]; pos < end; pos++) {
-        long o = pos * recordBytes;
-        int to = pCursor[subOf(probeRecords.get(LONG, o), subs)]++;
-        MemorySegment.copy(probeRecords, o, sp, (long) to * recordBytes, recordBytes);
-        spc.setAtIndex(INT, to, probeCodes.getAtIndex(INT, pos));
-        origin.setAtIndex(INT, to, (int) pos);
-      }
-    }
-    for (int s = 0; s < subs; s++) {
-      if (buildAt[s + 1] == buildAt[s] || probeAt[s + 1] == probeAt[s]) {
-        continue;
-      }
-      table.build(sb, sbc, buildAt[s], buildAt[s + 1] - buildAt[s]);
-      for (int i = probeAt[s]; i < probeAt[s + 1]; i++) {
-        table.probe(spc.getAtIndex(INT, i), sp, i, origin.getAtIndex(INT, i));
-      }
-    }
-  }
-
-  private static int subOf(long key, int subs) {
-    return (int) (((key & 0xFFFF_FFFFL) * subs) >>> 32);
-  }
-
-  /** Reports every probe tuple that passed the filters as matched or not (outer, semi, anti joins). */
-  private void finishProbeTuples() {
-    parallel(t -> {
-      JoinOutput out = outs[t];
-      for (int p = t; p < partitions; p += threads) {
-        for (int r = p * threads; r < (p + 1) * threads; r++) {
-          for (long pos = probeStart[r], end = pos + probeFill[r]; pos < end; pos++) {
-            byte flag = matched.get(ValueLayout.JAVA_BYTE, pos);
-            if (flag != SETTLED) {
-              CacheTable.finish(type, out, probeRecords, recordBytes, pos, flag != 0);
-            }
-          }
-        }
-      }
-    });
-  }
-
-  private void closeAll() {
-    RuntimeException failure = null;
-    for (int i = owned.size() - 1; i >= 0; i--) {
-      try {
-        owned.get(i).close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
-      }
-    }
-    owned.clear();
-    for (int t = 1; t < threads; t++) {
-      if (outs[t] != null) {
-        outs[t].close();
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  /** A worker's re-partitioning buffers, grown on demand. */
-  private static final class Scratch implements AutoCloseable {
-    private final EngineMemory memory;
-    private OffHeapBuffer buffer;
-    MemorySegment buildRecords;
-    MemorySegment buildCodes;
-    MemorySegment probeRecords;
-    MemorySegment probeCodes;
-    MemorySegment probeOrigin;
-
-    Scratch(EngineMemory memory) {
-      this.memory = memory;
-    }
-
-    void ensure(int builds, int probes, int recordBytes) {
-      long b = (long) builds * recordBytes;
-      long bc = (long) builds * Integer.BYTES;
-      long p = (long) probes * recordBytes;
-      long pc = (long) probes * Integer.BYTES;
-      long bytes = b + bc + p + 2 * pc;
-      if (buffer == null || buffer.byteSize() < bytes) {
-        close();
-        buffer = memory.allocate(bytes + bytes / 4);
-      }
-      MemorySegment s = buffer.segment();
-      buildRecords = s.asSlice(0, b);
-      probeRecords = s.asSlice(b, p);
-      buildCodes = s.asSlice(b + p, bc);
-      probeCodes = s.asSlice(b + p + bc, pc);
-      probeOrigin = s.asSlice(b + p + bc + pc, pc);
-    }
-
-    @Override
-    public void close() {
-      if (buffer != null) {
-        buffer.close();
-        buffer = null;
-      }
-    }
-  }
-
-  /** A thread's growing list of (sub-partition, probe position) candidates, off-heap. */
-  private static final class CandidateList implements AutoCloseable {
-    private final EngineMemory memory;
-    private OffHeapBuffer buffer;
-    private MemorySegment segment;
-    private long size;
-
-    CandidateList(EngineMemory memory, long capacity) {
-      this.memory = memory;
-      this.buffer = memory.allocate(Math.max(16, capacity) * Long.BYTES);
-      this.segment = buffer.segment();
-    }
-
-    void add(long entry) {
-      if (size * Long.BYTES == segment.byteSize()) {
-        OffHeapBuffer grown = memory.allocate(segment.byteSize() * 2);
-        grown.segment().copyFrom(segment);
-        buffer.close();
-        buffer = grown;
-        segment = grown.segment();
-      }
-      segment.setAtIndex(LONG, size++, entry);
-    }
-
-    long size() {
-      return size;
-    }
-
-    long get(long i) {
-      return segment.getAtIndex(LONG, i);
-    }
-
-    @Override
-    public void close() {
-      buffer.close();
+      run.memory().budget().reserve(bytes);
+      run.memory().budget().release(bytes);
+      return null;
+    } catch (BudgetExceededException e) {
+      return Fallback.FILTERS_OVER_BUDGET;
     }
   }
 }
