@@ -1,5 +1,15 @@
 package dev.memwall.index.fpb;
 
+import static dev.memwall.index.fpb.NodePointer.NULL;
+import static dev.memwall.index.fpb.NodePointer.lineOf;
+import static dev.memwall.index.fpb.NodePointer.nodeAt;
+import static dev.memwall.index.fpb.NodePointer.pageOf;
+import static dev.memwall.index.fpb.NodePointer.ptr;
+import static dev.memwall.index.fpb.PageKinds.PAGE_LEAF;
+import static dev.memwall.index.fpb.PageKinds.PAGE_MAP;
+import static dev.memwall.index.fpb.PageKinds.PAGE_NODES;
+import static dev.memwall.index.fpb.PageKinds.PAGE_OVERFLOW;
+
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
@@ -51,11 +61,6 @@ import java.util.function.Consumer;
  * a map naming pages outside the file {@link CorruptPageException} naming file and page.
  */
 public final class CacheFirstTree extends AbstractDiskTree {
-  static final int PAGE_LEAF = 1;
-  static final int PAGE_NODES = 2;
-  static final int PAGE_OVERFLOW = 3;
-  static final int PAGE_MAP = 4;
-  private static final long NULL = -1;
   private static final int META_LONGS = 13;
   private static final int MAX_HEIGHT = 64;
   private static final long MAP_NEXT = 8; // in a map page: next map page (int), then count (int) at 12
@@ -114,89 +119,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
     probe = p;
   }
 
-  /** The external jump-pointer array: leaf pages in key order, and each leaf page's rank in it. */
-  private record JumpArray(int[] pages, int[] rankOf) {}
-
-  /**
-   * One published state of the tree: the logical-to-physical page map, the root node and height,
-   * the jump-pointer array and the number of logical pages. Immutable; readers get it from the
-   * volatile field {@code view}, whose store publishes everything written before it (the pages the
-   * map names included).
-   */
-  private record View(PageMap map, long root, int height, JumpArray jump, int pages) {}
-
-  /**
-   * An immutable logical-to-physical page map ({@code -1}: unmapped) in chunks of {@value #CHUNK}
-   * entries: an update copies the chunk table and only the chunks it changes, so publishing a new
-   * map costs {@code O(pages / CHUNK + CHUNK * changed chunks)}, not a copy of the whole map.
-   */
-  static final class PageMap {
-    private static final int SHIFT = 10;
-    static final int CHUNK = 1 << SHIFT;
-    static final PageMap EMPTY = new PageMap(new int[0][]);
-    private final int[][] chunks;
-
-    private PageMap(int[][] chunks) {
-      this.chunks = chunks;
-    }
-
-    /** The map of logical pages {@code 0 .. n-1} to {@code phys[0 .. n-1]}. */
-    static PageMap of(int[] phys, int n) {
-      int[][] chunks = new int[(n + CHUNK - 1) >>> SHIFT][];
-      for (int c = 0; c < chunks.length; c++) {
-        chunks[c] = new int[CHUNK];
-        Arrays.fill(chunks[c], -1);
-        System.arraycopy(phys, c * CHUNK, chunks[c], 0, Math.min(CHUNK, n - c * CHUNK));
-      }
-      return new PageMap(chunks);
-    }
-
-    /** The physical page of {@code logical}, or -1 if it has none (or is out of range). */
-    int get(int logical) {
-      int c = logical >>> SHIFT;
-      return c < chunks.length ? chunks[c][logical & (CHUNK - 1)] : -1;
-    }
-
-    /** A copy of this map with {@code logical[i] -> phys[i]} for {@code i < n}; this map is unchanged. */
-    PageMap with(int[] logical, int[] phys, int n) {
-      if (n == 0) {
-        return this;
-      }
-      int top = chunks.length;
-      for (int i = 0; i < n; i++) {
-        top = Math.max(top, (logical[i] >>> SHIFT) + 1);
-      }
-      int[][] next = Arrays.copyOf(chunks, top);
-      boolean[] copied = new boolean[top];
-      for (int i = 0; i < n; i++) {
-        int c = logical[i] >>> SHIFT;
-        if (!copied[c]) {
-          copied[c] = true;
-          if (next[c] == null) {
-            next[c] = new int[CHUNK];
-            Arrays.fill(next[c], -1);
-          } else {
-            next[c] = next[c].clone();
-          }
-        }
-        next[c][logical[i] & (CHUNK - 1)] = phys[i];
-      }
-      return new PageMap(next);
-    }
-  }
-
-  /** A writer's heap copy of one logical page. */
-  private static final class Image {
-    final int logical;
-    final MemorySegment s;
-    boolean dirty;
-
-    Image(int logical, MemorySegment s) {
-      this.logical = logical;
-      this.s = s;
-    }
-  }
-
   private CacheFirstTree(PageFile file, DiskTreeConfig config, EngineMemory memory) {
     if (config.layout() != PageLayout.FPB_CACHE_FIRST) {
       throw new IllegalArgumentException("a CacheFirstTree needs the FPB_CACHE_FIRST layout, got " + config.layout());
@@ -211,22 +133,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
     this.scratchValues = new long[scratch];
     super(file, config, memory, "cache-first tree");
     this.frames = pool.frames();
-  }
-
-  static long ptr(int page, int line) {
-    return ((long) page << 16) | line;
-  }
-
-  static int pageOf(long ptr) {
-    return (int) (ptr >>> 16);
-  }
-
-  static int lineOf(long ptr) {
-    return (int) (ptr & 0xFFFF);
-  }
-
-  private static long nodeAt(long ptr) {
-    return (long) lineOf(ptr) * CacheFirstLayout.LINE_BYTES;
   }
 
   // ---- creating and opening ----------------------------------------------------------------
@@ -1495,16 +1401,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private static final int RETRY = -1;
 
   /**
-   * Whether {@code ptr} names a node slot on one of the logical pages {@code 0 .. pages-1}: a sanity
-   * check of pointers a reader read, which may be torn until validated. {@code pages} may come from
-   * any published state (an older one only makes a pointer to a newer page fail, and the read retry).
-   */
-  private boolean nodeSane(long ptr, int pages) {
-    int page = pageOf(ptr);
-    return page >= 0 && page < pages && layout.slotOf(lineOf(ptr)) >= 0;
-  }
-
-  /**
    * Descends to the leaf for {@code key} in the latest published state; the reader is left on the
    * leaf's page. Returns the leaf pointer or {@link #NULL} for a retry. Pages are fetched only when
    * a pointer leaves the page, each coupled with the page it leaves.
@@ -1516,7 +1412,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     long p = v.root();
     int h = v.height();
     int pages = v.pages();
-    if (!nodeSane(p, pages) || !r.enter(pageOf(p))) {
+    if (!NodePointer.sane(p, pages, layout) || !r.enter(pageOf(p))) {
       return NULL;
     }
     View now = view; // couple the root page with the root pointer and height it was read for
@@ -1535,7 +1431,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         i = n - 1;
       }
       long c = layout.child(frames, node, i);
-      if (!nodeSane(c, pages)) {
+      if (!NodePointer.sane(c, pages, layout)) {
         return NULL;
       }
       if (pageOf(c) != r.page && !r.move(pageOf(c))) {
@@ -1594,7 +1490,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         if (next == NULL) {
           break;
         }
-        if (!nodeSane(next, pages) || ++guard > guardLimit) {
+        if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
           return RETRY;
         }
         if (pageOf(next) != r.page && !r.walk(pageOf(next))) {
@@ -1819,7 +1715,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         }
         if (pageOf(p) != r.page) {
           // the last batch ended at a page boundary: p was read on r's page, still r's position
-          if (!nodeSane(p, pages) || !r.move(pageOf(p))) {
+          if (!NodePointer.sane(p, pages, layout) || !r.move(pageOf(p))) {
             return RETRY;
           }
           prefetchAhead(r.page);
@@ -1866,7 +1762,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         if (next == NULL) {
           return finish(got, NULL, 0, any, key, count, true);
         }
-        if (!nodeSane(next, pages) || ++guard > guardLimit) {
+        if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
           return RETRY;
         }
         if (pageOf(next) != r.page) {
