@@ -71,7 +71,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   private record Root(int page, int height) {}
 
-  private final KeyType keyType;
   private final MemorySegment seg;
   private final PageFormat leafFmt;
   private final PageFormat innerFmt;
@@ -94,7 +93,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     if (leaf.capacity() < 3 || inner.capacity() < 3) {
       throw new IllegalArgumentException("pages of " + config + " hold fewer than 3 entries");
     }
-    this.keyType = config.keyType();
     this.pageBytes = config.pageBytes();
     this.leafFmt = leaf;
     this.innerFmt = inner;
@@ -501,14 +499,29 @@ public final class DiskBPlusTree extends AbstractDiskTree {
   // ---- readers -----------------------------------------------------------------------------
 
   /** A reader's optimistic path: page, frame, stamp and handle per depth. */
-  private static final class ReadPath {
+  private final class ReadPath extends OptimisticReader {
     final int[] page = new int[MAX_HEIGHT];
     final int[] frame = new int[MAX_HEIGHT];
     final long[] stamp = new long[MAX_HEIGHT];
     final long[] handle = new long[MAX_HEIGHT];
-    final RowIds one = new RowIds(1);
     int height;
     int depth;
+
+    @Override
+    protected int tryLookup(long key, RowIds out, int limit) {
+      return trySearch(this, key, out, limit);
+    }
+
+    /** Whether the path read is still current and still starts at the root. */
+    @Override
+    protected boolean readValid() {
+      return pathValid(this) && root.page() == page[0];
+    }
+  }
+
+  @Override
+  protected OptimisticReader reader() {
+    return readPaths.get();
   }
 
   private boolean valid(ReadPath p, int depth) {
@@ -520,14 +533,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
       if (!valid(p, d)) {
         return false;
       }
-    }
-    return true;
-  }
-
-  /** An exception while reading optimistically is a retry if what was read did not validate. */
-  private boolean retryAfter(ReadPath p, RuntimeException e) {
-    if (pathValid(p) && root.page() == p.page[0]) {
-      throw e;
     }
     return true;
   }
@@ -611,55 +616,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     return 0;
   }
 
-  /**
-   * Appends the row ids of every entry with {@code key}, in insertion order, to {@code out}.
-   *
-   * @return how many were appended
-   */
-  @Override
-  public int search(long key, RowIds out) {
-    return lookup(key, out, Integer.MAX_VALUE);
-  }
-
-  /** The first row id of {@code key} (insertion order), or {@code absent}. */
-  @Override
-  public long searchFirst(long key, long absent) {
-    RowIds one = readPaths.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0 ? one.get(0) : absent;
-  }
-
-  /** Whether any entry has {@code key}. */
-  @Override
-  public boolean contains(long key) {
-    RowIds one = readPaths.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0;
-  }
-
-  private int lookup(long key, RowIds out, int limit) {
-    checkOpen();
-    if (!keyType.fits(key)) {
-      return 0;
-    }
-    int mark = out.size();
-    ReadPath p = readPaths.get();
-    for (;;) {
-      int got;
-      try {
-        got = trySearch(p, key, out, limit);
-      } catch (RuntimeException e) {
-        got = retryAfter(p, e) ? -1 : 0;
-      }
-      if (got >= 0) {
-        return got;
-      }
-      out.truncate(mark);
-      retries.increment();
-      Thread.onSpinWait();
-    }
-  }
-
   private int trySearch(ReadPath p, long key, RowIds out, int limit) {
     if (!descendRead(p, key)) {
       return -1;
@@ -716,51 +672,18 @@ public final class DiskBPlusTree extends AbstractDiskTree {
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer (see
    * the class comment).
    */
-  public final class RangeScan implements DiskIndex.Scan {
-    private final long lo;
-    private final long hi;
-    private final ReadPath p = new ReadPath();
-    private boolean positioned;
-    private boolean done;
-    private boolean emitted;
-    private long lastKey;
-    private long lastKeyCount;
+  public final class RangeScan extends AbstractRangeScan {
+    private final ReadPath p;
     private long handle;
-    private int endPage = -1;
     private int prefetchCredit;
 
     private RangeScan(long lo, long hi) {
-      this.lo = Math.max(lo, keyType.min());
-      this.hi = Math.min(hi, keyType.max());
-      this.done = this.lo > this.hi;
+      this(lo, hi, new ReadPath());
     }
 
-    /** Next row ids into {@code rowIds}; returns how many (0: the scan is over). */
-    public int next(long[] rowIds) {
-      return next(null, rowIds);
-    }
-
-    /** Next keys and row ids ({@code keys} may be null); returns how many (0: the scan is over). */
-    public int next(long[] keys, long[] rowIds) {
-      checkOpen();
-      checkBatchArrays(keys, rowIds);
-      while (!done) {
-        int got;
-        try {
-          got = tryNext(keys, rowIds);
-        } catch (RuntimeException e) {
-          got = retryAfter(p, e) ? -1 : 0;
-        }
-        if (got >= 0) {
-          if (got > 0 || done) {
-            return got;
-          }
-          continue;
-        }
-        positioned = false;
-        retries.increment();
-      }
-      return 0;
+    private RangeScan(long lo, long hi, ReadPath p) {
+      super(DiskBPlusTree.this, p, lo, hi);
+      this.p = p;
     }
 
     private void locateEnd() {
@@ -797,7 +720,8 @@ public final class DiskBPlusTree extends AbstractDiskTree {
       }
     }
 
-    private int tryNext(long[] keys, long[] rowIds) {
+    @Override
+    protected int tryNext(long[] keys, long[] rowIds) {
       int leaf;
       long base;
       long h;

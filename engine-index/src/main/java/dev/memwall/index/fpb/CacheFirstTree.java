@@ -15,8 +15,10 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.disk.AbstractDiskTree;
+import dev.memwall.index.disk.AbstractRangeScan;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
+import dev.memwall.index.disk.OptimisticReader;
 import dev.memwall.index.disk.PageLayout;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.CorruptPageException;
@@ -66,7 +68,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private static final long MAP_NEXT = 8; // in a map page: next map page (int), then count (int) at 12
   private static final long MAP_COUNT = 12;
 
-  private final KeyType keyType;
   private final CacheFirstLayout layout;
   private final MemorySegment frames;
   private final int pageBytes;
@@ -125,7 +126,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
     }
     // checked before the base class allocates the buffer pool
     CacheFirstLayout nodes = new CacheFirstLayout(config.pageBytes(), config.keyType().bytes(), config.nodeLines());
-    this.keyType = config.keyType();
     this.pageBytes = config.pageBytes();
     this.layout = nodes;
     int scratch = Math.max(nodes.leafCapacity(), nodes.innerCapacity()) + 2;
@@ -1265,8 +1265,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
    * per pair of neighbouring pages, not one for the whole read. The arrays are reused, so a read
    * that stays on one leaf page keeps nothing and allocates nothing.
    */
-  private final class Reader {
-    final RowIds one = new RowIds(1);
+  private final class Reader extends OptimisticReader {
     int page = -1;
     int phys;
     int frame;
@@ -1384,6 +1383,21 @@ public final class CacheFirstTree extends AbstractDiskTree {
     long base() {
       return pool.offset(frame);
     }
+
+    @Override
+    protected int tryLookup(long key, RowIds out, int limit) {
+      return trySearch(this, key, out, limit);
+    }
+
+    @Override
+    protected boolean readValid() {
+      return valid();
+    }
+  }
+
+  @Override
+  protected OptimisticReader reader() {
+    return readers.get();
   }
 
   /**
@@ -1442,32 +1456,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
     return p;
   }
 
-  private int lookup(long key, RowIds out, int limit) {
-    checkOpen();
-    if (!keyType.fits(key)) {
-      return 0;
-    }
-    int mark = out.size();
-    Reader r = readers.get();
-    for (;;) {
-      int got;
-      try {
-        got = trySearch(r, key, out, limit);
-      } catch (RuntimeException e) {
-        if (r.valid()) {
-          throw e; // what was read was current: a real error, not a torn read
-        }
-        got = RETRY;
-      }
-      if (got >= 0) {
-        return got;
-      }
-      out.truncate(mark);
-      retries.increment();
-      Thread.onSpinWait();
-    }
-  }
-
   private int trySearch(Reader r, long key, RowIds out, int limit) {
     long leaf = descendRead(r, key, false);
     if (leaf == NULL) {
@@ -1514,30 +1502,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
     return r.validAll() ? found : RETRY;
   }
 
-  /**
-   * Appends the row ids of every entry with {@code key}. Linearizable: the ids are those of one
-   * published state, also when the run of equal keys spans several leaf pages (see the class
-   * javadoc, Concurrency); {@link #searchFirst} and {@link #contains} likewise.
-   */
-  @Override
-  public int search(long key, RowIds out) {
-    return lookup(key, out, Integer.MAX_VALUE);
-  }
-
-  @Override
-  public long searchFirst(long key, long absent) {
-    RowIds one = readers.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0 ? one.get(0) : absent;
-  }
-
-  @Override
-  public boolean contains(long key) {
-    RowIds one = readers.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0;
-  }
-
   @Override
   public RangeScan scan(long lo, long hi) {
     checkOpen();
@@ -1565,78 +1529,20 @@ public final class CacheFirstTree extends AbstractDiskTree {
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer.
    */
-  public final class RangeScan implements DiskIndex.Scan {
-    private final long lo;
-    private final long hi;
-    private final Reader r = new Reader();
-    private boolean done;
-    private boolean positioned;
-    private boolean emitted;
-    private long lastKey;
-    private long lastKeyCount;
+  public final class RangeScan extends AbstractRangeScan {
+    private final Reader r;
     private long leaf;
     private int index;
-    private int endPage = -1;
     private JumpArray advisedIn; // the jump-pointer array the pages advised so far are ranked in
     private int advisedTo; // the last rank advised in it
 
     private RangeScan(long lo, long hi) {
-      this.lo = Math.max(lo, keyType.min());
-      this.hi = Math.min(hi, keyType.max());
-      this.done = this.lo > this.hi;
+      this(lo, hi, new Reader());
     }
 
-    @Override
-    public int next(long[] rowIds) {
-      return next(null, rowIds);
-    }
-
-    @Override
-    public int next(long[] keys, long[] rowIds) {
-      checkOpen();
-      checkBatchArrays(keys, rowIds);
-      while (!done) {
-        int got;
-        try {
-          got = tryNext(keys, rowIds);
-        } catch (RuntimeException e) {
-          if (r.valid()) {
-            throw e;
-          }
-          got = RETRY;
-        }
-        if (got >= 0) {
-          commitBatch();
-          if (got > 0 || done) {
-            return got;
-          }
-          continue;
-        }
-        positioned = false; // resume by key
-        pendingDone = false;
-        retries.increment();
-        Thread.onSpinWait();
-      }
-      return 0;
-    }
-
-    private boolean pendingDone;
-    private long pendingLeaf;
-    private int pendingIndex;
-    private boolean pendingEmitted;
-    private long pendingKey;
-    private long pendingCount;
-
-    private void commitBatch() {
-      leaf = pendingLeaf;
-      index = pendingIndex;
-      emitted = pendingEmitted;
-      lastKey = pendingKey;
-      lastKeyCount = pendingCount;
-      positioned = true;
-      if (pendingDone) {
-        done = true;
-      }
+    private RangeScan(long lo, long hi, Reader r) {
+      super(CacheFirstTree.this, r, lo, hi);
+      this.r = r;
     }
 
     private void locateEnd() {
@@ -1678,7 +1584,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
       }
     }
 
-    private int tryNext(long[] keys, long[] rowIds) {
+    @Override
+    protected int tryNext(long[] keys, long[] rowIds) {
       int pages = view.pages(); // a bound for the batch's sanity checks
       long guardLimit = (long) pages * layout.slots();
       long p;
@@ -1709,8 +1616,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
         p = leaf;
         i = index;
         if (p == NULL) {
-          pendingDone = true;
-          pendingLeaf = NULL;
+          done = true;
           return 0;
         }
         if (pageOf(p) != r.page) {
@@ -1781,18 +1687,19 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
     /**
      * Ends a batch: validates the page it was read from and the pages it passed over to get there,
-     * and records where the next one starts.
+     * and only then records where the next one starts.
      */
     private int finish(int got, long nextLeaf, int nextIndex, boolean any, long key, long count, boolean end) {
       if (!r.validAll()) {
         return RETRY;
       }
-      pendingLeaf = nextLeaf;
-      pendingIndex = nextIndex;
-      pendingEmitted = any;
-      pendingKey = key;
-      pendingCount = count;
-      pendingDone = end;
+      leaf = nextLeaf;
+      index = nextIndex;
+      emitted = any;
+      lastKey = key;
+      lastKeyCount = count;
+      positioned = true;
+      done = end;
       return got;
     }
   }
