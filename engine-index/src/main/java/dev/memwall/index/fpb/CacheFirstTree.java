@@ -71,14 +71,11 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private final CacheFirstLayout layout;
   private final MemorySegment frames;
   private final int pageBytes;
-  private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(Reader::new);
+  /** What readers see: the published view, the install counter and the test probe. */
+  final Publication pub = new Publication();
+  private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(this::newReader);
 
-  // what readers see: replaced as a whole by one volatile store when an update is installed
-  private volatile View view = new View(PageMap.EMPTY, 0, 0, new JumpArray(new int[0], new int[0]), 0);
-  // installs begun plus installs ended: odd while the writer changes what readers can see (seqlock)
-  private volatile long installs;
-
-  // the writer's working copy of the tree's shape (published through view by installImages)
+  // the writer's working copy of the tree's shape (published through pub.view by installImages)
   private long rootPtr;
   private int height;
   private JumpArray jump = new JumpArray(new int[0], new int[0]);
@@ -93,7 +90,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private final int[] pathIdx = new int[MAX_HEIGHT];
   private final long[] scratchKeys;
   private final long[] scratchValues;
-  private Probe probe; // tests only, see Probe
 
   /**
    * Test-only pause points: a white-box test runs writer operations inside a reader's race window,
@@ -117,7 +113,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   /** Installs a test probe ({@code null}: none); see {@link Probe}. */
   void probe(Probe p) {
-    probe = p;
+    pub.probe = p;
   }
 
   private CacheFirstTree(PageFile file, DiskTreeConfig config, EngineMemory memory) {
@@ -260,7 +256,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
       rank[leaves[i]] = i;
     }
     jump = new JumpArray(leaves, rank);
-    view = new View(PageMap.of(map, logicalCount), rootPtr, height, jump, logicalCount);
+    pub.view = new View(PageMap.of(map, logicalCount), rootPtr, height, jump, logicalCount);
   }
 
   /** Every data page neither the map nor its chain names becomes free. */
@@ -362,7 +358,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   /** The physical page the published map gives logical page {@code logical} (writer side). */
   private int physOf(int logical) {
-    return view.map().get(logical);
+    return pub.view.map().get(logical);
   }
 
   /**
@@ -382,17 +378,17 @@ public final class CacheFirstTree extends AbstractDiskTree {
       installInPlace();
       return;
     }
-    installs = installs + 1; // odd: readers relying on an unchanged tree (Reader#validAll) retry
+    pub.installs = pub.installs + 1; // odd: readers relying on an unchanged tree (Reader#validAll) retry
     VarHandle.storeStoreFence(); // ... if they see any page write or publication below
     try {
       install();
     } finally {
-      installs = installs + 1;
+      pub.installs = pub.installs + 1;
     }
   }
 
   private void install() {
-    View published = view;
+    View published = pub.view;
     PageMap map = published.map();
     int dirty = 0;
     Image only = null;
@@ -430,7 +426,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
       throw e;
     }
     // the publication: the volatile store orders every page write above before any reader's use
-    view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
+    pub.view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
     images.clear();
     for (int i = 0; i < made; i++) {
       int old = map.get(logicals[i]);
@@ -454,7 +450,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     } finally {
       pool.unpin(frame);
     }
-    Probe p = probe;
+    Probe p = pub.probe;
     if (p != null) {
       p.afterFrameWrite();
     }
@@ -465,7 +461,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
    * are overwritten in place (so bulkloaded leaf pages stay in file order), others get fresh pages.
    */
   private void installInPlace() {
-    PageMap map = view.map();
+    PageMap map = pub.view.map();
     int[] logicals = new int[images.size()];
     int[] copies = new int[images.size()];
     int made = 0;
@@ -488,7 +484,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
       }
       writeFrame(frame, im);
     }
-    view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
+    pub.view = new View(map.with(logicals, copies, made), rootPtr, height, jump, logicalCount);
     images.clear();
   }
 
@@ -1255,144 +1251,9 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   // ---- readers -----------------------------------------------------------------------------
 
-  /**
-   * A reader's optimistic position: the logical page it is on, the physical page the map gave it,
-   * that page's frame and the frame's stamp. The position is valid while the published map still
-   * sends the logical page to that physical page and the frame still holds it unchanged.
-   *
-   * <p>A read over several leaf pages also keeps the positions it left ({@link #walk}) and
-   * re-validates them all at its end ({@link #validAll}): pairwise coupling alone gives an instant
-   * per pair of neighbouring pages, not one for the whole read. The arrays are reused, so a read
-   * that stays on one leaf page keeps nothing and allocates nothing.
-   */
-  private final class Reader extends OptimisticReader {
-    int page = -1;
-    int phys;
-    int frame;
-    long frameStamp;
-    private int kept; // positions left by walk() since forget()
-    private long since; // installs, read when the first position was kept
-    private int[] keptPage = new int[4];
-    private int[] keptPhys = new int[4];
-    private int[] keptFrame = new int[4];
-    private long[] keptStamp = new long[4];
-
-    /**
-     * Moves to logical page {@code logical} through the current published map, reading the frame's
-     * stamp; false (position unchanged) if the page is unmapped or its frame is mid-change. Does not
-     * re-validate the page it leaves: {@link #move} does.
-     */
-    boolean enter(int logical) {
-      Probe probe = CacheFirstTree.this.probe;
-      if (probe != null) {
-        probe.beforeEnter(logical);
-      }
-      int p = view.map().get(logical); // volatile read of view: acquire
-      if (p < PageFile.FIRST_DATA_PAGE || p >= file.usedPages()) {
-        return false;
-      }
-      int f;
-      try {
-        f = pool.frameOf(p);
-      } catch (CorruptPageException e) {
-        if (view.map().get(logical) != p) {
-          return false; // the page was replaced (and freed) while we loaded it: not a corruption
-        }
-        throw e;
-      }
-      long st = pool.stamp(f); // volatile read: the page's bytes are read after it
-      if (st < 0) {
-        return false;
-      }
-      page = logical;
-      phys = p;
-      frame = f;
-      frameStamp = st;
-      return true;
-    }
-
-    /**
-     * Stamp coupling: enters {@code logical}, then re-validates the page it came from, so there is
-     * an instant at which both pages were as read; false: retry.
-     */
-    boolean move(int logical) {
-      int fromPage = page;
-      int fromPhys = phys;
-      int fromFrame = frame;
-      long fromStamp = frameStamp;
-      return enter(logical) && (fromPage < 0 || validate(fromPage, fromPhys, fromFrame, fromStamp));
-    }
-
-    /**
-     * {@link #move} for a read whose result must be atomic across pages: also keeps the position
-     * it leaves, for {@link #validAll}.
-     */
-    boolean walk(int logical) {
-      if (page >= 0) {
-        if (kept == 0) {
-          since = installs;
-        }
-        if (kept == keptPage.length) {
-          int n = kept * 2;
-          keptPage = Arrays.copyOf(keptPage, n);
-          keptPhys = Arrays.copyOf(keptPhys, n);
-          keptFrame = Arrays.copyOf(keptFrame, n);
-          keptStamp = Arrays.copyOf(keptStamp, n);
-        }
-        keptPage[kept] = page;
-        keptPhys[kept] = phys;
-        keptFrame[kept] = frame;
-        keptStamp[kept] = frameStamp;
-        kept++;
-      }
-      return move(logical);
-    }
-
-    /** Drops the positions kept by {@link #walk}: a new atomic read starts. */
-    void forget() {
-      kept = 0;
-    }
-
-    /** Whether everything read on the current page since {@link #enter} is still current. */
-    boolean valid() {
-      return page < 0 || validate(page, phys, frame, frameStamp);
-    }
-
-    /**
-     * Whether the current page and every page kept by {@link #walk} since {@link #forget} are all
-     * still current. Each was current from its entry to its check here, so all were current at the
-     * last entry: what was read on them is of one published state. A kept page whose frame was
-     * evicted meanwhile (a read over more leaf pages than the pool holds) fails its check though
-     * its bytes are intact; then the read still holds if no install began or ended since the first
-     * page was kept (each page was current at its coupling, and the published state did not
-     * change). Such a read can starve while the writer installs without pause.
-     */
-    boolean validAll() {
-      if (!valid()) {
-        return false;
-      }
-      for (int i = 0; i < kept; i++) {
-        if (!validate(keptPage[i], keptPhys[i], keptFrame[i], keptStamp[i])) {
-          VarHandle.loadLoadFence(); // the pages were read before installs
-          return (since & 1) == 0 && installs == since;
-        }
-      }
-      return true;
-    }
-
-    long base() {
-      return pool.offset(frame);
-    }
-
-    @Override
-    protected int tryLookup(long key, RowIds out, int limit) {
-      return trySearch(this, key, out, limit);
-    }
-
-    @Override
-    protected boolean readValid() {
-      return valid();
-    }
+  /** A new reader of this tree: one per reader thread ({@link #reader}), one per scan. */
+  Reader newReader() {
+    return new Reader(pub, layout, pool, file);
   }
 
   @Override
@@ -1400,307 +1261,27 @@ public final class CacheFirstTree extends AbstractDiskTree {
     return readers.get();
   }
 
-  /**
-   * Whether logical page {@code logical}, read from physical page {@code phys} in {@code frame} at
-   * {@code stamp}, is still current. The map is checked before the stamp: if the map still names
-   * {@code phys} and the frame's stamp is unchanged, the page was not freed meanwhile (freeing drops
-   * the frame, which moves its stamp), so it cannot have been remapped away and back either.
-   */
-  private boolean validate(int logical, int phys, int frame, long stamp) {
-    VarHandle.loadLoadFence(); // the page's bytes are read before the map and the stamp
-    return view.map().get(logical) == phys && pool.validate(frame, phys, stamp);
-  }
-
-  /** Result of a read attempt that must be retried. */
-  private static final int RETRY = -1;
-
-  /**
-   * Descends to the leaf for {@code key} in the latest published state; the reader is left on the
-   * leaf's page. Returns the leaf pointer or {@link #NULL} for a retry. Pages are fetched only when
-   * a pointer leaves the page, each coupled with the page it leaves.
-   */
-  private long descendRead(Reader r, long key, boolean strict) {
-    r.page = -1;
-    r.forget();
-    View v = view;
-    long p = v.root();
-    int h = v.height();
-    int pages = v.pages();
-    if (!NodePointer.sane(p, pages, layout) || !r.enter(pageOf(p))) {
-      return NULL;
-    }
-    View now = view; // couple the root page with the root pointer and height it was read for
-    if (now != v && (now.root() != p || now.height() != h)) {
-      return NULL;
-    }
-    for (int d = 0; d < h - 1; d++) {
-      long node = r.base() + nodeAt(p);
-      int n = layout.count(frames, node);
-      if (n < 1 || n > layout.innerCapacity()) {
-        return NULL;
-      }
-      LineFetch.consume(LineFetch.touch(frames, node - 1, layout.nodeBytes() + 1));
-      int i = layout.search(frames, node, n, key, strict);
-      if (i == n) {
-        i = n - 1;
-      }
-      long c = layout.child(frames, node, i);
-      if (!NodePointer.sane(c, pages, layout)) {
-        return NULL;
-      }
-      if (pageOf(c) != r.page && !r.move(pageOf(c))) {
-        return NULL;
-      }
-      p = c;
-    }
-    return p;
-  }
-
-  private int trySearch(Reader r, long key, RowIds out, int limit) {
-    long leaf = descendRead(r, key, false);
-    if (leaf == NULL) {
-      return RETRY;
-    }
-    int found = 0;
-    int pages = view.pages();
-    long guardLimit = (long) pages * layout.slots();
-    long node = r.base() + nodeAt(leaf);
-    int n = layout.count(frames, node);
-    if (n < 0 || n > layout.leafCapacity()) {
-      return RETRY;
-    }
-    LineFetch.consume(LineFetch.touch(frames, node - 1, layout.nodeBytes() + 1));
-    int i = layout.search(frames, node, n, key, false);
-    long guard = 0;
-    while (found < limit) {
-      if (i >= n) {
-        long next = layout.next(frames, node);
-        if (next == NULL) {
-          break;
-        }
-        if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
-          return RETRY;
-        }
-        if (pageOf(next) != r.page && !r.walk(pageOf(next))) {
-          return RETRY;
-        }
-        node = r.base() + nodeAt(next);
-        n = layout.count(frames, node);
-        if (n < 0 || n > layout.leafCapacity()) {
-          return RETRY;
-        }
-        i = 0;
-        continue;
-      }
-      if (layout.key(frames, node, i) != key) {
-        break;
-      }
-      out.add(layout.rowId(frames, node, i));
-      found++;
-      i++;
-    }
-    return r.validAll() ? found : RETRY;
-  }
-
   @Override
   public RangeScan scan(long lo, long hi) {
     checkOpen();
-    return new RangeScan(lo, hi);
+    return new RangeScan(this, lo, hi);
   }
 
   /**
-   * A range scan in batches. It locates both end keys, then, entering each leaf page, prefetches up
-   * to {@link DiskTreeConfig#scanPrefetchPages()} leaf pages ahead (never past the end key's page)
-   * through the external jump-pointer array of leaf pages, and reads the page's leaves in a tight
-   * loop. It does not load the lines of the page's leaf nodes ahead through the slot bitmap (seed
-   * 002 section 3.3.5's cache prefetching): without a prefetch instruction that is a demand load of
-   * every line before the read, which costs more than it saves (docs/benchmarks/indexes.md, disk
-   * trees, has the measurements). Each batch ends at a leaf page boundary or when full and
-   * is validated before it is handed out: its leaf page, and any leaf pages passed over before its
-   * first entry, still current.
+   * A range scan of the cache-first tree in batches, in key order (see {@link CacheFirstScan} for
+   * how it reads).
    *
    * <p>Guarantee: keys in order, never a torn entry; each batch is atomic (its entries are exactly
    * those of one published state from where the batch resumed up to its last entry); the scan as
    * a whole is not (batches may come from different states). Entries present throughout the scan
    * are returned exactly once, except that part of a run of equal keys the writer changed while the
-   * scan was inside it may be skipped or repeated when the scan resumes by key. The next batch
-   * continues from the same position if that page is still current (coupled with the next page
-   * when it crosses to it), else it descends again from the last key returned.
+   * scan was inside it may be skipped or repeated when the scan resumes by key.
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer.
    */
-  public final class RangeScan extends AbstractRangeScan {
-    private final Reader r;
-    private long leaf;
-    private int index;
-    private JumpArray advisedIn; // the jump-pointer array the pages advised so far are ranked in
-    private int advisedTo; // the last rank advised in it
-
-    private RangeScan(long lo, long hi) {
-      this(lo, hi, new Reader());
-    }
-
-    private RangeScan(long lo, long hi, Reader r) {
-      super(CacheFirstTree.this, r, lo, hi);
-      this.r = r;
-    }
-
-    private void locateEnd() {
-      long p = descendRead(r, hi, true);
-      endPage = p == NULL || !r.valid() ? -1 : pageOf(p);
-    }
-
-    /**
-     * Entering leaf page {@code page}: prefetches the leaf pages after it, up to
-     * {@link DiskTreeConfig#scanPrefetchPages()} ahead and never past the end key's page, each once
-     * per scan (while the jump-pointer array is unchanged), so a page costs one map lookup here.
-     */
-    private void prefetchAhead(int page) {
-      int d = config.scanPrefetchPages();
-      if (d > 0 && page != endPage) {
-        View v = view;
-        JumpArray j = v.jump();
-        int rank = page < j.rankOf().length ? j.rankOf()[page] : -1;
-        if (rank >= 0) {
-          if (j != advisedIn) {
-            advisedIn = j;
-            advisedTo = rank;
-          }
-          int[] pages = j.pages();
-          int last = Math.min(rank + d, pages.length - 1);
-          for (int at = Math.max(rank, advisedTo) + 1; at <= last; at++) {
-            int next = pages[at];
-            int phys = v.map().get(next);
-            if (phys >= PageFile.FIRST_DATA_PAGE && phys < file.usedPages()) {
-              pool.prefetch(phys);
-            }
-            if (next == endPage) {
-              last = pages.length; // nothing past the end key's page
-              break;
-            }
-          }
-          advisedTo = Math.max(advisedTo, last);
-        }
-      }
-    }
-
-    @Override
-    protected int tryNext(long[] keys, long[] rowIds) {
-      int pages = view.pages(); // a bound for the batch's sanity checks
-      long guardLimit = (long) pages * layout.slots();
-      long p;
-      int i;
-      long skip = 0;
-      long from = emitted ? lastKey : lo;
-      boolean any = emitted;
-      long key = lastKey;
-      long count = lastKeyCount;
-      r.forget(); // a batch is one atomic read: the pages it passes over are kept by walk
-      if (!positioned) {
-        if (endPage < 0 && !emitted) {
-          locateEnd();
-        }
-        p = descendRead(r, from, false);
-        if (p == NULL) {
-          return RETRY;
-        }
-        long node = r.base() + nodeAt(p);
-        int n = layout.count(frames, node);
-        if (n < 0 || n > layout.leafCapacity()) {
-          return RETRY;
-        }
-        i = layout.search(frames, node, n, from, false);
-        skip = emitted ? lastKeyCount : 0;
-        prefetchAhead(r.page);
-      } else {
-        p = leaf;
-        i = index;
-        if (p == NULL) {
-          done = true;
-          return 0;
-        }
-        if (pageOf(p) != r.page) {
-          // the last batch ended at a page boundary: p was read on r's page, still r's position
-          if (!NodePointer.sane(p, pages, layout) || !r.move(pageOf(p))) {
-            return RETRY;
-          }
-          prefetchAhead(r.page);
-        }
-        // else p and i lie on r's page as validated for the last batch; finish() re-validates it
-      }
-      int got = 0;
-      long guard = 0;
-      int capacity = rowIds.length;
-      for (;;) {
-        long node = r.base() + nodeAt(p);
-        int n = layout.count(frames, node);
-        if (n < 0 || n > layout.leafCapacity() || i > n) {
-          return RETRY;
-        }
-        for (; i < n; i++) { // the leaf's entries: a tight loop over its key and row id arrays
-          long k = layout.key(frames, node, i);
-          if (skip > 0) {
-            if (k == from) {
-              skip--;
-              continue;
-            }
-            skip = 0;
-          }
-          if (k > hi) {
-            return finish(got, p, i, any, key, count, true);
-          }
-          if (got == capacity) {
-            return finish(got, p, i, any, key, count, false);
-          }
-          if (keys != null) {
-            keys[got] = k;
-          }
-          rowIds[got++] = layout.rowId(frames, node, i);
-          if (any && k == key) {
-            count++;
-          } else {
-            any = true;
-            key = k;
-            count = 1;
-          }
-        }
-        long next = layout.next(frames, node);
-        if (next == NULL) {
-          return finish(got, NULL, 0, any, key, count, true);
-        }
-        if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
-          return RETRY;
-        }
-        if (pageOf(next) != r.page) {
-          if (got > 0) {
-            return finish(got, next, 0, any, key, count, false); // one leaf page per batch
-          }
-          if (!r.walk(pageOf(next))) {
-            return RETRY;
-          }
-          prefetchAhead(r.page);
-        }
-        p = next;
-        i = 0;
-      }
-    }
-
-    /**
-     * Ends a batch: validates the page it was read from and the pages it passed over to get there,
-     * and only then records where the next one starts.
-     */
-    private int finish(int got, long nextLeaf, int nextIndex, boolean any, long key, long count, boolean end) {
-      if (!r.validAll()) {
-        return RETRY;
-      }
-      leaf = nextLeaf;
-      index = nextIndex;
-      emitted = any;
-      lastKey = key;
-      lastKeyCount = count;
-      positioned = true;
-      done = end;
-      return got;
+  public static final class RangeScan extends CacheFirstScan {
+    private RangeScan(CacheFirstTree tree, long lo, long hi) {
+      super(tree, lo, hi);
     }
   }
 
@@ -1709,7 +1290,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
   /** Levels of nodes (1: the root is a leaf). */
   @Override
   public int height() {
-    return view.height();
+    return pub.view.height();
   }
 
   public CacheFirstLayout layout() {
