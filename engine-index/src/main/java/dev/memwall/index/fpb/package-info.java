@@ -106,5 +106,25 @@
  * of another layout or key type {@link dev.memwall.index.page.PageFileFormatException}, untouched; a full file
  * {@link dev.memwall.index.page.PageFileFullException} before the update changes anything; a page failing its checksum or
  * a map naming pages outside the file {@link dev.memwall.index.page.CorruptPageException} naming file and page.
+ *
+ * <h2>Where the pieces are</h2>
+ *
+ * <ul>
+ *   <li>{@link CacheFirstTree}: the entry point (create, bulkload, open, the operations, the
+ *       entry count and the commit flag).
+ *   <li>The layout: {@link CacheFirstLayout} (nodes and page headers), {@code NodePointer}
+ *       ({@code (page, line)} pointers), {@code PageKinds}, {@code PageMap} (the chunked
+ *       logical-to-physical map), {@code JumpArray} and {@code View} (one published state).
+ *   <li>The readers: {@code Publication} (what the writer publishes), {@code Reader} (a validated
+ *       position, the descent and the point lookup) and {@code CacheFirstScan} (the range scan
+ *       behind {@link CacheFirstTree.RangeScan}); the retries they share with
+ *       {@link dev.memwall.index.disk.DiskBPlusTree} are in
+ *       {@link dev.memwall.index.disk.OptimisticReader} and
+ *       {@link dev.memwall.index.disk.AbstractRangeScan}.
+ *   <li>The writer: {@code WorkingTree} (shape, page images, {@code Image}, and their install),
+ *       {@code Bulkload} with {@code Placement}, {@code Updates} with {@code LeafPageSplit} and
+ *       {@code NodeSplits}, {@code MapChain} (what a commit writes and an open reads back) and
+ *       {@code InvariantCheck}.
+ * </ul>
  */
 package dev.memwall.index.fpb;
