@@ -21,43 +21,45 @@
  *
  * <p><b>Updates.</b> A full leaf splits inside its leaf page if the page has a free slot; else the
  * leaf page splits first: the second half of its leaf run moves to a new leaf page and the parents'
- * child pointers to the moved leaves are rewritten. The parents are found by walking the leaf-parent
- * entries from the inserting path (the leaf-parent entries in key order are the leaves in key order,
- * and a page's leaves are a contiguous run of them): this replaces the thesis's per-page back
- * pointer and leaf-parent sibling links, costs the same order of node visits, and needs no upkeep
- * when non-leaf nodes move. A full leaf parent splits into a free slot of its page, else into an
- * overflow page. A full non-leaf node splits into a free slot of its page; if there is none, the
- * page is split (Figure 3.10(c)): a top node's new half becomes the top node of a new page and takes
- * its in-page children along; otherwise the in-page subtree of one of the path's nodes in that page
- * (the one closest to half the page) moves to a new page, freeing room. Deletes are lazy (no merges).
- * A search fetches a page from the buffer pool only when a child pointer leaves the current page.
+ * child pointers to the moved leaves are rewritten. The parents are found by walking the
+ * leaf-parent entries from the inserting path (the leaf-parent entries in key order are the leaves
+ * in key order, and a page's leaves are a contiguous run of them): this replaces the thesis's
+ * per-page back pointer and leaf-parent sibling links, costs the same order of node visits, and
+ * needs no upkeep when non-leaf nodes move. A full leaf parent splits into a free slot of its page,
+ * else into an overflow page. A full non-leaf node splits into a free slot of its page; if there is
+ * none, the page is split (Figure 3.10(c)): a top node's new half becomes the top node of a new
+ * page and takes its in-page children along; otherwise the in-page subtree of one of the path's
+ * nodes in that page (the one closest to half the page) moves to a new page, freeing room. Deletes
+ * are lazy (no merges). A search fetches a page from the buffer pool only when a child pointer
+ * leaves the current page.
  *
  * <p><b>Durability.</b> Nodes name <em>logical</em> pages; a map sends each to a physical page of
  * the file. Invariant: no physical page referenced by the last commit (its map, and the pages the
  * map names) is ever written: the first change to a logical page after a commit copies it to a free
- * physical page and remaps it. {@link CacheFirstTree#sync} writes the dirty pages, then the map (followed by the
- * external jump-pointer array of leaf pages) into fresh pages chained from the commit record, then
- * commits; only then do the replaced physical pages become free. A crash at any point reopens at
- * the last commit; pages written after it are reclaimed on open (the free pages are those neither
- * the map nor its chain names). An update works on heap images of the pages it touches and installs
- * them only when it has succeeded (each to a fresh physical page, see Concurrency), so a failing
- * update (full file, corrupt page) changes nothing.
+ * physical page and remaps it. {@link CacheFirstTree#sync} writes the dirty pages, then the map
+ * (followed by the external jump-pointer array of leaf pages) into fresh pages chained from the
+ * commit record, then commits; only then do the replaced physical pages become free. A crash at any
+ * point reopens at the last commit; pages written after it are reclaimed on open (the free pages
+ * are those neither the map nor its chain names). An update works on heap images of the pages it
+ * touches and installs them only when it has succeeded (each to a fresh physical page, see
+ * Concurrency), so a failing update (full file, corrupt page) changes nothing.
  *
- * <p><b>Concurrency.</b> One writer thread ({@link CacheFirstTree#insert}, {@link CacheFirstTree#delete}, {@link CacheFirstTree#sync},
- * {@link CacheFirstTree#close}, {@link CacheFirstTree#checkInvariants}) and any number of reader threads, with no lock: readers
- * validate optimistically per page and never block the writer, and the writer never waits for
- * them. The scheme:
+ * <p><b>Concurrency.</b> One writer thread ({@link CacheFirstTree#insert},
+ * {@link CacheFirstTree#delete}, {@link CacheFirstTree#sync}, {@link CacheFirstTree#close},
+ * {@link CacheFirstTree#checkInvariants}) and any number of reader threads, with no lock: readers
+ * validate optimistically per page and never block the writer, and the writer never waits for them.
+ * The scheme:
  * <ul>
  *   <li>An update that changes a single page written since the last commit, and nothing else, is
  *       copied into that page's frame in place while the frame's stamp is odd (as a
  *       {@code DiskBPlusTree} leaf insert). Every other update (splits, the first change of a
- *       committed page, new pages, a new root) writes each page it changed to a fresh physical page,
- *       then publishes a new immutable {@code View} (page map, root node, height, jump-pointer
- *       array) with one volatile store, then retires the replaced pages: pages written since the
- *       last commit are dropped from the buffer pool (their frames' stamps move) and reused at once,
- *       committed ones stay intact until the next {@link CacheFirstTree#sync} frees them. So a page's bytes change
- *       only under an odd stamp of its frame, and several pages change together only by one
- *       publication. {@link CacheFirstTree#sync} publishes nothing new.
+ *       committed page, new pages, a new root) writes each page it changed to a fresh physical
+ *       page, then publishes a new immutable {@code View} (page map, root node, height,
+ *       jump-pointer array) with one volatile store, then retires the replaced pages: pages written
+ *       since the last commit are dropped from the buffer pool (their frames' stamps move) and
+ *       reused at once, committed ones stay intact until the next {@link CacheFirstTree#sync} frees
+ *       them. So a page's bytes change only under an odd stamp of its frame, and several pages
+ *       change together only by one publication. {@link CacheFirstTree#sync} publishes nothing new.
  *   <li>A reader's position on a page is (logical page, physical page the map named, frame, frame
  *       stamp). It is <em>current</em> while the published map still names that physical page and
  *       the frame's stamp is unchanged; {@code validate} checks the map first, then the stamp.
@@ -77,14 +79,15 @@
  *   <li>Coupling gives an instant per pair of neighbouring pages, not one for a read over three or
  *       more. So a read that walks across leaf pages (a search over a run of equal keys, a scan
  *       batch passing over leaves with nothing to return) keeps the position of every leaf page it
- *       leaves and, before it returns, re-validates all of them with the page it ends on (map
- *       entry and stamp each), else retries as a whole. Each was current from its entry to that
- *       check, so all were current at the last entry: a {@link CacheFirstTree#search}, {@link CacheFirstTree#searchFirst} or
- *       {@link CacheFirstTree#contains} returns the answer of one published state (it is linearizable). A read
- *       that stays on its first leaf page keeps nothing and costs what it did. A kept page whose
- *       frame was evicted fails its check with its bytes intact; such a read still holds if the
- *       writer's install counter (odd during an install) is unchanged since it first left a page,
- *       so a read over more leaf pages than the pool holds completes once the writer pauses.
+ *       leaves and, before it returns, re-validates all of them with the page it ends on (map entry
+ *       and stamp each), else retries as a whole. Each was current from its entry to that check, so
+ *       all were current at the last entry: a {@link CacheFirstTree#search},
+ *       {@link CacheFirstTree#searchFirst} or {@link CacheFirstTree#contains} returns the answer of
+ *       one published state (it is linearizable). A read that stays on its first leaf page keeps
+ *       nothing and costs what it did. A kept page whose frame was evicted fails its check with its
+ *       bytes intact; such a read still holds if the writer's install counter (odd during an
+ *       install) is unchanged since it first left a page, so a read over more leaf pages than the
+ *       pool holds completes once the writer pauses.
  *   <li>A scan is atomic per batch, not as a whole. A batch (the entries of at most one leaf
  *       page) is validated, together with the leaf pages it passed over to reach its first entry,
  *       before it is handed out: its entries are exactly those of one published state from where
@@ -99,13 +102,16 @@
  * is no fallback lock). Buffer-pool misses of readers and the writer are serialized by the pool.
  *
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
- * {@link dev.memwall.core.memory.EngineMemory}); {@link CacheFirstTree#close} commits and frees them. Writer page images are heap arrays.
+ * {@link dev.memwall.core.memory.EngineMemory}); {@link CacheFirstTree#close} commits and frees
+ * them. Writer page images are heap arrays.
  *
- * <p><b>Bad input.</b> As {@link dev.memwall.index.disk.DiskIndex}: keys outside the key type, unsorted bulkload input or a
- * fill factor outside (0, 1] give {@link IllegalArgumentException} before anything changes; a file
- * of another layout or key type {@link dev.memwall.index.page.PageFileFormatException}, untouched; a full file
- * {@link dev.memwall.index.page.PageFileFullException} before the update changes anything; a page failing its checksum or
- * a map naming pages outside the file {@link dev.memwall.index.page.CorruptPageException} naming file and page.
+ * <p><b>Bad input.</b> As {@link dev.memwall.index.disk.DiskIndex}: keys outside the key type,
+ * unsorted bulkload input or a fill factor outside (0, 1] give {@link IllegalArgumentException}
+ * before anything changes; a file of another layout or key type
+ * {@link dev.memwall.index.page.PageFileFormatException}, untouched; a full file
+ * {@link dev.memwall.index.page.PageFileFullException} before the update changes anything; a page
+ * failing its checksum or a map naming pages outside the file
+ * {@link dev.memwall.index.page.CorruptPageException} naming file and page.
  *
  * <h2>Where the pieces are</h2>
  *
