@@ -56,6 +56,12 @@ import java.util.function.Consumer;
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
  * {@link EngineMemory}); {@link #close} syncs and frees them.
  *
+ * <p><b>Where the pieces are.</b> This class holds the public API, the bulkload, the updates and
+ * the commit; the package-private {@link ReadPath} (a reader's validated path and the point
+ * lookup), {@link DiskTreeScan} (the range scan), {@link WritePath} (the writer's pinned path and
+ * its copy on write) and {@link DiskTreeInvariants} hold the rest; the retries and scan batches it
+ * shares with the cache-first tree are in {@link OptimisticReader} and {@link AbstractRangeScan}.
+ *
  * <p><b>Bad input.</b> Keys outside the key type, unsorted bulkload input, a fill factor outside
  * (0, 1]: {@link IllegalArgumentException} before anything changes. A file that is not a tree of
  * this layout and key type: {@link PageFileFormatException}, file untouched. A full page file:

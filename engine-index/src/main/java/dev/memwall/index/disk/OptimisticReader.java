@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Why: the disk trees read differently ({@link DiskBPlusTree} along a validated path of pages,
  * the cache-first tree through validated positions on logical pages) but retry alike; this class
  * holds the retry once, and {@link AbstractDiskTree} the lookups built on it. The subclasses are
- * final, so the calls from the retry loop to the attempt are inlined by the JIT.
+ * final classes, so the JIT can inline the attempt into the retry loop.
  *
  * <p>Thread safety: a reader is used by one thread at a time (a tree keeps one per reader thread,
  * a scan its own). Bad input: none is checked here; the tree checks the key first.
