@@ -26,7 +26,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Why a class of its own: the scan is the longest read path of the tree; the batch loop, the
  * retries and the resume state it shares with the other disk tree live in
- * {@link AbstractRangeScan}. Sealed: its only subclass is the public {@link CacheFirstTree.RangeScan}.
+ * {@link AbstractRangeScan}. Sealed: its only subclass is the public
+ * {@link CacheFirstTree.RangeScan}.
  *
  * <p>Thread safety: one thread per scan, concurrently with the tree's writer. Bad input: as
  * {@link AbstractRangeScan}; torn reads are retried, never handed out.

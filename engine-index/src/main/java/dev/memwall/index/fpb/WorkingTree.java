@@ -147,10 +147,10 @@ final class WorkingTree {
    * frame's stamp alone makes it atomic. Any other update copies every dirty image to a fresh
    * physical page (never one the last commit or the published map references), then publishes the
    * new map together with the root, height, jump-pointer array and page count in one volatile store
-   * of {@link Publication#view}, and only then retires the physical pages it replaced: pages written since the
-   * last commit are dropped from the pool and reused at once, committed ones are freed by the next
-   * sync. A failure before the publication (or the in-place copy) changes nothing readers can see;
-   * fresh pages go back to the free list.
+   * of {@link Publication#view}, and only then retires the physical pages it replaced: pages written
+   * since the last commit are dropped from the pool and reused at once, committed ones are freed by
+   * the next sync. A failure before the publication (or the in-place copy) changes nothing readers
+   * can see; fresh pages go back to the free list.
    */
   void installImages() {
     if (building) {
