@@ -40,7 +40,9 @@
  *       run without locks, validating per page against the published map;
  *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
  *       {@link dev.memwall.index.disk.PageLayout}; both extend
- *       {@link dev.memwall.index.disk.AbstractDiskTree} (file, pool, create/open/close) and keep
+ *       {@link dev.memwall.index.disk.AbstractDiskTree} (file, pool, create/open/close, the point
+ *       lookups over each tree's {@link dev.memwall.index.disk.OptimisticReader}), scan through
+ *       {@link dev.memwall.index.disk.AbstractRangeScan} (batches, retries, resume by key) and keep
  *       their free and replaced pages in {@link dev.memwall.index.page.ShadowPages}.
  * </ul>
  *

@@ -2,6 +2,7 @@ package dev.memwall.index.disk;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.PageFile;
@@ -22,8 +23,9 @@ import java.util.function.Function;
  * around their trees: the page file, the buffer pool over it and the {@link ShadowPages} of its
  * pages, the configuration, the entry count, the retry counter, the open/closed lifecycle
  * ({@link #close} commits, then frees the pool and closes the file) and the steps of creating and
- * opening a file that clean up after a failure. The trees themselves (page formats, commit
- * metadata, {@link #sync}, the read paths) stay in the subclasses.
+ * opening a file that clean up after a failure, and the point lookups ({@link #search},
+ * {@link #searchFirst}, {@link #contains}) over each tree's {@link OptimisticReader}. The trees
+ * themselves (page formats, commit metadata, {@link #sync}, the read paths) stay in the subclasses.
  *
  * <p>Thread safety: as {@link DiskIndex}. The getters may be called from any thread;
  * {@link #close}, {@link #closeWithoutSync} and the fields marked writer state are the writer's.
@@ -31,6 +33,8 @@ import java.util.function.Function;
 public abstract class AbstractDiskTree implements DiskIndex {
   /** The configuration, with the in-page widths the file uses. */
   protected final DiskTreeConfig config;
+  /** The key type, {@code config.keyType()}. */
+  protected final KeyType keyType;
   protected final PageFile file;
   /** The tree's buffer pool over {@link #file}; frames charged to the tree's {@link EngineMemory}. */
   protected final BufferPool pool;
@@ -53,6 +57,7 @@ public abstract class AbstractDiskTree implements DiskIndex {
   protected AbstractDiskTree(PageFile file, DiskTreeConfig config, EngineMemory memory, String name) {
     this.file = file;
     this.config = config;
+    this.keyType = config.keyType();
     this.name = name;
     this.pool = new BufferPool(file, config.poolFrames(), memory);
     this.shadow = new ShadowPages(file, pool);
@@ -184,6 +189,47 @@ public abstract class AbstractDiskTree implements DiskIndex {
   @Override
   public final BufferPool pool() {
     return pool;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  /** The calling thread's reader of this tree (one per thread, reused). */
+  protected abstract OptimisticReader reader();
+
+  /**
+   * Appends the row ids of every entry with {@code key}, in insertion order, to {@code out}. The
+   * read takes no lock and retries until what it read validates; the subclass says what state the
+   * answer is of.
+   *
+   * @return how many were appended
+   */
+  @Override
+  public final int search(long key, RowIds out) {
+    return lookup(key, out, Integer.MAX_VALUE);
+  }
+
+  /** The first row id of {@code key} (insertion order), or {@code absent}; read as {@link #search}. */
+  @Override
+  public final long searchFirst(long key, long absent) {
+    RowIds one = reader().one;
+    one.clear();
+    return lookup(key, one, 1) > 0 ? one.get(0) : absent;
+  }
+
+  /** Whether any entry has {@code key}; read as {@link #search}. */
+  @Override
+  public final boolean contains(long key) {
+    RowIds one = reader().one;
+    one.clear();
+    return lookup(key, one, 1) > 0;
+  }
+
+  private int lookup(long key, RowIds out, int limit) {
+    checkOpen();
+    if (!keyType.fits(key)) {
+      return 0;
+    }
+    return reader().lookup(key, out, limit, retries);
   }
 
   // ---- scans -------------------------------------------------------------------------------

@@ -2,7 +2,6 @@ package dev.memwall.index.disk;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
-import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.fpb.DiskFirstFormat;
 import dev.memwall.index.micro.MicroIndexFormat;
@@ -57,6 +56,12 @@ import java.util.function.Consumer;
  * <p><b>Ownership.</b> The tree owns its page file and buffer pool (frames charged to the
  * {@link EngineMemory}); {@link #close} syncs and frees them.
  *
+ * <p><b>Where the pieces are.</b> This class holds the public API, the bulkload, the updates and
+ * the commit; the package-private {@link ReadPath} (a reader's validated path and the point
+ * lookup), {@link DiskTreeScan} (the range scan), {@link WritePath} (the writer's pinned path and
+ * its copy on write) and {@link DiskTreeInvariants} hold the rest; the retries and scan batches it
+ * shares with the cache-first tree are in {@link OptimisticReader} and {@link AbstractRangeScan}.
+ *
  * <p><b>Bad input.</b> Keys outside the key type, unsorted bulkload input, a fill factor outside
  * (0, 1]: {@link IllegalArgumentException} before anything changes. A file that is not a tree of
  * this layout and key type: {@link PageFileFormatException}, file untouched. A full page file:
@@ -64,26 +69,24 @@ import java.util.function.Consumer;
  */
 public final class DiskBPlusTree extends AbstractDiskTree {
   private static final long TREE_MAGIC = DiskIndex.FILE_MAGIC;
-  private static final int KIND_LEAF = 1;
-  private static final int KIND_INNER = 2;
-  private static final int MAX_HEIGHT = 32;
-  private static final long END = PageFormat.END;
+  static final int KIND_LEAF = 1;
+  static final int KIND_INNER = 2;
+  /** Most levels a tree may have (the length of the read and write paths). */
+  static final int MAX_HEIGHT = 32;
+  static final long END = PageFormat.END;
 
-  private record Root(int page, int height) {}
+  /** The root page and the height, replaced as a whole (one volatile store) when either changes. */
+  record Root(int page, int height) {}
 
-  private final KeyType keyType;
   private final MemorySegment seg;
   private final PageFormat leafFmt;
   private final PageFormat innerFmt;
-  private final int pageBytes;
-  private volatile Root root;
-  private final ThreadLocal<ReadPath> readPaths = ThreadLocal.withInitial(ReadPath::new);
+  /** The root readers descend from; the writer replaces it. */
+  volatile Root root;
+  private final ThreadLocal<ReadPath> readPaths = ThreadLocal.withInitial(() -> new ReadPath(this));
 
   // writer state
-  private final int[] wPage = new int[MAX_HEIGHT];
-  private final int[] wFrame = new int[MAX_HEIGHT];
-  private final boolean[] wPinned = new boolean[MAX_HEIGHT];
-  private final long[] wHandle = new long[MAX_HEIGHT];
+  private final WritePath path;
   private final long[] scratchKeys;
   private final long[] scratchValues;
 
@@ -94,8 +97,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     if (leaf.capacity() < 3 || inner.capacity() < 3) {
       throw new IllegalArgumentException("pages of " + config + " hold fewer than 3 entries");
     }
-    this.keyType = config.keyType();
-    this.pageBytes = config.pageBytes();
     this.leafFmt = leaf;
     this.innerFmt = inner;
     int scratch = Math.max(leaf.capacity(), inner.capacity()) + 2;
@@ -103,6 +104,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     this.scratchValues = new long[scratch];
     super(file, config, memory, "disk tree");
     this.seg = pool.frames();
+    this.path = new WritePath(this);
   }
 
   private static PageFormat format(DiskTreeConfig c, int valueBytes) {
@@ -251,7 +253,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     }
   }
 
-  // ---- page allocation and copy on write ---------------------------------------------------
+  // ---- new pages ---------------------------------------------------------------------------
 
   private void buildNewPage(int page, int kind, PageFormat fmt, long[] keys, long[] values, int from, int n) {
     int frame = pool.pinNew(page);
@@ -263,75 +265,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
       pool.endWrite(frame);
     } finally {
       pool.unpin(frame);
-    }
-  }
-
-  private void pinAt(int depth, int page) {
-    wPage[depth] = page;
-    wFrame[depth] = pool.pin(page);
-    wPinned[depth] = true;
-  }
-
-  private void unpinAt(int depth) {
-    if (wPinned[depth]) {
-      wPinned[depth] = false;
-      pool.unpin(wFrame[depth]);
-    }
-  }
-
-  private void unpinPath() {
-    for (int d = 0; d < MAX_HEIGHT; d++) {
-      unpinAt(d);
-    }
-  }
-
-  private long base(int depth) {
-    return pool.offset(wFrame[depth]);
-  }
-
-  /** Pins the path to the leaf for {@code key} (strict: past equal keys, for inserts). */
-  private void descendForWrite(long key, boolean strict) {
-    Root r = root;
-    int page = r.page();
-    for (int d = 0; ; d++) {
-      pinAt(d, page);
-      if (d == r.height() - 1) {
-        return;
-      }
-      long base = base(d);
-      long h = strict ? innerFmt.upperBound(seg, base, key) : innerFmt.lowerBound(seg, base, key);
-      if (h == END) {
-        h = innerFmt.last(seg, base);
-      }
-      wHandle[d] = h;
-      page = (int) innerFmt.value(seg, base, h);
-    }
-  }
-
-  /** Copies every committed page of the path down to {@code depth} (shadow paging). */
-  private void makeWritable(int depth) {
-    for (int d = 0; d <= depth; d++) {
-      if (shadow.writtenSinceCommit(wPage[d])) {
-        continue;
-      }
-      int copy = shadow.allocate();
-      int frame = pool.pinNew(copy);
-      pool.beginWrite(frame);
-      MemorySegment.copy(seg, base(d), seg, pool.offset(frame), pageBytes);
-      pool.endWrite(frame);
-      unpinAt(d);
-      shadow.freeAfterCommit(wPage[d]);
-      wPage[d] = copy;
-      wFrame[d] = frame;
-      wPinned[d] = true;
-      if (d == 0) {
-        root = new Root(copy, root.height());
-      } else {
-        int parent = wFrame[d - 1];
-        pool.beginWrite(parent);
-        innerFmt.setValue(seg, base(d - 1), wHandle[d - 1], copy);
-        pool.endWrite(parent);
-      }
     }
   }
 
@@ -351,30 +284,30 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     int height = root.height();
     shadow.reserve(2 * height + 2);
     try {
-      descendForWrite(key, true);
+      path.descend(key, true);
       int leaf = height - 1;
-      makeWritable(leaf);
+      path.makeWritable(leaf);
       changedSinceCommit = true;
-      long h = leafFmt.insertionPoint(seg, base(leaf), key);
-      pool.beginWrite(wFrame[leaf]);
-      boolean done = leafFmt.insertAt(seg, base(leaf), h, key, rowId);
-      pool.endWrite(wFrame[leaf]);
+      long h = leafFmt.insertionPoint(seg, path.base(leaf), key);
+      pool.beginWrite(path.frameAt[leaf]);
+      boolean done = leafFmt.insertAt(seg, path.base(leaf), h, key, rowId);
+      pool.endWrite(path.frameAt[leaf]);
       if (!done) {
         // a rebuild or split: readers must not see the pages of the path in between
         for (int d = 0; d < height; d++) {
-          pool.beginWrite(wFrame[d]);
+          pool.beginWrite(path.frameAt[d]);
         }
         try {
           insertSlow(leaf, h, key, rowId);
         } finally {
           for (int d = 0; d < height; d++) {
-            pool.endWrite(wFrame[d]);
+            pool.endWrite(path.frameAt[d]);
           }
         }
       }
       size = size + 1;
     } finally {
-      unpinPath();
+      path.unpinAll();
     }
   }
 
@@ -382,7 +315,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
   private void insertSlow(int depth, long h, long key, long value) {
     boolean leaf = depth == root.height() - 1;
     PageFormat fmt = leaf ? leafFmt : innerFmt;
-    long base = base(depth);
+    long base = path.base(depth);
     if (fmt.insertAt(seg, base, h, key, value)) {
       return;
     }
@@ -404,15 +337,15 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     long separator = scratchKeys[m - 1];
     if (depth == 0) {
       scratchKeys[0] = separator;
-      scratchValues[0] = wPage[0];
+      scratchValues[0] = path.pageAt[0];
       scratchKeys[1] = keyType.max();
       scratchValues[1] = right;
       int page = shadow.allocate();
       buildNewPage(page, KIND_INNER, innerFmt, scratchKeys, scratchValues, 0, 2);
       root = new Root(page, root.height() + 1);
     } else {
-      innerFmt.setValue(seg, base(depth - 1), wHandle[depth - 1], right);
-      insertSlow(depth - 1, wHandle[depth - 1], separator, wPage[depth]);
+      innerFmt.setValue(seg, path.base(depth - 1), path.handleAt[depth - 1], right);
+      insertSlow(depth - 1, path.handleAt[depth - 1], separator, path.pageAt[depth]);
     }
   }
 
@@ -429,57 +362,34 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     int height = root.height();
     shadow.reserve(height);
     try {
-      descendForWrite(key, false);
+      path.descend(key, false);
       int leaf = height - 1;
-      long h = leafFmt.lowerBound(seg, base(leaf), key);
+      long h = leafFmt.lowerBound(seg, path.base(leaf), key);
       for (;;) {
         if (h == END) {
-          if (!advanceWrite(height)) {
+          if (!path.advance(height)) {
             return false;
           }
-          h = leafFmt.first(seg, base(leaf));
+          h = leafFmt.first(seg, path.base(leaf));
           continue;
         }
-        if (leafFmt.key(seg, base(leaf), h) != key) {
+        if (leafFmt.key(seg, path.base(leaf), h) != key) {
           return false;
         }
-        if (leafFmt.value(seg, base(leaf), h) == rowId) {
-          makeWritable(leaf);
+        if (leafFmt.value(seg, path.base(leaf), h) == rowId) {
+          path.makeWritable(leaf);
           changedSinceCommit = true;
-          pool.beginWrite(wFrame[leaf]);
-          leafFmt.remove(seg, base(leaf), h);
-          pool.endWrite(wFrame[leaf]);
+          pool.beginWrite(path.frameAt[leaf]);
+          leafFmt.remove(seg, path.base(leaf), h);
+          pool.endWrite(path.frameAt[leaf]);
           size = size - 1;
           return true;
         }
-        h = leafFmt.next(seg, base(leaf), h);
+        h = leafFmt.next(seg, path.base(leaf), h);
       }
     } finally {
-      unpinPath();
+      path.unpinAll();
     }
-  }
-
-  /** Moves the pinned path to the next leaf page; false at the last one. */
-  private boolean advanceWrite(int height) {
-    int leaf = height - 1;
-    for (int d = leaf - 1; d >= 0; d--) {
-      long next = innerFmt.next(seg, base(d), wHandle[d]);
-      if (next == END) {
-        continue;
-      }
-      wHandle[d] = next;
-      int page = (int) innerFmt.value(seg, base(d), next);
-      for (int e = d + 1; e <= leaf; e++) {
-        unpinAt(e);
-        pinAt(e, page);
-        if (e < leaf) {
-          wHandle[e] = innerFmt.first(seg, base(e));
-          page = (int) innerFmt.value(seg, base(e), wHandle[e]);
-        }
-      }
-      return true;
-    }
-    return false;
   }
 
   /**
@@ -500,399 +410,38 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   // ---- readers -----------------------------------------------------------------------------
 
-  /** A reader's optimistic path: page, frame, stamp and handle per depth. */
-  private static final class ReadPath {
-    final int[] page = new int[MAX_HEIGHT];
-    final int[] frame = new int[MAX_HEIGHT];
-    final long[] stamp = new long[MAX_HEIGHT];
-    final long[] handle = new long[MAX_HEIGHT];
-    final RowIds one = new RowIds(1);
-    int height;
-    int depth;
+  /** The calling thread's read path. */
+  ReadPath readPath() {
+    return readPaths.get();
   }
 
-  private boolean valid(ReadPath p, int depth) {
-    return pool.validate(p.frame[depth], p.page[depth], p.stamp[depth]);
-  }
-
-  private boolean pathValid(ReadPath p) {
-    for (int d = 0; d < p.depth; d++) {
-      if (!valid(p, d)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** An exception while reading optimistically is a retry if what was read did not validate. */
-  private boolean retryAfter(ReadPath p, RuntimeException e) {
-    if (pathValid(p) && root.page() == p.page[0]) {
-      throw e;
-    }
-    return true;
-  }
-
-  /** Descends to the leaf for {@code key}, validating as it goes; false: retry. */
-  private boolean descendRead(ReadPath p, long key) {
-    p.depth = 0;
-    Root r = root;
-    int page = r.page();
-    int frame = pool.frameOf(page);
-    long stamp = pool.stamp(frame);
-    if (stamp < 0 || root != r) {
-      return false;
-    }
-    p.height = r.height();
-    for (int d = 0; ; d++) {
-      p.page[d] = page;
-      p.frame[d] = frame;
-      p.stamp[d] = stamp;
-      p.depth = d + 1;
-      if (d == p.height - 1) {
-        return true;
-      }
-      long base = pool.offset(frame);
-      long h = innerFmt.lowerBound(seg, base, key);
-      if (h == END) {
-        h = innerFmt.last(seg, base);
-      }
-      p.handle[d] = h;
-      if (!descendInto(p, d, h)) {
-        return false;
-      }
-      page = p.page[d + 1];
-      frame = p.frame[d + 1];
-      stamp = p.stamp[d + 1];
-    }
-  }
-
-  /** Reads the child at handle {@code h} of depth {@code d} and couples its stamp with d's. */
-  private boolean descendInto(ReadPath p, int d, long h) {
-    int child = (int) innerFmt.value(seg, pool.offset(p.frame[d]), h);
-    int frame = pool.frameOf(child);
-    long stamp = pool.stamp(frame);
-    if (stamp < 0 || !valid(p, d)) {
-      return false;
-    }
-    p.page[d + 1] = child;
-    p.frame[d + 1] = frame;
-    p.stamp[d + 1] = stamp;
-    p.depth = d + 2;
-    return true;
-  }
-
-  /** Moves to the next leaf: 1 moved, 0 no next leaf, -1 retry. */
-  private int advanceRead(ReadPath p) {
-    int leaf = p.height - 1;
-    for (int d = leaf - 1; d >= 0; d--) {
-      long next = innerFmt.next(seg, pool.offset(p.frame[d]), p.handle[d]);
-      if (next == END) {
-        if (!valid(p, d)) {
-          return -1;
-        }
-        continue;
-      }
-      p.handle[d] = next;
-      if (!descendInto(p, d, next)) {
-        return -1;
-      }
-      for (int e = d + 1; e < leaf; e++) {
-        long first = innerFmt.first(seg, pool.offset(p.frame[e]));
-        if (first == END) {
-          return valid(p, e) ? 0 : -1;
-        }
-        p.handle[e] = first;
-        if (!descendInto(p, e, first)) {
-          return -1;
-        }
-      }
-      return 1;
-    }
-    return 0;
-  }
-
-  /**
-   * Appends the row ids of every entry with {@code key}, in insertion order, to {@code out}.
-   *
-   * @return how many were appended
-   */
   @Override
-  public int search(long key, RowIds out) {
-    return lookup(key, out, Integer.MAX_VALUE);
-  }
-
-  /** The first row id of {@code key} (insertion order), or {@code absent}. */
-  @Override
-  public long searchFirst(long key, long absent) {
-    RowIds one = readPaths.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0 ? one.get(0) : absent;
-  }
-
-  /** Whether any entry has {@code key}. */
-  @Override
-  public boolean contains(long key) {
-    RowIds one = readPaths.get().one;
-    one.clear();
-    return lookup(key, one, 1) > 0;
-  }
-
-  private int lookup(long key, RowIds out, int limit) {
-    checkOpen();
-    if (!keyType.fits(key)) {
-      return 0;
-    }
-    int mark = out.size();
-    ReadPath p = readPaths.get();
-    for (;;) {
-      int got;
-      try {
-        got = trySearch(p, key, out, limit);
-      } catch (RuntimeException e) {
-        got = retryAfter(p, e) ? -1 : 0;
-      }
-      if (got >= 0) {
-        return got;
-      }
-      out.truncate(mark);
-      retries.increment();
-      Thread.onSpinWait();
-    }
-  }
-
-  private int trySearch(ReadPath p, long key, RowIds out, int limit) {
-    if (!descendRead(p, key)) {
-      return -1;
-    }
-    int leaf = p.height - 1;
-    long base = pool.offset(p.frame[leaf]);
-    long h = leafFmt.lowerBound(seg, base, key);
-    int found = 0;
-    int guard = 0;
-    while (found < limit) {
-      if (h == END) {
-        if (!valid(p, leaf)) {
-          return -1;
-        }
-        int moved = advanceRead(p);
-        if (moved <= 0) {
-          return moved < 0 ? -1 : found;
-        }
-        base = pool.offset(p.frame[leaf]);
-        h = leafFmt.first(seg, base);
-        guard = 0;
-        continue;
-      }
-      if (++guard > leafFmt.capacity() + 1) {
-        return valid(p, leaf) ? corrupt(p.page[leaf]) : -1;
-      }
-      if (leafFmt.key(seg, base, h) != key) {
-        break;
-      }
-      out.add(leafFmt.value(seg, base, h));
-      found++;
-      h = leafFmt.next(seg, base, h);
-    }
-    return valid(p, leaf) ? found : -1;
-  }
-
-  private int corrupt(int page) {
-    throw new CorruptPageException(file.path(), page, "entry chain longer than the page holds");
+  protected OptimisticReader reader() {
+    return readPaths.get();
   }
 
   /** A scan of the entries with {@code lo <= key <= hi}, in key order (empty if lo > hi). */
   @Override
   public RangeScan scan(long lo, long hi) {
     checkOpen();
-    return new RangeScan(lo, hi);
+    return new RangeScan(this, lo, hi);
   }
 
   /**
-   * A range scan returning batches. It first locates both end keys, then, as it moves from leaf
-   * page to leaf page, prefetches up to {@link DiskTreeConfig#scanPrefetchPages()} leaf pages
-   * ahead (never past the end key's page) through the leaf parents, which serve as the thesis's
-   * jump-pointer array: pages not in the buffer pool get a {@code madvise(WILLNEED)}.
+   * A range scan of a disk tree in batches, in key order, prefetching the leaf pages ahead (see
+   * {@link DiskTreeScan} for how it reads).
+   *
+   * <p>Guarantee: keys in order, never a torn entry; entries that exist throughout the scan are
+   * returned exactly once, except that part of a run of equal keys the writer changed while the
+   * scan was inside it may be skipped or repeated when the scan resumes by key and count. A batch
+   * holds the entries of at most one leaf page.
    *
    * <p>Thread safety: one thread per scan; it may run concurrently with the tree's writer (see
    * the class comment).
    */
-  public final class RangeScan implements DiskIndex.Scan {
-    private final long lo;
-    private final long hi;
-    private final ReadPath p = new ReadPath();
-    private boolean positioned;
-    private boolean done;
-    private boolean emitted;
-    private long lastKey;
-    private long lastKeyCount;
-    private long handle;
-    private int endPage = -1;
-    private int prefetchCredit;
-
-    private RangeScan(long lo, long hi) {
-      this.lo = Math.max(lo, keyType.min());
-      this.hi = Math.min(hi, keyType.max());
-      this.done = this.lo > this.hi;
-    }
-
-    /** Next row ids into {@code rowIds}; returns how many (0: the scan is over). */
-    public int next(long[] rowIds) {
-      return next(null, rowIds);
-    }
-
-    /** Next keys and row ids ({@code keys} may be null); returns how many (0: the scan is over). */
-    public int next(long[] keys, long[] rowIds) {
-      checkOpen();
-      checkBatchArrays(keys, rowIds);
-      while (!done) {
-        int got;
-        try {
-          got = tryNext(keys, rowIds);
-        } catch (RuntimeException e) {
-          got = retryAfter(p, e) ? -1 : 0;
-        }
-        if (got >= 0) {
-          if (got > 0 || done) {
-            return got;
-          }
-          continue;
-        }
-        positioned = false;
-        retries.increment();
-      }
-      return 0;
-    }
-
-    private void locateEnd() {
-      ReadPath q = readPaths.get();
-      long key = hi;
-      for (int attempt = 0; attempt < 8; attempt++) {
-        if (descendRead(q, key) && valid(q, q.height - 1)) {
-          endPage = q.page[q.height - 1];
-          return;
-        }
-      }
-      endPage = -1; // only a prefetch bound: without it, scans prefetch d pages regardless
-    }
-
-    private void prefetchAhead() {
-      int d = config.scanPrefetchPages();
-      if (d == 0 || p.height < 2 || --prefetchCredit > 0) {
-        return;
-      }
-      prefetchCredit = d;
-      int parent = p.height - 2;
-      long base = pool.offset(p.frame[parent]);
-      long h = p.handle[parent];
-      for (int i = 0; i < d; i++) {
-        h = innerFmt.next(seg, base, h);
-        if (h == END) {
-          return;
-        }
-        int page = (int) innerFmt.value(seg, base, h);
-        pool.prefetch(page);
-        if (page == endPage) {
-          return;
-        }
-      }
-    }
-
-    private int tryNext(long[] keys, long[] rowIds) {
-      int leaf;
-      long base;
-      long h;
-      long skip = 0;
-      long from = emitted ? lastKey : lo;
-      if (!positioned) {
-        if (endPage < 0 && !emitted) {
-          locateEnd();
-        }
-        if (!descendRead(p, from)) {
-          return -1;
-        }
-        leaf = p.height - 1;
-        base = pool.offset(p.frame[leaf]);
-        h = leafFmt.lowerBound(seg, base, from);
-        skip = emitted ? lastKeyCount : 0;
-        positioned = true;
-        prefetchCredit = 0;
-        prefetchAhead();
-      } else {
-        leaf = p.height - 1;
-        if (!valid(p, leaf)) {
-          return -1;
-        }
-        base = pool.offset(p.frame[leaf]);
-        h = handle;
-      }
-      int n = 0;
-      boolean any = emitted;
-      long key = lastKey;
-      long count = lastKeyCount;
-      int guard = 0;
-      for (;;) {
-        if (h == END) {
-          if (!valid(p, leaf)) {
-            return -1;
-          }
-          emitted = any;
-          lastKey = key;
-          lastKeyCount = count;
-          if (n > 0) {
-            handle = END; // validated: hand these out; the next call moves on to the next leaf
-            return n;
-          }
-          int moved = advanceRead(p);
-          if (moved == 0) {
-            done = true;
-            return 0;
-          }
-          if (moved < 0) {
-            positioned = false;
-            return -1;
-          }
-          base = pool.offset(p.frame[leaf]);
-          h = leafFmt.first(seg, base);
-          guard = 0;
-          prefetchAhead();
-          continue;
-        }
-        if (++guard > leafFmt.capacity() + 1) {
-          return valid(p, leaf) ? corrupt(p.page[leaf]) : -1;
-        }
-        long k = leafFmt.key(seg, base, h);
-        if (skip > 0 && k == from) {
-          skip--;
-          h = leafFmt.next(seg, base, h);
-          continue;
-        }
-        skip = 0;
-        if (k > hi || n == rowIds.length) {
-          if (!valid(p, leaf)) {
-            return -1;
-          }
-          emitted = any;
-          lastKey = key;
-          lastKeyCount = count;
-          handle = h;
-          if (k > hi) {
-            done = true;
-          }
-          return n;
-        }
-        if (keys != null) {
-          keys[n] = k;
-        }
-        rowIds[n++] = leafFmt.value(seg, base, h);
-        if (any && k == key) {
-          count++;
-        } else {
-          any = true;
-          key = k;
-          count = 1;
-        }
-        h = leafFmt.next(seg, base, h);
-      }
+  public static final class RangeScan extends DiskTreeScan {
+    private RangeScan(DiskBPlusTree tree, long lo, long hi) {
+      super(tree, lo, hi);
     }
   }
 
@@ -922,62 +471,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
   @Override
   public void checkInvariants() {
     checkOpen();
-    Root r = root;
-    BitSet reached = new BitSet();
-    long total = checkPage(r.page(), r.height() - 1, Long.MIN_VALUE, Long.MAX_VALUE, reached);
-    if (total != size) {
-      throw new IllegalStateException("tree holds " + total + " entries, size says " + size);
-    }
-    shadow.checkDisjoint(reached);
-  }
-
-  private long checkPage(int page, int levelsBelow, long lo, long hi, BitSet reached) {
-    if (reached.get(page)) {
-      throw new IllegalStateException("page " + page + " reached twice");
-    }
-    reached.set(page);
-    int frame = pool.pin(page);
-    try {
-      long base = pool.offset(frame);
-      int kind = seg.get(PageFormat.SHORT, base + PageFormat.KIND);
-      PageFormat fmt = levelsBelow == 0 ? leafFmt : innerFmt;
-      if (kind != (levelsBelow == 0 ? KIND_LEAF : KIND_INNER)) {
-        throw new IllegalStateException("page " + page + " has kind " + kind + " at " + levelsBelow
-            + " levels above the leaves");
-      }
-      try {
-        fmt.check(seg, base);
-      } catch (IllegalStateException e) {
-        throw new IllegalStateException("page " + page + ": " + e.getMessage(), e);
-      }
-      if (levelsBelow == 0) {
-        for (long h = fmt.first(seg, base); h != END; h = fmt.next(seg, base, h)) {
-          long k = fmt.key(seg, base, h);
-          if (k < lo || k > hi || !keyType.fits(k)) {
-            throw new IllegalStateException("leaf page " + page + " key " + k + " outside [" + lo + ", " + hi + "]");
-          }
-        }
-        return fmt.count(seg, base);
-      }
-      if (fmt.count(seg, base) < 1) {
-        throw new IllegalStateException("non-leaf page " + page + " has no children");
-      }
-      long total = 0;
-      long low = lo;
-      for (long h = fmt.first(seg, base); h != END; h = fmt.next(seg, base, h)) {
-        long bound = fmt.key(seg, base, h);
-        boolean last = fmt.next(seg, base, h) == END;
-        if (bound < low) {
-          throw new IllegalStateException("non-leaf page " + page + " bounds out of order");
-        }
-        total += checkPage((int) fmt.value(seg, base, h), levelsBelow - 1, low, last ? hi : Math.min(bound, hi),
-            reached);
-        low = bound;
-      }
-      return total;
-    } finally {
-      pool.unpin(frame);
-    }
+    new DiskTreeInvariants(this).check();
   }
 
   @Override
