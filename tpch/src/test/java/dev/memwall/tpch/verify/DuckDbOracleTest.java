@@ -34,6 +34,10 @@ class DuckDbOracleTest {
       for (String table : db.tables().keySet()) {
         assertEquals(db.table(table).rowCount(), oracle.rowCount(table), table);
       }
+      // checkpointed: stored compressed, as a loaded DuckDB database is, not as appended
+      Number compressed = (Number) oracle.runSql("SELECT count(*) FROM pragma_storage_info('lineitem') "
+          + "WHERE column_name = 'l_shipdate' AND compression <> 'Uncompressed'").rows().getFirst().getFirst();
+      assertTrue(compressed.longValue() > 0, "lineitem is stored uncompressed: the load was not checkpointed");
       // Decimals arrive as exact DECIMAL(15,2): DuckDB's sum equals memwall's sum of cents.
       long cents = 0;
       for (Batch batch : db.table("lineitem").batches()) {
