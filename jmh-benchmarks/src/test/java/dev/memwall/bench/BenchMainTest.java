@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.bench.report.JmhResults;
-import dev.memwall.core.hw.HardwareCounters;
+import dev.memwall.hw.HardwareCounters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memwall.core.hw.HardwareCounters;
-import dev.memwall.core.hw.ProfilerEvents;
+import dev.memwall.hw.HardwareCounters;
+import dev.memwall.hw.ProfilerEvents;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.memwall.tpch.cli;
 
-import dev.memwall.core.hw.HardwareCounters;
+import dev.memwall.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.machine.MemoryProbe;

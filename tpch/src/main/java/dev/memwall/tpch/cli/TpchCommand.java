@@ -1,8 +1,8 @@
 package dev.memwall.tpch.cli;
 
-import dev.memwall.core.hw.CounterReading;
-import dev.memwall.core.hw.HardwareCounters;
-import dev.memwall.core.hw.ProfilerEvents;
+import dev.memwall.hw.CounterReading;
+import dev.memwall.hw.HardwareCounters;
+import dev.memwall.hw.ProfilerEvents;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;

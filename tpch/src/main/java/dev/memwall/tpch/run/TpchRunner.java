@@ -1,11 +1,11 @@
 package dev.memwall.tpch.run;
 
-import dev.memwall.core.hw.CounterReading;
-import dev.memwall.core.hw.HardwareCounters;
-import dev.memwall.core.hw.HwEvent;
-import dev.memwall.core.hw.ProfilerEvents;
-import dev.memwall.core.hw.SamplingProfiler;
-import dev.memwall.core.hw.StallBreakdown;
+import dev.memwall.hw.CounterReading;
+import dev.memwall.hw.HardwareCounters;
+import dev.memwall.hw.HwEvent;
+import dev.memwall.hw.ProfilerEvents;
+import dev.memwall.hw.SamplingProfiler;
+import dev.memwall.hw.StallBreakdown;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.spill.SpillException;

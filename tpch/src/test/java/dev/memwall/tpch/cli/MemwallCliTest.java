@@ -152,7 +152,7 @@ class MemwallCliTest {
     Path flameGraph = cache.resolve("report").resolve("profiles").resolve("q6-cpu.html");
     assertTrue(run.out().contains("Q6 flame graph: " + flameGraph), run.out());
     assertTrue(Files.readString(flameGraph).contains("LoopQ6"), "the flame graph shows the query's frames");
-    if (!dev.memwall.core.hw.HardwareCounters.availability().available()) {
+    if (!dev.memwall.hw.HardwareCounters.availability().available()) {
       assertTrue(run.out().contains("stall breakdown: unavailable, no hardware counters"), run.out());
     }
     run(0, tpch("--profile", "bogus")).failedWith(2, "unknown profiling event 'bogus'");
