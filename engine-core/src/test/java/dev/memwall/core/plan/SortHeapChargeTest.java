@@ -41,14 +41,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SortHeapChargeTest {
   private static final int ROWS = 200_000;
   private static final List<SortKey> KEYS = List.of(SortKey.asc("v"));
+  /** The rows, in a memory of their own, apart from the memories the tests measure. */
   private static EngineMemory data;
   private static Table table;
 
-  @TempDir
-  Path root;
-
   @BeforeAll
-  static void build() {
+  static void buildRows() {
     data = EngineMemory.create("sort heap data");
     Random random = new Random(11);
     try (TableBuilder builder = new TableBuilder(List.of("v"), List.of(ColumnType.INT32), null, data.arrow())) {
@@ -61,7 +59,7 @@ class SortHeapChargeTest {
   }
 
   @AfterAll
-  static void free() {
+  static void freeRows() {
     table.close();
     data.close();
   }
@@ -119,7 +117,8 @@ class SortHeapChargeTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
-  void withSpillingOffRowsThatFitButNotTheirReferencesFailByName(int threads, EngineMemory memory) throws IOException {
+  void withSpillingOffRowsThatFitButNotTheirReferencesFailByName(int threads, EngineMemory memory, @TempDir Path root)
+      throws IOException {
     List<SpillReport> reports = new ArrayList<>();
     long need;
     try (Table expected = plan().execute(ExecutionContext.builder(memory).threads(threads)
@@ -139,7 +138,8 @@ class SortHeapChargeTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
-  void withSpillingOnRunsLeaveRoomForTheirReferences(int threads, EngineMemory memory) throws IOException {
+  void withSpillingOnRunsLeaveRoomForTheirReferences(int threads, EngineMemory memory, @TempDir Path root)
+      throws IOException {
     List<SpillReport> reports = new ArrayList<>();
     try (Table expected = plan().execute(ExecutionContext.builder(memory).threads(threads)
         .spillReports(reports::add).build())) {
