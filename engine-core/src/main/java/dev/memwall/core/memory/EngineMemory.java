@@ -118,8 +118,27 @@ public final class EngineMemory implements AutoCloseable {
   }
 
   /**
+   * Charges {@code bytes} of heap that an operator's structure holds and that grow with the data (a
+   * sort's row references, say) to the budget, as if they were off-heap, so that the budget bounds
+   * them too and a too-small budget refuses them by name before the heap runs out. Freed memory kept
+   * for reuse is given up first, as for an allocation. The caller {@linkplain #releaseHeap releases}
+   * them when the structure is dropped, on every path (a {@code finally} block).
+   *
+   * @throws BudgetExceededException if the budget cannot cover them; nothing is charged then
+   */
+  public void reserveHeap(long bytes) {
+    recycler.reserve(bytes);
+  }
+
+  /** Returns {@code bytes} of heap {@linkplain #reserveHeap charged} before. */
+  public void releaseHeap(long bytes) {
+    budget.release(bytes);
+  }
+
+  /**
    * Bytes currently held by Arrow buffers and raw buffers together (at allocation granularity: a
-   * recycled Arrow buffer counts its region's size class); not the freed memory kept for reuse.
+   * recycled Arrow buffer counts its region's size class), and heap {@linkplain #reserveHeap charged}
+   * to the budget; not the freed memory kept for reuse.
    */
   public long allocatedBytes() {
     return budget.reservedBytes() - recycler.pooledBytes();

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A named upper bound on the off-heap bytes a part of the engine may hold at once.
  *
  * <p>Every engine allocation, Arrow buffer or raw region, {@linkplain #reserve reserves} its size
- * here before memory is touched and {@linkplain #release releases} it when freed. A budget may
+ * here before memory is touched and {@linkplain #release releases} it when freed; so do the heap
+ * arrays of an operator that grow with the data ({@link EngineMemory#reserveHeap}). A budget may
  * have a parent: a reservation is charged to every budget up the chain, so a query's budget can
  * sit inside the process's.
  *

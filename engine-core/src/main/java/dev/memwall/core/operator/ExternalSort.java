@@ -8,7 +8,6 @@ import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.spill.SpillReport;
 import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.spill.WorkingMemory;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -33,6 +32,13 @@ import java.util.function.Consumer;
  * {@link Double#compare} (NaN last), nulls last in either direction. Spilled runs hold strings
  * decoded, so a merged result has plain strings where an in-memory one may keep a dictionary; the
  * values are the same.
+ *
+ * <p>Memory: the working memory holds the rows collected, the runs being written and the merge's
+ * readers, and also the heap arrays that sort the rows ({@link Sorter}'s references, charged to its
+ * budget while a run or the in-memory result is sorted): a worker counts those references among the
+ * bytes it holds when it decides to cut a run, so that a run that fills its share can still be
+ * sorted and written; without spilling, rows whose references do not fit fail by name instead of
+ * exhausting the heap.
  *
  * <p>Where spilling is off, the budget error names the operator and its stage: {@code collect}
  * (buffering rows), {@code run} (sorting and writing one), {@code merge} or {@code output}.
@@ -96,9 +102,13 @@ public final class ExternalSort implements AutoCloseable {
     this.keepsBest = limit != Long.MAX_VALUE && limit <= share / (TOP_N_SHARE * rowBytes);
   }
 
-  /** Estimated bytes of a row of {@code types} in Arrow batches (strings at 24 bytes). */
+  /**
+   * Estimated bytes of a row of {@code types} in Arrow batches (strings at 24 bytes), with the
+   * {@linkplain Sorter#REFERENCE_BYTES heap} that sorting it takes, which is charged to the working
+   * memory too.
+   */
   private static long rowBytes(List<ColumnType> types) {
-    long bytes = 1;
+    long bytes = 1 + Sorter.REFERENCE_BYTES;
     for (ColumnType type : types) {
       bytes += switch (type.kind()) {
         case BOOLEAN -> 1;
@@ -123,14 +133,17 @@ public final class ExternalSort implements AutoCloseable {
   /**
    * Whether a worker holding {@code heldRows} rows in {@code heldBytes} should hand them over as a run
    * before it takes more: when a few more batches (of the rows' measured or estimated size) could take
-   * it past its share.
+   * it past its share. The references that sorting the rows takes ({@link Sorter#REFERENCE_BYTES} a
+   * row, charged to the working memory while the run is sorted and written) count as held, so that a
+   * run that fills the share can still be sorted.
    */
   public boolean runFull(long heldBytes, long heldRows) {
-    long perRow = Math.max(rowBytes, heldRows == 0 ? 0 : heldBytes / heldRows);
-    return heldBytes > 0 && heldBytes + 4L * batchRows * perRow > runBytes && spill.enabled();
+    long held = heldBytes + Sorter.REFERENCE_BYTES * heldRows;
+    long perRow = Math.max(rowBytes, heldRows == 0 ? 0 : held / heldRows);
+    return heldBytes > 0 && held + 4L * batchRows * perRow > runBytes && spill.enabled();
   }
 
-  /** The bytes of rows one worker may collect before it cuts a run. */
+  /** The bytes of rows, with the references that sort them, one worker may collect before it cuts a run. */
   public long runBytes() {
     return runBytes;
   }
@@ -191,13 +204,9 @@ public final class ExternalSort implements AutoCloseable {
 
   /** Sorts {@code run} and writes it as a run. */
   private SortedRun write(Table run, SpillDirectory spills) {
-    long[] refs = Sorter.sortedReferences(run, keys);
-    List<Batch> batches = run.batches();
     try (SortedRun.Writer writer = new SortedRun.Writer(spills.newFile("sort-run"), names, types,
         working.memory().arrow(), batchRows)) {
-      for (long ref : refs) {
-        writer.append(batches.get((int) (ref >>> 32)), (int) ref);
-      }
+      Sorter.forEachSorted(run, keys, working.memory(), writer::append);
       return writer.finish();
     }
   }
@@ -216,7 +225,7 @@ public final class ExternalSort implements AutoCloseable {
     Table result;
     if (!spilled && best == null) {
       try (Table all = collected(partsByWorker.stream().flatMap(List::stream).toList())) {
-        result = Sorter.sort(all, keys, limit, output);
+        result = Sorter.sort(List.of(all), keys, limit, output, working.memory());
       } catch (BudgetExceededException e) {
         throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
       }
@@ -258,7 +267,7 @@ public final class ExternalSort implements AutoCloseable {
     inputs.add(best);
     rests.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
     try {
-      return Sorter.sort(inputs, keys, limit, output);
+      return Sorter.sort(inputs, keys, limit, output, working.memory());
     } catch (BudgetExceededException e) {
       throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
     }

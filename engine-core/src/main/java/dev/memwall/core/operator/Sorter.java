@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ObjIntConsumer;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -23,8 +24,19 @@ import org.apache.arrow.vector.types.pojo.Field;
  * of each entry, computed once. A dictionary-encoded column stays encoded in the result when its
  * dictionary is small against the rows returned ({@link TableBuilder#keepsEncoded}).
  *
- * <p>Meant for the small tables at the top of a plan (aggregation results, top-N): the row
- * references are a Java {@code long[]} of one entry per row.
+ * <p>Meant for the small tables at the top of a plan (aggregation results, top-N) and for the runs
+ * of an {@link ExternalSort}: the row references are a Java {@code long[]} of one entry per row.
+ *
+ * <p>Memory: the heap arrays that grow with the data are charged to the budget of the memory the
+ * sort runs under ({@link EngineMemory#reserveHeap}) before they are made, and released when the
+ * sort returns or fails (cancellation included): for a full sort {@value #REFERENCE_BYTES} bytes a
+ * row (its reference and the merge's scratch slot); for a top-N 8 bytes a row (the references) and
+ * 12 a row kept (the bounded heap's slot and the result's reference); for a plain limit 8 bytes a
+ * row returned; for a ranked dictionary 20 bytes an entry while it is ranked and 4 (the rank) for the
+ * rest of the sort. These arrays scale with the input, and under skew (one huge run, every row in
+ * one sort) would otherwise outgrow the heap unseen by the budget: charged, the budget bounds the
+ * sort's whole footprint, and a budget too small for them fails with a
+ * {@link dev.memwall.core.memory.BudgetExceededException} before the heap's {@link OutOfMemoryError}.
  *
  * <p>Thread safety: stateless.
  */
@@ -46,6 +58,14 @@ public final class Sorter {
    * is encoded with a dictionary small against the rows returned.
    */
   public static Table sort(List<Table> inputs, List<SortKey> keys, long limit, EngineMemory memory) {
+    return sort(inputs, keys, limit, memory, memory);
+  }
+
+  /**
+   * {@link #sort(List, List, long, EngineMemory)} with the result allocated from {@code output} and
+   * the sort's heap arrays charged to {@code working}.
+   */
+  static Table sort(List<Table> inputs, List<SortKey> keys, long limit, EngineMemory output, EngineMemory working) {
     Table input = inputs.getFirst();
     List<Batch> batches = new ArrayList<>();
     long total = 0;
@@ -56,14 +76,31 @@ public final class Sorter {
     if (total > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("cannot sort " + total + " rows in memory");
     }
-    long[] refs = rowReferences(batches, (int) total);
-    RowComparator comparator = comparator(batches, input, keys);
-    int take = (int) Math.min(limit, refs.length);
-    if (!keys.isEmpty() && (long) take * TOP_N_SHARE < refs.length) {
-      refs = smallest(refs, take, comparator);
-    } else if (!keys.isEmpty()) {
-      mergeSort(refs, new long[refs.length], 0, refs.length, comparator);
+    int take = (int) Math.min(limit, total);
+    try (HeapCharge heap = new HeapCharge(working)) {
+      long[] refs;
+      if (keys.isEmpty()) { // a plain limit: the first rows
+        heap.reserve(8L * take);
+        refs = rowReferences(batches, take);
+      } else {
+        heap.reserve(8L * total);
+        refs = rowReferences(batches, (int) total);
+        RowComparator comparator = comparator(batches, input, keys, heap);
+        if ((long) take * TOP_N_SHARE < refs.length) {
+          heap.reserve((long) TOP_N_BYTES * take);
+          refs = smallest(refs, take, comparator);
+        } else {
+          heap.reserve(8L * refs.length);
+          mergeSort(refs, new long[refs.length], 0, refs.length, comparator);
+        }
+      }
+      return gathered(inputs, batches, refs, take, output);
     }
+  }
+
+  /** The rows of references {@code [0, take)} as a new table of the inputs' columns, allocated from {@code memory}. */
+  private static Table gathered(List<Table> inputs, List<Batch> batches, long[] refs, int take, EngineMemory memory) {
+    Table input = inputs.getFirst();
     List<String> names = new ArrayList<>();
     List<ColumnType> types = new ArrayList<>();
     List<Field> fields = input.schema().getFields();
@@ -85,21 +122,29 @@ public final class Sorter {
     }
   }
 
-  /** The references of every row of {@code input}, ordered (stably) by {@code keys}. */
-  static long[] sortedReferences(Table input, List<SortKey> keys) {
+  /**
+   * Calls {@code action} with every row of {@code input} (its batch and row), ordered (stably) by
+   * {@code keys}; the references are charged to {@code working}'s budget until it returns.
+   */
+  static void forEachSorted(Table input, List<SortKey> keys, EngineMemory working, ObjIntConsumer<Batch> action) {
     List<Batch> batches = input.batches();
     if (input.rowCount() > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("cannot sort " + input.rowCount() + " rows in memory");
     }
-    long[] refs = rowReferences(batches, (int) input.rowCount());
-    if (!keys.isEmpty()) {
-      mergeSort(refs, new long[refs.length], 0, refs.length, comparator(batches, input, keys));
+    try (HeapCharge heap = new HeapCharge(working)) {
+      heap.reserve((long) REFERENCE_BYTES * input.rowCount());
+      long[] refs = rowReferences(batches, (int) input.rowCount());
+      if (!keys.isEmpty()) {
+        mergeSort(refs, new long[refs.length], 0, refs.length, comparator(batches, input, keys, heap));
+      }
+      for (long ref : refs) {
+        action.accept(batches.get((int) (ref >>> 32)), (int) ref);
+      }
     }
-    return refs;
   }
 
-  /** Orders references into {@code batches} (of {@code input}'s schema) by {@code keys}. */
-  private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys) {
+  /** Orders references into {@code batches} (of {@code input}'s schema) by {@code keys}; ranks charged to {@code heap}. */
+  private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys, HeapCharge heap) {
     int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
     boolean[] descending = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
@@ -107,7 +152,7 @@ public final class Sorter {
     }
     int[][] ranks = new int[keys.size()][];
     for (int i = 0; i < keys.size(); i++) {
-      ranks[i] = ranksOf(batches, keyColumns[i]);
+      ranks[i] = ranksOf(batches, keyColumns[i], heap);
     }
     return (a, b) -> {
       for (int i = 0; i < keyColumns.length; i++) {
@@ -126,12 +171,15 @@ public final class Sorter {
   // stays interpreted or C1-compiled, while a loop inside it would have C2 compile it on stack with
   // everything it calls, again for each query that brings other types.
 
-  /** One reference per row of {@code batches}: the batch index in the high 32 bits, the row in the low. */
-  private static long[] rowReferences(List<Batch> batches, int total) {
-    long[] refs = new long[total];
+  /**
+   * One reference per row of the first {@code count} rows of {@code batches}: the batch index in the
+   * high 32 bits, the row in the low.
+   */
+  private static long[] rowReferences(List<Batch> batches, int count) {
+    long[] refs = new long[count];
     int n = 0;
-    for (int b = 0; b < batches.size(); b++) {
-      for (int row = 0; row < batches.get(b).rowCount(); row++) {
+    for (int b = 0; b < batches.size() && n < count; b++) {
+      for (int row = 0; row < batches.get(b).rowCount() && n < count; row++) {
         refs[n++] = ((long) b << 32) | row;
       }
     }
@@ -162,6 +210,47 @@ public final class Sorter {
   /** A limit below 1/this of the rows is served by a bounded heap instead of a full sort. */
   private static final int TOP_N_SHARE = 4;
 
+  /** Heap bytes a full sort holds per row: the row's reference and the merge's scratch slot for it. */
+  public static final int REFERENCE_BYTES = 16;
+
+  /** Heap bytes a top-N holds per row kept, beside the references: its heap slot and its result reference. */
+  private static final int TOP_N_BYTES = 12;
+
+  /** Heap bytes per dictionary entry while the entries are ranked: its index, the merge's scratch slot, its rank. */
+  private static final int RANKING_BYTES = 20;
+
+  /**
+   * Heap charged to a memory's budget ({@link EngineMemory#reserveHeap}) for one sort, released on
+   * {@link #close}. One thread.
+   */
+  private static final class HeapCharge implements AutoCloseable {
+    private final EngineMemory memory;
+    private long bytes;
+
+    HeapCharge(EngineMemory memory) {
+      this.memory = memory;
+    }
+
+    /** Charges {@code more} bytes; nothing when the budget refuses them. */
+    void reserve(long more) {
+      memory.reserveHeap(more);
+      bytes += more;
+    }
+
+    /** Returns {@code less} of the bytes charged, whose arrays were dropped. */
+    void release(long less) {
+      memory.releaseHeap(less);
+      bytes -= less;
+    }
+
+    @Override
+    public void close() {
+      long held = bytes;
+      bytes = 0;
+      memory.releaseHeap(held);
+    }
+  }
+
   /**
    * The {@code k} smallest refs in stable order: a max-heap of the best {@code k} seen so far
    * (O(n log k)), ties broken by input position so the result equals a stable sort's prefix.
@@ -186,14 +275,16 @@ public final class Sorter {
         siftDown(heap, size, order);
       }
     }
-    Integer[] best = new Integer[size];
-    for (int i = 0; i < size; i++) {
-      best[i] = heap[i];
+    // heap sort in place: the largest left goes last each time (the order is total: no ties)
+    for (int end = size - 1; end > 0; end--) {
+      int swap = heap[0];
+      heap[0] = heap[end];
+      heap[end] = swap;
+      siftDown(heap, end, order);
     }
-    java.util.Arrays.sort(best, (a, b) -> order.applyAsInt(a, b));
     long[] result = new long[size];
     for (int i = 0; i < size; i++) {
-      result[i] = refs[best[i]];
+      result[i] = refs[heap[i]];
     }
     return result;
   }
@@ -262,9 +353,10 @@ public final class Sorter {
    * When column {@code column} of every batch codes into one dictionary, each entry's position in
    * the order of the entries' strings (equal strings share one), so rows compare by two array reads
    * instead of their bytes; else null. The dictionary is sorted once, at the cost of a handful of
-   * rows' comparisons when it is small against the rows, and not ranked when it is not.
+   * rows' comparisons when it is small against the rows, and not ranked when it is not. The arrays are
+   * charged to {@code heap}: the ranks for the rest of the sort, the entries being sorted meanwhile.
    */
-  private static int[] ranksOf(List<Batch> batches, int column) {
+  private static int[] ranksOf(List<Batch> batches, int column, HeapCharge heap) {
     VarCharColumn dictionary = null;
     long rows = 0;
     for (Batch batch : batches) {
@@ -279,18 +371,21 @@ public final class Sorter {
       return null;
     }
     VarCharColumn values = dictionary;
-    Integer[] entries = new Integer[values.length()];
-    for (int i = 0; i < entries.length; i++) {
+    int count = values.length();
+    heap.reserve((long) RANKING_BYTES * count);
+    long[] entries = new long[count];
+    for (int i = 0; i < count; i++) {
       entries[i] = i;
     }
-    java.util.Arrays.sort(entries, (a, b) -> compareStrings(values, a, values, b));
-    int[] ranks = new int[entries.length];
-    for (int i = 0, rank = 0; i < entries.length; i++) {
-      if (i > 0 && compareStrings(values, entries[i - 1], values, entries[i]) != 0) {
+    mergeSort(entries, new long[count], 0, count, (a, b) -> compareStrings(values, (int) a, values, (int) b));
+    int[] ranks = new int[count];
+    for (int i = 0, rank = 0; i < count; i++) {
+      if (i > 0 && compareStrings(values, (int) entries[i - 1], values, (int) entries[i]) != 0) {
         rank++;
       }
-      ranks[entries[i]] = rank;
+      ranks[(int) entries[i]] = rank;
     }
+    heap.release((long) (RANKING_BYTES - 4) * count); // the entries and their scratch are dropped; the ranks stay
     return ranks;
   }
 
