@@ -2,7 +2,7 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.BudgetExceededException;
-import dev.memwall.core.memory.MemoryBudget;
+import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.JoinMemoryException;
@@ -96,9 +96,9 @@ public final class PartitionedJoin {
     // The tables are heap arrays sized by the largest right cluster, which skew makes as large as the whole
     // side: charged to the budget like working memory, so a skewed join fails by name before the heap does.
     long tableBytes = ClusterJoin.tableBytes(kind, largest) * Math.max(1, threads);
-    MemoryBudget budget = input.memory().budget();
+    EngineMemory memory = input.memory();
     try {
-      budget.reserve(tableBytes);
+      memory.reserveHeap(tableBytes);
     } catch (BudgetExceededException e) {
       throw new JoinMemoryException(String.format(Locale.ROOT, "the join phase's tables for the largest right "
           + "cluster, %d tuples (skewed keys), need %d bytes of heap on %d thread%s; %s", largest, tableBytes, threads,
@@ -107,7 +107,7 @@ public final class PartitionedJoin {
     try {
       joinEveryCluster(input, out, kind, clusters, largest, threads, pair);
     } finally {
-      budget.release(tableBytes);
+      memory.releaseHeap(tableBytes);
     }
   }
 
