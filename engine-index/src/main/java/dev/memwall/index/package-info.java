@@ -30,8 +30,8 @@
  *       durability and optimistic readers, over three in-page layouts
  *       ({@link dev.memwall.index.page.PageFormat}, sharing
  *       {@link dev.memwall.index.page.AbstractPageFormat}): the disk-first fpB+-tree
- *       ({@link dev.memwall.index.fpb.DiskFirstFormat}, widths by
- *       {@link dev.memwall.index.fpb.InPageWidths}), slotted pages
+ *       ({@link dev.memwall.index.disk.DiskFirstFormat}, widths by
+ *       {@link dev.memwall.index.disk.InPageWidths}), slotted pages
  *       ({@link dev.memwall.index.slotted.SlottedPageFormat}) and micro-indexing
  *       ({@link dev.memwall.index.micro.MicroIndexFormat});
  *   <li>{@link dev.memwall.index.fpb.CacheFirstTree}: the cache-first fpB+-tree, a pB+-tree of
@@ -39,7 +39,10 @@
  *       pages, durable through a logical-page map with copy on write, which also lets its readers
  *       run without locks, validating per page against the published map;
  *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
- *       {@link dev.memwall.index.disk.PageLayout}; both extend
+ *       {@link dev.memwall.index.disk.PageLayout} in
+ *       {@link dev.memwall.index.disktrees.DiskIndexes} (create, bulkload, open, goal-G
+ *       configuration), which sits above {@code disk} and {@code fpb} so that {@code disk} names
+ *       nothing in {@code fpb}; both extend
  *       {@link dev.memwall.index.disk.AbstractDiskTree} (file, pool, create/open/close, the point
  *       lookups over each tree's {@link dev.memwall.index.disk.OptimisticReader}), scan through
  *       {@link dev.memwall.index.disk.AbstractRangeScan} (batches, retries, resume by key) and keep

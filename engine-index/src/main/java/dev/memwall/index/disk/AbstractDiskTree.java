@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * What the disk trees ({@link DiskBPlusTree}, {@link dev.memwall.index.fpb.CacheFirstTree}) share
+ * What the disk trees ({@link DiskBPlusTree}, {@code fpb.CacheFirstTree}) share
  * around their trees: the page file, the buffer pool over it and the {@link ShadowPages} of its
  * pages, the configuration, the entry count, the retry counter, the open/closed lifecycle
  * ({@link #close} commits, then frees the pool and closes the file) and the steps of creating and

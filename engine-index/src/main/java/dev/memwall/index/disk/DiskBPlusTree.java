@@ -3,7 +3,6 @@ package dev.memwall.index.disk;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.fpb.DiskFirstFormat;
 import dev.memwall.index.micro.MicroIndexFormat;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.CorruptPageException;
@@ -114,7 +113,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
       case SLOTTED -> new SlottedPageFormat(c.pageBytes(), kb, valueBytes);
       case MICRO_INDEX -> new MicroIndexFormat(c.pageBytes(), kb, valueBytes, c.subarrayLines());
       case FPB_CACHE_FIRST -> throw new IllegalArgumentException(
-          "the cache-first layout is a CacheFirstTree: create it through DiskIndex or CacheFirstTree");
+          "the cache-first layout is a CacheFirstTree: create it through DiskIndexes or CacheFirstTree");
     };
   }
 

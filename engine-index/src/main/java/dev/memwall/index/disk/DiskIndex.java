@@ -1,17 +1,14 @@
 package dev.memwall.index.disk;
 
-import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.RowIds;
-import dev.memwall.index.SortedEntries;
-import dev.memwall.index.fpb.CacheFirstTree;
 import dev.memwall.index.page.BufferPool;
-import java.nio.file.Path;
 
 /**
  * A durable B+-tree index over a page file: what {@link DiskBPlusTree} (disk-first fpB+-tree,
- * slotted pages, micro-indexing) and {@link CacheFirstTree} (cache-first fpB+-tree) share, so tests
- * and benchmarks run over every {@link PageLayout}. {@link #create}, {@link #bulkload} and
- * {@link #open} pick the implementation from {@link DiskTreeConfig#layout()}.
+ * slotted pages, micro-indexing) and {@code fpb.CacheFirstTree} (cache-first fpB+-tree) share, so
+ * tests and benchmarks run over every {@link PageLayout}. {@code disktrees.DiskIndexes}'s
+ * {@code create}, {@code bulkload} and {@code open} pick the implementation from
+ * {@link DiskTreeConfig#layout()} (they live above this package, which names no fpB+-tree class).
  *
  * <p>Contract common to both (see the implementations for details): int32/int64 keys passed as
  * {@code long}, int64 row ids, duplicates kept in insertion order, lazy deletes; {@link #sync} and
@@ -26,26 +23,6 @@ import java.nio.file.Path;
 public interface DiskIndex extends AutoCloseable {
   /** First long of the commit metadata of every disk tree ("MWDISKTR"); then layout ordinal, key bytes. */
   long FILE_MAGIC = 0x4D57_4449_534B_5452L;
-
-  /** A new file at {@code path} holding an empty tree of {@code config}'s layout (committed). */
-  static DiskIndex create(Path path, DiskTreeConfig config, EngineMemory memory) {
-    return config.layout() == PageLayout.FPB_CACHE_FIRST ? CacheFirstTree.create(path, config, memory)
-        : DiskBPlusTree.create(path, config, memory);
-  }
-
-  /** Bulkloads a new file from sorted entries, {@code fill} in (0, 1], and commits. */
-  static DiskIndex bulkload(Path path, DiskTreeConfig config, EngineMemory memory, SortedEntries entries,
-      double fill) {
-    return config.layout() == PageLayout.FPB_CACHE_FIRST
-        ? CacheFirstTree.bulkload(path, config, memory, entries, fill)
-        : DiskBPlusTree.bulkload(path, config, memory, entries, fill);
-  }
-
-  /** Opens the committed tree in {@code path}, which must be of {@code config}'s layout and key type. */
-  static DiskIndex open(Path path, DiskTreeConfig config, EngineMemory memory) {
-    return config.layout() == PageLayout.FPB_CACHE_FIRST ? CacheFirstTree.open(path, config, memory)
-        : DiskBPlusTree.open(path, config, memory);
-  }
 
   /** A range scan handing out batches in key order; one thread per scan. */
   interface Scan {

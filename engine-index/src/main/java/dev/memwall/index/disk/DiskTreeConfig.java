@@ -1,10 +1,6 @@
 package dev.memwall.index.disk;
 
-import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.index.KeyType;
-import dev.memwall.index.fpb.CacheFirstLayout;
-import dev.memwall.index.fpb.InPageWidths;
-import dev.memwall.index.micro.MicroIndexFormat;
 import java.util.Objects;
 
 /**
@@ -13,8 +9,9 @@ import java.util.Objects;
  * sub-array lines), buffer pool frames, the
  * page limit of the file, and how many leaf pages a range scan prefetches ahead.
  *
- * <p>{@link #fromProfile} chooses the widths with goal G ({@link InPageWidths},
- * {@link MicroIndexFormat#chooseSubarrayLines}) from the machine's T1 and Tnext.
+ * <p>{@code disktrees.DiskIndexes.configFromProfile} and {@code chooseConfig} choose the widths with
+ * goal G ({@link InPageWidths}, {@code MicroIndexFormat.chooseSubarrayLines},
+ * {@code CacheFirstLayout.choose}) from the machine's T1 and Tnext.
  *
  * @param keyType the key type
  * @param layout the in-page organization
@@ -61,21 +58,6 @@ public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, 
       int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages) {
     this(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, maxPages, scanPrefetchPages,
         Math.max(nonLeafLines, leafLines));
-  }
-
-  /** The widths goal G picks for this machine, page size and key type. */
-  public static DiskTreeConfig fromProfile(MachineProfile profile, KeyType keyType, PageLayout layout,
-      int pageBytes) {
-    return choose(keyType, layout, pageBytes, profile.missLatencyNanos(), profile.pipelinedMissNanos());
-  }
-
-  /** The widths goal G picks for T1 and Tnext (any one unit). */
-  public static DiskTreeConfig choose(KeyType keyType, PageLayout layout, int pageBytes, double t1, double tnext) {
-    InPageWidths widths = InPageWidths.choose(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
-    int sub = MicroIndexFormat.chooseSubarrayLines(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext);
-    int node = CacheFirstLayout.choose(pageBytes, keyType.bytes(), Long.BYTES, t1, tnext).nodeLines();
-    return new DiskTreeConfig(keyType, layout, pageBytes, widths.nonLeafLines(), widths.leafLines(), sub,
-        DEFAULT_POOL_FRAMES, DEFAULT_MAX_PAGES, DEFAULT_SCAN_PREFETCH_PAGES, node);
   }
 
   public DiskTreeConfig withPoolFrames(int frames) {

@@ -13,7 +13,7 @@ public enum PageLayout {
   MICRO_INDEX,
   /**
    * Cache-first fpB+-tree: a prefetching B+-tree of cache-line nodes placed onto pages
-   * ({@link dev.memwall.index.fpb.CacheFirstTree}, seed 002 section 3.3.4).
+   * ({@code dev.memwall.index.fpb.CacheFirstTree}, seed 002 section 3.3.4).
    */
   FPB_CACHE_FIRST
 }

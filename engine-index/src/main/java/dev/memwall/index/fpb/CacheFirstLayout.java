@@ -1,5 +1,6 @@
 package dev.memwall.index.fpb;
 
+import dev.memwall.index.disk.InPageWidths;
 import dev.memwall.index.page.PageFormat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,8 +1,10 @@
 /**
- * The fpB+-trees of seed 002 chapter 3: the page format of the disk-first fpB+-tree
- * ({@link DiskFirstFormat}, with in-page node widths chosen by {@link InPageWidths}), one of the
- * page formats of {@link dev.memwall.index.disk.DiskBPlusTree}, and the cache-first fpB+-tree
- * ({@link CacheFirstTree}, nodes and pages laid out by {@link CacheFirstLayout}).
+ * The cache-first fpB+-tree of seed 002 chapter 3 ({@link CacheFirstTree}, nodes and pages laid
+ * out by {@link CacheFirstLayout}). The disk-first fpB+-tree is a page format of
+ * {@link dev.memwall.index.disk.DiskBPlusTree} and lives with it
+ * ({@link dev.memwall.index.disk.DiskFirstFormat}, widths by
+ * {@link dev.memwall.index.disk.InPageWidths}). This package builds on {@code disk}, which names
+ * nothing here; {@link dev.memwall.index.disktrees.DiskIndexes} picks between the two trees.
  *
  * <h2>The cache-first fpB+-tree</h2>
  *

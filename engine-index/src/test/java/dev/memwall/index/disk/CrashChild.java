@@ -2,6 +2,7 @@ package dev.memwall.index.disk;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.Random;
 
@@ -28,9 +29,9 @@ public final class CrashChild {
     PageLayout layout = PageLayout.valueOf(args[1]);
     long seed = Long.parseLong(args[2]);
     int batch = Integer.parseInt(args[3]);
-    DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
     EngineMemory memory = EngineMemory.create("crash child");
-    DiskIndex tree = DiskIndex.create(file, config, memory);
+    DiskIndex tree = DiskIndexes.create(file, config, memory);
     System.out.println("committed 0");
     System.out.flush();
     Random random = new Random(seed);

@@ -8,6 +8,7 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -44,8 +45,8 @@ class DiskTreeConcurrencyTest {
   }
 
   private void stress(PageLayout layout, int frames, EngineMemory memory) throws Exception {
-    DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(frames);
-    try (DiskIndex tree = DiskIndex.create(dir.resolve("tree"), config, memory)) {
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(frames);
+    try (DiskIndex tree = DiskIndexes.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += 4) {
         tree.insert(k, k * 10L);
       }

@@ -9,6 +9,7 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.TreeModel;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +64,8 @@ class DiskTreeCrashTest {
         child.waitFor(30, TimeUnit.SECONDS);
       }
       assertTrue(reported >= 0, "child never committed: " + lines);
-      DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
-      try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
+      DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
+      try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {
         tree.checkInvariants();
         TreeModel atReport = model(seed, reported);
         TreeModel atNext = model(seed, reported + batch);

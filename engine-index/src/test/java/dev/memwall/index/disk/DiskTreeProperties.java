@@ -12,6 +12,7 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.TreeModel;
+import dev.memwall.index.disktrees.DiskIndexes;
 import dev.memwall.index.pbtree.PbTreeProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -111,12 +112,12 @@ public class DiskTreeProperties {
     Path file = tempFile();
     Handle handle = new Handle();
     try {
-      handle.tree = DiskIndex.create(file, config, memory);
+      handle.tree = DiskIndexes.create(file, config, memory);
       TreeModel model = new TreeModel();
       run(handle, file, config, memory, model, ops);
       assertMatches(handle.tree, model);
       handle.tree.close();
-      handle.tree = DiskIndex.open(file, config, memory);
+      handle.tree = DiskIndexes.open(file, config, memory);
       assertMatches(handle.tree, model);
     } finally {
       if (handle.tree != null) {
@@ -147,7 +148,7 @@ public class DiskTreeProperties {
     Path file = tempFile();
     Handle handle = new Handle();
     try {
-      handle.tree = DiskIndex.bulkload(file, config, memory, SortedEntries.of(k, r), fill);
+      handle.tree = DiskIndexes.bulkload(file, config, memory, SortedEntries.of(k, r), fill);
       assertMatches(handle.tree, model);
       run(handle, file, config, memory, model, ops);
       assertMatches(handle.tree, model);
@@ -175,7 +176,7 @@ public class DiskTreeProperties {
       default -> { } // round-robin: every key duplicated across the sequence, near the type's maximum
     }
     Path file = tempFile();
-    try (DiskIndex tree = DiskIndex.create(file, config, memory)) {
+    try (DiskIndex tree = DiskIndexes.create(file, config, memory)) {
       TreeModel model = new TreeModel();
       for (int i = 0; i < entries.size(); i++) {
         tree.insert(entries.get(i)[0], entries.get(i)[1]);
@@ -245,7 +246,7 @@ public class DiskTreeProperties {
         case REOPEN -> {
           tree.close();
           handle.tree = null;
-          handle.tree = DiskIndex.open(file, config, memory);
+          handle.tree = DiskIndexes.open(file, config, memory);
         }
       }
       handle.tree.checkInvariants();

@@ -12,6 +12,7 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.TreeModel;
+import dev.memwall.index.disktrees.DiskIndexes;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
@@ -33,7 +34,7 @@ class DiskTreeTest {
   Path dir;
 
   static DiskTreeConfig config(PageLayout layout, KeyType type) {
-    return DiskTreeConfig.choose(type, layout, 4096, 240, 24).withPoolFrames(64);
+    return DiskIndexes.chooseConfig(type, layout, 4096, 240, 24).withPoolFrames(64);
   }
 
   @ParameterizedTest
@@ -42,7 +43,7 @@ class DiskTreeTest {
     Path file = dir.resolve("big");
     TreeModel model = new TreeModel();
     Random random = new Random(42);
-    try (DiskIndex tree = DiskIndex.create(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndexes.create(file, config(layout, KeyType.INT64), memory)) {
       for (int i = 0; i < 60_000; i++) {
         long key = random.nextInt(40_000) * 7919L;
         if (i % 4 == 3 && model.size() > 0) {
@@ -59,7 +60,7 @@ class DiskTreeTest {
       assertTrue(tree.height() >= 2, "45k entries in 4 KiB pages need more than one level");
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskIndex tree = DiskIndex.open(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config(layout, KeyType.INT64), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
   }
@@ -67,8 +68,8 @@ class DiskTreeTest {
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(ints = {4096, 8192, 16384, 32768})
   void pageCapacitiesFollowTheChosenLayouts(int pageBytes, EngineMemory memory) {
-    DiskTreeConfig c = DiskTreeConfig.choose(KeyType.INT64, PageLayout.FPB_DISK_FIRST, pageBytes, 240, 24);
-    dev.memwall.index.fpb.InPageWidths widths = dev.memwall.index.fpb.InPageWidths.choose(pageBytes, 8, 8, 240, 24);
+    DiskTreeConfig c = DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_DISK_FIRST, pageBytes, 240, 24);
+    InPageWidths widths = InPageWidths.choose(pageBytes, 8, 8, 240, 24);
     assertEquals(widths.nonLeafLines(), c.nonLeafLines());
     assertEquals(widths.leafLines(), c.leafLines());
     try (DiskBPlusTree fpb = DiskBPlusTree.create(dir.resolve("f" + pageBytes), c.withPoolFrames(16), memory);
@@ -93,11 +94,11 @@ class DiskTreeTest {
       rows[i] = i;
       model.insert(keys[i], rows[i]);
     }
-    try (DiskIndex tree = DiskIndex.bulkload(file, config(layout, KeyType.INT32), memory,
+    try (DiskIndex tree = DiskIndexes.bulkload(file, config(layout, KeyType.INT32), memory,
         SortedEntries.of(keys, rows), 0.7)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskIndex tree = DiskIndex.open(file, config(layout, KeyType.INT32), memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config(layout, KeyType.INT32), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
       DiskTreeProperties.checkScan(tree, model, keys[100], keys[40_000], 12);
     }
@@ -128,7 +129,7 @@ class DiskTreeTest {
     assertThrows(PageFileFormatException.class,
         () -> DiskBPlusTree.open(file, config(PageLayout.FPB_DISK_FIRST, KeyType.INT64), memory));
     assertThrows(PageFileFormatException.class, () -> DiskBPlusTree.open(file,
-        DiskTreeConfig.choose(KeyType.INT32, PageLayout.FPB_DISK_FIRST, 8192, 240, 24), memory));
+        DiskIndexes.chooseConfig(KeyType.INT32, PageLayout.FPB_DISK_FIRST, 8192, 240, 24), memory));
     assertArrayEquals(before, Files.readAllBytes(file), "refused opens leave the file as it was");
 
     Path bare = dir.resolve("bare");
@@ -146,7 +147,7 @@ class DiskTreeTest {
     Path file = dir.resolve("full");
     TreeModel model = new TreeModel();
     DiskTreeConfig config = config(layout, KeyType.INT64).withMaxPages(40);
-    try (DiskIndex tree = DiskIndex.create(file, config, memory)) {
+    try (DiskIndex tree = DiskIndexes.create(file, config, memory)) {
       PageFileFullException full = null;
       for (int i = 0; i < 1_000_000 && full == null; i++) {
         try {
@@ -164,7 +165,7 @@ class DiskTreeTest {
       assertTrue(tree.delete(0, 0));
       model.delete(0, 0);
     }
-    try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
   }
@@ -181,7 +182,7 @@ class DiskTreeTest {
       rows[i] = i;
     }
     DiskTreeConfig config = config(layout, KeyType.INT64);
-    DiskIndex.bulkload(file, config, memory, SortedEntries.of(keys, rows), 1.0).close();
+    DiskIndexes.bulkload(file, config, memory, SortedEntries.of(keys, rows), 1.0).close();
     int page = PageFile.FIRST_DATA_PAGE + 2; // a leaf page: bulkload writes the leaves first
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
       raf.seek((long) page * 4096 + 2000);
@@ -189,7 +190,7 @@ class DiskTreeTest {
       raf.seek((long) page * 4096 + 2000);
       raf.write(b ^ 0x10);
     }
-    try (DiskIndex tree = DiskIndex.open(file, config, memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {
       CorruptPageException e = assertThrows(CorruptPageException.class, () -> {
         RowIds out = new RowIds();
         for (int i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ import dev.memwall.index.RowIds;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,9 +39,9 @@ class CacheFirstTreeConcurrencyTest {
   @ParameterizedTest
   @ValueSource(ints = {16, 4096})
   void readersSeeStableKeysThroughLeafAndNodePageSplits(int frames, EngineMemory memory) throws Exception {
-    DiskTreeConfig config = DiskTreeConfig.choose(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24)
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24)
         .withNodeLines(3).withPoolFrames(frames);
-    try (CacheFirstTree tree = (CacheFirstTree) DiskIndex.create(dir.resolve("tree"), config, memory)) {
+    try (CacheFirstTree tree = (CacheFirstTree) DiskIndexes.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += STRIDE) {
         tree.insert(k, k * 10L);
       }

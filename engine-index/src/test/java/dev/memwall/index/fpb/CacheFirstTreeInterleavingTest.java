@@ -9,9 +9,9 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +58,7 @@ class CacheFirstTreeInterleavingTest {
 
   /** 3-line nodes on 4 KiB pages: 21 node slots per page, 11 entries per leaf, 12 children. */
   private static DiskTreeConfig config() {
-    return DiskTreeConfig.choose(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24).withNodeLines(3)
+    return DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24).withNodeLines(3)
         .withPoolFrames(4096);
   }
 
@@ -72,7 +72,7 @@ class CacheFirstTreeInterleavingTest {
       keys[i] = keyOf.applyAsLong(i);
       rows[i] = i;
     }
-    return (CacheFirstTree) DiskIndex.bulkload(dir.resolve("tree"), config(), memory, SortedEntries.of(keys, rows),
+    return (CacheFirstTree) DiskIndexes.bulkload(dir.resolve("tree"), config(), memory, SortedEntries.of(keys, rows),
         1.0);
   }
 

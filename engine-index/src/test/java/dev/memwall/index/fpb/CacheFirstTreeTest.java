@@ -15,6 +15,7 @@ import dev.memwall.index.disk.DiskBPlusTree;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disktrees.DiskIndexes;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
@@ -42,7 +43,7 @@ class CacheFirstTreeTest {
   Path dir;
 
   static DiskTreeConfig config(int pageBytes, KeyType type) {
-    return DiskTreeConfig.choose(type, PageLayout.FPB_CACHE_FIRST, pageBytes, 240, 24).withPoolFrames(64);
+    return DiskIndexes.chooseConfig(type, PageLayout.FPB_CACHE_FIRST, pageBytes, 240, 24).withPoolFrames(64);
   }
 
   @ParameterizedTest
@@ -187,10 +188,10 @@ class CacheFirstTreeTest {
     long[] grown = new long[2];
     int k = 0;
     for (DiskTreeConfig c : new DiskTreeConfig[] {disk, cache}) {
-      try (DiskIndex tree = DiskIndex.bulkload(dir.resolve("full" + k), c, memory, SortedEntries.of(all, rows), 1.0)) {
+      try (DiskIndex tree = DiskIndexes.bulkload(dir.resolve("full" + k), c, memory, SortedEntries.of(all, rows), 1.0)) {
         full[k] = usedPages(tree);
       }
-      try (DiskIndex tree = DiskIndex.bulkload(dir.resolve("grown" + k), c, memory,
+      try (DiskIndex tree = DiskIndexes.bulkload(dir.resolve("grown" + k), c, memory,
           SortedEntries.of(bulk, bulkRows), 1.0)) {
         for (int i = 0; i < later.length; i++) {
           tree.insert(later[i], i);
@@ -233,12 +234,12 @@ class CacheFirstTreeTest {
     assertArrayEquals(before, Files.readAllBytes(disk));
 
     Path cf = dir.resolve("cache-first");
-    try (DiskIndex tree = DiskIndex.create(cf, cache, memory)) {
+    try (DiskIndex tree = DiskIndexes.create(cf, cache, memory)) {
       tree.insert(1, 1);
     }
     byte[] cfBefore = Files.readAllBytes(cf);
     PageFileFormatException other = assertThrows(PageFileFormatException.class,
-        () -> DiskIndex.open(cf, cache.withLayout(PageLayout.SLOTTED), memory));
+        () -> DiskIndexes.open(cf, cache.withLayout(PageLayout.SLOTTED), memory));
     assertTrue(other.getMessage().contains("FPB_CACHE_FIRST"), other.getMessage());
     assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(cf, config(4096, KeyType.INT32), memory));
     assertThrows(IllegalArgumentException.class,

@@ -6,6 +6,7 @@ import dev.memwall.index.RowIds;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disktrees.DiskIndexes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,9 +70,9 @@ public class DiskTreeBenchmark {
     memory = EngineMemory.create("disk-tree-bench");
     dir = Files.createTempDirectory("memwall-disktree");
     int frames = (int) (keys / (pageBytes / 32) + 256);
-    DiskTreeConfig config = DiskTreeConfig.fromProfile(IndexBenchData.profile(), KeyType.INT64, layout, pageBytes)
+    DiskTreeConfig config = DiskIndexes.configFromProfile(IndexBenchData.profile(), KeyType.INT64, layout, pageBytes)
         .withPoolFrames(frames);
-    tree = DiskIndex.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
+    tree = DiskIndexes.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
     long[] rows = new long[4096];
     DiskIndex.Scan all = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
     long seen = 0;

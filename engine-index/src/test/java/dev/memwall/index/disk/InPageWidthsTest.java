@@ -1,4 +1,4 @@
-package dev.memwall.index.fpb;
+package dev.memwall.index.disk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

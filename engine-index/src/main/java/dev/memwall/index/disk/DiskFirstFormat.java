@@ -1,4 +1,4 @@
-package dev.memwall.index.fpb;
+package dev.memwall.index.disk;
 
 import dev.memwall.index.page.AbstractPageFormat;
 import dev.memwall.index.page.LineFetch;

@@ -1,4 +1,4 @@
-package dev.memwall.index.fpb;
+package dev.memwall.index.disk;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.index.page.PageFormat;
