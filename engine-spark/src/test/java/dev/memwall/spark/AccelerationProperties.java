@@ -98,7 +98,7 @@ class AccelerationProperties {
           || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && expected.isEmpty(),
           sql + "\n" + explained);
     }
-    assertEquals(0, TaskResources.openCount(), "task resources left open");
+    SparkTestSession.assertTaskResourcesFreed();
   }
 
   @Provide

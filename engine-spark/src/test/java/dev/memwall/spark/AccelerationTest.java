@@ -132,11 +132,7 @@ class AccelerationTest {
   void freesEveryTasksMemory() throws Exception {
     long leaks = TaskResources.leakCount();
     assertSameAsSpark("select ds, s, sum(dec), count(*) from %s group by ds, s");
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (TaskResources.openCount() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertEquals(0, TaskResources.openCount());
+    SparkTestSession.assertTaskResourcesFreed();
     assertEquals(leaks, TaskResources.leakCount());
   }
 }

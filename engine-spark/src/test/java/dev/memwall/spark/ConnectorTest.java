@@ -161,7 +161,7 @@ class ConnectorTest {
       }
     }
     assertEquals(2500, rows);
-    assertEquals(0, TaskResources.openCount());
+    SparkTestSession.assertTaskResourcesFreed();
   }
 
   @Test
@@ -185,7 +185,7 @@ class ConnectorTest {
       spark.conf().unset("spark.sql.files.maxPartitionBytes");
       spark.conf().unset("spark.sql.files.openCostInBytes");
     }
-    assertEquals(0, TaskResources.openCount());
+    SparkTestSession.assertTaskResourcesFreed();
   }
 
   @Test

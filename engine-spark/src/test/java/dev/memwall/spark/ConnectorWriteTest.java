@@ -50,7 +50,7 @@ class ConnectorWriteTest {
 
   @AfterEach
   void nothingLeftOpen() {
-    assertEquals(0, TaskResources.openCount(), "task resources left open");
+    SparkTestSession.assertTaskResourcesFreed();
   }
 
   private static Dataset<Row> read(Path path) {

@@ -69,9 +69,9 @@ class CorruptFileTest {
     }
     assertTrue(causes.toString().contains("CorruptArrowFileException") && causes.toString().contains("broken.arrow")
         && causes.toString().contains("record batch 0, column name"), causes.toString());
-    assertEquals(0, TaskResources.openCount(), "task resources left open");
+    SparkTestSession.assertTaskResourcesFreed();
 
     assertEquals(45L, spark.read().format("memwall").load(file.toString()).selectExpr("sum(id)").first().getLong(0));
-    assertEquals(0, TaskResources.openCount(), "task resources left open");
+    SparkTestSession.assertTaskResourcesFreed();
   }
 }

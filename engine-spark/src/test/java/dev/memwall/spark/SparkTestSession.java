@@ -1,8 +1,11 @@
 package dev.memwall.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -34,6 +37,26 @@ final class SparkTestSession {
       SparkSession.clearActiveSession();
       SparkSession.clearDefaultSession();
     }
+  }
+
+  /**
+   * Waits until every task's memwall resources are closed (Spark kills the other tasks of a failed
+   * stage, and completion listeners run, after the driver has its answer), then checks that nothing is
+   * held: no open resources, no memwall memory, no memory leased from Spark.
+   */
+  static void assertTaskResourcesFreed() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (TaskResources.openCount() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted while waiting for the tasks' resources", e);
+      }
+    }
+    assertEquals(0, TaskResources.openCount(), "task resources left open");
+    assertEquals(0, TaskResources.allocatedBytes(), "memwall memory still held");
+    assertEquals(0, TaskResources.leasedBytes(), "memory leased from Spark");
   }
 
   /** The rows of {@code dataset} as lists of Spark's Java values, in the order Spark returns them. */

@@ -70,13 +70,7 @@ class TaskLifecycleTest {
 
   /** Waits until every task's memwall resources are closed, then checks nothing is held or leaked. */
   private static void assertAllFreed(long leaksBefore) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (TaskResources.openCount() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertEquals(0, TaskResources.openCount(), "memwall resources still open");
-    assertEquals(0, TaskResources.allocatedBytes());
-    assertEquals(0, TaskResources.leasedBytes());
+    SparkTestSession.assertTaskResourcesFreed();
     assertEquals(leaksBefore, TaskResources.leakCount(), "a task's engine memory found a leak");
   }
 
