@@ -21,6 +21,13 @@ import dev.memwall.join.algorithm.OpenAddressingHashJoin;
 import dev.memwall.join.algorithm.PartitionedJoin;
 import dev.memwall.join.algorithm.SimpleHashJoin;
 import dev.memwall.join.algorithm.SortMergeJoin;
+import dev.memwall.join.common.JoinAlgorithm;
+import dev.memwall.join.common.JoinIndex;
+import dev.memwall.join.common.JoinKeyException;
+import dev.memwall.join.common.JoinMemoryException;
+import dev.memwall.join.common.JoinSpillException;
+import dev.memwall.join.common.JoinType;
+import dev.memwall.join.common.PairChunk;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.grace.SpillRates;
 import dev.memwall.join.inspector.InspectorJoin;
@@ -37,16 +44,15 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 
@@ -359,14 +365,7 @@ public final class Join {
 
   /** The complete join index, owned by the caller. */
   public JoinIndex index() {
-    JoinIndex index = new JoinIndex();
-    try {
-      stream(index.collector(memory));
-      return index;
-    } catch (RuntimeException | Error e) {
-      index.close();
-      throw e;
-    }
+    return JoinIndex.collect(memory, this::stream);
   }
 
   /**

@@ -7,7 +7,7 @@
  * cache partitioning, optionally behind a Bloom-filter semi-join reducer.
  *
  * <p>Entry point: {@link dev.memwall.join.Join}. Inputs are borrowed {@link dev.memwall.core.vector.Table}s;
- * outputs (a {@link dev.memwall.join.JoinIndex} of row-id pairs, or a materialized
+ * outputs (a {@link dev.memwall.join.common.JoinIndex} of row-id pairs, or a materialized
  * {@link dev.memwall.core.vector.Table}) belong to the caller, who closes them.
  */
 package dev.memwall.join;

@@ -11,6 +11,8 @@ import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
+import dev.memwall.join.common.JoinAlgorithm;
+import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.inspector.InspectorJoin;
 import dev.memwall.join.inspector.InspectorSizing;
 import java.util.List;

@@ -12,6 +12,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinTestData.Distribution;
 import dev.memwall.join.JoinTestData.KeyType;
+import dev.memwall.join.common.JoinAlgorithm;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;

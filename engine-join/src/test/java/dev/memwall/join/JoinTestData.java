@@ -2,6 +2,9 @@ package dev.memwall.join;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
+import dev.memwall.join.common.JoinIndex;
+import dev.memwall.join.common.JoinType;
+import dev.memwall.join.common.PairChunk;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

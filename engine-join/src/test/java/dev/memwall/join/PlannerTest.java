@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.algorithm.ClusterJoin;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.planner.CostModel;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;

@@ -13,6 +13,7 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.join.JoinTestData.Distribution;
 import dev.memwall.join.JoinTestData.KeyType;
 import dev.memwall.join.JoinTestData.Side;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;

@@ -10,6 +10,8 @@ import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.join.common.JoinAlgorithm;
+import dev.memwall.join.common.JoinMemoryException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -95,7 +95,7 @@ public final class ClusterJoin {
       if (reportsUnmatched) {
         MemorySegment lr = left.rows();
         for (int i = ls; i < le; i++) {
-          out.emit(lr.getAtIndex(INT, i), dev.memwall.join.JoinIndex.NO_ROW);
+          out.emit(lr.getAtIndex(INT, i), dev.memwall.join.common.JoinIndex.NO_ROW);
         }
       }
       return;
@@ -164,7 +164,7 @@ public final class ClusterJoin {
     if (rs == re) {
       if (reportsUnmatched) {
         for (int i = ls; i < le; i++) {
-          out.emit(PackedTuples.row(left.getAtIndex(WORD, i)), dev.memwall.join.JoinIndex.NO_ROW);
+          out.emit(PackedTuples.row(left.getAtIndex(WORD, i)), dev.memwall.join.common.JoinIndex.NO_ROW);
         }
       }
       return;

@@ -1,8 +1,8 @@
 package dev.memwall.join.algorithm;
 
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.join.JoinIndex;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinIndex;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.keys.KeyColumns;
 
 /**

@@ -4,7 +4,7 @@ import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.join.PairChunk;
+import dev.memwall.join.common.PairChunk;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

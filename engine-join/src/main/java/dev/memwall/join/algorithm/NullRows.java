@@ -2,7 +2,7 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.join.JoinIndex;
+import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -5,7 +5,7 @@ import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinMemoryException;
+import dev.memwall.join.common.JoinMemoryException;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
 import java.util.Locale;

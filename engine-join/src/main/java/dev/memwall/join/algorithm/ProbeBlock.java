@@ -53,7 +53,7 @@ final class ProbeBlock implements AutoCloseable {
   void emitNullRows(JoinInput input, JoinOutput out) {
     if (nullCount > 0 && input.type().reportsUnmatched()) {
       for (int i = 0; i < nullCount; i++) {
-        out.emit(nulls.segment().getAtIndex(ValueLayout.JAVA_INT, i), dev.memwall.join.JoinIndex.NO_ROW);
+        out.emit(nulls.segment().getAtIndex(ValueLayout.JAVA_INT, i), dev.memwall.join.common.JoinIndex.NO_ROW);
       }
     }
   }

@@ -1,6 +1,6 @@
 package dev.memwall.join.algorithm;
 
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 
 /**
  * The per-left-row match logic every algorithm shares, so that the join types mean exactly the same

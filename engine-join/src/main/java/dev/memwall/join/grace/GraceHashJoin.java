@@ -6,8 +6,8 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.partition.Tuples;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.join.JoinIndex;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinIndex;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
 import dev.memwall.join.keys.KeyColumns;
@@ -53,7 +53,7 @@ import java.nio.file.Path;
  * of the side being partitioned (pages shrink, down to 256 bytes, so that they take about a quarter
  * of {@code M}), and a staging area of {@value #STAGED_RECORDS} records. On disk, up to the size of
  * both inputs' tuples (16 bytes each), in a fresh directory under the spill root that is removed with everything in it on success, failure and
- * interruption ({@link dev.memwall.join.JoinSpillException}).
+ * interruption ({@link dev.memwall.join.common.JoinSpillException}).
  *
  * <p>Thread safety: one instance per join, one thread.
  */

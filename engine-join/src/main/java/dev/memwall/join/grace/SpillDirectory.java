@@ -1,7 +1,7 @@
 package dev.memwall.join.grace;
 
 import dev.memwall.core.spill.SpillException;
-import dev.memwall.join.JoinSpillException;
+import dev.memwall.join.common.JoinSpillException;
 import java.io.IOException;
 import java.nio.file.Path;
 

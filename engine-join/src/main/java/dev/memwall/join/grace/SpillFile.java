@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * One spill file of a {@link SpillDirectory}: appended to page by page, read back in any slices.
- * Owned and removed by its directory. Failures are {@link dev.memwall.join.JoinSpillException}s.
+ * Owned and removed by its directory. Failures are {@link dev.memwall.join.common.JoinSpillException}s.
  * Thread safety: one thread.
  */
 public final class SpillFile {

@@ -1,6 +1,6 @@
 package dev.memwall.join.inspector;
 
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
 import java.lang.foreign.MemorySegment;

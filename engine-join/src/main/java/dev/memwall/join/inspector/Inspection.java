@@ -1,7 +1,7 @@
 package dev.memwall.join.inspector;
 
 import dev.memwall.core.bloom.VerticalBloomFilters;
-import dev.memwall.join.JoinIndex;
+import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.algorithm.JoinOutput;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

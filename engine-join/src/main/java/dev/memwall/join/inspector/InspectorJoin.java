@@ -4,7 +4,7 @@ import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;

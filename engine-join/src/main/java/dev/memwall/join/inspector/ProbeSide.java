@@ -2,7 +2,7 @@ package dev.memwall.join.inspector;
 
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

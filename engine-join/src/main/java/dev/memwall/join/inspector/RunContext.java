@@ -4,7 +4,7 @@ import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
 import java.lang.foreign.MemorySegment;

@@ -9,7 +9,7 @@ import dev.memwall.core.vector.Int32Column;
 import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.Table;
-import dev.memwall.join.JoinKeyException;
+import dev.memwall.join.common.JoinKeyException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

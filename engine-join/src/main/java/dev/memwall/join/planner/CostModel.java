@@ -3,7 +3,7 @@ package dev.memwall.join.planner;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.HugePages;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.algorithm.ClusterJoin;
 import java.util.ArrayList;
 import java.util.Comparator;

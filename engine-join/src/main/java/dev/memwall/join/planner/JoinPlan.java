@@ -1,7 +1,7 @@
 package dev.memwall.join.planner;
 
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package dev.memwall.join.planner;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -14,10 +14,10 @@ import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
-import dev.memwall.join.JoinAlgorithm;
-import dev.memwall.join.JoinKeyException;
-import dev.memwall.join.JoinMemoryException;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinAlgorithm;
+import dev.memwall.join.common.JoinKeyException;
+import dev.memwall.join.common.JoinMemoryException;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.grace.GraceHashJoin;
 import dev.memwall.join.pipeline.HashProbeStage;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Thread safety: a relation is for one thread; the steps themselves use up to
  * {@code context.threads()} workers. Bad input: an unknown column or key name, a name found on
  * both sides of a join, or key columns of unsupported or different types throw
- * {@link IllegalArgumentException} (or {@link dev.memwall.join.JoinKeyException}) naming it; using a
+ * {@link IllegalArgumentException} (or {@link dev.memwall.join.common.JoinKeyException}) naming it; using a
  * consumed relation throws {@link IllegalStateException}.
  */
 public final class Relation implements AutoCloseable {

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.join.JoinSpillException;
+import dev.memwall.join.common.JoinSpillException;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.io.IOException;

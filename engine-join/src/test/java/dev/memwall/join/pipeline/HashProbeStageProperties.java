@@ -11,7 +11,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.relational.Relation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

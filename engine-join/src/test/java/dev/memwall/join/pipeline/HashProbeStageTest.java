@@ -11,7 +11,7 @@ import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

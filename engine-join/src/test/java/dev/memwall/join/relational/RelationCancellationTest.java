@@ -15,7 +15,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -10,7 +10,7 @@ import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.memwall.bench.join;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.join.Join;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.planner.CostModel;
 import dev.memwall.tpch.cli.CalibratedProfile;
 

@@ -6,7 +6,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.join.JoinType;
+import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.pipeline.HashProbeStage;

@@ -1,7 +1,7 @@
 package dev.memwall.bench.join;
 
 import dev.memwall.core.machine.MachineProfile;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.planner.JoinPlan;
 import dev.memwall.join.planner.Planner;
 import java.util.concurrent.TimeUnit;

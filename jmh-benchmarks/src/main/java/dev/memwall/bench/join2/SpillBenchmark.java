@@ -4,7 +4,7 @@ import dev.memwall.bench.join.JoinBenchData;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
-import dev.memwall.join.JoinAlgorithm;
+import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import java.util.SplittableRandom;

@@ -9,7 +9,7 @@ import dev.memwall.hw.StallBreakdown;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.spill.SpillException;
-import dev.memwall.join.JoinSpillException;
+import dev.memwall.join.common.JoinSpillException;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;

@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 /**
  * Thrown when a join that spills to disk ({@link JoinAlgorithm#GRACE}, {@link JoinAlgorithm#HYBRID_HASH})

@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
@@ -25,6 +25,22 @@ public final class JoinIndex implements AutoCloseable {
   private boolean closed;
 
   JoinIndex() {}
+
+  /**
+   * Collects a join's result: runs {@code join} with a consumer that copies each chunk it streams
+   * into a new index, charged to {@code memory}, and returns the index, owned by the caller. If
+   * {@code join} throws, the partial index is closed and the exception rethrown.
+   */
+  public static JoinIndex collect(EngineMemory memory, Consumer<Consumer<PairChunk>> join) {
+    JoinIndex index = new JoinIndex();
+    try {
+      join.accept(index.collector(memory));
+      return index;
+    } catch (RuntimeException | Error e) {
+      index.close();
+      throw e;
+    }
+  }
 
   /** A consumer that copies each streamed chunk into this index. */
   Consumer<PairChunk> collector(EngineMemory memory) {

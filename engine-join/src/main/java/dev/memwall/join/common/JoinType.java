@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 /**
  * The join types, always seen from the left input (the probe side; the hash table or the inner

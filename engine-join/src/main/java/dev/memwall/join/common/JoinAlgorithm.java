@@ -1,6 +1,9 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
-/** The join algorithms a {@link Join} can be asked for by name, or {@link #AUTO} for the planner's choice. */
+/**
+ * The join algorithms a {@link dev.memwall.join.Join} can be asked for by name, or {@link #AUTO} for
+ * the planner's choice.
+ */
 public enum JoinAlgorithm {
   /** The cost-model planner chooses the algorithm and its radix bits and passes. */
   AUTO,
@@ -17,8 +20,9 @@ public enum JoinAlgorithm {
   /** Radix-join: radix-cluster to about 8 tuples per cluster, nested loops per cluster pair. */
   RADIX_JOIN,
   /**
-   * GRACE hash join: when the build side exceeds the join's memory ({@link Join#memoryLimit}), both
-   * inputs are hash-partitioned to spill files and joined partition pair by partition pair.
+   * GRACE hash join: when the build side exceeds the join's memory
+   * ({@link dev.memwall.join.Join#memoryLimit}), both inputs are hash-partitioned to spill files and
+   * joined partition pair by partition pair.
    */
   GRACE,
   /** Hybrid hash join: GRACE that keeps as many partitions in memory as its memory and cost model allow. */

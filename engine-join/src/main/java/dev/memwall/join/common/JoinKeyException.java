@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 /**
  * Thrown before any work when the join keys cannot be joined: a missing column, a key type the

@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 import dev.memwall.core.memory.BudgetExceededException;
 

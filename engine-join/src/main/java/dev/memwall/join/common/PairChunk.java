@@ -1,4 +1,4 @@
-package dev.memwall.join;
+package dev.memwall.join.common;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -8,9 +8,10 @@ import java.lang.foreign.ValueLayout;
  * columns. A right row id of {@link JoinIndex#NO_ROW} marks a left row without a partner (left outer
  * join) or a semi/anti join's output row.
  *
- * <p>Ownership: a chunk handed to a {@link java.util.function.Consumer} by {@link Join#stream} is
- * valid only during that call (its memory is reused for the next chunk); copy what must outlive it.
- * A chunk of a {@link JoinIndex} lives as long as the index. Thread safety: read-only view.
+ * <p>Ownership: a chunk handed to a {@link java.util.function.Consumer} by
+ * {@link dev.memwall.join.Join#stream} is valid only during that call (its memory is reused for the
+ * next chunk); copy what must outlive it. A chunk of a {@link JoinIndex} lives as long as the index.
+ * Thread safety: read-only view.
  */
 public final class PairChunk {
   private static final ValueLayout.OfInt ROW = ValueLayout.JAVA_INT;
