@@ -8,7 +8,7 @@ public final class DuckDbProcessException extends RuntimeException {
 
   private static String exitStatus(Process process) {
     try {
-      return process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)
+      return process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)
           ? " (the DuckDB process exited with status " + process.exitValue() + "; its messages are above)"
           : "";
     } catch (InterruptedException e) {
