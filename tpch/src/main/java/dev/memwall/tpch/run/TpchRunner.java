@@ -256,9 +256,10 @@ public final class TpchRunner {
 
   /**
    * Times {@code query}, warmed up before, on the engine and then on the compared engine: one round
-   * (see {@link Options#rounds}); verifies the engine's result if {@code verify}.
+   * (see {@link Options#rounds}). In the {@code first} round it also profiles the query (if asked) and
+   * verifies the engine's result.
    */
-  private QueryReport measure(TpchQuery query, boolean verify) throws SQLException {
+  private QueryReport measure(TpchQuery query, boolean first) throws SQLException {
     QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     long[] times = new long[options.runs()];
     QueryEngine.Result kept = null;
@@ -273,13 +274,13 @@ public final class TpchRunner {
           run.close();
         }
       }
-      if (profiling != null) {
+      if (profiling != null && first) {
         profiles.add(profile(query, parameters));
       }
       long rows = kept.rowCount();
       Boolean verified = null;
       String reason = "not verified";
-      ResultComparator.Outcome outcome = !verify ? null : switch (options.verification()) {
+      ResultComparator.Outcome outcome = !first ? null : switch (options.verification()) {
         case ANSWERS -> ResultComparator.compare(kept.values(), answers.expected(query.number()));
         case DUCKDB -> {
           try (QueryEngine.Result expected = oracle.run(query, parameters)) {
@@ -372,7 +373,7 @@ public final class TpchRunner {
           continue;
         }
         try {
-          boolean first = round == 0; // the first round's results are the ones verified
+          boolean first = round == 0; // the first round's results are the ones verified and profiled
           if (first && options.warmUpScope() == WarmUp.QUERY) {
             warmUp(query);
           }

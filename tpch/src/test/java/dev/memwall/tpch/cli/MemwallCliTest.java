@@ -155,6 +155,10 @@ class MemwallCliTest {
     if (!dev.memwall.hw.HardwareCounters.availability().available()) {
       assertTrue(run.out().contains("stall breakdown: unavailable, no hardware counters"), run.out());
     }
+    Run rounds = run(0, tpch("--profile", "cpu", "--rounds", "2"));
+    assertEquals(0, rounds.exitCode(), rounds.err() + rounds.out());
+    assertEquals(1, rounds.out().lines().filter(l -> l.startsWith("Q6 flame graph: ")).count(),
+        "profiled in the first round only: " + rounds.out());
     run(0, tpch("--profile", "bogus")).failedWith(2, "unknown profiling event 'bogus'");
   }
 
