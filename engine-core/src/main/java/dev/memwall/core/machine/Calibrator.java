@@ -502,7 +502,8 @@ public final class Calibrator {
     return bytes / nanos;
   }
 
-  private static String cpuName() {
+  /** The CPU model as the operating system names it ({@code /proc/cpuinfo}), else the JVM's architecture. */
+  public static String cpuName() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
         if (line.startsWith("model name")) {

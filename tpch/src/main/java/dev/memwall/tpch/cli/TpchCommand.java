@@ -309,8 +309,8 @@ final class TpchCommand implements Callable<Integer> {
     }
     String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f %10.1f  %-8s", "total", "", best / 1e6,
         median / 1e6, first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
+    List<Double> totals = Rounds.totalRatios(reports);
     if (compared) {
-      List<Double> totals = Rounds.totalRatios(reports);
       total += String.format(Locale.ROOT, " %14.1f %16.1f %15.1f %7.2f", comparedBest / 1e6, comparedMedian / 1e6,
           comparedFirst / 1e6, Rounds.median(totals));
       if (options.rounds() > 1) {
@@ -322,7 +322,7 @@ final class TpchCommand implements Callable<Integer> {
     if (compared) {
       out.println("compared = " + comparedName + "; ratio = " + engineName + " median / " + comparedName
           + " median (below 1: " + engineName + " faster)" + (options.rounds() == 1 ? ""
-              : ", the median of the rounds' ratios; total ratio by round: " + Rounds.list(Rounds.totalRatios(reports))));
+              : ", the median of the rounds' ratios; total ratio by round: " + Rounds.list(totals)));
     }
     failures.forEach(out::println);
     out.flush();

@@ -1,10 +1,9 @@
 package dev.memwall.tpch.report;
 
+import dev.memwall.core.machine.Calibrator;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -61,20 +60,9 @@ public record RunStamp(String time, String commit, String machine) {
   }
 
   private static String thisMachine() {
-    String cpu = System.getProperty("os.arch");
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          cpu = line.substring(line.indexOf(':') + 1).strip();
-          break;
-        }
-      }
-    } catch (IOException | RuntimeException unavailable) {
-      // not Linux: the architecture stands in for the model
-    }
     long memory = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
         ? os.getTotalMemorySize() : -1;
-    return String.format(Locale.ROOT, "%s, %d cores%s, %s %s, Java %s", cpu, Runtime.getRuntime().availableProcessors(),
+    return String.format(Locale.ROOT, "%s, %d cores%s, %s %s, Java %s", Calibrator.cpuName(), Runtime.getRuntime().availableProcessors(),
         memory > 0 ? String.format(Locale.ROOT, ", %.0f GiB", memory / (double) (1L << 30)) : "",
         System.getProperty("os.name"), System.getProperty("os.version"), Runtime.version());
   }

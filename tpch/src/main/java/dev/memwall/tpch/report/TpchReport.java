@@ -87,15 +87,14 @@ public record TpchReport(String title, String base, String engine, String compar
     }
     md.append(String.format(Locale.ROOT, "| total | | %.1f | %.1f | %.1f | |", ms(total(QueryReport::bestNanos)),
         ms(total(QueryReport::medianNanos)), ms(total(QueryReport::firstNanos))));
+    List<Double> totals = Rounds.totalRatios(reports);
     if (hasComparison()) {
-      List<Double> totals = Rounds.totalRatios(reports);
       md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.2f | %s |", ms(total(QueryReport::comparedBestNanos)),
           ms(total(QueryReport::comparedMedianNanos)), ms(total(QueryReport::comparedFirstNanos)),
           Rounds.median(totals), Rounds.range(totals)));
     }
     md.append("\n\n");
     if (hasComparison()) {
-      List<Double> totals = Rounds.totalRatios(reports);
       md.append("ratio = " + engine + " median / " + compared + " median (below 1: " + engine + " faster): per query "
           + "the median of the rounds' ratios, in the total row the median of the rounds' total ratios; ratio range = "
           + "the least and greatest over " + totals.size() + " round" + (totals.size() == 1 ? "" : "s")
