@@ -214,7 +214,7 @@ public final class HashAggregator implements AutoCloseable {
     }
     sumValues[sums] = LaneSums.ONES;
     sumTargets[sums++] = rows;
-    laneSums.add(sumValues, sumTargets, sums, positions, n, groupIds, table.groups());
+    laneSums.add(sumValues, sumTargets, sums, positions, n, chunk.count(), groupIds, table.groups());
   }
 
   /** Adds {@code other}'s group {@code og} (its row count and accumulators) into group {@code target}. */
