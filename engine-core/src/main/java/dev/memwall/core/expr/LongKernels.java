@@ -132,6 +132,26 @@ final class LongKernels {
       long[] out = values;
       long lf = leftFactor;
       long rf = rightFactor;
+      if (fitsUnchecked(l, r, count)) {
+        switch (op) {
+          case ADD -> {
+            for (int k = 0; k < count; k++) {
+              out[k] = l[k] * lf + r[k] * rf;
+            }
+          }
+          case SUB -> {
+            for (int k = 0; k < count; k++) {
+              out[k] = l[k] * lf - r[k] * rf;
+            }
+          }
+          default -> {
+            for (int k = 0; k < count; k++) {
+              out[k] = l[k] * r[k];
+            }
+          }
+        }
+        return;
+      }
       switch (op) {
         case ADD -> {
           for (int k = 0; k < count; k++) {
@@ -149,6 +169,18 @@ final class LongKernels {
           }
         }
       }
+    }
+
+    /**
+     * Whether no operation over the first {@code count} values can overflow (see {@link Magnitude}),
+     * so the loops without checks, which compile to SIMD, give the exact result.
+     */
+    private boolean fitsUnchecked(long[] l, long[] r, int count) {
+      int lb = Magnitude.bits(l, count);
+      int rb = Magnitude.bits(r, count);
+      return op == Expr.ArithmeticOp.MUL
+          ? lb + rb <= 62
+          : Math.max(lb + Magnitude.bits(leftFactor), rb + Magnitude.bits(rightFactor)) <= 62;
     }
 
     private void computeSelected(long[] l, long[] r, Chunk chunk) {

@@ -1,6 +1,7 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.Magnitude;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -77,15 +78,12 @@ final class LaneSums {
 
   /** Whether the first {@code rows} values of every sum lie in [-2^52, 2^52). */
   private static boolean fitUnchecked(long[][] values, int sums, int rows) {
-    long magnitudes = 0;
     for (int s = 0; s < sums; s++) {
-      long[] v = values[s];
-      for (int k = 0; k < rows; k++) {
-        long x = v[k];
-        magnitudes |= x ^ (x >> 63);
+      if (Magnitude.bits(values[s], rows) > UNCHECKED_BITS) {
+        return false;
       }
     }
-    return magnitudes >>> UNCHECKED_BITS == 0;
+    return true;
   }
 
   /** The masked loop of the class comment; values fit unchecked. */
