@@ -54,13 +54,26 @@ final class DictionaryGroups {
     }
     int start = chunk.start();
     int[] combined = combinedCodes;
-    current[0].readCodes(start, positions, n, combined);
-    for (int j = 1; j < current.length; j++) {
-      current[j].readCodes(start, positions, n, codes);
-      int cardinality = cardinalities[j];
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
-        combined[k] = combined[k] * cardinality + codes[k];
+    if (chunk.readsWhole()) {
+      // every row's codes, in sequential loops; only the listed rows' combinations are looked up below
+      int count = chunk.count();
+      current[0].readCodes(start, count, combined);
+      for (int j = 1; j < current.length; j++) {
+        current[j].readCodes(start, count, codes);
+        int cardinality = cardinalities[j];
+        for (int k = 0; k < count; k++) {
+          combined[k] = combined[k] * cardinality + codes[k];
+        }
+      }
+    } else {
+      current[0].readCodes(start, positions, n, combined);
+      for (int j = 1; j < current.length; j++) {
+        current[j].readCodes(start, positions, n, codes);
+        int cardinality = cardinalities[j];
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          combined[k] = combined[k] * cardinality + codes[k];
+        }
       }
     }
     int[] groups = groupOfCode;

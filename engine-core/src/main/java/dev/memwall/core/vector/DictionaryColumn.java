@@ -68,6 +68,27 @@ public final class DictionaryColumn extends Column {
   }
 
   /**
+   * Reads the codes of rows {@code [firstRow, firstRow + count)} into {@code into[0..count)}: for a
+   * chunk read whole, a sequential loop (which the JIT compiles to SIMD) instead of a gather.
+   */
+  public void readCodes(int firstRow, int count, int[] into) {
+    long first = firstRow;
+    switch (codeBytes) {
+      case 1 -> {
+        for (int k = 0; k < count; k++) {
+          into[k] = codes.get(ValueLayout.JAVA_BYTE, first + k);
+        }
+      }
+      case 2 -> {
+        for (int k = 0; k < count; k++) {
+          into[k] = codes.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, first + k);
+        }
+      }
+      default -> MemorySegment.copy(codes, INT, first * Integer.BYTES, into, 0, count);
+    }
+  }
+
+  /**
    * Reads the codes of rows {@code firstRow + k} for the first {@code n} positions {@code k} of
    * {@code positions} into {@code into[k]}: one loop per code width, for kernels that need the
    * codes of a whole chunk.
