@@ -29,11 +29,12 @@ import org.apache.arrow.vector.VarCharVector;
  * {@link TableBuilder}'s Arrow batches (bulk appends). The columns of every batch are resolved once,
  * and each row's batch once per chunk. Strings are written as plain Utf8 (dictionary codes decoded),
  * like {@link TableBuilder}. A right row id of {@link JoinIndex#NO_ROW} gives nulls in the right
- * columns. {@link Join#materialize} is a join {@linkplain Join#stream streamed} into one of these:
+ * columns. {@link Join#materialize} is a join {@linkplain Join#stream streamed} into one of these;
+ * a caller who also wants the {@link JoinReport} streams into one itself:
  *
  * <pre>{@code
  * try (PairGather gather = PairGather.of(left, List.of("k", "v"), right, List.of("w"), memory.arrow())) {
- *   join.stream(gather::append);
+ *   JoinReport report = join.stream(gather::append);
  *   Table rows = gather.build();
  * }
  * }</pre>
