@@ -132,9 +132,9 @@ final class JoinExecution {
     if (options.semiJoinReducer()) {
       required += BloomReducer.bytesFor(keys[0].rowCount(), keys[1].rowCount()) + outputs;
     }
-    try {
-      memory.budget().reserve(required);
-      memory.budget().release(required);
+    try { // charged and given back at once: the memory's own path gives up pooled freed memory before refusing
+      memory.reserveHeap(required);
+      memory.releaseHeap(required);
     } catch (BudgetExceededException e) {
       throw new JoinMemoryException(String.format(Locale.ROOT,
           "%s join of %d x %d rows needs about %d bytes of working memory; %s", algorithm,

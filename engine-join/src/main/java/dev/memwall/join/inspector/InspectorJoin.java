@@ -246,13 +246,13 @@ public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
       return Fallback.NARROW_TUPLES;
     }
     JoinInput input = run.input();
-    long rest = bytesFor(input.left().rowCount(), run.type().reportsUnmatched() ? input.left().nullBound() : 0,
-        buildTuples, settings) - Tuples.bytesFor(buildTuples);
+    long rest = bytesFor(input.left().rowCount(), input.leftNullBound(), buildTuples, settings)
+        - Tuples.bytesFor(buildTuples);
     // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
     long bytes = 2 * filterBytes(sizing, buildTuples, run.threads()) + 20L * input.left().rowCount() + rest;
-    try {
-      run.memory().budget().reserve(bytes);
-      run.memory().budget().release(bytes);
+    try { // through the memory, not its budget: freed memory it keeps for reuse is given up before a refusal
+      run.memory().reserveHeap(bytes);
+      run.memory().releaseHeap(bytes);
       return null;
     } catch (BudgetExceededException e) {
       return Fallback.FILTERS_OVER_BUDGET;
