@@ -154,7 +154,11 @@ public final class PairGather implements AutoCloseable {
     }
   }
 
-  /** Writes {@code count} values of output column {@code c} from pairs {@code from...} at rows {@code at...}. */
+  /**
+   * Writes {@code count} values of output column {@code c} from pairs {@code from...} at rows {@code at...}.
+   * The loops per vector type are alike on purpose, a deliberate type specialization: each reads and
+   * writes its type directly, where one shared loop would call a writer through an interface per value.
+   */
   private static void fill(FieldVector target, Column[][] columns, int c, int[] batch, int[] row, int from, int count,
       int at) {
     switch (target) {
