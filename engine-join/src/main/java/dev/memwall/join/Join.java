@@ -1,26 +1,13 @@
 package dev.memwall.join;
 
 import dev.memwall.core.machine.MachineProfile;
-import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.spill.SpillSettings;
-import dev.memwall.core.vector.Column;
-import dev.memwall.core.vector.ColumnType;
-import dev.memwall.core.vector.Float64Column;
-import dev.memwall.core.vector.Int32Column;
-import dev.memwall.core.vector.Int64Column;
-import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
-import dev.memwall.join.algorithm.ClusterJoin;
-import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinOutput;
 import dev.memwall.join.algorithm.OpenAddressingHashJoin;
-import dev.memwall.join.algorithm.PartitionedJoin;
-import dev.memwall.join.algorithm.SimpleHashJoin;
-import dev.memwall.join.algorithm.SortMergeJoin;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.common.JoinKeyException;
@@ -28,36 +15,15 @@ import dev.memwall.join.common.JoinMemoryException;
 import dev.memwall.join.common.JoinSpillException;
 import dev.memwall.join.common.JoinType;
 import dev.memwall.join.common.PairChunk;
-import dev.memwall.join.grace.GraceHashJoin;
-import dev.memwall.join.grace.SpillRates;
 import dev.memwall.join.inspector.InspectorJoin;
-import dev.memwall.join.keys.KeyColumns;
-import dev.memwall.join.planner.CostModel;
 import dev.memwall.join.planner.JoinPlan;
-import dev.memwall.join.planner.Planner;
-import dev.memwall.join.planner.ProbeSkew;
 import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import dev.memwall.join.reducer.BloomReducer;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
-
-
-
 
 /**
  * An equi-join of two Arrow tables, configured fluently and run by one of the terminal methods:
@@ -81,6 +47,11 @@ import org.apache.arrow.vector.VarCharVector;
  * running out, a consumer throwing) propagates after every buffer is freed, and no partial result is
  * returned as if complete.
  *
+ * <p>What a run did (the plan it ran, its time, what a spilling join spilled, what the inspector join
+ * inspected, what the semi-join reducer kept) comes back with the run: {@link #analyze} counts and
+ * returns that {@link JoinReport}, {@link #stream} returns it once the last chunk is delivered, and
+ * {@link #explainAnalyze} describes it. The builder keeps nothing of a run.
+ *
  * <p>Ownership: the input tables are borrowed and must stay open during a terminal call; results
  * ({@link JoinIndex}, materialized {@link Table}) belong to the caller. All working memory is charged
  * to {@code memory}'s budget and freed before the terminal method returns.
@@ -89,9 +60,6 @@ import org.apache.arrow.vector.VarCharVector;
  * concurrent joins, which only read them.
  */
 public final class Join {
-  /** Seeds the planner's sample of the probe keys, so that a join plans the same way every time. */
-  private static final long PROBE_SAMPLE_SEED = 0x5EED_0F_5CE3L;
-
   private final EngineMemory memory;
   private final Table left;
   private final Table right;
@@ -108,14 +76,11 @@ public final class Join {
   private long memoryLimit;
   private Path spillDirectory;
   private long spillQuota = Long.MAX_VALUE;
-  private GraceHashJoin.Report lastSpillReport;
   private PrefetchingHashJoin.Mode prefetch = PrefetchingHashJoin.Mode.GROUP;
   private PrefetchTuning prefetchTuning;
   private int tupleBytes;
   private InspectorJoin.Phase inspectorPhase = InspectorJoin.Phase.AUTO;
-  private InspectorJoin.Report lastInspectorReport;
   private boolean semiJoinReducer;
-  private BloomReducer.Report lastReducerReport;
   /** The host's controls for the terminal calls, when made {@link #of(ExecutionContext, Table, Table) with one}. */
   private ExecutionContext context;
 
@@ -310,28 +275,6 @@ public final class Join {
     return this;
   }
 
-  /** What the semi-join reducer of the last terminal call did, or null when none ran. */
-  public BloomReducer.Report reducerReport() {
-    return lastReducerReport;
-  }
-
-  /**
-   * What the last terminal call of {@link JoinAlgorithm#INSPECTOR} or
-   * {@link JoinAlgorithm#ENHANCED_CACHE_PARTITIONING} did (sizes, fallback, candidates per probe
-   * tuple, phases chosen), or null before any or for the other algorithms.
-   */
-  public InspectorJoin.Report inspectorReport() {
-    return lastInspectorReport;
-  }
-
-  /**
-   * What the last terminal call of a spilling join did (partitions, resident ones, bytes spilled,
-   * re-partitioning, block nested loops), or null before any or for the other algorithms.
-   */
-  public GraceHashJoin.Report spillReport() {
-    return lastSpillReport;
-  }
-
   /**
    * The machine profile the planner reads; without one, {@link MachineProfile#current()}: the one the
    * {@value MachineProfile#PROPERTY} property names, else conservative defaults (nothing is measured).
@@ -343,24 +286,26 @@ public final class Join {
 
   /** Number of result pairs (rows of the result), without materializing any. */
   public long count() {
-    Prepared prepared = prepare(false);
-    try (JoinOutput out = JoinOutput.counting()) {
-      run(prepared, out);
-      return out.emitted();
-    }
+    return execution().run(null).pairs();
+  }
+
+  /**
+   * Runs the join as {@link #count} does and returns what it did: the plan, the pairs, the time, and
+   * the algorithm's and the semi-join reducer's own accounts ({@link JoinReport}).
+   */
+  public JoinReport analyze() {
+    return execution().run(null);
   }
 
   /**
    * Streams the result in chunks of row-id pairs; each chunk is valid only during its call. Memory
    * stays bounded by one chunk however large the result.
+   *
+   * @return what the join did, once the last chunk has been handed over
    */
-  public void stream(Consumer<PairChunk> consumer) {
+  public JoinReport stream(Consumer<PairChunk> consumer) {
     Objects.requireNonNull(consumer, "consumer");
-    Prepared prepared = prepare(true);
-    try (JoinOutput out = JoinOutput.streaming(memory, chunkPairs, consumer)) {
-      run(prepared, out);
-      out.flush();
-    }
+    return execution().run(consumer);
   }
 
   /** The complete join index, owned by the caller. */
@@ -370,27 +315,13 @@ public final class Join {
 
   /**
    * The result rows with the named columns of the left input, then of the right input, gathered
-   * after the join from its row-id pairs (late materialization). Right columns are null where a left
-   * row has no partner (left outer) and for semi and anti joins.
+   * after the join from its row-id pairs (late materialization, {@link PairGather}). Right columns
+   * are null where a left row has no partner (left outer) and for semi and anti joins.
    *
    * @throws IllegalArgumentException naming a column that is missing or appears twice in the output
    */
   public Table materialize(List<String> leftColumns, List<String> rightColumns) {
-    Set<String> names = new HashSet<>();
-    for (String name : leftColumns) {
-      left.columnIndex(name);
-      if (!names.add(name)) {
-        throw new IllegalArgumentException("output column '" + name + "' appears twice");
-      }
-    }
-    for (String name : rightColumns) {
-      right.columnIndex(name);
-      if (!names.add(name)) {
-        throw new IllegalArgumentException("output column '" + name + "' appears twice; "
-            + "left and right output columns need distinct names");
-      }
-    }
-    try (Gather gather = new Gather(left, leftColumns, right, rightColumns, memory.arrow())) {
+    try (PairGather gather = PairGather.of(left, leftColumns, right, rightColumns, memory.arrow())) {
       stream(gather::append);
       return gather.build();
     }
@@ -398,8 +329,7 @@ public final class Join {
 
   /** The plan the terminal methods would run, with the cost model's predictions. */
   public JoinPlan plan() {
-    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
-    return plan(keys[0], keys[1]);
+    return execution().plan();
   }
 
   /**
@@ -408,357 +338,21 @@ public final class Join {
    * would ask its budget for.
    */
   public String explain() {
-    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
-    JoinPlan plan = plan(keys[0], keys[1]);
-    return String.format(Locale.ROOT, "%s%n  working memory about %d bytes", plan.describe(),
-        requiredBytes(plan, keys[0], keys[1]));
+    return execution().explain();
   }
 
   /**
    * Plans, runs the join counting its result, and describes the choice with the predicted and the
-   * measured time.
+   * measured time and what the algorithm reported ({@link #analyze}, {@link JoinReport#describe}).
    */
   public String explainAnalyze() {
-    JoinPlan plan = plan();
-    long start = System.nanoTime();
-    long pairs = count();
-    double measured = (System.nanoTime() - start) / 1e6;
-    return String.format(Locale.ROOT, "%s%n  measured %.2f ms for %d result rows (count only)", plan.describe(),
-        measured, pairs);
+    return analyze().describe();
   }
 
-  private record Prepared(JoinInput input, JoinPlan plan) {}
-
-  private Prepared prepare(boolean materializes) {
-    KeyColumns[] keys = KeyColumns.pair(left, leftKeys, right, rightKeys);
-    JoinPlan plan = plan(keys[0], keys[1]);
-    if (plan.algorithm() == JoinAlgorithm.OPEN_ADDRESSING && (probeGroup < 1 || probeGroup > 1024)) {
-      throw new IllegalArgumentException("probe group must be in 1..1024, got " + probeGroup);
-    }
-    long perOutput = materializes ? JoinOutput.bytesFor(chunkPairs) : 0;
-    boolean parallel = plan.algorithm().clusters() || plan.algorithm() == JoinAlgorithm.INSPECTOR
-        || plan.algorithm() == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING
-        || plan.algorithm() == JoinAlgorithm.OPEN_ADDRESSING;
-    long required = requiredBytes(plan, keys[0], keys[1]) + perOutput * (parallel ? threads : 1);
-    if (semiJoinReducer) {
-      required += BloomReducer.bytesFor(keys[0].rowCount(), keys[1].rowCount()) + perOutput * (parallel ? threads : 1);
-    }
-    try {
-      memory.budget().reserve(required);
-      memory.budget().release(required);
-    } catch (BudgetExceededException e) {
-      throw new JoinMemoryException(String.format(Locale.ROOT,
-          "%s join of %d x %d rows needs about %d bytes of working memory; %s", plan.algorithm(),
-          keys[0].rowCount(), keys[1].rowCount(), required, e.getMessage()), required, e);
-    }
-    return new Prepared(new JoinInput(keys[0], keys[1], type, memory), plan);
-  }
-
-  private JoinPlan plan(KeyColumns l, KeyColumns r) {
-    if (!algorithm.clusters() && algorithm != JoinAlgorithm.AUTO) {
-      return JoinPlan.named(algorithm, null);
-    }
-    if (algorithm != JoinAlgorithm.AUTO && radix != null) {
-      return JoinPlan.named(algorithm, radix);
-    }
-    CostModel.Layout layout = PartitionedJoin.packs(l) ? CostModel.Layout.PACKED : CostModel.Layout.HASHED;
-    return new Planner(profile(), layout).plan(algorithm, l.rowCount(), r.rowCount(), radix, writeCombining,
-        () -> ProbeSkew.of(l.sampleHashes(ProbeSkew.SAMPLE, PROBE_SAMPLE_SEED)));
-  }
-
-  private MachineProfile profile() {
-    if (profile == null) {
-      profile = MachineProfile.current();
-    }
-    return profile;
-  }
-
-  private long requiredBytes(JoinPlan plan, KeyColumns l, KeyColumns r) {
-    long lr = l.rowCount();
-    long rr = r.rowCount();
-    long nulls = type.reportsUnmatched() ? l.nullBound() : 0;
-    return switch (plan.algorithm()) {
-      case SIMPLE_HASH -> SimpleHashJoin.bytesFor(lr, rr, 0);
-      case OPEN_ADDRESSING -> OpenAddressingHashJoin.bytesFor(lr, rr, 0, threads);
-      case SORT_MERGE -> SortMergeJoin.bytesFor(lr, nulls, rr, plan.radix());
-      case PHASH, PHASH_PLUS, RADIX_JOIN -> PartitionedJoin.bytesFor(lr, nulls, rr, plan.radix(), PartitionedJoin.packs(l));
-      case GRACE, HYBRID_HASH -> GraceHashJoin.bytesFor(lr, rr, spillMemory());
-      case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> InspectorJoin.bytesFor(lr, nulls, rr,
-          inspectorSettings(plan.algorithm()));
-      case AUTO -> throw new IllegalStateException("AUTO must be planned");
-    };
-  }
-
-  private void run(Prepared prepared, JoinOutput out) {
-    if (context == null) {
-      runReduced(prepared, out);
-    } else {
-      context.run(() -> {
-        runReduced(prepared, out);
-        return null;
-      });
-    }
-  }
-
-  private void runReduced(Prepared prepared, JoinOutput out) {
-    lastReducerReport = null;
-    lastInspectorReport = null;
-    if (!semiJoinReducer) {
-      runAlgorithm(prepared, out);
-      return;
-    }
-    JoinInput input = prepared.input();
-    try (BloomReducer reducer = BloomReducer.reduce(memory, left, leftKeys, input.left(), input.right(), type, out)) {
-      KeyColumns reducedLeft = KeyColumns.pair(reducer.table(), leftKeys, right, rightKeys)[0];
-      Prepared reduced = new Prepared(new JoinInput(reducedLeft, input.right(), type, memory),
-          plan(reducedLeft, input.right()));
-      if (out.countOnly()) {
-        runAlgorithm(reduced, out);
-      } else {
-        try (JoinOutput mapped = reducer.mapping(memory, chunkPairs, out)) {
-          runAlgorithm(reduced, mapped);
-          mapped.flush();
-        }
-      }
-      lastReducerReport = reducer.report();
-    }
-  }
-
-  private void runAlgorithm(Prepared prepared, JoinOutput out) {
-    JoinInput input = prepared.input();
-    JoinPlan plan = prepared.plan();
-    switch (plan.algorithm()) {
-      case SIMPLE_HASH -> SimpleHashJoin.run(input, out);
-      case OPEN_ADDRESSING -> OpenAddressingHashJoin.run(input, out, probeGroup, threads);
-      case SORT_MERGE -> SortMergeJoin.run(input, out, plan.radix(), writeCombining);
-      case PHASH -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH, writeCombining, threads);
-      case PHASH_PLUS -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.PHASH_PLUS, writeCombining,
-          threads);
-      case RADIX_JOIN -> PartitionedJoin.run(input, out, plan.radix(), ClusterJoin.Kind.NESTED_LOOPS, writeCombining,
-          threads);
-      case GRACE, HYBRID_HASH -> {
-        boolean hybrid = plan.algorithm() == JoinAlgorithm.HYBRID_HASH;
-        SpillSettings spill = spillSettings();
-        Path root = spill.root();
-        lastSpillReport = GraceHashJoin.run(input, out, new GraceHashJoin.Settings(spillMemory(), root, spill.quotaBytes(),
-            hybrid, hybrid ? SpillRates.measure(root, profile()) : null, prefetch,
-            prefetchTuning != null ? prefetchTuning : PrefetchTuning.from(profile()), profile().fastCacheBytes()));
-      }
-      case INSPECTOR, ENHANCED_CACHE_PARTITIONING ->
-          lastInspectorReport = InspectorJoin.run(input, out, inspectorSettings(plan.algorithm()));
-      case AUTO -> throw new IllegalStateException("AUTO must be planned");
-    }
-  }
-
-  private InspectorJoin.Settings inspectorSettings(JoinAlgorithm algorithm) {
-    int bytes = tupleBytes > 0 ? tupleBytes : Math.max(16, Math.max(rowBytes(left), rowBytes(right)));
-    boolean inspector = algorithm == JoinAlgorithm.INSPECTOR;
-    return InspectorJoin.Settings.of(profile(), bytes, threads,
-        inspector ? inspectorPhase : InspectorJoin.Phase.CACHE_PARTITIONING, inspector);
-  }
-
-  /** A row's bytes: fixed-width columns at their width, 16 for strings and types memwall does not compute on. */
-  private static int rowBytes(Table table) {
-    int bytes = 0;
-    for (var field : table.schema().getFields()) {
-      ColumnType.Kind kind;
-      try {
-        kind = ColumnType.of(field).kind();
-      } catch (IllegalArgumentException e) {
-        kind = ColumnType.Kind.STRING;
-      }
-      bytes += switch (kind) {
-        case BOOLEAN -> 1;
-        case INT32, DATE -> 4;
-        case INT64, DECIMAL, FLOAT64, TIMESTAMP -> 8;
-        case STRING -> 16;
-      };
-    }
-    return Math.min(1 << 16, bytes);
-  }
-
-  private long spillMemory() {
-    if (memoryLimit > 0) {
-      return memoryLimit;
-    }
-    var budget = memory.budget();
-    long free = budget.limitBytes() - budget.reservedBytes();
-    return Math.max(1, free / 4);
-  }
-
-  private SpillSettings spillSettings() {
-    if (spillDirectory != null) {
-      return new SpillSettings(spillDirectory, spillQuota);
-    }
-    SpillSettings temporary = SpillSettings.temporaryDirectory();
-    return spillQuota == Long.MAX_VALUE ? temporary : new SpillSettings(temporary.root(), spillQuota);
-  }
-
-  /**
-   * Late materialization: gathers the output columns of each chunk's rows column by column, with
-   * one typed loop per column, straight into a {@link TableBuilder}'s Arrow batches (bulk appends).
-   * The columns of every batch are resolved once, and each row's batch once per chunk. Strings are
-   * written as plain Utf8 (dictionary codes decoded), like {@link TableBuilder}.
-   *
-   * <p>Owns its batches (in its builder) until {@link #build}; {@link #close} frees those not handed over.
-   */
-  private static final class Gather implements AutoCloseable {
-    private final List<String> names = new ArrayList<>();
-    private final List<ColumnType> types = new ArrayList<>();
-    private final TableBuilder builder;
-    private final int leftWidth;
-    private final Column[][] leftColumns;
-    private final Column[][] rightColumns;
-    private final RowLocator leftRows;
-    private final RowLocator rightRows;
-    private int[] leftBatch = new int[0];
-    private int[] leftRow = new int[0];
-    private int[] rightBatch = new int[0];
-    private int[] rightRow = new int[0];
-
-    Gather(Table left, List<String> leftColumns, Table right, List<String> rightColumns, BufferAllocator allocator) {
-      for (String name : leftColumns) {
-        names.add(name);
-        types.add(ColumnType.of(left.schema().findField(name)));
-      }
-      for (String name : rightColumns) {
-        names.add(name);
-        types.add(ColumnType.of(right.schema().findField(name)));
-      }
-      this.builder = new TableBuilder(names, types, allocator);
-      this.leftWidth = leftColumns.size();
-      this.leftColumns = columns(left, leftColumns);
-      this.rightColumns = columns(right, rightColumns);
-      this.leftRows = RowLocator.of(left.batches());
-      this.rightRows = RowLocator.of(right.batches());
-    }
-
-    /** {@code [batch][output column]}: the named columns of every batch. */
-    private static Column[][] columns(Table table, List<String> names) {
-      int[] indexes = names.stream().mapToInt(table::columnIndex).toArray();
-      Column[][] columns = new Column[table.batches().size()][indexes.length];
-      for (int b = 0; b < columns.length; b++) {
-        for (int c = 0; c < indexes.length; c++) {
-          columns[b][c] = table.batches().get(b).column(indexes[c]);
-        }
-      }
-      return columns;
-    }
-
-    void append(PairChunk chunk) {
-      int n = chunk.size();
-      if (leftBatch.length < n) {
-        leftBatch = new int[n];
-        leftRow = new int[n];
-        rightBatch = new int[n];
-        rightRow = new int[n];
-      }
-      if (leftWidth > 0) {
-        locate(chunk, true, leftRows, leftBatch, leftRow, n);
-      }
-      if (names.size() > leftWidth) {
-        locate(chunk, false, rightRows, rightBatch, rightRow, n);
-      }
-      for (int done = 0; done < n; ) {
-        int take = builder.reserveRows(n - done);
-        int at = builder.nextRow();
-        for (int c = 0; c < names.size(); c++) {
-          boolean isLeft = c < leftWidth;
-          fill(builder.vector(c), isLeft ? leftColumns : rightColumns, isLeft ? c : c - leftWidth,
-              isLeft ? leftBatch : rightBatch, isLeft ? leftRow : rightRow, done, take, at);
-        }
-        builder.commitRows(take);
-        done += take;
-      }
-    }
-
-    /** Each pair's batch (-1 for {@link JoinIndex#NO_ROW}) and row within it. */
-    private static void locate(PairChunk chunk, boolean left, RowLocator rows, int[] batch, int[] row, int n) {
-      for (int i = 0; i < n; i++) {
-        int global = left ? chunk.left(i) : chunk.right(i);
-        if (global == JoinIndex.NO_ROW) {
-          batch[i] = -1;
-        } else {
-          int b = rows.batchOf(global);
-          batch[i] = b;
-          row[i] = global - rows.start(b);
-        }
-      }
-    }
-
-    /** Writes {@code count} values of output column {@code c} from pairs {@code from...} at rows {@code at...}. */
-    private static void fill(FieldVector target, Column[][] columns, int c, int[] batch, int[] row, int from, int count,
-        int at) {
-      switch (target) {
-        case IntVector _, DateDayVector _ -> {
-          BaseFixedWidthVector v = (BaseFixedWidthVector) target;
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            if (source == null || source.isNull(row[from + k])) {
-              v.setNull(at + k);
-            } else {
-              TableBuilder.setInt32(v, at + k, source instanceof Int32Column ints ? ints.get(row[from + k])
-                  : Math.toIntExact(source.getLong(row[from + k]))); // int8, int16 and date64 through views
-            }
-          }
-        }
-        case BigIntVector v -> {
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            if (source == null || source.isNull(row[from + k])) {
-              v.setNull(at + k);
-            } else {
-              v.set(at + k, source instanceof Int64Column longs ? longs.get(row[from + k]) : source.getLong(row[from + k]));
-            }
-          }
-        }
-        case Float8Vector v -> {
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            if (source == null || source.isNull(row[from + k])) {
-              v.setNull(at + k);
-            } else {
-              v.set(at + k, source instanceof Float64Column doubles ? doubles.get(row[from + k])
-                  : source.getDouble(row[from + k])); // float32 through its view
-            }
-          }
-        }
-        case BaseFixedWidthVector v -> { // timestamps and booleans
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            Column source = b < 0 ? null : columns[b][c];
-            if (source == null || source.isNull(row[from + k])) {
-              v.setNull(at + k);
-            } else {
-              TableBuilder.setIntegral(v, at + k, source.getLong(row[from + k]));
-            }
-          }
-        }
-        case VarCharVector v -> {
-          for (int k = 0; k < count; k++) {
-            int b = batch[from + k];
-            if (b < 0) {
-              v.setNull(at + k);
-            } else {
-              TableBuilder.copyString(columns[b][c], row[from + k], v, at + k);
-            }
-          }
-        }
-        default -> throw new IllegalStateException("no gather for " + target.getField());
-      }
-    }
-
-    /** The gathered rows as a table; the gather holds nothing afterwards. */
-    Table build() {
-      return builder.build();
-    }
-
-    @Override
-    public void close() {
-      builder.close();
-    }
+  /** A run of the options as they stand now. */
+  private JoinExecution execution() {
+    return new JoinExecution(memory, left, right, new JoinOptions(leftKeys, rightKeys, type, algorithm, radix,
+        writeCombining, probeGroup, chunkPairs, profile, threads, memoryLimit, spillDirectory, spillQuota, prefetch,
+        prefetchTuning, tupleBytes, inspectorPhase, semiJoinReducer), context);
   }
 }

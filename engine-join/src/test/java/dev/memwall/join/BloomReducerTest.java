@@ -13,6 +13,7 @@ import dev.memwall.join.JoinTestData.Side;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.common.JoinType;
+import dev.memwall.join.reducer.BloomReducer;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -49,15 +50,16 @@ class BloomReducerTest {
         try (JoinIndex index = plain.index()) {
           expected = JoinTestData.pairs(index);
         }
-        assertNull(plain.reducerReport());
+        assertNull(plain.analyze().reducer());
         for (JoinAlgorithm algorithm : List.of(JoinAlgorithm.PHASH_PLUS, JoinAlgorithm.INSPECTOR, JoinAlgorithm.GRACE)) {
           Join reduced = Join.of(memory, l, r).on("k0").type(type).algorithm(algorithm).profile(TestProfiles.vm())
               .semiJoinReducer(true).threads(2);
           try (JoinIndex index = reduced.index()) {
             assertArrayEquals(expected, JoinTestData.pairs(index), type + " " + algorithm);
           }
-          long kept = reduced.reducerReport().keptRows();
-          assertTrue(kept >= partners && kept < partners + 0.03 * (rows - partners), reduced.reducerReport() + " vs "
+          BloomReducer.Report report = reduced.analyze().reducer();
+          long kept = report.keptRows();
+          assertTrue(kept >= partners && kept < partners + 0.03 * (rows - partners), report + " vs "
               + partners + " rows with partners");
           try (Table rowsOut = reduced.materialize(List.of("p_l"), List.of())) {
             assertEquals(expected.length, rowsOut.rowCount(), type + " " + algorithm + " materialized");

@@ -61,7 +61,7 @@ class InspectorJoinTest {
         Join join = Join.of(memory, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
             .profile(TestProfiles.vm()).tupleBytes(100).threads(threads);
         assertArrayEquals(expected, pairs(join));
-        InspectorJoin.Report report = join.inspectorReport();
+        InspectorJoin.Report report = join.analyze().inspector().orElseThrow();
         assertTrue(report.inspected(), report::toString);
         assertNull(report.fallback(), report::toString);
         assertTrue(report.subPartitions() > 1, report::toString);
@@ -89,13 +89,13 @@ class InspectorJoinTest {
       Join auto = Join.of(memory, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
           .profile(TestProfiles.inspector(256, 1024)).tupleBytes(64);
       assertArrayEquals(expected, pairs(auto));
-      InspectorJoin.Report report = auto.inspectorReport();
+      InspectorJoin.Report report = auto.analyze().inspector().orElseThrow();
       assertTrue(report.averageCandidates() >= InspectorJoin.MAX_AVERAGE_CANDIDATES, report::toString);
       assertEquals(0, report.stationaryPartitions(), report::toString);
       Join stationary = Join.of(memory, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
           .profile(TestProfiles.inspector(256, 1024)).tupleBytes(64).inspectorPhase(InspectorJoin.Phase.CACHE_STATIONARY);
       assertArrayEquals(expected, pairs(stationary));
-      assertEquals(0, stationary.inspectorReport().cachePartitionedPartitions());
+      assertEquals(0, stationary.analyze().inspector().orElseThrow().cachePartitionedPartitions());
     }
   }
 
@@ -110,8 +110,8 @@ class InspectorJoinTest {
       Join narrow = Join.of(memory, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
           .profile(TestProfiles.vm()).tupleBytes(16);
       assertArrayEquals(expected, pairs(narrow));
-      assertEquals(InspectorJoin.Fallback.NARROW_TUPLES, narrow.inspectorReport().fallback(),
-          narrow.inspectorReport()::toString);
+      InspectorJoin.Report narrowReport = narrow.analyze().inspector().orElseThrow();
+      assertEquals(InspectorJoin.Fallback.NARROW_TUPLES, narrowReport.fallback(), narrowReport::toString);
       // a budget that holds the partitions but not the filters of a machine with one-tuple sub-partitions
       InspectorJoin.Settings settings = InspectorJoin.Settings.of(TestProfiles.inspector(64, 64), 100, 1,
           InspectorJoin.Phase.AUTO, true);
@@ -122,9 +122,10 @@ class InspectorJoinTest {
       try (EngineMemory tight = EngineMemory.create(MemoryBudget.of("tight", withoutFilters + filters / 2))) {
         Join join = Join.of(tight, left, right).on("k0").algorithm(JoinAlgorithm.INSPECTOR)
             .profile(TestProfiles.inspector(64, 64)).tupleBytes(100);
-        assertEquals(expected.length, join.count());
-        assertEquals(InspectorJoin.Fallback.FILTERS_OVER_BUDGET, join.inspectorReport().fallback(),
-            join.inspectorReport()::toString);
+        JoinReport run = join.analyze();
+        assertEquals(expected.length, run.pairs());
+        InspectorJoin.Report report = run.inspector().orElseThrow();
+        assertEquals(InspectorJoin.Fallback.FILTERS_OVER_BUDGET, report.fallback(), report::toString);
         assertTrue(tight.budget().peakBytes() <= tight.budget().limitBytes());
       }
     }

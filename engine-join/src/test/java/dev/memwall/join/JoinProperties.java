@@ -150,17 +150,17 @@ class JoinProperties {
           .prefetch(loops, tuning);
       try (JoinIndex index = join.index()) {
         assertArrayEquals(expected, JoinTestData.pairs(index),
-            () -> algorithm + " " + c.type() + " at 1/" + divisor + " " + loops + " " + tuning + " differs; "
-                + join.spillReport());
+            () -> algorithm + " " + c.type() + " at 1/" + divisor + " " + loops + " " + tuning + " differs");
       }
-      GraceHashJoin.Report report = join.spillReport();
+      JoinReport run = join.analyze();
+      assertEquals(expected.length, run.pairs(), "count-only mode must count the same pairs");
+      GraceHashJoin.Report report = run.spill().orElseThrow();
       if (c.right().rows() > 1) {
         assertTrue(report.partitions() > 1, () -> "a build side over the limit must be partitioned: " + report);
       }
       try (var files = Files.list(root)) {
         assertEquals(0, files.count(), "spill files must be removed");
       }
-      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
     } finally {
       Files.deleteIfExists(root);
     }
@@ -179,10 +179,11 @@ class JoinProperties {
       Join join = join(memory, left, right, algorithm, c).semiJoinReducer(true);
       try (JoinIndex index = join.index()) {
         assertArrayEquals(expected, JoinTestData.pairs(index),
-            () -> algorithm + " " + c.type() + " with a reducer differs; " + join.reducerReport());
+            () -> algorithm + " " + c.type() + " with a reducer differs");
       }
-      assertTrue(join.reducerReport().keptRows() <= c.left().rows(), join.reducerReport()::toString);
-      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
+      JoinReport run = join.analyze();
+      assertEquals(expected.length, run.pairs(), "count-only mode must count the same pairs");
+      assertTrue(run.reducer().keptRows() <= c.left().rows(), run::toString);
     }
   }
 
@@ -209,9 +210,11 @@ class JoinProperties {
           .inspectorPhase(phase);
       try (JoinIndex index = join.index()) {
         assertArrayEquals(expected, JoinTestData.pairs(index),
-            () -> algorithm + " " + c.type() + " " + phase + " " + tupleBytes + " B differs; " + join.inspectorReport());
+            () -> algorithm + " " + c.type() + " " + phase + " " + tupleBytes + " B differs");
       }
-      InspectorJoin.Report report = join.inspectorReport();
+      JoinReport run = join.analyze();
+      assertEquals(expected.length, run.pairs(), "count-only mode must count the same pairs");
+      InspectorJoin.Report report = run.inspector().orElseThrow();
       boolean inspects = algorithm == JoinAlgorithm.INSPECTOR && tupleBytes >= InspectorJoin.MIN_TUPLE_BYTES;
       assertEquals(inspects, report.inspected(), report::toString);
       assertEquals(algorithm == JoinAlgorithm.INSPECTOR && !inspects ? InspectorJoin.Fallback.NARROW_TUPLES : null,
@@ -221,7 +224,6 @@ class JoinProperties {
       } else if (phase == InspectorJoin.Phase.CACHE_STATIONARY) {
         assertEquals(0, report.cachePartitionedPartitions(), report::toString);
       }
-      assertEquals(expected.length, join.count(), "count-only mode must count the same pairs");
     }
   }
 

@@ -60,7 +60,7 @@ class SpillingJoinTest {
         for (JoinAlgorithm algorithm : List.of(JoinAlgorithm.GRACE, JoinAlgorithm.HYBRID_HASH)) {
           Join spilling = join(memory, left, right, algorithm, type).memoryLimit(limit).spillDirectory(root);
           assertArrayEquals(expected, index(spilling), () -> algorithm + " " + type);
-          GraceHashJoin.Report report = spilling.spillReport();
+          GraceHashJoin.Report report = spilling.analyze().spill().orElseThrow();
           assertEquals(GraceHashJoin.MAX_FANOUT, report.partitions(), report::toString);
           assertTrue(report.repartitionedPartitions() > 0 && report.maxLevel() >= 2, report::toString);
           assertTrue(report.spilledBytes() >= 16L * 30_000, report::toString);
@@ -82,7 +82,7 @@ class SpillingJoinTest {
           Join spilling = join(memory, left, right, algorithm, type).memoryLimit(3_000L * BucketTable.BYTES_PER_TUPLE / 64)
               .spillDirectory(root);
           assertArrayEquals(expected, index(spilling), () -> algorithm + " " + type);
-          GraceHashJoin.Report report = spilling.spillReport();
+          GraceHashJoin.Report report = spilling.analyze().spill().orElseThrow();
           assertTrue(report.blockNestedLoopPartitions() > 0, report::toString);
           assertNoSpillFiles();
         }
@@ -100,13 +100,15 @@ class SpillingJoinTest {
       Join grace = join(memory, left, right, JoinAlgorithm.GRACE, JoinType.INNER).memoryLimit(limit).spillDirectory(root);
       Join hybrid = join(memory, left, right, JoinAlgorithm.HYBRID_HASH, JoinType.INNER).memoryLimit(limit)
           .spillDirectory(root);
-      long graceCount = grace.count();
-      assertEquals(graceCount, hybrid.count());
-      assertEquals(join(memory, left, right, JoinAlgorithm.SIMPLE_HASH, JoinType.INNER).count(), graceCount);
-      assertEquals(0, grace.spillReport().residentPartitions());
-      assertTrue(hybrid.spillReport().residentPartitions() > 0, hybrid.spillReport()::toString);
-      assertTrue(hybrid.spillReport().spilledBytes() < grace.spillReport().spilledBytes(),
-          () -> hybrid.spillReport() + " vs " + grace.spillReport());
+      JoinReport graceRun = grace.analyze();
+      JoinReport hybridRun = hybrid.analyze();
+      assertEquals(graceRun.pairs(), hybridRun.pairs());
+      assertEquals(join(memory, left, right, JoinAlgorithm.SIMPLE_HASH, JoinType.INNER).count(), graceRun.pairs());
+      GraceHashJoin.Report graceSpill = graceRun.spill().orElseThrow();
+      GraceHashJoin.Report hybridSpill = hybridRun.spill().orElseThrow();
+      assertEquals(0, graceSpill.residentPartitions());
+      assertTrue(hybridSpill.residentPartitions() > 0, hybridSpill::toString);
+      assertTrue(hybridSpill.spilledBytes() < graceSpill.spilledBytes(), () -> hybridSpill + " vs " + graceSpill);
     }
   }
 

@@ -26,6 +26,14 @@ public record JoinInput(KeyColumns left, KeyColumns right, JoinType type, Engine
     return left.sameKey(leftRow, right, rightRow);
   }
 
+  /**
+   * A bound on the left rows with a null key that the join reports as unmatched (outer and anti
+   * joins keep them aside while joining), 0 for the join types that drop them.
+   */
+  public long leftNullBound() {
+    return type.reportsUnmatched() ? left.nullBound() : 0;
+  }
+
   /** Whether matching pairs are emitted (inner and left outer joins). */
   public boolean emitsPairs() {
     return type == JoinType.INNER || type == JoinType.LEFT_OUTER;

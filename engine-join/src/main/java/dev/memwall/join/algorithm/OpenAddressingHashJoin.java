@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Memory: 16 bytes per slot (2 to 4 per right row), 4 bytes per right row for the chains, a probe
  * block per probing thread. Thread safety: stateless.
  */
-public final class OpenAddressingHashJoin {
+public final class OpenAddressingHashJoin implements JoinMethod<OpenAddressingHashJoin.Settings> {
+  /** The algorithm. */
+  public static final OpenAddressingHashJoin METHOD = new OpenAddressingHashJoin();
   /**
    * The default probe group, the one the planner's open-addressing cost was fitted with. Measured on
    * workload A, the plain loop ({@code group == 1}) is as fast or up to 1.08x faster
@@ -35,6 +37,23 @@ public final class OpenAddressingHashJoin {
   /** Left blocks each probing thread should get at least: fewer and starting a thread costs more than it saves. */
   private static final int BLOCKS_PER_THREAD = 64;
 
+  /**
+   * How the join runs.
+   *
+   * @param group keys per probe group, 1 to {@value ProbeBlock#ROWS}; 1 is the plain, one-at-a-time loop
+   * @param threads probing threads (at least 1); the table is built on the calling thread
+   */
+  public record Settings(int group, int threads) {
+    public Settings {
+      if (group < 1 || group > ProbeBlock.ROWS) {
+        throw new IllegalArgumentException("probe group must be in 1.." + ProbeBlock.ROWS + ", got " + group);
+      }
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+      }
+    }
+  }
+
   private OpenAddressingHashJoin() {}
 
   /** Working memory for the given input sizes, with one probe block per probing thread. */
@@ -42,25 +61,30 @@ public final class OpenAddressingHashJoin {
     return OpenAddressingTable.bytesFor(rightRows) + Math.max(1, threads) * ProbeBlock.bytes();
   }
 
+  @Override
+  public long workingBytes(JoinInput sides, Settings settings) {
+    return bytesFor(sides.left().rowCount(), sides.right().rowCount(), 0, settings.threads());
+  }
+
   /**
    * Builds the table on the right input on the calling thread, then probes it with the left input's
-   * blocks on {@code threads} threads (the table is only read while probing; each thread has its
-   * own probe block and a {@linkplain JoinOutput#fork forked} output, so pairs arrive in no
+   * blocks on {@link Settings#threads} threads (the table is only read while probing; each thread has
+   * its own probe block and a {@linkplain JoinOutput#fork forked} output, so pairs arrive in no
    * particular order).
    */
-  public static void run(JoinInput input, JoinOutput out, int group, int threads) {
-    if (group < 1 || group > ProbeBlock.ROWS) {
-      throw new IllegalArgumentException("probe group must be in 1.." + ProbeBlock.ROWS + ", got " + group);
-    }
+  @Override
+  public Details run(JoinInput input, JoinOutput out, Settings settings) {
+    int group = settings.group();
     try (OpenAddressingTable table = OpenAddressingTable.build(input.right(), input.memory())) {
       ProbeBlocks blocks = new ProbeBlocks(input.left());
-      int workers = Math.min(Math.max(1, threads), Math.max(1, blocks.count() / BLOCKS_PER_THREAD));
+      int workers = Math.min(settings.threads(), Math.max(1, blocks.count() / BLOCKS_PER_THREAD));
       if (workers == 1) {
         probe(input, out, new Probe(input, out, table, group), blocks);
-        return;
+      } else {
+        out.inParallel(workers, mine -> probe(input, mine, new Probe(input, mine, table, group), blocks));
       }
-      out.inParallel(workers, mine -> probe(input, mine, new Probe(input, mine, table, group), blocks));
     }
+    return NoDetails.NONE;
   }
 
   /** Probes the left input's blocks that {@code blocks} hands this thread. */

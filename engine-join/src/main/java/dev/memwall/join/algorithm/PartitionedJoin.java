@@ -9,6 +9,7 @@ import dev.memwall.join.common.JoinMemoryException;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,7 +25,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the cluster tables for the largest right cluster.
  * Thread safety: stateless.
  */
-public final class PartitionedJoin {
+public final class PartitionedJoin implements JoinMethod<PartitionedJoin.Settings> {
+  /** The algorithm. */
+  public static final PartitionedJoin METHOD = new PartitionedJoin();
+
+  /**
+   * How the join runs.
+   *
+   * @param radix the radix bits and passes both inputs are clustered on
+   * @param kind how a pair of clusters is joined: phash, phash+ or radix-join's nested loops
+   * @param writeCombining whether clustering of (hash, row id) tuples scatters through software
+   *     write-combining buffers (packed tuples never do)
+   * @param threads clustering and joining threads (at least 1)
+   */
+  public record Settings(RadixPlan radix, ClusterJoin.Kind kind, boolean writeCombining, int threads) {
+    public Settings {
+      Objects.requireNonNull(radix, "radix");
+      Objects.requireNonNull(kind, "kind");
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+      }
+    }
+  }
+
   private PartitionedJoin() {}
 
   /**
@@ -36,22 +59,26 @@ public final class PartitionedJoin {
         : ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
   }
 
-  public static void run(JoinInput input, JoinOutput out, RadixPlan plan, ClusterJoin.Kind kind,
-      boolean writeCombining) {
-    run(input, out, plan, kind, writeCombining, 1);
+  @Override
+  public long workingBytes(JoinInput sides, Settings settings) {
+    return bytesFor(sides.left().rowCount(), sides.leftNullBound(), sides.right().rowCount(), settings.radix(),
+        packs(sides.left()));
   }
 
   /**
-   * With {@code threads > 1}: parallel radix-clustering (count-then-move first pass), then a
-   * parallel join phase in which the threads take cluster pairs in blocks from a shared counter,
+   * With {@link Settings#threads} {@code > 1}: parallel radix-clustering (count-then-move first pass),
+   * then a parallel join phase in which the threads take cluster pairs in blocks from a shared counter,
    * each with its own tables and output (their chunks reach the consumer one at a time).
    *
    * <p>A key of one int32 column is clustered as seed 000's 8-byte tuples ({@link PackedSide}), on
    * its multiplicative hash and without write-combining buffers; every other key as (hash, row id)
    * {@link Tuples}, through write-combining buffers when asked.
    */
-  public static void run(JoinInput input, JoinOutput out, RadixPlan plan, ClusterJoin.Kind kind,
-      boolean writeCombining, int threads) {
+  @Override
+  public Details run(JoinInput input, JoinOutput out, Settings settings) {
+    RadixPlan plan = settings.radix();
+    ClusterJoin.Kind kind = settings.kind();
+    int threads = settings.threads();
     int clusters = plan.clusters();
     if (packs(input.left())) {
       try (PackedSide left = PackedSide.of(input.memory(), input.left(), input.type().reportsUnmatched());
@@ -63,17 +90,18 @@ public final class PartitionedJoin {
             (join, c) -> join.joinPacked(left.tuples(), left.clusterStart(c), left.clusterStart(c + 1),
                 right.tuples(), right.clusterStart(c), right.clusterStart(c + 1), plan.bits()));
       }
-      return;
+      return NoDetails.NONE;
     }
     try (ExtractedSide left = ExtractedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
         ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
-      left.cluster(plan, writeCombining, threads);
-      right.cluster(plan, writeCombining, threads);
+      left.cluster(plan, settings.writeCombining(), threads);
+      right.cluster(plan, settings.writeCombining(), threads);
       left.emitNullRows(input, out);
       joinClusters(input, out, kind, clusters, right.largestCluster(clusters), threads,
           (join, c) -> join.join(left.tuples(), left.clusterStart(c), left.clusterStart(c + 1),
               right.tuples(), right.clusterStart(c), right.clusterStart(c + 1)));
     }
+    return NoDetails.NONE;
   }
 
   /** Whether a join on {@code keys} clusters {@link dev.memwall.core.partition.PackedTuples}: a key of one int32 column. */

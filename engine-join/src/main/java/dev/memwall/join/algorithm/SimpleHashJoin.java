@@ -14,9 +14,11 @@ import java.lang.foreign.ValueLayout;
  * with 4 KiB pages, a TLB miss per chain step.
  *
  * <p>Memory: the right tuples (12 bytes each), a bucket array of 4 bytes per bucket, 4 bytes of chain
- * per right tuple, and one probe block. Thread safety: stateless.
+ * per right tuple, and one probe block. It has no settings. Thread safety: stateless.
  */
-public final class SimpleHashJoin {
+public final class SimpleHashJoin implements JoinMethod<Void> {
+  /** The algorithm. */
+  public static final SimpleHashJoin METHOD = new SimpleHashJoin();
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
@@ -32,7 +34,13 @@ public final class SimpleHashJoin {
     return (int) Math.max(2, Long.highestOneBit(Math.max(1, rows) * 2 - 1));
   }
 
-  public static void run(JoinInput input, JoinOutput out) {
+  @Override
+  public long workingBytes(JoinInput sides, Void settings) {
+    return bytesFor(sides.left().rowCount(), sides.right().rowCount(), 0);
+  }
+
+  @Override
+  public Details run(JoinInput input, JoinOutput out, Void settings) {
     try (ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
       int n = right.count();
       int buckets = buckets(n);
@@ -70,5 +78,6 @@ public final class SimpleHashJoin {
         }
       }
     }
+    return NoDetails.NONE;
   }
 }

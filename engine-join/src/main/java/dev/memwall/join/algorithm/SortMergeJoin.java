@@ -4,6 +4,7 @@ import dev.memwall.core.partition.RadixPlan;
 import dev.memwall.core.partition.Tuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * Sort-merge join on radix-sorted inputs (seed 000's second baseline, with the sort the seed
@@ -17,11 +18,25 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Memory: as {@link PartitionedJoin} without the cluster tables. Thread safety: stateless.
  */
-public final class SortMergeJoin {
+public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
+  /** The algorithm. */
+  public static final SortMergeJoin METHOD = new SortMergeJoin();
   /** Clusters up to this size are insertion-sorted. */
   static final int INSERTION_SORT_LIMIT = 24;
   private static final ValueLayout.OfLong HASH = Tuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+  /**
+   * How the join runs.
+   *
+   * @param radix the radix bits and passes both inputs are clustered on
+   * @param writeCombining whether clustering scatters through software write-combining buffers
+   */
+  public record Settings(RadixPlan radix, boolean writeCombining) {
+    public Settings {
+      Objects.requireNonNull(radix, "radix");
+    }
+  }
 
   private SortMergeJoin() {}
 
@@ -30,7 +45,15 @@ public final class SortMergeJoin {
     return ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
   }
 
-  public static void run(JoinInput input, JoinOutput out, RadixPlan plan, boolean writeCombining) {
+  @Override
+  public long workingBytes(JoinInput sides, Settings settings) {
+    return bytesFor(sides.left().rowCount(), sides.leftNullBound(), sides.right().rowCount(), settings.radix());
+  }
+
+  @Override
+  public Details run(JoinInput input, JoinOutput out, Settings settings) {
+    RadixPlan plan = settings.radix();
+    boolean writeCombining = settings.writeCombining();
     try (ExtractedSide left = ExtractedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
         ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
       left.cluster(plan, writeCombining);
@@ -45,6 +68,7 @@ public final class SortMergeJoin {
       }
       merge(input, out, lt, rt, left, right, clusters);
     }
+    return NoDetails.NONE;
   }
 
   private static void merge(JoinInput input, JoinOutput out, Tuples lt, Tuples rt, ExtractedSide left,

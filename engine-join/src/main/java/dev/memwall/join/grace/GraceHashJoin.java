@@ -9,6 +9,7 @@ import dev.memwall.core.memory.Placement;
 import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.JoinInput;
+import dev.memwall.join.algorithm.JoinMethod;
 import dev.memwall.join.algorithm.JoinOutput;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
@@ -17,6 +18,7 @@ import dev.memwall.join.prefetch.PrefetchTuning;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
 import dev.memwall.join.prefetch.PrefetchingPartitioner;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * GRACE and hybrid hash joins that spill to disk (seed 002, section 4.2; seed 004 for the partition
@@ -87,16 +89,19 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
    * @param hybrid keep partitions resident (hybrid hash join) rather than spilling all (GRACE)
    * @param prefetch the form of the partition loops and of the join phase's build and probe loops
    * @param tuning G and D for them (one tuning for all three loops)
-   * @param rates measured rates for the hybrid split ({@link SpillRates#measure}); may be null for GRACE
+   * @param rates where the hybrid split's measured rates come from (say {@link SpillRates#measure}, which
+   *     writes and reads a few MiB under the spill root once per process): asked once, when a hybrid join
+   *     starts, so that settings can be built (and a join sized) without measuring; may be null for GRACE
    * @param cacheBytes the cache the partition pages compete for
    *     ({@link dev.memwall.core.machine.MachineProfile#fastCacheBytes()}): while all open pages fit it,
    *     their next lines are cache hits and the partition loop runs plain whatever {@code prefetch} says
    *     (its early loads would only cost, see {@link #partitionForm})
    */
-  public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates,
-      PrefetchingHashJoin.Mode prefetch, PrefetchTuning tuning, long cacheBytes) {
+  public record Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid,
+      Supplier<SpillRates> rates, PrefetchingHashJoin.Mode prefetch, PrefetchTuning tuning, long cacheBytes) {
     /** Plain loops (no prefetching), for callers that do not care. */
-    public Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid, SpillRates rates) {
+    public Settings(long memoryBytes, Path spillRoot, long spillQuotaBytes, boolean hybrid,
+        Supplier<SpillRates> rates) {
       this(memoryBytes, spillRoot, spillQuotaBytes, hybrid, rates, PrefetchingHashJoin.Mode.PLAIN,
           new PrefetchTuning(1, 1), 0);
     }
@@ -131,13 +136,39 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     }
   }
 
-  /** What one run did, for tests and {@code explain}. */
+  /**
+   * What one run did.
+   *
+   * @param partitions the partitions of the first partitioning pass (1: the build side fit its memory)
+   * @param residentPartitions non-empty partitions kept in memory (hybrid hash join)
+   * @param spilledBytes bytes written to spill files in all
+   * @param peakSpillBytes the most bytes the spill files held at once
+   * @param repartitionedPartitions partitions re-partitioned because they did not fit the memory
+   * @param blockNestedLoopPartitions partitions joined by block nested loops (re-partitioning did not shrink them)
+   * @param maxLevel the deepest partitioning level a spilled partition was joined at (0: nothing spilled, 1:
+   *     the first pass's partitions, more after re-partitioning)
+   */
   public record Report(int partitions, int residentPartitions, long spilledBytes, long peakSpillBytes,
-      int repartitionedPartitions, int blockNestedLoopPartitions, int maxLevel) {}
+      int repartitionedPartitions, int blockNestedLoopPartitions, int maxLevel) implements JoinMethod.Details {}
+
+  /** The algorithm: GRACE, or hybrid hash join as {@link Settings#hybrid} says. */
+  public static final JoinMethod<Settings> METHOD = new JoinMethod<>() {
+    @Override
+    public long workingBytes(JoinInput sides, Settings settings) {
+      return bytesFor(sides.left().rowCount(), sides.right().rowCount(), settings.memoryBytes());
+    }
+
+    @Override
+    public Report run(JoinInput sides, JoinOutput sink, Settings settings) {
+      return GraceHashJoin.run(sides, sink, settings);
+    }
+  };
 
   private final JoinInput input;
   private final JoinOutput out;
   private final Settings settings;
+  /** The hybrid split's rates; null for GRACE. */
+  private final SpillRates rates;
   private final EngineMemory memory;
   private final JoinType type;
   private final boolean exact;
@@ -159,10 +190,11 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   private int blockNestedLoops;
   private int maxLevel;
 
-  private GraceHashJoin(JoinInput input, JoinOutput out, Settings settings) {
+  private GraceHashJoin(JoinInput input, JoinOutput out, Settings settings, SpillRates rates) {
     this.input = input;
     this.out = out;
     this.settings = settings;
+    this.rates = rates;
     this.memory = input.memory();
     this.type = input.type();
     this.exact = input.exact();
@@ -192,8 +224,9 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   }
 
   /** Runs the join; every buffer and spill file is gone when this returns or throws. */
-  public static Report run(JoinInput input, JoinOutput out, Settings settings) {
-    try (GraceHashJoin join = new GraceHashJoin(input, out, settings)) {
+  private static Report run(JoinInput input, JoinOutput out, Settings settings) {
+    SpillRates rates = settings.hybrid() ? settings.rates().get() : null;
+    try (GraceHashJoin join = new GraceHashJoin(input, out, settings, rates)) {
       join.execute();
       return join.report();
     }
@@ -246,7 +279,6 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
       counts[0] = right.rowCount(); // an upper bound: null keys are dropped later
     }
     int page = pageBytes(k, memoryBytes);
-    SpillRates rates = settings.rates();
     HybridSplit.Plan plan = k == 1 && counts[0] * (long) BucketTable.BYTES_PER_TUPLE <= memoryBytes
         ? new HybridSplit.Plan(new boolean[] {true}, counts[0], 0)
         : HybridSplit.choose(counts, left.rowCount(), memoryBytes, page, settings.hybrid(),

@@ -7,6 +7,7 @@ import dev.memwall.core.partition.Tuples;
 import dev.memwall.join.common.JoinType;
 import dev.memwall.join.algorithm.ExtractedSide;
 import dev.memwall.join.algorithm.JoinInput;
+import dev.memwall.join.algorithm.JoinMethod;
 import dev.memwall.join.algorithm.JoinOutput;
 
 /**
@@ -51,7 +52,9 @@ import dev.memwall.join.algorithm.JoinOutput;
  * from them one chunk at a time. Bad input (settings out of range) throws
  * {@link IllegalArgumentException}.
  */
-public final class InspectorJoin {
+public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
+  /** The algorithm: the inspector join, or enhanced cache partitioning as {@link Settings#inspect} says. */
+  public static final InspectorJoin METHOD = new InspectorJoin();
   /** Average candidate sub-partitions per probe tuple from which a partition is cache-partitioned instead. */
   public static final double MAX_AVERAGE_CANDIDATES = 4;
   /** Tuples narrower than this are joined by enhanced cache partitioning (the thesis's 20-byte case). */
@@ -146,12 +149,18 @@ public final class InspectorJoin {
    */
   public record Report(boolean inspected, Fallback fallback, InspectorSizing sizing, int subPartitions,
       double averageCandidates, long droppedProbeTuples, int stationaryPartitions, int cachePartitionedPartitions,
-      long partitionNanos, long joinNanos) {}
+      long partitionNanos, long joinNanos) implements JoinMethod.Details {}
 
   private InspectorJoin() {}
 
+  @Override
+  public long workingBytes(JoinInput sides, Settings settings) {
+    return bytesFor(sides.left().rowCount(), sides.leftNullBound(), sides.right().rowCount(), settings);
+  }
+
   /** Runs the join into {@code out}; every buffer is freed when this returns or throws. */
-  public static Report run(JoinInput input, JoinOutput out, Settings settings) {
+  @Override
+  public Report run(JoinInput input, JoinOutput out, Settings settings) {
     RunContext run = new RunContext(input, out, settings.threads());
     try {
       run.forkOutputs();
@@ -237,13 +246,13 @@ public final class InspectorJoin {
       return Fallback.NARROW_TUPLES;
     }
     JoinInput input = run.input();
-    long rest = bytesFor(input.left().rowCount(), run.type().reportsUnmatched() ? input.left().nullBound() : 0,
-        buildTuples, settings) - Tuples.bytesFor(buildTuples);
+    long rest = bytesFor(input.left().rowCount(), input.leftNullBound(), buildTuples, settings)
+        - Tuples.bytesFor(buildTuples);
     // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
     long bytes = 2 * filterBytes(sizing, buildTuples, run.threads()) + 20L * input.left().rowCount() + rest;
-    try {
-      run.memory().budget().reserve(bytes);
-      run.memory().budget().release(bytes);
+    try { // through the memory, not its budget: freed memory it keeps for reuse is given up before a refusal
+      run.memory().reserveHeap(bytes);
+      run.memory().releaseHeap(bytes);
       return null;
     } catch (BudgetExceededException e) {
       return Fallback.FILTERS_OVER_BUDGET;

@@ -14,6 +14,8 @@ import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
+import dev.memwall.join.JoinReport;
+import dev.memwall.join.PairGather;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.common.JoinKeyException;
 import dev.memwall.join.common.JoinMemoryException;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -546,12 +549,19 @@ public final class Relation implements AutoCloseable {
             .spillDirectory(spill.root()).spillQuota(spill.quotaBytes());
         context.memoryLimit().ifPresent(limit -> join.memoryLimit(Math.max(1, limit / 2)));
         boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
-        Table joined = join.materialize(output.left(), semiOrAnti ? List.of() : output.right());
-        GraceHashJoin.Report report = join.spillReport();
-        if (report != null && context.spillReports().isPresent()) {
+        Table joined;
+        JoinReport run;
+        try (PairGather gather = PairGather.of(leftTable, output.left(), rightTable,
+            semiOrAnti ? List.of() : output.right(), context.memory().arrow())) {
+          run = join.stream(gather::append);
+          joined = gather.build();
+        }
+        Optional<GraceHashJoin.Report> report = run.spill();
+        if (report.isPresent() && context.spillReports().isPresent()) {
+          GraceHashJoin.Report spilled = report.get();
           try {
-            context.spillReports().get().accept(new SpillReport(OPERATOR, -1, report.spilledBytes(),
-                report.partitions() - report.residentPartitions(), report.maxLevel()));
+            context.spillReports().get().accept(new SpillReport(OPERATOR, -1, spilled.spilledBytes(),
+                spilled.partitions() - spilled.residentPartitions(), spilled.maxLevel()));
           } catch (RuntimeException | Error e) {
             joined.close();
             throw e;

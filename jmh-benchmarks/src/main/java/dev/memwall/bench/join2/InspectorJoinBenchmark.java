@@ -4,6 +4,7 @@ import dev.memwall.bench.join.JoinBenchData;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
+import dev.memwall.join.JoinReport;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.prefetch.PrefetchingHashJoin;
@@ -110,7 +111,9 @@ public class InspectorJoinBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() {
     System.out.println();
-    System.out.println("inspector report: " + join.inspectorReport() + "; spill report: " + join.spillReport());
+    JoinReport report = join.analyze(); // one more run, outside the measurement
+    System.out.println("inspector report: " + report.inspector().orElse(null) + "; spill report: "
+        + report.spill().orElse(null));
     left.close();
     right.close();
     memory.close();
