@@ -11,9 +11,9 @@
  *       batched lookups; with {@link dev.memwall.index.pbtree.PbTreeConfig#oneLine} it is the
  *       classic one-line-node B+-tree baseline; with
  *       {@link dev.memwall.index.pbtree.PbTreeConfig#optimisticReaders} point lookups run beside
- *       one writer, validated by per-node version stamps ({@link dev.memwall.index.layout.NodeStamps}).
+ *       one writer, validated by per-node version stamps ({@link dev.memwall.index.node.NodeStamps}).
  *   <li>{@link dev.memwall.index.csb.CsbPlusTree}: the CSB+-tree baseline (bulkload and search).
- *   <li>{@link dev.memwall.index.layout.NodePool}: fixed-size nodes in one off-heap region
+ *   <li>{@link dev.memwall.index.node.NodePool}: fixed-size nodes in one off-heap region
  *       addressed by int ids, charged to a memory budget.
  * </ul>
  *
@@ -27,7 +27,7 @@
  *   <li>{@link dev.memwall.index.page.PageFile} (mapped pages, CRC32C per page, two commit records)
  *       and {@link dev.memwall.index.page.BufferPool} (CLOCK, pin/unpin, version stamps);
  *   <li>{@link dev.memwall.index.disk.DiskBPlusTree}: one page-level B+-tree with shadow-paging
- *       durability and optimistic readers, over three in-page layouts
+ *       durability and optimistic readers, over three page formats
  *       ({@link dev.memwall.index.page.PageFormat}, sharing
  *       {@link dev.memwall.index.page.AbstractPageFormat}): the disk-first fpB+-tree
  *       ({@link dev.memwall.index.disk.DiskFirstFormat}, widths by
@@ -35,11 +35,11 @@
  *       ({@link dev.memwall.index.slotted.SlottedPageFormat}) and micro-indexing
  *       ({@link dev.memwall.index.micro.MicroIndexFormat});
  *   <li>{@link dev.memwall.index.fpb.CacheFirstTree}: the cache-first fpB+-tree, a pB+-tree of
- *       {@link dev.memwall.index.fpb.CacheFirstLayout} nodes placed onto leaf, node and overflow
+ *       {@link dev.memwall.index.fpb.CacheFirstFormat} nodes placed onto leaf, node and overflow
  *       pages, durable through a logical-page map with copy on write, which also lets its readers
  *       run without locks, validating per page against the published map;
  *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
- *       {@link dev.memwall.index.disk.PageLayout} in
+ *       {@link dev.memwall.index.disk.DiskTreeType} in
  *       {@link dev.memwall.index.disktrees.DiskIndexes} (create, bulkload, open, goal-G
  *       configuration), which sits above {@code disk} and {@code fpb} so that {@code disk} names
  *       nothing in {@code fpb}; both extend

@@ -137,21 +137,21 @@ public abstract class AbstractDiskTree implements DiskIndex {
 
   /**
    * Checks that {@code meta} is the commit metadata of a disk tree ({@link DiskIndex#FILE_MAGIC},
-   * at least {@code headerLongs} longs) of {@code layout} with {@code keyType} keys and at least
+   * at least {@code headerLongs} longs) of {@code treeType} with {@code keyType} keys and at least
    * {@code metaLongs} longs.
    *
    * @throws PageFileFormatException if not
    */
-  protected static void checkMeta(Path path, long[] meta, int headerLongs, int metaLongs, PageLayout layout,
+  protected static void checkMeta(Path path, long[] meta, int headerLongs, int metaLongs, DiskTreeType treeType,
       KeyType keyType) {
     if (meta.length < headerLongs || meta[0] != FILE_MAGIC) {
       throw new PageFileFormatException(path + " holds no committed memwall disk tree");
     }
-    PageLayout found = meta[1] >= 0 && meta[1] < PageLayout.values().length
-        ? PageLayout.values()[(int) meta[1]] : null;
-    if (found != layout || meta[2] != keyType.bytes() || meta.length < metaLongs) {
+    DiskTreeType found = meta[1] >= 0 && meta[1] < DiskTreeType.values().length
+        ? DiskTreeType.values()[(int) meta[1]] : null;
+    if (found != treeType || meta[2] != keyType.bytes() || meta.length < metaLongs) {
       throw new PageFileFormatException(path + " holds a " + found + " tree of " + meta[2]
-          + "-byte keys, not the " + layout + " tree of " + keyType + " keys asked for");
+          + "-byte keys, not the " + treeType + " tree of " + keyType + " keys asked for");
     }
   }
 

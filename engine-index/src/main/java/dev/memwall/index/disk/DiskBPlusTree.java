@@ -19,9 +19,9 @@ import java.util.function.Consumer;
 
 /**
  * A durable B+-tree of page-sized nodes in a {@link PageFile}, read and written through a CLOCK
- * {@link BufferPool}: with {@link PageLayout#FPB_DISK_FIRST} the disk-first fpB+-tree of seed 002
- * chapter 3, with {@link PageLayout#SLOTTED} and {@link PageLayout#MICRO_INDEX} its baselines.
- * The layouts share everything above the page ({@link PageFormat}): descent, splits, copy on
+ * {@link BufferPool}: with {@link DiskTreeType#FPB_DISK_FIRST} the disk-first fpB+-tree of seed 002
+ * chapter 3, with {@link DiskTreeType#SLOTTED} and {@link DiskTreeType#MICRO_INDEX} its baselines.
+ * The three share everything above the page ({@link PageFormat}): descent, splits, copy on
  * write, commits, scans and concurrency.
  *
  * <p><b>Entries.</b> Keys {@code int32} or {@code int64} ({@link KeyType}) passed as {@code long},
@@ -63,7 +63,7 @@ import java.util.function.Consumer;
  *
  * <p><b>Bad input.</b> Keys outside the key type, unsorted bulkload input, a fill factor outside
  * (0, 1]: {@link IllegalArgumentException} before anything changes. A file that is not a tree of
- * this layout and key type: {@link PageFileFormatException}, file untouched. A full page file:
+ * this tree type and key type: {@link PageFileFormatException}, file untouched. A full page file:
  * {@link PageFileFullException} before the operation changes anything.
  */
 public final class DiskBPlusTree extends AbstractDiskTree {
@@ -108,12 +108,12 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   private static PageFormat format(DiskTreeConfig c, int valueBytes) {
     int kb = c.keyType().bytes();
-    return switch (c.layout()) {
+    return switch (c.treeType()) {
       case FPB_DISK_FIRST -> DiskFirstFormat.of(c.pageBytes(), kb, valueBytes, c.nonLeafLines(), c.leafLines());
       case SLOTTED -> new SlottedPageFormat(c.pageBytes(), kb, valueBytes);
       case MICRO_INDEX -> new MicroIndexFormat(c.pageBytes(), kb, valueBytes, c.subarrayLines());
       case FPB_CACHE_FIRST -> throw new IllegalArgumentException(
-          "the cache-first layout is a CacheFirstTree: create it through DiskIndexes or CacheFirstTree");
+          "the FPB_CACHE_FIRST tree type is a CacheFirstTree: create it through DiskIndexes or CacheFirstTree");
     };
   }
 
@@ -199,18 +199,18 @@ public final class DiskBPlusTree extends AbstractDiskTree {
   }
 
   /**
-   * Opens the tree in {@code path}: its layout and key type must be {@code config}'s; the in-page
+   * Opens the tree in {@code path}: its tree type and key type must be {@code config}'s; the in-page
    * widths are the file's own. Pages written after the last commit are reclaimed.
    *
    * @throws PageFileFormatException if the file is not a page file, of another version or page
-   *     size, or holds no tree or a tree of another layout or key type; the file is not changed
+   *     size, or holds no tree or a tree of another tree type or key type; the file is not changed
    * @throws CorruptPageException if a page of the tree fails its checksum
    */
   public static DiskBPlusTree open(Path path, DiskTreeConfig config, EngineMemory memory) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(memory, "memory");
     return openWith(path, config, (file, meta) -> {
-      checkMeta(path, meta, 9, 9, config.layout(), config.keyType());
+      checkMeta(path, meta, 9, 9, config.treeType(), config.keyType());
       DiskTreeConfig own = config.withWidths((int) meta[3], (int) meta[4]).withSubarrayLines((int) meta[5]);
       return new DiskBPlusTree(file, own, memory);
     }, (tree, meta) -> {
@@ -222,7 +222,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   private long[] meta() {
     Root r = root;
-    return new long[] {TREE_MAGIC, config.layout().ordinal(), keyType.bytes(), config.nonLeafLines(),
+    return new long[] {TREE_MAGIC, config.treeType().ordinal(), keyType.bytes(), config.nonLeafLines(),
         config.leafLines(), config.subarrayLines(), r.page(), r.height(), size};
   }
 
@@ -475,7 +475,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   @Override
   public String toString() {
-    return "DiskBPlusTree[" + config.layout() + ", " + file.path() + ", " + size + " entries, height "
+    return "DiskBPlusTree[" + config.treeType() + ", " + file.path() + ", " + size + " entries, height "
         + root.height() + ", " + leafFmt + "]";
   }
 }

@@ -6,9 +6,9 @@ import dev.memwall.index.page.BufferPool;
 /**
  * A durable B+-tree index over a page file: what {@link DiskBPlusTree} (disk-first fpB+-tree,
  * slotted pages, micro-indexing) and {@code fpb.CacheFirstTree} (cache-first fpB+-tree) share, so
- * tests and benchmarks run over every {@link PageLayout}. {@code disktrees.DiskIndexes}'s
+ * tests and benchmarks run over every {@link DiskTreeType}. {@code disktrees.DiskIndexes}'s
  * {@code create}, {@code bulkload} and {@code open} pick the implementation from
- * {@link DiskTreeConfig#layout()} (they live above this package, which names no fpB+-tree class).
+ * {@link DiskTreeConfig#treeType()} (they live above this package, which names no fpB+-tree class).
  *
  * <p>Contract common to both (see the implementations for details): int32/int64 keys passed as
  * {@code long}, int64 row ids, duplicates kept in insertion order, lazy deletes; {@link #sync} and
@@ -16,12 +16,12 @@ import dev.memwall.index.page.BufferPool;
  * ({@link #insert}, {@link #delete}, {@link #sync}, {@link #close}, {@link #checkInvariants}) and
  * any number of concurrent readers ({@link #search}, {@link #searchFirst}, {@link #contains},
  * {@link #scan}). Keys outside the key type: {@link IllegalArgumentException}; a full file:
- * {@code PageFileFullException} before anything changes; a file of another layout or key type:
+ * {@code PageFileFullException} before anything changes; a file of another tree type or key type:
  * {@code PageFileFormatException}, file untouched; a page failing its checksum:
  * {@code CorruptPageException} naming file and page.
  */
 public interface DiskIndex extends AutoCloseable {
-  /** First long of the commit metadata of every disk tree ("MWDISKTR"); then layout ordinal, key bytes. */
+  /** First long of the commit metadata of every disk tree ("MWDISKTR"); then tree type ordinal, key bytes. */
   long FILE_MAGIC = 0x4D57_4449_534B_5452L;
 
   /** A range scan handing out batches in key order; one thread per scan. */

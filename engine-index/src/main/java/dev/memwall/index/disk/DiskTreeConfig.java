@@ -4,28 +4,28 @@ import dev.memwall.index.KeyType;
 import java.util.Objects;
 
 /**
- * The parameters of a {@link DiskBPlusTree}: key type, page layout and size, the in-page widths
+ * The parameters of a {@link DiskBPlusTree}: key type, tree type, page size, the in-page widths
  * (disk-first fpB+: non-leaf and leaf node lines; cache-first fpB+: node lines; micro-indexing:
  * sub-array lines), buffer pool frames, the
  * page limit of the file, and how many leaf pages a range scan prefetches ahead.
  *
  * <p>{@code disktrees.DiskIndexes.configFromProfile} and {@code chooseConfig} choose the widths with
  * goal G ({@link InPageWidths}, {@code MicroIndexFormat.chooseSubarrayLines},
- * {@code CacheFirstLayout.choose}) from the machine's T1 and Tnext.
+ * {@code CacheFirstFormat.choose}) from the machine's T1 and Tnext.
  *
  * @param keyType the key type
- * @param layout the in-page organization
+ * @param treeType which tree, and for a {@link DiskBPlusTree} which page format
  * @param pageBytes 4096, 8192, 16384 or 32768
- * @param nonLeafLines fpB+ in-page non-leaf node width w (ignored by the other layouts)
- * @param leafLines fpB+ in-page leaf node width x (ignored by the other layouts)
- * @param subarrayLines micro-indexing sub-array size in lines (ignored by the other layouts)
+ * @param nonLeafLines fpB+ in-page non-leaf node width w (ignored by the other tree types)
+ * @param leafLines fpB+ in-page leaf node width x (ignored by the other tree types)
+ * @param subarrayLines micro-indexing sub-array size in lines (ignored by the other tree types)
  * @param poolFrames buffer pool frames (>= 8)
  * @param maxPages most pages the file may grow to
  * @param scanPrefetchPages leaf pages a range scan prefetches ahead (>= 0)
  * @param nodeLines cache-first fpB+ node width, leaves and non-leaves alike (ignored by the other
- *     layouts); the constructor without it takes {@code max(nonLeafLines, leafLines)}
+ *     tree types); the constructor without it takes {@code max(nonLeafLines, leafLines)}
  */
-public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, int nonLeafLines, int leafLines,
+public record DiskTreeConfig(KeyType keyType, DiskTreeType treeType, int pageBytes, int nonLeafLines, int leafLines,
     int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages, int nodeLines) {
 
   /** Default pool size: 64 MiB of 8 KiB pages. */
@@ -35,7 +35,7 @@ public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, 
 
   public DiskTreeConfig {
     Objects.requireNonNull(keyType, "keyType");
-    Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(treeType, "treeType");
     if (pageBytes < 4096 || pageBytes > 32768 || Integer.bitCount(pageBytes) != 1) {
       throw new IllegalArgumentException("page size must be 4, 8, 16 or 32 KiB, got " + pageBytes + " bytes");
     }
@@ -54,45 +54,45 @@ public record DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, 
   }
 
   /** A configuration whose cache-first node width is {@code max(nonLeafLines, leafLines)}. */
-  public DiskTreeConfig(KeyType keyType, PageLayout layout, int pageBytes, int nonLeafLines, int leafLines,
+  public DiskTreeConfig(KeyType keyType, DiskTreeType treeType, int pageBytes, int nonLeafLines, int leafLines,
       int subarrayLines, int poolFrames, long maxPages, int scanPrefetchPages) {
-    this(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, maxPages, scanPrefetchPages,
+    this(keyType, treeType, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, maxPages, scanPrefetchPages,
         Math.max(nonLeafLines, leafLines));
   }
 
   public DiskTreeConfig withPoolFrames(int frames) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, frames, maxPages,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, nonLeafLines, leafLines, subarrayLines, frames, maxPages,
         scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withMaxPages(long pages) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, pages,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames, pages,
         scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withWidths(int w, int x) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, w, x, subarrayLines, poolFrames, maxPages,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, w, x, subarrayLines, poolFrames, maxPages,
         scanPrefetchPages, nodeLines);
   }
 
   public DiskTreeConfig withSubarrayLines(int lines) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, lines, poolFrames, maxPages,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, nonLeafLines, leafLines, lines, poolFrames, maxPages,
         scanPrefetchPages, nodeLines);
   }
 
-  public DiskTreeConfig withLayout(PageLayout other) {
+  public DiskTreeConfig withTreeType(DiskTreeType other) {
     return new DiskTreeConfig(keyType, other, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
         maxPages, scanPrefetchPages, nodeLines);
   }
 
   /** The same configuration with a cache-first node width of {@code lines}. */
   public DiskTreeConfig withNodeLines(int lines) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
         maxPages, scanPrefetchPages, lines);
   }
 
   public DiskTreeConfig withScanPrefetchPages(int pages) {
-    return new DiskTreeConfig(keyType, layout, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
+    return new DiskTreeConfig(keyType, treeType, pageBytes, nonLeafLines, leafLines, subarrayLines, poolFrames,
         maxPages, pages, nodeLines);
   }
 }

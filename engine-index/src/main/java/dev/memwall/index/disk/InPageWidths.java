@@ -11,7 +11,7 @@ import dev.memwall.index.page.PageFormat;
  * {@code (L-1) [T1 + (w-1) Tnext] + T1 + (x-1) Tnext}; goal G then picks the largest page fan-out
  * among the pairs within 10% of the cheapest search (on a tie, the cheaper one).
  *
- * <p>Node layouts assumed here and used by {@link DiskFirstFormat}: a page's first line is its
+ * <p>Node formats assumed here and used by {@link DiskFirstFormat}: a page's first line is its
  * header; a non-leaf node has a 2-byte key count, 2 bytes of padding, K keys and K+1 2-byte in-page
  * line offsets ({@code K = floor((64w - 6) / (keyBytes + 2))}); a leaf node has a 2-byte count, a
  * 2-byte next-leaf offset, then e keys and e values ({@code e = floor((64x - 4) / (keyBytes +
@@ -33,7 +33,7 @@ public record InPageWidths(int nonLeafLines, int leafLines, int levels, int leaf
 
   /** Widest node considered, in lines. */
   public static final int MAX_LINES = 32;
-  /** Cache line bytes of the layout (as {@code dev.memwall.index.layout.NodePool#LINE_BYTES}). */
+  /** Cache line bytes of the in-page nodes (as {@code dev.memwall.index.node.NodePool#LINE_BYTES}). */
   public static final int LINE_BYTES = 64;
   /** G's tolerance: within 10% of the best search cost. */
   public static final double TOLERANCE = 1.10;

@@ -1,7 +1,7 @@
 /**
  * The entry points over all durable B+-trees: {@link dev.memwall.index.disktrees.DiskIndexes}
  * creates, bulkloads and opens a {@link dev.memwall.index.disk.DiskIndex} of any
- * {@link dev.memwall.index.disk.PageLayout} and chooses a {@link dev.memwall.index.disk.DiskTreeConfig}'s
+ * {@link dev.memwall.index.disk.DiskTreeType} and chooses a {@link dev.memwall.index.disk.DiskTreeConfig}'s
  * in-page widths for a machine. It names both {@link dev.memwall.index.disk} (the page-level
  * {@link dev.memwall.index.disk.DiskBPlusTree}) and {@link dev.memwall.index.fpb} (the cache-first
  * {@link dev.memwall.index.fpb.CacheFirstTree}), which builds on {@code disk}; so it sits above

@@ -30,15 +30,15 @@ final class Bulkload {
    * is set) and installs it; the caller records the entry count.
    */
   static void build(WorkingTree w, KeyType keyType, SortedEntries entries, double fill) {
-    CacheFirstLayout layout = w.layout;
+    CacheFirstFormat format = w.format;
     long n = entries.size();
-    int perLeaf = Math.max(1, Math.min(layout.leafCapacity(), (int) Math.round(fill * layout.leafCapacity())));
+    int perLeaf = Math.max(1, Math.min(format.leafCapacity(), (int) Math.round(fill * format.leafCapacity())));
     long leafCountL = Math.max(1, (n + perLeaf - 1) / perLeaf);
     if (leafCountL > Integer.MAX_VALUE / 4) {
       throw new IllegalArgumentException(n + " entries need more nodes than a tree holds");
     }
     int leafCount = (int) leafCountL;
-    int slots = layout.slots();
+    int slots = format.slots();
     long[] ptrs = new long[leafCount];
     long[] bounds = new long[leafCount];
     int[] leafPages = new int[(leafCount + slots - 1) / slots];
@@ -55,22 +55,22 @@ final class Bulkload {
         leafPages[j / slots] = page;
         w.shadow.reserve(2);
         s = w.writePage(page);
-        layout.setFirstLeafSlot(s, 0, 0);
+        format.setFirstLeafSlot(s, 0, 0);
       }
-      long ptr = w.allocNode(page, CacheFirstLayout.NODE_LEAF, 0);
+      long ptr = w.allocNode(page, CacheFirstFormat.NODE_LEAF, 0);
       long node = nodeAt(ptr);
       long end = n * (j + 1) / leafCount;
       int c = (int) (end - at);
       for (int i = 0; i < c; i++, at++) {
-        layout.setKey(s, node, i, entries.key(at));
-        layout.setRowId(s, node, i, entries.rowId(at));
+        format.setKey(s, node, i, entries.key(at));
+        format.setRowId(s, node, i, entries.rowId(at));
       }
-      layout.setCount(s, node, c);
-      bounds[j] = c > 0 ? layout.key(s, node, c - 1) : keyType.max();
+      format.setCount(s, node, c);
+      bounds[j] = c > 0 ? format.key(s, node, c - 1) : keyType.max();
       ptrs[j] = ptr;
       if (j > 0) {
         w.write(ptrs[j - 1]); // the previous leaf may be on the previous (installed) page
-        layout.setNext(w.read(ptrs[j - 1]), nodeAt(ptrs[j - 1]), ptr);
+        format.setNext(w.read(ptrs[j - 1]), nodeAt(ptrs[j - 1]), ptr);
       }
     }
     int[] rank = new int[w.logicalCount + 1];
@@ -80,7 +80,7 @@ final class Bulkload {
     }
     w.jump = new JumpArray(leafPages, rank);
     // the non-leaf levels of the pB+-tree, bottom up: level h node i covers children [from[h][i], from[h][i+1])
-    int perInner = Math.max(2, Math.min(layout.innerCapacity(), (int) Math.round(fill * layout.innerCapacity())));
+    int perInner = Math.max(2, Math.min(format.innerCapacity(), (int) Math.round(fill * format.innerCapacity())));
     List<int[]> from = new ArrayList<>();
     List<long[]> levelBounds = new ArrayList<>();
     from.add(null);

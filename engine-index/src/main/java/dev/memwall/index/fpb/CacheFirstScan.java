@@ -35,7 +35,7 @@ import java.lang.foreign.MemorySegment;
 sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.RangeScan {
   private final Reader r;
   private final Publication pub;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final MemorySegment frames;
   private final BufferPool pool;
   private final PageFile file;
@@ -50,7 +50,7 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
     super(tree, r, lo, hi);
     this.r = r;
     this.pub = tree.pub;
-    this.layout = tree.layout();
+    this.format = tree.format();
     this.pool = tree.pool();
     this.frames = pool.frames();
     this.file = r.file;
@@ -99,7 +99,7 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
   @Override
   protected final int tryNext(long[] keys, long[] rowIds) {
     int pages = pub.view.pages(); // a bound for the batch's sanity checks
-    long guardLimit = (long) pages * layout.slots();
+    long guardLimit = (long) pages * format.slots();
     long p;
     int i;
     long skip = 0;
@@ -117,11 +117,11 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
         return RETRY;
       }
       long node = r.base() + nodeAt(p);
-      int n = layout.count(frames, node);
-      if (n < 0 || n > layout.leafCapacity()) {
+      int n = format.count(frames, node);
+      if (n < 0 || n > format.leafCapacity()) {
         return RETRY;
       }
-      i = layout.search(frames, node, n, from, false);
+      i = format.search(frames, node, n, from, false);
       skip = emitted ? lastKeyCount : 0;
       prefetchAhead(r.page);
     } else {
@@ -133,7 +133,7 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
       }
       if (pageOf(p) != r.page) {
         // the last batch ended at a page boundary: p was read on r's page, still r's position
-        if (!NodePointer.sane(p, pages, layout) || !r.move(pageOf(p))) {
+        if (!NodePointer.sane(p, pages, format) || !r.move(pageOf(p))) {
           return RETRY;
         }
         prefetchAhead(r.page);
@@ -145,12 +145,12 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
     int capacity = rowIds.length;
     for (;;) {
       long node = r.base() + nodeAt(p);
-      int n = layout.count(frames, node);
-      if (n < 0 || n > layout.leafCapacity() || i > n) {
+      int n = format.count(frames, node);
+      if (n < 0 || n > format.leafCapacity() || i > n) {
         return RETRY;
       }
       for (; i < n; i++) { // the leaf's entries: a tight loop over its key and row id arrays
-        long k = layout.key(frames, node, i);
+        long k = format.key(frames, node, i);
         if (skip > 0) {
           if (k == from) {
             skip--;
@@ -167,7 +167,7 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
         if (keys != null) {
           keys[got] = k;
         }
-        rowIds[got++] = layout.rowId(frames, node, i);
+        rowIds[got++] = format.rowId(frames, node, i);
         if (any && k == key) {
           count++;
         } else {
@@ -176,11 +176,11 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
           count = 1;
         }
       }
-      long next = layout.next(frames, node);
+      long next = format.next(frames, node);
       if (next == NULL) {
         return finish(got, NULL, 0, any, key, count, true);
       }
-      if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
+      if (!NodePointer.sane(next, pages, format) || ++guard > guardLimit) {
         return RETRY;
       }
       if (pageOf(next) != r.page) {

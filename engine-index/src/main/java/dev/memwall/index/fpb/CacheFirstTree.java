@@ -10,7 +10,7 @@ import dev.memwall.index.disk.AbstractDiskTree;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
 import dev.memwall.index.disk.OptimisticReader;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 
 /**
  * The cache-first fpB+-tree of seed 002 section 3.3.4 over a {@link PageFile}: a prefetching
- * B+-tree of {@link CacheFirstLayout#nodeLines()}-line nodes placed onto disk pages, durable
+ * B+-tree of {@link CacheFirstFormat#nodeLines()}-line nodes placed onto disk pages, durable
  * through a logical-page map with copy on write, read by lock-free readers validated per page.
  * This class is the entry point; the design (placement, updates, durability, concurrency) is
  * described in the package documentation, and the pieces live in package-private classes there.
@@ -37,12 +37,12 @@ import java.util.function.Consumer;
  *
  * <p><b>Bad input.</b> As {@link DiskIndex}: keys outside the key type, unsorted bulkload input or a
  * fill factor outside (0, 1] give {@link IllegalArgumentException} before anything changes; a file
- * of another layout or key type {@link PageFileFormatException}, untouched; a full file
+ * of another tree type or key type {@link PageFileFormatException}, untouched; a full file
  * {@link PageFileFullException} before the update changes anything; a page failing its checksum or
  * a map naming pages outside the file {@link CorruptPageException} naming file and page.
  */
 public final class CacheFirstTree extends AbstractDiskTree {
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   /** What readers see: the published view, the install counter and the test probe. */
   final Publication pub = new Publication();
   private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(this::newReader);
@@ -77,12 +77,13 @@ public final class CacheFirstTree extends AbstractDiskTree {
   }
 
   private CacheFirstTree(PageFile file, DiskTreeConfig config, EngineMemory memory) {
-    if (config.layout() != PageLayout.FPB_CACHE_FIRST) {
-      throw new IllegalArgumentException("a CacheFirstTree needs the FPB_CACHE_FIRST layout, got " + config.layout());
+    if (config.treeType() != DiskTreeType.FPB_CACHE_FIRST) {
+      throw new IllegalArgumentException("a CacheFirstTree needs the FPB_CACHE_FIRST tree type, got "
+          + config.treeType());
     }
     // checked before the base class allocates the buffer pool
-    CacheFirstLayout nodes = new CacheFirstLayout(config.pageBytes(), config.keyType().bytes(), config.nodeLines());
-    this.layout = nodes;
+    CacheFirstFormat nodes = new CacheFirstFormat(config.pageBytes(), config.keyType().bytes(), config.nodeLines());
+    this.format = nodes;
     super(file, config, memory, "cache-first tree");
     this.work = new WorkingTree(pub, nodes, pool, file, shadow);
     this.map = new MapChain(work, keyType);
@@ -114,7 +115,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   private static CacheFirstTree createWith(Path path, DiskTreeConfig config, EngineMemory memory,
       Consumer<CacheFirstTree> init) {
-    new CacheFirstLayout(config.pageBytes(), config.keyType().bytes(), config.nodeLines()); // reject bad widths first
+    new CacheFirstFormat(config.pageBytes(), config.keyType().bytes(), config.nodeLines()); // reject bad widths first
     return createAndCommit(path, config, file -> new CacheFirstTree(file, config, memory), tree -> {
       tree.work.building = true;
       init.accept(tree);
@@ -128,18 +129,18 @@ public final class CacheFirstTree extends AbstractDiskTree {
   }
 
   /**
-   * Opens the tree in {@code path}: its layout and key type must be {@code config}'s; the node width
+   * Opens the tree in {@code path}: its tree type and key type must be {@code config}'s; the node width
    * is the file's own. Pages written after the last commit are reclaimed.
    *
    * @throws PageFileFormatException if the file is not a page file of this page size, or holds no
-   *     tree or a tree of another layout or key type; the file is not changed
+   *     tree or a tree of another tree type or key type; the file is not changed
    * @throws CorruptPageException if a page of the map fails its checksum or the map is inconsistent
    */
   public static CacheFirstTree open(Path path, DiskTreeConfig config, EngineMemory memory) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(memory, "memory");
     return openWith(path, config, (file, meta) -> {
-      checkMeta(path, meta, 3, MapChain.META_LONGS, PageLayout.FPB_CACHE_FIRST, config.keyType());
+      checkMeta(path, meta, 3, MapChain.META_LONGS, DiskTreeType.FPB_CACHE_FIRST, config.keyType());
       DiskTreeConfig own = config.withNodeLines((int) meta[3]);
       return new CacheFirstTree(file, own, memory);
     }, (tree, meta) -> {
@@ -203,7 +204,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   /** A new reader of this tree: one per reader thread ({@link #reader}), one per scan. */
   Reader newReader() {
-    return new Reader(pub, layout, pool, file);
+    return new Reader(pub, format, pool, file);
   }
 
   @Override
@@ -247,8 +248,8 @@ public final class CacheFirstTree extends AbstractDiskTree {
     return pub.view.height();
   }
 
-  public CacheFirstLayout layout() {
-    return layout;
+  public CacheFirstFormat format() {
+    return format;
   }
 
   /** Logical pages of the tree: leaf, node and overflow pages. */
@@ -261,7 +262,7 @@ public final class CacheFirstTree extends AbstractDiskTree {
     checkOpen();
     int[] byKind = new int[3];
     for (int l = 0; l < work.logicalCount; l++) {
-      int kind = layout.pageKind(work.read(ptr(l, 0)), 0);
+      int kind = format.pageKind(work.read(ptr(l, 0)), 0);
       if (kind >= PAGE_LEAF && kind <= PAGE_OVERFLOW) {
         byKind[kind - 1]++;
       }
@@ -290,6 +291,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   @Override
   public String toString() {
-    return "CacheFirstTree[" + file.path() + ", " + size + " entries, height " + work.height + ", " + layout + "]";
+    return "CacheFirstTree[" + file.path() + ", " + size + " entries, height " + work.height + ", " + format + "]";
   }
 }

@@ -27,12 +27,12 @@ import java.util.Map;
  */
 final class InvariantCheck {
   private final WorkingTree w;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final KeyType keyType;
 
   InvariantCheck(WorkingTree w, KeyType keyType) {
     this.w = w;
-    this.layout = w.layout;
+    this.format = w.format;
     this.keyType = keyType;
   }
 
@@ -55,7 +55,7 @@ final class InvariantCheck {
         nodesOnPage[pageOf(p)]++;
       }
       for (int l = 0; l < w.logicalCount; l++) {
-        int used = layout.usedSlots(w.read(ptr(l, 0)), 0);
+        int used = format.usedSlots(w.read(ptr(l, 0)), 0);
         if (used != nodesOnPage[l] || used == 0) {
           throw new IllegalStateException("page " + l + " has " + used + " used slots but " + nodesOnPage[l]
               + " reachable nodes");
@@ -64,7 +64,7 @@ final class InvariantCheck {
       List<Integer> leafPageOrder = new ArrayList<>();
       for (int i = 0; i < leaves.size(); i++) {
         long leaf = leaves.get(i);
-        long next = layout.next(w.read(leaf), nodeAt(leaf));
+        long next = format.next(w.read(leaf), nodeAt(leaf));
         long expected = i + 1 < leaves.size() ? leaves.get(i + 1) : NULL;
         if (next != expected) {
           throw new IllegalStateException("leaf " + Long.toHexString(leaf) + " links to " + Long.toHexString(next)
@@ -76,8 +76,8 @@ final class InvariantCheck {
             throw new IllegalStateException("leaf page " + page + " holds two separate runs of leaves");
           }
           leafPageOrder.add(page);
-          int first = layout.firstLeafSlot(w.read(leaf), 0);
-          if (layout.lineOf(first) != lineOf(leaf)) {
+          int first = format.firstLeafSlot(w.read(leaf), 0);
+          if (format.lineOf(first) != lineOf(leaf)) {
             throw new IllegalStateException("leaf page " + page + " says its first leaf is slot " + first);
           }
         }
@@ -108,37 +108,37 @@ final class InvariantCheck {
   private long checkNode(long p, int levelsBelow, long lo, long hi, int parentPage, int parentLevel,
       Map<Long, Boolean> reached, List<Long> leaves) {
     int page = pageOf(p);
-    if (page < 0 || page >= w.logicalCount || layout.slotOf(lineOf(p)) < 0) {
+    if (page < 0 || page >= w.logicalCount || format.slotOf(lineOf(p)) < 0) {
       throw new IllegalStateException("pointer " + Long.toHexString(p) + " names no node slot");
     }
     if (reached.put(p, Boolean.TRUE) != null) {
       throw new IllegalStateException("node " + Long.toHexString(p) + " reached twice");
     }
     MemorySegment s = w.read(p);
-    if (!layout.slotUsed(s, 0, layout.slotOf(lineOf(p)))) {
+    if (!format.slotUsed(s, 0, format.slotOf(lineOf(p)))) {
       throw new IllegalStateException("node " + Long.toHexString(p) + " is in a free slot");
     }
     long node = nodeAt(p);
-    int kind = layout.nodeKind(s, node);
-    int pageKind = layout.pageKind(s, 0);
-    int level = layout.level(s, node);
+    int kind = format.nodeKind(s, node);
+    int pageKind = format.pageKind(s, 0);
+    int level = format.level(s, node);
     int expectedLevel = page == parentPage ? parentLevel + 1 : 0;
     if (level != expectedLevel) {
       throw new IllegalStateException("node " + Long.toHexString(p) + " has in-page level " + level + ", expected "
           + expectedLevel);
     }
-    int n = layout.count(s, node);
+    int n = format.count(s, node);
     if (levelsBelow == 0) {
-      if (kind != CacheFirstLayout.NODE_LEAF || pageKind != PAGE_LEAF) {
+      if (kind != CacheFirstFormat.NODE_LEAF || pageKind != PAGE_LEAF) {
         throw new IllegalStateException("leaf " + Long.toHexString(p) + " of kind " + kind + " on page kind "
             + pageKind);
       }
-      if (n < 0 || n > layout.leafCapacity()) {
+      if (n < 0 || n > format.leafCapacity()) {
         throw new IllegalStateException("leaf " + Long.toHexString(p) + " holds " + n + " entries");
       }
       long previous = Long.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        long k = layout.key(s, node, i);
+        long k = format.key(s, node, i);
         if (k < lo || k > hi || k < previous || !keyType.fits(k)) {
           throw new IllegalStateException("leaf " + Long.toHexString(p) + " key " + k + " out of order or outside ["
               + lo + ", " + hi + "]");
@@ -148,24 +148,24 @@ final class InvariantCheck {
       leaves.add(p);
       return n;
     }
-    int expectedKind = levelsBelow == 1 ? CacheFirstLayout.NODE_LEAF_PARENT : CacheFirstLayout.NODE_INNER;
+    int expectedKind = levelsBelow == 1 ? CacheFirstFormat.NODE_LEAF_PARENT : CacheFirstFormat.NODE_INNER;
     boolean pageOk = pageKind == PAGE_NODES
-        || (pageKind == PAGE_OVERFLOW && expectedKind == CacheFirstLayout.NODE_LEAF_PARENT && level == 0);
+        || (pageKind == PAGE_OVERFLOW && expectedKind == CacheFirstFormat.NODE_LEAF_PARENT && level == 0);
     if (kind != expectedKind || !pageOk) {
       throw new IllegalStateException("node " + Long.toHexString(p) + " of kind " + kind + " at " + levelsBelow
           + " levels above the leaves, on page kind " + pageKind + " at level " + level);
     }
-    if (n < 1 || n > layout.innerCapacity()) {
+    if (n < 1 || n > format.innerCapacity()) {
       throw new IllegalStateException("non-leaf node " + Long.toHexString(p) + " has " + n + " children");
     }
     long total = 0;
     long low = lo;
     for (int i = 0; i < n; i++) {
-      long bound = layout.key(s, node, i);
+      long bound = format.key(s, node, i);
       if (bound < low) {
         throw new IllegalStateException("non-leaf node " + Long.toHexString(p) + " bounds out of order");
       }
-      long child = layout.child(s, node, i);
+      long child = format.child(s, node, i);
       total += checkNode(child, levelsBelow - 1, low, i == n - 1 ? hi : Math.min(bound, hi), page, level, reached,
           leaves);
       s = w.read(p);

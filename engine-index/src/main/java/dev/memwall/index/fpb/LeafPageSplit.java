@@ -25,13 +25,13 @@ import java.util.Arrays;
  */
 final class LeafPageSplit {
   private final WorkingTree w;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final long[] pathPtr;
   private final int[] pathIdx;
 
   LeafPageSplit(WorkingTree w, long[] pathPtr, int[] pathIdx) {
     this.w = w;
-    this.layout = w.layout;
+    this.format = w.format;
     this.pathPtr = pathPtr;
     this.pathIdx = pathIdx;
   }
@@ -39,16 +39,16 @@ final class LeafPageSplit {
   /** The leaves of leaf page {@code page} in key order. */
   private long[] leafRun(int page) {
     MemorySegment s = w.read(ptr(page, 0));
-    int used = layout.usedSlots(s, 0);
+    int used = format.usedSlots(s, 0);
     long[] run = new long[used];
-    long p = ptr(page, layout.lineOf(layout.firstLeafSlot(s, 0)));
+    long p = ptr(page, format.lineOf(format.firstLeafSlot(s, 0)));
     for (int i = 0; i < used; i++) {
       if (p == NULL || pageOf(p) != page) {
         throw new CorruptPageException(w.file.path(), w.physOf(page), "leaf page " + page + " holds " + used
             + " leaves but links only " + i);
       }
       run[i] = p;
-      p = layout.next(s, nodeAt(p));
+      p = format.next(s, nodeAt(p));
     }
     return run;
   }
@@ -75,20 +75,20 @@ final class LeafPageSplit {
     }
     int newPageId = w.newPage(PAGE_LEAF);
     MemorySegment ns = w.writePage(newPageId);
-    layout.setFirstLeafSlot(ns, 0, 0);
+    format.setFirstLeafSlot(ns, 0, 0);
     MemorySegment os = w.writePage(page);
     long[] moved = new long[k - half];
     for (int i = half; i < k; i++) {
-      moved[i - half] = w.allocNode(newPageId, CacheFirstLayout.NODE_LEAF, 0);
-      MemorySegment.copy(os, nodeAt(run[i]), ns, nodeAt(moved[i - half]), layout.nodeBytes());
+      moved[i - half] = w.allocNode(newPageId, CacheFirstFormat.NODE_LEAF, 0);
+      MemorySegment.copy(os, nodeAt(run[i]), ns, nodeAt(moved[i - half]), format.nodeBytes());
     }
     for (int i = half; i < k; i++) {
       if (i + 1 < k) {
-        layout.setNext(ns, nodeAt(moved[i - half]), moved[i + 1 - half]);
+        format.setNext(ns, nodeAt(moved[i - half]), moved[i + 1 - half]);
       }
       w.freeNode(run[i]);
     }
-    layout.setNext(os, nodeAt(run[half - 1]), moved[0]);
+    format.setNext(os, nodeAt(run[half - 1]), moved[0]);
     // rewrite the parents' pointers: walk the leaf-parent entries from the target's
     int parentDepth = leafDepth - 1;
     long[] cPtr = Arrays.copyOf(pathPtr, leafDepth);
@@ -105,11 +105,11 @@ final class LeafPageSplit {
       }
       MemorySegment ps = w.write(cPtr[parentDepth]);
       long pnode = nodeAt(cPtr[parentDepth]);
-      if (layout.child(ps, pnode, cIdx[parentDepth]) != run[i]) {
+      if (format.child(ps, pnode, cIdx[parentDepth]) != run[i]) {
         throw new CorruptPageException(w.file.path(), w.physOf(pageOf(cPtr[parentDepth])),
             "leaf-parent entries out of step with the leaves");
       }
-      layout.setChild(ps, pnode, cIdx[parentDepth], moved[i - half]);
+      format.setChild(ps, pnode, cIdx[parentDepth], moved[i - half]);
     }
     if (t >= half) {
       pathPtr[leafDepth] = moved[t - half];
@@ -136,7 +136,7 @@ final class LeafPageSplit {
     int e = d;
     while (e >= 0) {
       MemorySegment s = w.read(cPtr[e]);
-      int n = layout.count(s, nodeAt(cPtr[e]));
+      int n = format.count(s, nodeAt(cPtr[e]));
       int i = cIdx[e] + dir;
       if (i >= 0 && i < n) {
         cIdx[e] = i;
@@ -148,8 +148,8 @@ final class LeafPageSplit {
       return false;
     }
     for (int f = e + 1; f <= d; f++) {
-      cPtr[f] = layout.child(w.read(cPtr[f - 1]), nodeAt(cPtr[f - 1]), cIdx[f - 1]);
-      int n = layout.count(w.read(cPtr[f]), nodeAt(cPtr[f]));
+      cPtr[f] = format.child(w.read(cPtr[f - 1]), nodeAt(cPtr[f - 1]), cIdx[f - 1]);
+      int n = format.count(w.read(cPtr[f]), nodeAt(cPtr[f]));
       cIdx[f] = dir > 0 ? 0 : n - 1;
     }
     return true;

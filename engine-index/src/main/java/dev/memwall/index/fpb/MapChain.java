@@ -4,7 +4,7 @@ import static dev.memwall.index.fpb.PageKinds.PAGE_MAP;
 
 import dev.memwall.index.KeyType;
 import dev.memwall.index.disk.DiskIndex;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
@@ -15,7 +15,7 @@ import java.util.BitSet;
 
 /**
  * What a commit of the cache-first tree writes and an open reads back: the commit metadata
- * ({@value #META_LONGS} longs: magic, layout, key bytes, node lines, root, height, size, logical
+ * ({@value #META_LONGS} longs: magic, tree type, key bytes, node lines, root, height, size, logical
  * pages, chain head and length, overflow page, leaf pages) and the chain of map pages it names,
  * which hold the logical-to-physical map followed by the external jump-pointer array. A new chain
  * is written to fresh pages at every commit; the previous one is freed once the commit record is
@@ -34,7 +34,7 @@ final class MapChain {
 
   private final WorkingTree w;
   private final KeyType keyType;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final BufferPool pool;
   private final PageFile file;
   private final MemorySegment frames;
@@ -44,7 +44,7 @@ final class MapChain {
   MapChain(WorkingTree w, KeyType keyType) {
     this.w = w;
     this.keyType = keyType;
-    this.layout = w.layout;
+    this.format = w.format;
     this.pool = w.pool;
     this.file = w.file;
     this.frames = pool.frames();
@@ -53,8 +53,8 @@ final class MapChain {
 
   /** The commit metadata of the tree as it stands, holding {@code size} entries. */
   long[] meta(long size) {
-    return new long[] {DiskIndex.FILE_MAGIC, PageLayout.FPB_CACHE_FIRST.ordinal(), keyType.bytes(),
-        layout.nodeLines(), w.rootPtr, w.height, size, w.logicalCount, chain.length == 0 ? -1 : chain[0],
+    return new long[] {DiskIndex.FILE_MAGIC, DiskTreeType.FPB_CACHE_FIRST.ordinal(), keyType.bytes(),
+        format.nodeLines(), w.rootPtr, w.height, size, w.logicalCount, chain.length == 0 ? -1 : chain[0],
         chain.length, w.overflowPage, w.jump.pages().length, 0};
   }
 
@@ -109,7 +109,7 @@ final class MapChain {
       try {
         long base = pool.offset(frame);
         int n = frames.get(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_COUNT);
-        if (layout.pageKind(frames, base) != PAGE_MAP || n < 0 || n > perPage || at + n > total) {
+        if (format.pageKind(frames, base) != PAGE_MAP || n < 0 || n > perPage || at + n > total) {
           throw new CorruptPageException(file.path(), page, "not a page of the tree's map");
         }
         for (int i = 0; i < n; i++) {
@@ -184,7 +184,7 @@ final class MapChain {
       try {
         pool.beginWrite(frame);
         long base = pool.offset(frame);
-        layout.setPageKind(frames, base, PAGE_MAP);
+        format.setPageKind(frames, base, PAGE_MAP);
         int start = c * perPage;
         int n = Math.min(perPage, total - start);
         frames.set(ValueLayout.JAVA_INT_UNALIGNED, base + MAP_NEXT, c + 1 < chainPages ? fresh[c + 1] : -1);

@@ -31,7 +31,7 @@ final class NodePointer {
 
   /** The byte offset of the node in its page. */
   static long nodeAt(long ptr) {
-    return (long) lineOf(ptr) * CacheFirstLayout.LINE_BYTES;
+    return (long) lineOf(ptr) * CacheFirstFormat.LINE_BYTES;
   }
 
   /**
@@ -39,8 +39,8 @@ final class NodePointer {
    * check of pointers a reader read, which may be torn until validated. {@code pages} may come from
    * any published state (an older one only makes a pointer to a newer page fail, and the read retry).
    */
-  static boolean sane(long ptr, int pages, CacheFirstLayout layout) {
+  static boolean sane(long ptr, int pages, CacheFirstFormat format) {
     int page = pageOf(ptr);
-    return page >= 0 && page < pages && layout.slotOf(lineOf(ptr)) >= 0;
+    return page >= 0 && page < pages && format.slotOf(lineOf(ptr)) >= 0;
   }
 }

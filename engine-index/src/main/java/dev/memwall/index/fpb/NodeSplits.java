@@ -27,7 +27,7 @@ import java.util.Map;
  */
 final class NodeSplits {
   private final WorkingTree w;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final KeyType keyType;
   private final long[] pathPtr;
   private final int[] pathIdx;
@@ -37,7 +37,7 @@ final class NodeSplits {
   NodeSplits(WorkingTree w, KeyType keyType, long[] pathPtr, int[] pathIdx, long[] scratchKeys,
       long[] scratchValues) {
     this.w = w;
-    this.layout = w.layout;
+    this.format = w.format;
     this.keyType = keyType;
     this.pathPtr = pathPtr;
     this.pathIdx = pathIdx;
@@ -58,12 +58,12 @@ final class NodeSplits {
     long parent = pathPtr[d];
     MemorySegment s = w.write(parent);
     long node = nodeAt(parent);
-    int n = layout.count(s, node);
+    int n = format.count(s, node);
     int i = pathIdx[d];
-    int kind = layout.nodeKind(s, node);
+    int kind = format.nodeKind(s, node);
     for (int j = 0; j < n; j++) {
-      scratchKeys[j] = layout.key(s, node, j);
-      scratchValues[j] = layout.child(s, node, j);
+      scratchKeys[j] = format.key(s, node, j);
+      scratchValues[j] = format.child(s, node, j);
     }
     long bound = scratchKeys[i];
     System.arraycopy(scratchKeys, i + 1, scratchKeys, i + 2, n - i - 1);
@@ -73,7 +73,7 @@ final class NodeSplits {
     scratchKeys[i + 1] = Math.max(bound, separator); // a last entry's bound may lie below its keys
     scratchValues[i + 1] = right;
     n++;
-    if (n <= layout.innerCapacity()) {
+    if (n <= format.innerCapacity()) {
       writeEntries(s, node, 0, n);
       return;
     }
@@ -81,10 +81,10 @@ final class NodeSplits {
     int page = pageOf(parent);
     long sibling;
     if (w.hasFreeSlot(page)) {
-      sibling = w.allocNode(page, kind, layout.level(s, node));
-    } else if (kind == CacheFirstLayout.NODE_LEAF_PARENT) {
+      sibling = w.allocNode(page, kind, format.level(s, node));
+    } else if (kind == CacheFirstFormat.NODE_LEAF_PARENT) {
       sibling = w.allocNode(w.overflowWithRoom(), kind, 0);
-    } else if (layout.level(s, node) == 0) {
+    } else if (format.level(s, node) == 0) {
       sibling = splitTopNodePage(parent, m, n);
       s = w.write(parent);
       writeEntries(s, node, 0, m);
@@ -92,31 +92,31 @@ final class NodeSplits {
       return;
     } else {
       int oldPage = pageOf(parent);
-      int oldLevel = layout.level(s, node);
+      int oldLevel = format.level(s, node);
       Map<Long, Long> movedTo = relocateForRoom(d);
       parent = pathPtr[d];
-      int shift = layout.level(w.read(parent), nodeAt(parent)) - oldLevel;
+      int shift = format.level(w.read(parent), nodeAt(parent)) - oldLevel;
       for (int j = 0; j < n; j++) {
         // in-page children moved with the node; one added by this insert (still only in scratch) moves now
         Long moved = movedTo.get(scratchValues[j]);
         if (moved != null) {
           scratchValues[j] = moved;
-        } else if (pageOf(scratchValues[j]) == oldPage && kind == CacheFirstLayout.NODE_INNER) {
+        } else if (pageOf(scratchValues[j]) == oldPage && kind == CacheFirstFormat.NODE_INNER) {
           scratchValues[j] = moveSubtree(scratchValues[j], oldPage, pageOf(parent), shift, movedTo);
         }
       }
       s = w.write(parent);
       node = nodeAt(parent);
-      sibling = w.allocNode(pageOf(parent), kind, layout.level(s, node));
+      sibling = w.allocNode(pageOf(parent), kind, format.level(s, node));
     }
     MemorySegment ss = w.write(sibling);
     s = w.write(parent);
     long snode = nodeAt(sibling);
     for (int j = m; j < n; j++) {
-      layout.setKey(ss, snode, j - m, scratchKeys[j]);
-      layout.setChild(ss, snode, j - m, scratchValues[j]);
+      format.setKey(ss, snode, j - m, scratchKeys[j]);
+      format.setChild(ss, snode, j - m, scratchValues[j]);
     }
-    layout.setCount(ss, snode, n - m);
+    format.setCount(ss, snode, n - m);
     long sep = scratchKeys[m - 1];
     writeEntries(s, nodeAt(parent), 0, m);
     insertIntoParent(d - 1, parent, sep, sibling);
@@ -124,10 +124,10 @@ final class NodeSplits {
 
   private void writeEntries(MemorySegment s, long node, int from, int to) {
     for (int j = from; j < to; j++) {
-      layout.setKey(s, node, j - from, scratchKeys[j]);
-      layout.setChild(s, node, j - from, scratchValues[j]);
+      format.setKey(s, node, j - from, scratchKeys[j]);
+      format.setChild(s, node, j - from, scratchValues[j]);
     }
-    layout.setCount(s, node, to - from);
+    format.setCount(s, node, to - from);
   }
 
   /**
@@ -138,22 +138,22 @@ final class NodeSplits {
   private long splitTopNodePage(long node, int m, int n) {
     int from = pageOf(node);
     int to = w.newPage(PAGE_NODES);
-    int kind = layout.nodeKind(w.read(node), nodeAt(node));
+    int kind = format.nodeKind(w.read(node), nodeAt(node));
     long sibling = w.allocNode(to, kind, 0);
     long[] keys = Arrays.copyOfRange(scratchKeys, m, n);
     long[] children = Arrays.copyOfRange(scratchValues, m, n);
     for (int j = 0; j < children.length; j++) {
-      if (pageOf(children[j]) == from && kind == CacheFirstLayout.NODE_INNER) {
+      if (pageOf(children[j]) == from && kind == CacheFirstFormat.NODE_INNER) {
         children[j] = moveSubtree(children[j], from, to, 0, null);
       }
     }
     MemorySegment ss = w.write(sibling);
     long snode = nodeAt(sibling);
     for (int j = 0; j < keys.length; j++) {
-      layout.setKey(ss, snode, j, keys[j]);
-      layout.setChild(ss, snode, j, children[j]);
+      format.setKey(ss, snode, j, keys[j]);
+      format.setChild(ss, snode, j, children[j]);
     }
-    layout.setCount(ss, snode, keys.length);
+    format.setCount(ss, snode, keys.length);
     return sibling;
   }
 
@@ -168,7 +168,7 @@ final class NodeSplits {
     while (top > 0 && pageOf(pathPtr[top - 1]) == page) {
       top--;
     }
-    int used = layout.usedSlots(w.read(ptr(page, 0)), 0);
+    int used = format.usedSlots(w.read(ptr(page, 0)), 0);
     int best = -1;
     int bestDistance = Integer.MAX_VALUE;
     for (int e = top + 1; e <= d; e++) {
@@ -184,10 +184,10 @@ final class NodeSplits {
     }
     int to = w.newPage(PAGE_NODES);
     Map<Long, Long> movedTo = new HashMap<>();
-    int shift = -layout.level(w.read(pathPtr[best]), nodeAt(pathPtr[best]));
+    int shift = -format.level(w.read(pathPtr[best]), nodeAt(pathPtr[best]));
     long moved = moveSubtree(pathPtr[best], page, to, shift, movedTo);
     MemorySegment ps = w.write(pathPtr[best - 1]);
-    layout.setChild(ps, nodeAt(pathPtr[best - 1]), pathIdx[best - 1], moved);
+    format.setChild(ps, nodeAt(pathPtr[best - 1]), pathIdx[best - 1], moved);
     for (int e = best; e <= d; e++) {
       Long now = movedTo.get(pathPtr[e]);
       if (now == null) {
@@ -202,10 +202,10 @@ final class NodeSplits {
     MemorySegment s = w.read(ptr);
     long node = nodeAt(ptr);
     int size = 1;
-    if (layout.nodeKind(s, node) == CacheFirstLayout.NODE_INNER) {
-      int n = layout.count(s, node);
+    if (format.nodeKind(s, node) == CacheFirstFormat.NODE_INNER) {
+      int n = format.count(s, node);
       for (int j = 0; j < n; j++) {
-        long c = layout.child(s, node, j);
+        long c = format.child(s, node, j);
         if (pageOf(c) == page) {
           size += subtreeSize(c, page);
         }
@@ -221,22 +221,22 @@ final class NodeSplits {
   private long moveSubtree(long ptr, int from, int to, int shift, Map<Long, Long> movedTo) {
     MemorySegment src = w.read(ptr);
     long node = nodeAt(ptr);
-    int kind = layout.nodeKind(src, node);
-    long copy = w.allocNode(to, kind, layout.level(src, node) + shift);
+    int kind = format.nodeKind(src, node);
+    long copy = w.allocNode(to, kind, format.level(src, node) + shift);
     MemorySegment dst = w.write(copy);
     long cnode = nodeAt(copy);
-    MemorySegment.copy(src, node, dst, cnode, layout.nodeBytes());
-    layout.setLevel(dst, cnode, layout.level(src, node) + shift);
+    MemorySegment.copy(src, node, dst, cnode, format.nodeBytes());
+    format.setLevel(dst, cnode, format.level(src, node) + shift);
     w.freeNode(ptr);
     if (movedTo != null) {
       movedTo.put(ptr, copy);
     }
-    if (kind == CacheFirstLayout.NODE_INNER) {
-      int n = layout.count(dst, cnode);
+    if (kind == CacheFirstFormat.NODE_INNER) {
+      int n = format.count(dst, cnode);
       for (int j = 0; j < n; j++) {
-        long c = layout.child(dst, cnode, j);
+        long c = format.child(dst, cnode, j);
         if (pageOf(c) == from) {
-          layout.setChild(dst, cnode, j, moveSubtree(c, from, to, shift, movedTo));
+          format.setChild(dst, cnode, j, moveSubtree(c, from, to, shift, movedTo));
         }
       }
     }
@@ -248,16 +248,16 @@ final class NodeSplits {
     if (w.height + 1 >= Updates.MAX_HEIGHT) {
       throw new IllegalStateException("tree taller than " + Updates.MAX_HEIGHT + " levels");
     }
-    int kind = w.height == 1 ? CacheFirstLayout.NODE_LEAF_PARENT : CacheFirstLayout.NODE_INNER;
+    int kind = w.height == 1 ? CacheFirstFormat.NODE_LEAF_PARENT : CacheFirstFormat.NODE_INNER;
     int page = pageOf(left);
     long root;
     if (w.height > 1 && w.hasFreeSlot(page)) {
       // the old root's page holds only the old root's in-page subtree (and now its sibling): relevel
       MemorySegment s = w.writePage(page);
-      for (int slot = 0; slot < layout.slots(); slot++) {
-        if (layout.slotUsed(s, 0, slot)) {
-          long node = (long) layout.lineOf(slot) * CacheFirstLayout.LINE_BYTES;
-          layout.setLevel(s, node, layout.level(s, node) + 1);
+      for (int slot = 0; slot < format.slots(); slot++) {
+        if (format.slotUsed(s, 0, slot)) {
+          long node = (long) format.lineOf(slot) * CacheFirstFormat.LINE_BYTES;
+          format.setLevel(s, node, format.level(s, node) + 1);
         }
       }
       root = w.allocNode(page, kind, 0);
@@ -266,11 +266,11 @@ final class NodeSplits {
     }
     MemorySegment s = w.write(root);
     long node = nodeAt(root);
-    layout.setKey(s, node, 0, separator);
-    layout.setChild(s, node, 0, left);
-    layout.setKey(s, node, 1, keyType.max());
-    layout.setChild(s, node, 1, right);
-    layout.setCount(s, node, 2);
+    format.setKey(s, node, 0, separator);
+    format.setChild(s, node, 0, left);
+    format.setKey(s, node, 1, keyType.max());
+    format.setChild(s, node, 1, right);
+    format.setCount(s, node, 2);
     w.rootPtr = root;
     w.height = w.height + 1;
   }

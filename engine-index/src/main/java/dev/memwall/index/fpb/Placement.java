@@ -12,14 +12,14 @@ import java.util.List;
  * bit in the bitmap is set ({@code bitsPerParent} of every node's {@code fanout} positions,
  * spread evenly); other children start new pages, leaf parents go to overflow pages.
  *
- * <p>Why a class: the placement is the cache-first tree's distinctive layout decision (seed 002
+ * <p>Why a class: the placement is the cache-first tree's distinctive decision (seed 002
  * section 3.3.4), worth reading apart from the bulkload's arithmetic. Used once per bulkload, on
  * the writer thread; {@code from} and {@code bounds} describe a valid bottom-up build (the caller's
  * duty, not checked).
  */
 final class Placement {
   private final WorkingTree w;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final int fanout;
   private final int fullLevels;
   private final int bitsPerParent;
@@ -29,12 +29,12 @@ final class Placement {
 
   Placement(WorkingTree w, int fanout, List<int[]> from, List<long[]> bounds, long[] leafPtrs) {
     this.w = w;
-    this.layout = w.layout;
+    this.format = w.format;
     this.fanout = fanout;
     this.from = from;
     this.bounds = bounds;
     this.leafPtrs = leafPtrs;
-    int slots = layout.slots();
+    int slots = format.slots();
     long nodes = 1;
     long levelNodes = 1;
     int l = 1;
@@ -54,7 +54,7 @@ final class Placement {
 
   /** Places node {@code i} of level {@code h} on {@code page} at {@code level}, then its subtree. */
   long place(int h, int i, int page, int level) {
-    int kind = h == 1 ? CacheFirstLayout.NODE_LEAF_PARENT : CacheFirstLayout.NODE_INNER;
+    int kind = h == 1 ? CacheFirstFormat.NODE_LEAF_PARENT : CacheFirstFormat.NODE_INNER;
     long ptr = w.allocNode(page, kind, level);
     int[] f = from.get(h);
     int first = f[i];
@@ -79,10 +79,10 @@ final class Placement {
     MemorySegment s = w.write(ptr);
     long node = nodeAt(ptr);
     for (int k = 0; k < children; k++) {
-      layout.setKey(s, node, k, boundOf(h - 1, first + k));
-      layout.setChild(s, node, k, ptrsOfChildren[k]);
+      format.setKey(s, node, k, boundOf(h - 1, first + k));
+      format.setChild(s, node, k, ptrsOfChildren[k]);
     }
-    layout.setCount(s, node, children);
+    format.setCount(s, node, children);
     return ptr;
   }
 

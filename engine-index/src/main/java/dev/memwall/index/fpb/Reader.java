@@ -39,7 +39,7 @@ final class Reader extends OptimisticReader {
   int frame;
   long frameStamp;
   private final Publication pub;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final MemorySegment frames;
   private final BufferPool pool;
   final PageFile file;
@@ -50,9 +50,9 @@ final class Reader extends OptimisticReader {
   private int[] keptFrame = new int[4];
   private long[] keptStamp = new long[4];
 
-  Reader(Publication pub, CacheFirstLayout layout, BufferPool pool, PageFile file) {
+  Reader(Publication pub, CacheFirstFormat format, BufferPool pool, PageFile file) {
     this.pub = pub;
-    this.layout = layout;
+    this.format = format;
     this.pool = pool;
     this.file = file;
     this.frames = pool.frames();
@@ -194,7 +194,7 @@ final class Reader extends OptimisticReader {
     long p = v.root();
     int h = v.height();
     int pages = v.pages();
-    if (!NodePointer.sane(p, pages, layout) || !enter(pageOf(p))) {
+    if (!NodePointer.sane(p, pages, format) || !enter(pageOf(p))) {
       return NULL;
     }
     View now = pub.view; // couple the root page with the root pointer and height it was read for
@@ -203,17 +203,17 @@ final class Reader extends OptimisticReader {
     }
     for (int d = 0; d < h - 1; d++) {
       long node = base() + nodeAt(p);
-      int n = layout.count(frames, node);
-      if (n < 1 || n > layout.innerCapacity()) {
+      int n = format.count(frames, node);
+      if (n < 1 || n > format.innerCapacity()) {
         return NULL;
       }
-      LineFetch.consume(LineFetch.touch(frames, node - 1, layout.nodeBytes() + 1));
-      int i = layout.search(frames, node, n, key, strict);
+      LineFetch.consume(LineFetch.touch(frames, node - 1, format.nodeBytes() + 1));
+      int i = format.search(frames, node, n, key, strict);
       if (i == n) {
         i = n - 1;
       }
-      long c = layout.child(frames, node, i);
-      if (!NodePointer.sane(c, pages, layout)) {
+      long c = format.child(frames, node, i);
+      if (!NodePointer.sane(c, pages, format)) {
         return NULL;
       }
       if (pageOf(c) != page && !move(pageOf(c))) {
@@ -236,39 +236,39 @@ final class Reader extends OptimisticReader {
     }
     int found = 0;
     int pages = pub.view.pages();
-    long guardLimit = (long) pages * layout.slots();
+    long guardLimit = (long) pages * format.slots();
     long node = base() + nodeAt(leaf);
-    int n = layout.count(frames, node);
-    if (n < 0 || n > layout.leafCapacity()) {
+    int n = format.count(frames, node);
+    if (n < 0 || n > format.leafCapacity()) {
       return RETRY;
     }
-    LineFetch.consume(LineFetch.touch(frames, node - 1, layout.nodeBytes() + 1));
-    int i = layout.search(frames, node, n, key, false);
+    LineFetch.consume(LineFetch.touch(frames, node - 1, format.nodeBytes() + 1));
+    int i = format.search(frames, node, n, key, false);
     long guard = 0;
     while (found < limit) {
       if (i >= n) {
-        long next = layout.next(frames, node);
+        long next = format.next(frames, node);
         if (next == NULL) {
           break;
         }
-        if (!NodePointer.sane(next, pages, layout) || ++guard > guardLimit) {
+        if (!NodePointer.sane(next, pages, format) || ++guard > guardLimit) {
           return RETRY;
         }
         if (pageOf(next) != page && !walk(pageOf(next))) {
           return RETRY;
         }
         node = base() + nodeAt(next);
-        n = layout.count(frames, node);
-        if (n < 0 || n > layout.leafCapacity()) {
+        n = format.count(frames, node);
+        if (n < 0 || n > format.leafCapacity()) {
           return RETRY;
         }
         i = 0;
         continue;
       }
-      if (layout.key(frames, node, i) != key) {
+      if (format.key(frames, node, i) != key) {
         break;
       }
-      out.add(layout.rowId(frames, node, i));
+      out.add(format.rowId(frames, node, i));
       found++;
       i++;
     }

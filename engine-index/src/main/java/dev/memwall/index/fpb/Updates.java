@@ -24,7 +24,7 @@ final class Updates {
   static final int MAX_HEIGHT = 64;
 
   private final WorkingTree w;
-  private final CacheFirstLayout layout;
+  private final CacheFirstFormat format;
   private final MapChain map;
   private final long[] pathPtr = new long[MAX_HEIGHT];
   private final int[] pathIdx = new int[MAX_HEIGHT];
@@ -35,9 +35,9 @@ final class Updates {
 
   Updates(WorkingTree w, MapChain map, KeyType keyType) {
     this.w = w;
-    this.layout = w.layout;
+    this.format = w.format;
     this.map = map;
-    int scratch = Math.max(layout.leafCapacity(), layout.innerCapacity()) + 2;
+    int scratch = Math.max(format.leafCapacity(), format.innerCapacity()) + 2;
     this.scratchKeys = new long[scratch];
     this.scratchValues = new long[scratch];
     this.leafPages = new LeafPageSplit(w, pathPtr, pathIdx);
@@ -60,9 +60,9 @@ final class Updates {
       long leaf = pathPtr[leafDepth];
       MemorySegment s = w.read(leaf);
       long node = nodeAt(leaf);
-      int n = layout.count(s, node);
-      int pos = layout.search(s, node, n, key, true);
-      if (n < layout.leafCapacity()) {
+      int n = format.count(s, node);
+      int pos = format.search(s, node, n, key, true);
+      if (n < format.leafCapacity()) {
         s = w.write(leaf);
         shiftInsertLeaf(s, node, n, pos, key, rowId);
       } else {
@@ -78,7 +78,7 @@ final class Updates {
   /** Physical pages the worst insert may need: copies of the pages it touches and new pages. */
   private int insertPagesBound() {
     int h = w.height;
-    return 4 * h + layout.slots() + 8 + map.pagesNeeded(2 * h + 4);
+    return 4 * h + format.slots() + 8 + map.pagesNeeded(2 * h + 4);
   }
 
   /**
@@ -92,14 +92,14 @@ final class Updates {
       descend(key, false);
       long leaf = pathPtr[w.height - 1];
       MemorySegment s = w.read(leaf);
-      int i = layout.search(s, nodeAt(leaf), layout.count(s, nodeAt(leaf)), key, false);
+      int i = format.search(s, nodeAt(leaf), format.count(s, nodeAt(leaf)), key, false);
       long guard = 0;
       for (;;) {
         long node = nodeAt(leaf);
-        int n = layout.count(s, node);
+        int n = format.count(s, node);
         if (i >= n) {
-          leaf = layout.next(s, node);
-          if (leaf == NULL || ++guard > w.logicalCount * (long) layout.slots()) {
+          leaf = format.next(s, node);
+          if (leaf == NULL || ++guard > w.logicalCount * (long) format.slots()) {
             w.dropImages();
             return false;
           }
@@ -107,17 +107,17 @@ final class Updates {
           i = 0;
           continue;
         }
-        if (layout.key(s, node, i) != key) {
+        if (format.key(s, node, i) != key) {
           w.dropImages();
           return false;
         }
-        if (layout.rowId(s, node, i) == rowId) {
+        if (format.rowId(s, node, i) == rowId) {
           s = w.write(leaf);
           for (int j = i; j < n - 1; j++) {
-            layout.setKey(s, node, j, layout.key(s, node, j + 1));
-            layout.setRowId(s, node, j, layout.rowId(s, node, j + 1));
+            format.setKey(s, node, j, format.key(s, node, j + 1));
+            format.setRowId(s, node, j, format.rowId(s, node, j + 1));
           }
-          layout.setCount(s, node, n - 1);
+          format.setCount(s, node, n - 1);
           w.installImages();
           return true;
         }
@@ -131,12 +131,12 @@ final class Updates {
 
   private void shiftInsertLeaf(MemorySegment s, long node, int n, int pos, long key, long rowId) {
     for (int i = n; i > pos; i--) {
-      layout.setKey(s, node, i, layout.key(s, node, i - 1));
-      layout.setRowId(s, node, i, layout.rowId(s, node, i - 1));
+      format.setKey(s, node, i, format.key(s, node, i - 1));
+      format.setRowId(s, node, i, format.rowId(s, node, i - 1));
     }
-    layout.setKey(s, node, pos, key);
-    layout.setRowId(s, node, pos, rowId);
-    layout.setCount(s, node, n + 1);
+    format.setKey(s, node, pos, key);
+    format.setRowId(s, node, pos, rowId);
+    format.setCount(s, node, n + 1);
   }
 
   /** Fills pathPtr/pathIdx from the root to the leaf for {@code key} (strict: past equal keys). */
@@ -146,13 +146,13 @@ final class Updates {
       pathPtr[d] = p;
       MemorySegment s = w.read(p);
       long node = nodeAt(p);
-      int n = layout.count(s, node);
-      int i = layout.search(s, node, n, key, strict);
+      int n = format.count(s, node);
+      int i = format.search(s, node, n, key, strict);
       if (i == n) {
         i = n - 1;
       }
       pathIdx[d] = i;
-      p = layout.child(s, node, i);
+      p = format.child(s, node, i);
     }
     pathPtr[w.height - 1] = p;
   }
@@ -165,10 +165,10 @@ final class Updates {
     }
     MemorySegment s = w.write(leaf);
     long node = nodeAt(leaf);
-    int n = layout.count(s, node);
+    int n = format.count(s, node);
     for (int i = 0; i < n; i++) {
-      scratchKeys[i] = layout.key(s, node, i);
-      scratchValues[i] = layout.rowId(s, node, i);
+      scratchKeys[i] = format.key(s, node, i);
+      scratchValues[i] = format.rowId(s, node, i);
     }
     System.arraycopy(scratchKeys, pos, scratchKeys, pos + 1, n - pos);
     System.arraycopy(scratchValues, pos, scratchValues, pos + 1, n - pos);
@@ -176,21 +176,21 @@ final class Updates {
     scratchValues[pos] = rowId;
     n++;
     int m = n / 2;
-    long right = w.allocNode(pageOf(leaf), CacheFirstLayout.NODE_LEAF, 0);
+    long right = w.allocNode(pageOf(leaf), CacheFirstFormat.NODE_LEAF, 0);
     MemorySegment rs = w.write(right);
     long rnode = nodeAt(right);
     for (int i = m; i < n; i++) {
-      layout.setKey(rs, rnode, i - m, scratchKeys[i]);
-      layout.setRowId(rs, rnode, i - m, scratchValues[i]);
+      format.setKey(rs, rnode, i - m, scratchKeys[i]);
+      format.setRowId(rs, rnode, i - m, scratchValues[i]);
     }
-    layout.setCount(rs, rnode, n - m);
+    format.setCount(rs, rnode, n - m);
     for (int i = 0; i < m; i++) {
-      layout.setKey(s, node, i, scratchKeys[i]);
-      layout.setRowId(s, node, i, scratchValues[i]);
+      format.setKey(s, node, i, scratchKeys[i]);
+      format.setRowId(s, node, i, scratchValues[i]);
     }
-    layout.setCount(s, node, m);
-    layout.setNext(rs, rnode, layout.next(s, node));
-    layout.setNext(s, node, right);
+    format.setCount(s, node, m);
+    format.setNext(rs, rnode, format.next(s, node));
+    format.setNext(s, node, right);
     nodes.insertIntoParent(leafDepth - 1, leaf, scratchKeys[m - 1], right);
   }
 }

@@ -31,7 +31,7 @@ import java.util.Map;
  */
 final class WorkingTree {
   final Publication pub;
-  final CacheFirstLayout layout;
+  final CacheFirstFormat format;
   final BufferPool pool;
   final PageFile file;
   final ShadowPages shadow;
@@ -49,13 +49,13 @@ final class WorkingTree {
   boolean building;
   private final Map<Integer, Image> images = new LinkedHashMap<>();
 
-  WorkingTree(Publication pub, CacheFirstLayout layout, BufferPool pool, PageFile file, ShadowPages shadow) {
+  WorkingTree(Publication pub, CacheFirstFormat format, BufferPool pool, PageFile file, ShadowPages shadow) {
     this.pub = pub;
-    this.layout = layout;
+    this.format = format;
     this.pool = pool;
     this.file = file;
     this.shadow = shadow;
-    this.pageBytes = layout.pageBytes();
+    this.pageBytes = format.pageBytes();
     this.frames = pool.frames();
   }
 
@@ -100,7 +100,7 @@ final class WorkingTree {
     int logical = logicalCount++;
     Image im = new Image(logical, MemorySegment.ofArray(new byte[pageBytes]));
     im.dirty = true;
-    layout.setPageKind(im.s, 0, kind);
+    format.setPageKind(im.s, 0, kind);
     images.put(logical, im);
     return logical;
   }
@@ -108,18 +108,18 @@ final class WorkingTree {
   /** Takes a free slot of {@code page} (which must have one) for a node of {@code kind} at {@code level}. */
   long allocNode(int page, int kind, int level) {
     MemorySegment s = writePage(page);
-    int slot = layout.freeSlot(s, 0);
+    int slot = format.freeSlot(s, 0);
     if (slot < 0) {
       throw new IllegalStateException("page " + page + " has no free slot");
     }
-    layout.setSlotUsed(s, 0, slot, true);
-    long ptr = ptr(page, layout.lineOf(slot));
+    format.setSlotUsed(s, 0, slot, true);
+    long ptr = ptr(page, format.lineOf(slot));
     long node = nodeAt(ptr);
-    s.asSlice(node, layout.nodeBytes()).fill((byte) 0);
-    layout.setNodeKind(s, node, kind);
-    layout.setLevel(s, node, level);
-    if (kind == CacheFirstLayout.NODE_LEAF) {
-      layout.setNext(s, node, NULL);
+    s.asSlice(node, format.nodeBytes()).fill((byte) 0);
+    format.setNodeKind(s, node, kind);
+    format.setLevel(s, node, level);
+    if (kind == CacheFirstFormat.NODE_LEAF) {
+      format.setNext(s, node, NULL);
     }
     return ptr;
   }
@@ -127,12 +127,12 @@ final class WorkingTree {
   /** Frees the slot of node {@code ptr} in its page. */
   void freeNode(long ptr) {
     MemorySegment s = write(ptr);
-    layout.setSlotUsed(s, 0, layout.slotOf(lineOf(ptr)), false);
+    format.setSlotUsed(s, 0, format.slotOf(lineOf(ptr)), false);
   }
 
   /** Whether logical page {@code page} has a free node slot. */
   boolean hasFreeSlot(int page) {
-    return layout.usedSlots(read(ptr(page, 0)), 0) < layout.slots();
+    return format.usedSlots(read(ptr(page, 0)), 0) < format.slots();
   }
 
   /** The physical page the published map gives logical page {@code logical} (writer side). */

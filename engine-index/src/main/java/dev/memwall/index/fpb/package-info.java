@@ -1,6 +1,6 @@
 /**
  * The cache-first fpB+-tree of seed 002 chapter 3 ({@link CacheFirstTree}, nodes and pages laid
- * out by {@link CacheFirstLayout}). The disk-first fpB+-tree is a page format of
+ * out by {@link CacheFirstFormat}). The disk-first fpB+-tree is a page format of
  * {@link dev.memwall.index.disk.DiskBPlusTree} and lives with it
  * ({@link dev.memwall.index.disk.DiskFirstFormat}, widths by
  * {@link dev.memwall.index.disk.InPageWidths}). This package builds on {@code disk}, which names
@@ -10,7 +10,7 @@
  *
  * <p>The cache-first fpB+-tree of seed 002 section 3.3.4 over a
  * {@link dev.memwall.index.page.PageFile}: a prefetching B+-tree of
- * {@link CacheFirstLayout#nodeLines()}-line nodes (keys before pointers, a node's lines loaded back
+ * {@link CacheFirstFormat#nodeLines()}-line nodes (keys before pointers, a node's lines loaded back
  * to back before its binary search) placed onto disk pages.
  *
  * <p><b>Placement.</b> Leaf nodes live only in leaf pages; the leaves of a leaf page are a run of
@@ -109,7 +109,7 @@
  *
  * <p><b>Bad input.</b> As {@link dev.memwall.index.disk.DiskIndex}: keys outside the key type,
  * unsorted bulkload input or a fill factor outside (0, 1] give {@link IllegalArgumentException}
- * before anything changes; a file of another layout or key type
+ * before anything changes; a file of another tree type or key type
  * {@link dev.memwall.index.page.PageFileFormatException}, untouched; a full file
  * {@link dev.memwall.index.page.PageFileFullException} before the update changes anything; a page
  * failing its checksum or a map naming pages outside the file
@@ -120,7 +120,7 @@
  * <ul>
  *   <li>{@link CacheFirstTree}: the entry point (create, bulkload, open, the operations, the
  *       entry count and the commit flag).
- *   <li>The layout: {@link CacheFirstLayout} (nodes and page headers), {@code NodePointer}
+ *   <li>The format: {@link CacheFirstFormat} (nodes and page headers), {@code NodePointer}
  *       ({@code (page, line)} pointers), {@code PageKinds}, {@code PageMap} (the chunked
  *       logical-to-physical map), {@code JumpArray} and {@code View} (one published state).
  *   <li>The readers: {@code Publication} (what the writer publishes), {@code Reader} (a validated

@@ -3,14 +3,14 @@ package dev.memwall.index.pbtree;
 import static dev.memwall.index.pbtree.NodeAccess.INT;
 import static dev.memwall.index.pbtree.NodeAccess.LONG;
 import static dev.memwall.index.pbtree.NodeAccess.SHORT;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEVEL;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+import static dev.memwall.index.pbtree.NodeFormat.KEYNUM;
+import static dev.memwall.index.pbtree.NodeFormat.LEVEL;
+import static dev.memwall.index.pbtree.NodeFormat.NEXT;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.layout.LevelSizes;
-import dev.memwall.index.layout.NodePool;
+import dev.memwall.index.node.LevelSizes;
+import dev.memwall.index.node.NodePool;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -22,7 +22,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>It exists apart from the tree because building is a one-off pass with its own arithmetic
  * (entries per leaf, children per node, nodes per level, the last two through
- * {@link dev.memwall.index.layout.LevelSizes}, which the CSB+-tree shares) that no other operation
+ * {@link dev.memwall.index.node.LevelSizes}, which the CSB+-tree shares) that no other operation
  * of the tree needs.
  *
  * <p>Ownership: {@link #load} creates the tree and hands it to the caller, closing it first if the
@@ -51,14 +51,14 @@ final class BulkLoad {
    */
   static PrefetchingBPlusTree load(EngineMemory memory, PbTreeConfig config, SortedEntries entries,
       double fillFactor) {
-    NodeLayout layout = new NodeLayout(config.keyType(), config.widthLines());
+    NodeFormat format = new NodeFormat(config.keyType(), config.widthLines());
     long n = entries.size();
-    int perLeaf = Math.max(1, Math.min(layout.leafEntries(), (int) Math.round(fillFactor * layout.leafEntries())));
-    int perInner = Math.max(2, Math.min(layout.fanout(), (int) Math.round(fillFactor * layout.fanout())));
+    int perLeaf = Math.max(1, Math.min(format.leafEntries(), (int) Math.round(fillFactor * format.leafEntries())));
+    int perInner = Math.max(2, Math.min(format.fanout(), (int) Math.round(fillFactor * format.fanout())));
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
     long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(n + " entries need " + total + " nodes of " + layout.widthLines()
+      throw new IllegalArgumentException(n + " entries need " + total + " nodes of " + format.widthLines()
           + " lines, more than one node pool addresses");
     }
     PrefetchingBPlusTree tree = new PrefetchingBPlusTree(memory, config, total + total / 8 + 16, leaves);

@@ -2,7 +2,7 @@ package dev.memwall.index.pbtree;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.index.layout.NodePool;
+import dev.memwall.index.node.NodePool;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  *        [16, c*64) slots: leaf id + 1, 0 for an empty slot
  * </pre>
  *
- * Each leaf holds a hint ({@link NodeLayout#HINT_CHUNK}, {@link NodeLayout#HINT_SLOT}): the
+ * Each leaf holds a hint ({@link NodeFormat#HINT_CHUNK}, {@link NodeFormat#HINT_SLOT}): the
  * chunk is always its chunk, the slot may be stale after pointers moved within the chunk, so
  * {@link #locate} checks it and searches outward from it. Bulkload fills chunks at most 80% with
  * the empty slots spread evenly; a full chunk splits in two half-full ones (and only then are the
@@ -117,8 +117,8 @@ final class ExternalJumpPointers implements AutoCloseable {
     c.set(INT, chunks.offset(chunk) + SLOTS + 4L * slot, leaf + 1);
     MemorySegment l = leaves.segment();
     long leafOff = leaves.offset(leaf);
-    l.set(INT, leafOff + NodeLayout.HINT_CHUNK, chunk);
-    l.set(INT, leafOff + NodeLayout.HINT_SLOT, slot);
+    l.set(INT, leafOff + NodeFormat.HINT_CHUNK, chunk);
+    l.set(INT, leafOff + NodeFormat.HINT_SLOT, slot);
   }
 
   /** The array holding only {@code leaf}: the state of an empty tree. */
@@ -141,8 +141,8 @@ final class ExternalJumpPointers implements AutoCloseable {
   long locate(int leaf) {
     MemorySegment l = leaves.segment();
     long leafOff = leaves.offset(leaf);
-    int chunk = l.get(INT, leafOff + NodeLayout.HINT_CHUNK);
-    int hint = l.get(INT, leafOff + NodeLayout.HINT_SLOT);
+    int chunk = l.get(INT, leafOff + NodeFormat.HINT_CHUNK);
+    int hint = l.get(INT, leafOff + NodeFormat.HINT_SLOT);
     MemorySegment c = chunks.segment();
     long slotsOff = chunks.offset(chunk) + SLOTS;
     int want = leaf + 1;
@@ -211,8 +211,8 @@ final class ExternalJumpPointers implements AutoCloseable {
   private void updateHint(int leaf, int chunk, int slot) {
     MemorySegment l = leaves.segment();
     long leafOff = leaves.offset(leaf);
-    l.set(INT, leafOff + NodeLayout.HINT_CHUNK, chunk);
-    l.set(INT, leafOff + NodeLayout.HINT_SLOT, slot);
+    l.set(INT, leafOff + NodeFormat.HINT_CHUNK, chunk);
+    l.set(INT, leafOff + NodeFormat.HINT_SLOT, slot);
   }
 
   /** Splits the full {@code chunk}, inserting {@code fresh} after the leaf at {@code slot}. */
@@ -286,11 +286,11 @@ final class ExternalJumpPointers implements AutoCloseable {
               + " but the leaf chain has " + (at < count ? Integer.toString(leafOrder[at]) : "no more leaves"));
         }
         at++;
-        int hint = l.get(INT, leaves.offset(leaf) + NodeLayout.HINT_CHUNK);
+        int hint = l.get(INT, leaves.offset(leaf) + NodeFormat.HINT_CHUNK);
         if (hint != chunk) {
           throw new IllegalStateException("leaf " + leaf + " hints chunk " + hint + " but sits in chunk " + chunk);
         }
-        int hintSlot = l.get(INT, leaves.offset(leaf) + NodeLayout.HINT_SLOT);
+        int hintSlot = l.get(INT, leaves.offset(leaf) + NodeFormat.HINT_SLOT);
         if (hintSlot < 0 || hintSlot >= slots) {
           throw new IllegalStateException("leaf " + leaf + " hints slot " + hintSlot + " outside 0.." + (slots - 1));
         }

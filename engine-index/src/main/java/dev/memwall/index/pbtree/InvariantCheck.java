@@ -2,9 +2,9 @@ package dev.memwall.index.pbtree;
 
 import static dev.memwall.index.pbtree.NodeAccess.INT;
 import static dev.memwall.index.pbtree.NodeAccess.SHORT;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEVEL;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+import static dev.memwall.index.pbtree.NodeFormat.KEYNUM;
+import static dev.memwall.index.pbtree.NodeFormat.LEVEL;
+import static dev.memwall.index.pbtree.NodeFormat.NEXT;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

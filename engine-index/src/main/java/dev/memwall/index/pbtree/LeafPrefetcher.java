@@ -2,10 +2,10 @@ package dev.memwall.index.pbtree;
 
 import static dev.memwall.index.pbtree.NodeAccess.INT;
 import static dev.memwall.index.pbtree.NodeAccess.SHORT;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+import static dev.memwall.index.pbtree.NodeFormat.KEYNUM;
+import static dev.memwall.index.pbtree.NodeFormat.NEXT;
 
-import dev.memwall.index.layout.NodeFetch;
+import dev.memwall.index.node.NodeFetch;
 import java.lang.foreign.MemorySegment;
 
 /**

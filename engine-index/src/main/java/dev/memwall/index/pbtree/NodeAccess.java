@@ -1,26 +1,26 @@
 package dev.memwall.index.pbtree;
 
-import static dev.memwall.index.pbtree.NodeLayout.INNER_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEAF_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.LEVEL;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+import static dev.memwall.index.pbtree.NodeFormat.INNER_KEYS;
+import static dev.memwall.index.pbtree.NodeFormat.KEYNUM;
+import static dev.memwall.index.pbtree.NodeFormat.LEAF_KEYS;
+import static dev.memwall.index.pbtree.NodeFormat.LEVEL;
+import static dev.memwall.index.pbtree.NodeFormat.NEXT;
 
 import dev.memwall.index.KeyType;
-import dev.memwall.index.layout.NodeFetch;
-import dev.memwall.index.layout.NodeKeys;
-import dev.memwall.index.layout.NodePool;
+import dev.memwall.index.node.NodeFetch;
+import dev.memwall.index.node.NodeKeys;
+import dev.memwall.index.node.NodePool;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * One pB+-tree's nodes: the {@link NodePool} they live in, the numbers of their
- * {@link NodeLayout} in final fields, and the reads and writes on a node that every part of the
+ * {@link NodeFormat} in final fields, and the reads and writes on a node that every part of the
  * tree shares (keys, the branch-free key search, whole-node fetches, a fresh leaf's header).
  *
  * <p>It exists so that the parts of {@link PrefetchingBPlusTree} kept in their own files (lookups,
  * the writer, range scans, the bulkload, the invariant check) read one copy of the node geometry
- * instead of each copying the layout. Its methods are small and the class final, so the JIT can
+ * instead of each copying the format. Its methods are small and the class final, so the JIT can
  * inline them into the per-key loops as it did the tree's own private methods.
  *
  * <p>Ownership: the pool belongs to the tree, which closes it; this class only reads and writes
@@ -46,17 +46,17 @@ final class NodeAccess {
   final int leafEntries;
   final long rowIdOffset;
 
-  NodeAccess(NodeLayout layout, boolean fetchWholeNode, NodePool pool) {
+  NodeAccess(NodeFormat format, boolean fetchWholeNode, NodePool pool) {
     this.pool = pool;
-    this.int64 = layout.keyType() == KeyType.INT64;
-    this.lines = layout.widthLines();
-    this.nodeBytes = layout.nodeBytes();
+    this.int64 = format.keyType() == KeyType.INT64;
+    this.lines = format.widthLines();
+    this.nodeBytes = format.nodeBytes();
     this.fetch = fetchWholeNode && lines > 1;
-    this.keyBytes = layout.keyType().bytes();
-    this.innerKeys = layout.innerKeys();
-    this.childOffset = layout.childOffset();
-    this.leafEntries = layout.leafEntries();
-    this.rowIdOffset = layout.rowIdOffset();
+    this.keyBytes = format.keyType().bytes();
+    this.innerKeys = format.innerKeys();
+    this.childOffset = format.childOffset();
+    this.leafEntries = format.leafEntries();
+    this.rowIdOffset = format.rowIdOffset();
   }
 
   long leafKey(MemorySegment s, long off, int i) {

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The cold-search cost model of seed 002 section 2.2.2 (equations 2.1 to 2.6), evaluated on this
- * library's node layout with the constants of a {@link MachineProfile}, and the derived range-scan
- * parameters of section 2.3.4.
+ * library's node format ({@link NodeFormat}) with the constants of a {@link MachineProfile}, and
+ * the derived range-scan parameters of section 2.3.4.
  *
  * <p>A search visits one node per level; visiting a node whose followed pointer lies on line
  * {@code lines(i)} costs {@code Ttlb + T1 + (lines(i) - 1) * Tnext}, averaged over the pointer
@@ -50,37 +50,37 @@ public final class NodeWidthModel {
     }
     List<Estimate> estimates = new ArrayList<>(maxWidth);
     for (int w = 1; w <= maxWidth; w++) {
-      estimates.add(estimate(new NodeLayout(keyType, w), entries, t1, tnext, ttlb));
+      estimates.add(estimate(new NodeFormat(keyType, w), entries, t1, tnext, ttlb));
     }
     return estimates;
   }
 
-  static Estimate estimate(NodeLayout layout, long entries, double t1, double tnext, double ttlb) {
-    int leafEntries = layout.leafEntries();
-    int fanout = layout.fanout();
+  static Estimate estimate(NodeFormat format, long entries, double t1, double tnext, double ttlb) {
+    int leafEntries = format.leafEntries();
+    int fanout = format.fanout();
     double leafLines = 0;
     for (int i = 0; i < leafEntries; i++) {
-      leafLines += layout.rowIdLine(i);
+      leafLines += format.rowIdLine(i);
     }
     leafLines /= leafEntries;
-    double innerLines = averageChildLine(layout, fanout);
+    double innerLines = averageChildLine(format, fanout);
     long nodes = (entries + leafEntries - 1) / leafEntries;
     double cost = ttlb + t1 + (leafLines - 1) * tnext;
     int levels = 1;
     while (nodes > 1) {
       long parents = (nodes + fanout - 1) / fanout;
-      double lines = parents == 1 ? averageChildLine(layout, (int) nodes) : innerLines;
+      double lines = parents == 1 ? averageChildLine(format, (int) nodes) : innerLines;
       cost += ttlb + t1 + (lines - 1) * tnext;
       nodes = parents;
       levels++;
     }
-    return new Estimate(layout.widthLines(), levels, cost);
+    return new Estimate(format.widthLines(), levels, cost);
   }
 
-  private static double averageChildLine(NodeLayout layout, int children) {
+  private static double averageChildLine(NodeFormat format, int children) {
     double sum = 0;
     for (int i = 0; i < children; i++) {
-      sum += layout.childLine(i);
+      sum += format.childLine(i);
     }
     return sum / children;
   }

@@ -3,14 +3,14 @@ package dev.memwall.index.pbtree;
 import static dev.memwall.index.pbtree.NodeAccess.INT;
 import static dev.memwall.index.pbtree.NodeAccess.LONG;
 import static dev.memwall.index.pbtree.NodeAccess.SHORT;
-import static dev.memwall.index.pbtree.NodeLayout.INNER_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.KEYNUM;
-import static dev.memwall.index.pbtree.NodeLayout.LEAF_KEYS;
-import static dev.memwall.index.pbtree.NodeLayout.NEXT;
+import static dev.memwall.index.pbtree.NodeFormat.INNER_KEYS;
+import static dev.memwall.index.pbtree.NodeFormat.KEYNUM;
+import static dev.memwall.index.pbtree.NodeFormat.LEAF_KEYS;
+import static dev.memwall.index.pbtree.NodeFormat.NEXT;
 
 import dev.memwall.index.RowIds;
-import dev.memwall.index.layout.NodeFetch;
-import dev.memwall.index.layout.NodeStamps;
+import dev.memwall.index.node.NodeFetch;
+import dev.memwall.index.node.NodeStamps;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.LongAdder;
 

@@ -15,7 +15,7 @@ import java.util.Objects;
  * {@link #oneLine} is the classic B+-tree baseline: one-line nodes, no fetch, no jump pointers.
  *
  * @param keyType the key type
- * @param widthLines node width w in cache lines (1 .. {@value NodeLayout#MAX_WIDTH_LINES})
+ * @param widthLines node width w in cache lines (1 .. {@value NodeFormat#MAX_WIDTH_LINES})
  * @param fetchWholeNode load all lines of a node back to back before searching it
  * @param jumpPointers the jump-pointer array kept for range scans
  * @param prefetchDistance d: leaves a prefetching range scan loads ahead, as one group of loads (>= 1)
@@ -38,8 +38,8 @@ public record PbTreeConfig(KeyType keyType, int widthLines, boolean fetchWholeNo
     Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(jumpPointers, "jumpPointers");
     Objects.requireNonNull(placement, "placement");
-    if (widthLines < 1 || widthLines > NodeLayout.MAX_WIDTH_LINES) {
-      throw new IllegalArgumentException("node width must be 1 .. " + NodeLayout.MAX_WIDTH_LINES
+    if (widthLines < 1 || widthLines > NodeFormat.MAX_WIDTH_LINES) {
+      throw new IllegalArgumentException("node width must be 1 .. " + NodeFormat.MAX_WIDTH_LINES
           + " cache lines, got " + widthLines);
     }
     if (prefetchDistance < 1 || chunkLines < 1 || batchGroup < 1 || minPrefetchEntries < 0) {

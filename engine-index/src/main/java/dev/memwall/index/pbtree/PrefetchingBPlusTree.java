@@ -5,14 +5,14 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.layout.NodePool;
-import dev.memwall.index.layout.NodeStamps;
+import dev.memwall.index.node.NodePool;
+import dev.memwall.index.node.NodeStamps;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
  * A prefetching B+-tree (pB+-tree, seed 002 chapter 2) over off-heap memory: nodes of w cache
- * lines ({@link NodeLayout}: key count and all keys before the pointers) in one {@link NodePool},
+ * lines ({@link NodeFormat}: key count and all keys before the pointers) in one {@link NodePool},
  * keys {@code int32} or {@code int64}, values {@code int64} row ids, duplicate keys allowed.
  *
  * <p><b>Prefetching on the JVM.</b> Java has no prefetch instruction. "Fetching a whole node"
@@ -67,7 +67,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   static final int MAX_HEIGHT = 64;
 
   private final PbTreeConfig config;
-  private final NodeLayout layout;
+  private final NodeFormat format;
   private final KeyType keyType;
   private final NodePool pool;
   final NodeAccess nodes;
@@ -96,11 +96,11 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   PrefetchingBPlusTree(EngineMemory memory, PbTreeConfig config, long initialNodes, long expectedLeaves) {
     this.config = config;
-    this.layout = new NodeLayout(config.keyType(), config.widthLines());
+    this.format = new NodeFormat(config.keyType(), config.widthLines());
     this.keyType = config.keyType();
-    this.pool = NodePool.create(memory, layout.nodeBytes(), Math.max(1, initialNodes), config.placement(),
+    this.pool = NodePool.create(memory, format.nodeBytes(), Math.max(1, initialNodes), config.placement(),
         config.optimisticReaders());
-    this.nodes = new NodeAccess(layout, config.fetchWholeNode(), pool);
+    this.nodes = new NodeAccess(format, config.fetchWholeNode(), pool);
     ExternalJumpPointers jpa = null;
     NodeStamps st = null;
     try {
@@ -352,8 +352,8 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     return config;
   }
 
-  public NodeLayout layout() {
-    return layout;
+  public NodeFormat nodeFormat() {
+    return format;
   }
 
   /**
@@ -418,7 +418,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "PrefetchingBPlusTree[" + layout + ", " + size + " entries, height " + height + ", " + leafCount
+    return "PrefetchingBPlusTree[" + format + ", " + size + " entries, height " + height + ", " + leafCount
         + " leaves, " + config.jumpPointers() + " jump pointers]";
   }
 }

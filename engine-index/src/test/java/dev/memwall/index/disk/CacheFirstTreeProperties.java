@@ -23,7 +23,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
  * {@link DiskTreeProperties}' model tests (inserts, deletes, searches, scans, syncs, reopens
- * against {@link TreeModel}, invariants after every operation) aimed at the cache-first layout
+ * against {@link TreeModel}, invariants after every operation) aimed at the cache-first tree
  * only, with more tries: node widths of 1-6 lines over 4, 8 and 16 KiB pages (from 9 to 255 slots a
  * page: narrow nodes and small pages split leaf pages and node pages after a few dozen inserts),
  * pools of 8-64 frames (evictions throughout), both key types and their limits.
@@ -36,7 +36,7 @@ class CacheFirstTreeProperties {
   Arbitrary<DiskTreeConfig> configs() {
     return Combinators.combine(Arbitraries.of(KeyType.values()), Arbitraries.of(4096, 4096, 8192, 16384),
         Arbitraries.integers().between(1, 6), Arbitraries.of(8, 12, 64), Arbitraries.integers().between(0, 3))
-        .as((kt, page, lines, frames, prefetch) -> new DiskTreeConfig(kt, PageLayout.FPB_CACHE_FIRST, page, 1, 1, 1,
+        .as((kt, page, lines, frames, prefetch) -> new DiskTreeConfig(kt, DiskTreeType.FPB_CACHE_FIRST, page, 1, 1, 1,
             frames, 100_000, prefetch, page == 4096 && lines > 4 ? 4 : lines));
   }
 

@@ -11,7 +11,7 @@ import java.util.Random;
  * random sequence into a disk tree, syncing every {@code batch} operations and printing
  * {@code committed N} after each sync returns, until it is killed.
  *
- * <p>Arguments: file, layout, seed, batch.
+ * <p>Arguments: file, tree type, seed, batch.
  */
 public final class CrashChild {
   private CrashChild() {}
@@ -26,10 +26,10 @@ public final class CrashChild {
 
   public static void main(String[] args) throws Exception {
     Path file = Path.of(args[0]);
-    PageLayout layout = PageLayout.valueOf(args[1]);
+    DiskTreeType treeType = DiskTreeType.valueOf(args[1]);
     long seed = Long.parseLong(args[2]);
     int batch = Integer.parseInt(args[3]);
-    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, treeType, 4096, 240, 24).withPoolFrames(16);
     EngineMemory memory = EngineMemory.create("crash child");
     DiskIndex tree = DiskIndexes.create(file, config, memory);
     System.out.println("committed 0");

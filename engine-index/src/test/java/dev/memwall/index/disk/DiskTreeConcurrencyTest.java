@@ -32,20 +32,20 @@ class DiskTreeConcurrencyTest {
   private static final int KEYS = 20_000;
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void readersValidateAndRetryWhileOneWriterWrites(PageLayout layout, EngineMemory memory) throws Exception {
-    stress(layout, 4096, memory);
+  @EnumSource(DiskTreeType.class)
+  void readersValidateAndRetryWhileOneWriterWrites(DiskTreeType treeType, EngineMemory memory) throws Exception {
+    stress(treeType, 4096, memory);
   }
 
   /** A pool far smaller than the tree: readers and the writer also race with evictions and loads. */
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void readersRetryThroughEvictionsInASmallPool(PageLayout layout, EngineMemory memory) throws Exception {
-    stress(layout, 48, memory);
+  @EnumSource(DiskTreeType.class)
+  void readersRetryThroughEvictionsInASmallPool(DiskTreeType treeType, EngineMemory memory) throws Exception {
+    stress(treeType, 48, memory);
   }
 
-  private void stress(PageLayout layout, int frames, EngineMemory memory) throws Exception {
-    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(frames);
+  private void stress(DiskTreeType treeType, int frames, EngineMemory memory) throws Exception {
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, treeType, 4096, 240, 24).withPoolFrames(frames);
     try (DiskIndex tree = DiskIndexes.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += 4) {
         tree.insert(k, k * 10L);
@@ -112,7 +112,7 @@ class DiskTreeConcurrencyTest {
       long reads = readers.stopAndCheck();
       assertTrue(reads > 100, "readers ran " + reads + " reads");
       tree.checkInvariants();
-      System.out.println(layout + " (" + frames + " frames): " + ops + " writes, " + reads + " reads, " + tree.optimisticRetries()
+      System.out.println(treeType + " (" + frames + " frames): " + ops + " writes, " + reads + " reads, " + tree.optimisticRetries()
           + " optimistic retries");
     }
   }

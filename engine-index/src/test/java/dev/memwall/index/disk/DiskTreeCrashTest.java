@@ -35,13 +35,13 @@ class DiskTreeCrashTest {
   Path dir;
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void killedMidInsertReopensAtTheLastCommit(PageLayout layout, EngineMemory memory) throws Exception {
+  @EnumSource(DiskTreeType.class)
+  void killedMidInsertReopensAtTheLastCommit(DiskTreeType treeType, EngineMemory memory) throws Exception {
     int batch = 97;
     for (int round = 0; round < 3; round++) {
-      Path file = dir.resolve(layout + "-" + round);
+      Path file = dir.resolve(treeType + "-" + round);
       long seed = 1234L + round;
-      Process child = ChildJvm.start(CrashChild.class, file.toString(), layout.name(), Long.toString(seed),
+      Process child = ChildJvm.start(CrashChild.class, file.toString(), treeType.name(), Long.toString(seed),
           Integer.toString(batch));
       long reported = -1;
       int wanted = 5 + round * 7; // commits to wait for before the kill: varies where it lands
@@ -64,7 +64,7 @@ class DiskTreeCrashTest {
         child.waitFor(30, TimeUnit.SECONDS);
       }
       assertTrue(reported >= 0, "child never committed: " + lines);
-      DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, layout, 4096, 240, 24).withPoolFrames(16);
+      DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, treeType, 4096, 240, 24).withPoolFrames(16);
       try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {
         tree.checkInvariants();
         TreeModel atReport = model(seed, reported);

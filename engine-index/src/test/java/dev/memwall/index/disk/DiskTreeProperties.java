@@ -39,7 +39,7 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * Model-based properties of {@link DiskIndex} in all four page layouts (the three {@link DiskBPlusTree} formats and the
+ * Model-based properties of {@link DiskIndex} of all four tree types (the three {@link DiskBPlusTree} formats and the
  * cache-first {@link dev.memwall.index.fpb.CacheFirstTree}): every operation
  * sequence (inserts, deletes, searches, scans, syncs, reopens) answers as {@link TreeModel} does,
  * with the tree's invariants checked after each operation. Narrow in-page nodes and 4 KiB pages
@@ -54,10 +54,10 @@ public class DiskTreeProperties {
 
   @Provide
   Arbitrary<DiskTreeConfig> configs() {
-    return Combinators.combine(Arbitraries.of(KeyType.values()), Arbitraries.of(PageLayout.values()),
+    return Combinators.combine(Arbitraries.of(KeyType.values()), Arbitraries.of(DiskTreeType.values()),
         Arbitraries.of(4096, 4096, 8192), Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 4),
         Arbitraries.integers().between(1, 4), Arbitraries.of(12, 16, 64), Arbitraries.integers().between(0, 3))
-        .as((kt, layout, page, w, x, sub, frames, prefetch) -> new DiskTreeConfig(kt, layout, page, w, x, sub,
+        .as((kt, treeType, page, w, x, sub, frames, prefetch) -> new DiskTreeConfig(kt, treeType, page, w, x, sub,
             frames, 100_000, prefetch));
   }
 

@@ -33,17 +33,17 @@ class DiskTreeTest {
   @TempDir
   Path dir;
 
-  static DiskTreeConfig config(PageLayout layout, KeyType type) {
-    return DiskIndexes.chooseConfig(type, layout, 4096, 240, 24).withPoolFrames(64);
+  static DiskTreeConfig config(DiskTreeType treeType, KeyType type) {
+    return DiskIndexes.chooseConfig(type, treeType, 4096, 240, 24).withPoolFrames(64);
   }
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void manyRandomUpdatesGrowTheTreeAndMatchTheModel(PageLayout layout, EngineMemory memory) {
+  @EnumSource(DiskTreeType.class)
+  void manyRandomUpdatesGrowTheTreeAndMatchTheModel(DiskTreeType treeType, EngineMemory memory) {
     Path file = dir.resolve("big");
     TreeModel model = new TreeModel();
     Random random = new Random(42);
-    try (DiskIndex tree = DiskIndexes.create(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndexes.create(file, config(treeType, KeyType.INT64), memory)) {
       for (int i = 0; i < 60_000; i++) {
         long key = random.nextInt(40_000) * 7919L;
         if (i % 4 == 3 && model.size() > 0) {
@@ -60,7 +60,7 @@ class DiskTreeTest {
       assertTrue(tree.height() >= 2, "45k entries in 4 KiB pages need more than one level");
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskIndex tree = DiskIndexes.open(file, config(layout, KeyType.INT64), memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config(treeType, KeyType.INT64), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
   }
@@ -68,13 +68,13 @@ class DiskTreeTest {
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(ints = {4096, 8192, 16384, 32768})
   void pageCapacitiesFollowTheChosenLayouts(int pageBytes, EngineMemory memory) {
-    DiskTreeConfig c = DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_DISK_FIRST, pageBytes, 240, 24);
+    DiskTreeConfig c = DiskIndexes.chooseConfig(KeyType.INT64, DiskTreeType.FPB_DISK_FIRST, pageBytes, 240, 24);
     InPageWidths widths = InPageWidths.choose(pageBytes, 8, 8, 240, 24);
     assertEquals(widths.nonLeafLines(), c.nonLeafLines());
     assertEquals(widths.leafLines(), c.leafLines());
     try (DiskBPlusTree fpb = DiskBPlusTree.create(dir.resolve("f" + pageBytes), c.withPoolFrames(16), memory);
         DiskBPlusTree slotted = DiskBPlusTree.create(dir.resolve("s" + pageBytes),
-            c.withLayout(PageLayout.SLOTTED).withPoolFrames(16), memory)) {
+            c.withTreeType(DiskTreeType.SLOTTED).withPoolFrames(16), memory)) {
       assertEquals(widths.pageFanout(), fpb.leafFormat().capacity());
       assertEquals((pageBytes - 64) / (8 + 8 + 2), slotted.leafFormat().capacity());
       assertTrue(fpb.innerFormat().capacity() > fpb.leafFormat().capacity(), "4-byte child ids: more per page");
@@ -82,8 +82,8 @@ class DiskTreeTest {
   }
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void bulkloadedTreeReopensAndScans(PageLayout layout, EngineMemory memory) {
+  @EnumSource(DiskTreeType.class)
+  void bulkloadedTreeReopensAndScans(DiskTreeType treeType, EngineMemory memory) {
     Path file = dir.resolve("bulk");
     int n = 50_000;
     long[] keys = new long[n];
@@ -94,11 +94,11 @@ class DiskTreeTest {
       rows[i] = i;
       model.insert(keys[i], rows[i]);
     }
-    try (DiskIndex tree = DiskIndexes.bulkload(file, config(layout, KeyType.INT32), memory,
+    try (DiskIndex tree = DiskIndexes.bulkload(file, config(treeType, KeyType.INT32), memory,
         SortedEntries.of(keys, rows), 0.7)) {
       DiskTreeProperties.assertMatches(tree, model);
     }
-    try (DiskIndex tree = DiskIndexes.open(file, config(layout, KeyType.INT32), memory)) {
+    try (DiskIndex tree = DiskIndexes.open(file, config(treeType, KeyType.INT32), memory)) {
       DiskTreeProperties.assertMatches(tree, model);
       DiskTreeProperties.checkScan(tree, model, keys[100], keys[40_000], 12);
     }
@@ -107,7 +107,7 @@ class DiskTreeTest {
   @Test
   void badInputIsRefusedBeforeAnythingChanges(EngineMemory memory) throws IOException {
     Path file = dir.resolve("bad");
-    DiskTreeConfig int32 = config(PageLayout.FPB_DISK_FIRST, KeyType.INT32);
+    DiskTreeConfig int32 = config(DiskTreeType.FPB_DISK_FIRST, KeyType.INT32);
     assertThrows(IllegalArgumentException.class, () -> DiskBPlusTree.bulkload(file, int32, memory,
         SortedEntries.of(new long[] {3, 1}, new long[] {0, 1}), 1.0));
     assertFalse(Files.exists(file), "a refused bulkload leaves no file");
@@ -123,13 +123,13 @@ class DiskTreeTest {
       assertEquals(0, tree.search(1L << 33, new RowIds()));
     }
     byte[] before = Files.readAllBytes(file);
-    PageFileFormatException layout = assertThrows(PageFileFormatException.class,
-        () -> DiskBPlusTree.open(file, int32.withLayout(PageLayout.SLOTTED), memory));
-    assertTrue(layout.getMessage().contains("FPB_DISK_FIRST"), layout.getMessage());
+    PageFileFormatException other = assertThrows(PageFileFormatException.class,
+        () -> DiskBPlusTree.open(file, int32.withTreeType(DiskTreeType.SLOTTED), memory));
+    assertTrue(other.getMessage().contains("FPB_DISK_FIRST"), other.getMessage());
     assertThrows(PageFileFormatException.class,
-        () -> DiskBPlusTree.open(file, config(PageLayout.FPB_DISK_FIRST, KeyType.INT64), memory));
+        () -> DiskBPlusTree.open(file, config(DiskTreeType.FPB_DISK_FIRST, KeyType.INT64), memory));
     assertThrows(PageFileFormatException.class, () -> DiskBPlusTree.open(file,
-        DiskIndexes.chooseConfig(KeyType.INT32, PageLayout.FPB_DISK_FIRST, 8192, 240, 24), memory));
+        DiskIndexes.chooseConfig(KeyType.INT32, DiskTreeType.FPB_DISK_FIRST, 8192, 240, 24), memory));
     assertArrayEquals(before, Files.readAllBytes(file), "refused opens leave the file as it was");
 
     Path bare = dir.resolve("bare");
@@ -142,11 +142,11 @@ class DiskTreeTest {
   }
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void fullFileRefusesTheInsertAndKeepsTheTree(PageLayout layout, EngineMemory memory) {
+  @EnumSource(DiskTreeType.class)
+  void fullFileRefusesTheInsertAndKeepsTheTree(DiskTreeType treeType, EngineMemory memory) {
     Path file = dir.resolve("full");
     TreeModel model = new TreeModel();
-    DiskTreeConfig config = config(layout, KeyType.INT64).withMaxPages(40);
+    DiskTreeConfig config = config(treeType, KeyType.INT64).withMaxPages(40);
     try (DiskIndex tree = DiskIndexes.create(file, config, memory)) {
       PageFileFullException full = null;
       for (int i = 0; i < 1_000_000 && full == null; i++) {
@@ -171,8 +171,8 @@ class DiskTreeTest {
   }
 
   @ParameterizedTest
-  @EnumSource(PageLayout.class)
-  void corruptedPageIsReportedWithFileAndPage(PageLayout layout, EngineMemory memory) throws IOException {
+  @EnumSource(DiskTreeType.class)
+  void corruptedPageIsReportedWithFileAndPage(DiskTreeType treeType, EngineMemory memory) throws IOException {
     Path file = dir.resolve("corrupt");
     int n = 20_000;
     long[] keys = new long[n];
@@ -181,7 +181,7 @@ class DiskTreeTest {
       keys[i] = i;
       rows[i] = i;
     }
-    DiskTreeConfig config = config(layout, KeyType.INT64);
+    DiskTreeConfig config = config(treeType, KeyType.INT64);
     DiskIndexes.bulkload(file, config, memory, SortedEntries.of(keys, rows), 1.0).close();
     int page = PageFile.FIRST_DATA_PAGE + 2; // a leaf page: bulkload writes the leaves first
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {

@@ -10,7 +10,7 @@ import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.Random;
@@ -39,7 +39,7 @@ class CacheFirstTreeConcurrencyTest {
   @ParameterizedTest
   @ValueSource(ints = {16, 4096})
   void readersSeeStableKeysThroughLeafAndNodePageSplits(int frames, EngineMemory memory) throws Exception {
-    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24)
+    DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, DiskTreeType.FPB_CACHE_FIRST, 4096, 240, 24)
         .withNodeLines(3).withPoolFrames(frames);
     try (CacheFirstTree tree = (CacheFirstTree) DiskIndexes.create(dir.resolve("tree"), config, memory)) {
       for (int k = 0; k < KEYS; k += STRIDE) {

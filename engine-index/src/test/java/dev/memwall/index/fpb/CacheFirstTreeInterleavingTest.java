@@ -10,7 +10,7 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.disk.DiskTreeConfig;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.disktrees.DiskIndexes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,14 +58,14 @@ class CacheFirstTreeInterleavingTest {
 
   /** 3-line nodes on 4 KiB pages: 21 node slots per page, 11 entries per leaf, 12 children. */
   private static DiskTreeConfig config() {
-    return DiskIndexes.chooseConfig(KeyType.INT64, PageLayout.FPB_CACHE_FIRST, 4096, 240, 24).withNodeLines(3)
+    return DiskIndexes.chooseConfig(KeyType.INT64, DiskTreeType.FPB_CACHE_FIRST, 4096, 240, 24).withNodeLines(3)
         .withPoolFrames(4096);
   }
 
   /** Three full leaf pages; entry {@code i} has row id {@code i}; {@code keyOf} gives the keys (ascending). */
   private CacheFirstTree bulkloadThreePages(EngineMemory memory, IntToLongFunction keyOf) {
-    CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
-    int n = 3 * entriesPerLeafPage(layout);
+    CacheFirstFormat format = new CacheFirstFormat(4096, 8, 3);
+    int n = 3 * entriesPerLeafPage(format);
     long[] keys = new long[n];
     long[] rows = new long[n];
     for (int i = 0; i < n; i++) {
@@ -76,8 +76,8 @@ class CacheFirstTreeInterleavingTest {
         1.0);
   }
 
-  private static int entriesPerLeafPage(CacheFirstLayout layout) {
-    return layout.slots() * layout.leafCapacity();
+  private static int entriesPerLeafPage(CacheFirstFormat format) {
+    return format.slots() * format.leafCapacity();
   }
 
   /** Records the logical pages a reader enters. */
@@ -138,8 +138,8 @@ class CacheFirstTreeInterleavingTest {
    * after both changes, and must have retried.
    */
   private void readerWalkingARunReturnsOneState(boolean committed, EngineMemory memory, int pages) {
-    CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
-    int perPage = entriesPerLeafPage(layout);
+    CacheFirstFormat format = new CacheFirstFormat(4096, 8, 3);
+    int perPage = entriesPerLeafPage(format);
     int runStart = perPage - 3;
     int runEnd = (pages - 1) * perPage + 3;
     long runKey = 10L * runStart;
@@ -249,8 +249,8 @@ class CacheFirstTreeInterleavingTest {
   @Test
   @Timeout(60)
   void readersDuringAMultiPageUpdateSeeTheOldOrTheNewState(EngineMemory memory) throws Exception {
-    CacheFirstLayout layout = new CacheFirstLayout(4096, 8, 3);
-    int perPage = entriesPerLeafPage(layout);
+    CacheFirstFormat format = new CacheFirstFormat(4096, 8, 3);
+    int perPage = entriesPerLeafPage(format);
     try (CacheFirstTree tree = bulkloadThreePages(memory, i -> 10L * i)) {
       // leaf 0 splits, its full page first: the second half of the page's leaves moves to a new
       // page, their slots stay behind free with the moved leaves' bytes; leaf 0's new half takes

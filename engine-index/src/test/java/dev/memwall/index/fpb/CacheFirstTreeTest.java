@@ -14,7 +14,7 @@ import dev.memwall.index.TreeModel;
 import dev.memwall.index.disk.DiskBPlusTree;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.disktrees.DiskIndexes;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
@@ -32,10 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What is specific to the cache-first fpB+-tree (the model, crash, concurrency and bad-input tests
- * shared with the other layouts are in {@code dev.memwall.index.disk}): the goal-G width choice,
+ * shared with the other tree types are in {@code dev.memwall.index.disk}): the goal-G width choice,
  * the placement after bulkload (leaf pages, aggressive node pages, overflow pages for leaf
  * parents, checked by {@link CacheFirstTree#checkInvariants}), page splits under inserts, and
- * refusing files of the other layouts.
+ * refusing files of the other tree types.
  */
 @ExtendWith(LeakCheck.class)
 class CacheFirstTreeTest {
@@ -43,24 +43,24 @@ class CacheFirstTreeTest {
   Path dir;
 
   static DiskTreeConfig config(int pageBytes, KeyType type) {
-    return DiskIndexes.chooseConfig(type, PageLayout.FPB_CACHE_FIRST, pageBytes, 240, 24).withPoolFrames(64);
+    return DiskIndexes.chooseConfig(type, DiskTreeType.FPB_CACHE_FIRST, pageBytes, 240, 24).withPoolFrames(64);
   }
 
   @ParameterizedTest
   @ValueSource(ints = {4096, 8192, 16384, 32768})
   void widthChoiceFollowsGoalG(int pageBytes) {
-    CacheFirstLayout.Choice chosen = CacheFirstLayout.choose(pageBytes, 4, 4, 250, 15);
+    CacheFirstFormat.Choice chosen = CacheFirstFormat.choose(pageBytes, 4, 4, 250, 15);
     assertTrue(chosen.cost() <= 1.10 * chosen.bestCost(), "within 10% of the best search cost");
     double best = Double.POSITIVE_INFINITY;
     // no width within the tolerance has a larger page fan-out
     for (int w = 1; w <= 32; w++) {
-      int slots = Math.min(CacheFirstLayout.MAX_SLOTS, (pageBytes / 64 - 1) / w);
-      int leaf = (64 * w - CacheFirstLayout.NODE_HEADER) / 8;
-      int fanout = (64 * w - CacheFirstLayout.NODE_HEADER) / 10;
+      int slots = Math.min(CacheFirstFormat.MAX_SLOTS, (pageBytes / 64 - 1) / w);
+      int leaf = (64 * w - CacheFirstFormat.NODE_HEADER) / 8;
+      int fanout = (64 * w - CacheFirstFormat.NODE_HEADER) / 10;
       if (slots < 3 || leaf < 2 || fanout < 3) {
         continue;
       }
-      double levels = 1 + Math.max(0, Math.log(CacheFirstLayout.REFERENCE_ENTRIES / leaf) / Math.log(fanout));
+      double levels = 1 + Math.max(0, Math.log(CacheFirstFormat.REFERENCE_ENTRIES / leaf) / Math.log(fanout));
       double cost = levels * (250 + (w - 1) * 15);
       best = Math.min(best, cost);
       if (cost <= 1.10 * chosen.bestCost()) {
@@ -87,13 +87,13 @@ class CacheFirstTreeTest {
         memory, SortedEntries.of(keys, rows), 1.0)) {
       tree.checkInvariants();
       int[] byKind = tree.pagesByKind();
-      CacheFirstLayout layout = tree.layout();
-      int leaves = (n + layout.leafCapacity() - 1) / layout.leafCapacity();
-      assertEquals((leaves + layout.slots() - 1) / layout.slots(), byKind[0], "leaf pages packed full");
+      CacheFirstFormat format = tree.format();
+      int leaves = (n + format.leafCapacity() - 1) / format.leafCapacity();
+      assertEquals((leaves + format.slots() - 1) / format.slots(), byKind[0], "leaf pages packed full");
       assertTrue(byKind[1] >= 1, "node pages");
       assertTrue(tree.height() >= 3, "height " + tree.height());
-      long leafParents = (leaves + layout.innerCapacity() - 1) / layout.innerCapacity();
-      assertTrue(byKind[2] > 0 && byKind[2] * (long) layout.slots() >= leafParents / 2,
+      long leafParents = (leaves + format.innerCapacity() - 1) / format.innerCapacity();
+      assertTrue(byKind[2] > 0 && byKind[2] * (long) format.slots() >= leafParents / 2,
           "most leaf parents of a large tree live in overflow pages: " + byKind[2] + " overflow pages for "
               + leafParents + " leaf parents");
       RowIds out = new RowIds();
@@ -183,7 +183,7 @@ class CacheFirstTreeTest {
       later[j] = t;
     }
     DiskTreeConfig cache = config(pageBytes, KeyType.INT64).withPoolFrames(1024);
-    DiskTreeConfig disk = cache.withLayout(PageLayout.FPB_DISK_FIRST);
+    DiskTreeConfig disk = cache.withTreeType(DiskTreeType.FPB_DISK_FIRST);
     long[] full = new long[2];
     long[] grown = new long[2];
     int k = 0;
@@ -226,7 +226,7 @@ class CacheFirstTreeTest {
   void filesOfOtherLayoutsAndForeignFilesAreRefusedUntouched(EngineMemory memory) throws IOException {
     Path disk = dir.resolve("disk-first");
     DiskTreeConfig cache = config(4096, KeyType.INT64);
-    DiskBPlusTree.create(disk, cache.withLayout(PageLayout.FPB_DISK_FIRST), memory).close();
+    DiskBPlusTree.create(disk, cache.withTreeType(DiskTreeType.FPB_DISK_FIRST), memory).close();
     byte[] before = Files.readAllBytes(disk);
     PageFileFormatException e = assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(disk, cache,
         memory));
@@ -239,11 +239,11 @@ class CacheFirstTreeTest {
     }
     byte[] cfBefore = Files.readAllBytes(cf);
     PageFileFormatException other = assertThrows(PageFileFormatException.class,
-        () -> DiskIndexes.open(cf, cache.withLayout(PageLayout.SLOTTED), memory));
+        () -> DiskIndexes.open(cf, cache.withTreeType(DiskTreeType.SLOTTED), memory));
     assertTrue(other.getMessage().contains("FPB_CACHE_FIRST"), other.getMessage());
     assertThrows(PageFileFormatException.class, () -> CacheFirstTree.open(cf, config(4096, KeyType.INT32), memory));
     assertThrows(IllegalArgumentException.class,
-        () -> CacheFirstTree.create(dir.resolve("wrong"), cache.withLayout(PageLayout.SLOTTED), memory));
+        () -> CacheFirstTree.create(dir.resolve("wrong"), cache.withTreeType(DiskTreeType.SLOTTED), memory));
     assertArrayEquals(cfBefore, Files.readAllBytes(cf));
 
     Path bare = dir.resolve("bare");

@@ -179,20 +179,20 @@ class PbTreeTest {
   }
 
   @Test
-  void layoutPutsKeysBeforePointersAndFillsTheLines() {
-    NodeLayout one64 = new NodeLayout(KeyType.INT64, 1);
+  void nodeFormatPutsKeysBeforePointersAndFillsTheLines() {
+    NodeFormat one64 = new NodeFormat(KeyType.INT64, 1);
     assertEquals(5, one64.fanout());
     assertEquals(3, one64.leafEntries());
-    NodeLayout one32 = new NodeLayout(KeyType.INT32, 1);
+    NodeFormat one32 = new NodeFormat(KeyType.INT32, 1);
     assertEquals(7, one32.fanout());
     assertEquals(4, one32.leafEntries());
-    NodeLayout eight = new NodeLayout(KeyType.INT64, 8);
+    NodeFormat eight = new NodeFormat(KeyType.INT64, 8);
     assertEquals(8 + 8L * eight.innerKeys(), eight.childOffset());
     assertTrue(eight.childOffset() + 4L * eight.fanout() <= 512);
     assertTrue(eight.rowIdOffset() + 8L * eight.leafEntries() <= 512);
     assertEquals(0, eight.rowIdOffset() % 8);
-    assertThrows(IllegalArgumentException.class, () -> new NodeLayout(KeyType.INT64, 0));
-    assertThrows(IllegalArgumentException.class, () -> new NodeLayout(KeyType.INT64, 65));
+    assertThrows(IllegalArgumentException.class, () -> new NodeFormat(KeyType.INT64, 0));
+    assertThrows(IllegalArgumentException.class, () -> new NodeFormat(KeyType.INT64, 65));
   }
 
   @Test

@@ -5,7 +5,7 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
-import dev.memwall.index.disk.PageLayout;
+import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.disktrees.DiskIndexes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ public class DiskTreeBenchmark {
   public int pageBytes;
 
   @Param({"FPB_DISK_FIRST", "FPB_CACHE_FIRST", "SLOTTED", "MICRO_INDEX"})
-  public PageLayout layout;
+  public DiskTreeType treeType;
 
   /** Entries per range scan. */
   @Param({"1000"})
@@ -70,7 +70,7 @@ public class DiskTreeBenchmark {
     memory = EngineMemory.create("disk-tree-bench");
     dir = Files.createTempDirectory("memwall-disktree");
     int frames = (int) (keys / (pageBytes / 32) + 256);
-    DiskTreeConfig config = DiskIndexes.configFromProfile(IndexBenchData.profile(), KeyType.INT64, layout, pageBytes)
+    DiskTreeConfig config = DiskIndexes.configFromProfile(IndexBenchData.profile(), KeyType.INT64, treeType, pageBytes)
         .withPoolFrames(frames);
     tree = DiskIndexes.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
     long[] rows = new long[4096];

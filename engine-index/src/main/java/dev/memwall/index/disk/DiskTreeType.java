@@ -1,10 +1,12 @@
 package dev.memwall.index.disk;
 
 /**
- * The organization of a disk tree ({@link DiskIndex}): the fpB+-trees of seed 002 chapter 3 or one of
- * their baselines. All but {@link #FPB_CACHE_FIRST} are page formats of {@link DiskBPlusTree}.
+ * Which disk tree a {@link DiskIndex} is: one of the fpB+-trees of seed 002 chapter 3 or one of their
+ * baselines. All but {@link #FPB_CACHE_FIRST} are {@link DiskBPlusTree}s, differing in their
+ * {@link dev.memwall.index.page.PageFormat page format}; the ordinal is stored in every tree's file,
+ * so constants are only ever appended.
  */
-public enum PageLayout {
+public enum DiskTreeType {
   /** Disk-first fpB+-tree: a cache-optimized tree inside every page (seed 002 section 3.3.3). */
   FPB_DISK_FIRST,
   /** Disk-optimized B+-tree with slotted pages: the baseline of seed 002 chapter 3. */

@@ -1,4 +1,4 @@
-package dev.memwall.index.layout;
+package dev.memwall.index.node;
 
 /**
  * The level sizes of a tree bulkloaded bottom-up, as the pB+-tree and the CSB+-tree build them:

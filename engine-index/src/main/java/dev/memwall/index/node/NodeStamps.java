@@ -1,4 +1,4 @@
-package dev.memwall.index.layout;
+package dev.memwall.index.node;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.Placement;

@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * The byte layout of a cache-first fpB+-tree ({@link CacheFirstTree}, seed 002 section 3.3.4):
+ * The byte format of a cache-first fpB+-tree ({@link CacheFirstTree}, seed 002 section 3.3.4):
  * pages of equal node slots, every node (leaf or not) {@link #nodeLines()} cache lines wide, and
  * the goal-G choice of that width ({@link #choose}).
  *
@@ -27,7 +27,7 @@ import java.util.Arrays;
  * <p>Thread safety: immutable. Accessors take any segment (a buffer pool frame or a heap image of a
  * page) and stay within {@code [base, base + nodeBytes)} for counts up to the capacity.
  */
-public final class CacheFirstLayout {
+public final class CacheFirstFormat {
   public static final int LINE_BYTES = InPageWidths.LINE_BYTES;
   /** Offset of the 2-byte page kind (as {@link PageFormat#KIND}). */
   public static final long PAGE_KIND = PageFormat.KIND;
@@ -64,7 +64,7 @@ public final class CacheFirstLayout {
    * @throws IllegalArgumentException if a page holds fewer than 3 slots, or a node fewer than 2
    *     leaf entries or 3 children
    */
-  public CacheFirstLayout(int pageBytes, int keyBytes, int nodeLines) {
+  public CacheFirstFormat(int pageBytes, int keyBytes, int nodeLines) {
     if (keyBytes != 4 && keyBytes != 8) {
       throw new IllegalArgumentException("keys are 4 or 8 bytes, got " + keyBytes);
     }

@@ -1,4 +1,4 @@
-package dev.memwall.index.layout;
+package dev.memwall.index.node;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,10 +1,10 @@
 package dev.memwall.index.pbtree;
 
 import dev.memwall.index.KeyType;
-import dev.memwall.index.layout.NodePool;
+import dev.memwall.index.node.NodePool;
 
 /**
- * Byte layout of the nodes of a {@link PrefetchingBPlusTree} of {@code widthLines} cache lines
+ * The byte format of the nodes of a {@link PrefetchingBPlusTree} of {@code widthLines} cache lines
  * (seed 002 section 2.2: the key count and all keys come before the pointers, so a search reads
  * the keys first and only the line holding the pointer it follows).
  *
@@ -21,7 +21,7 @@ import dev.memwall.index.layout.NodePool;
  * is {@code <=} it and every key under child {@code i + 1} is {@code >=} it (equal keys may sit on
  * both sides, since duplicates are allowed).
  */
-public final class NodeLayout {
+public final class NodeFormat {
   /** Offset of the 2-byte key count in every node. */
   public static final long KEYNUM = 0;
   /** Offset of the 2-byte level (0 for leaves) in every node. */
@@ -36,7 +36,7 @@ public final class NodeLayout {
   public static final long INNER_KEYS = 8;
   /** Offset of the first key of a leaf. */
   public static final long LEAF_KEYS = 16;
-  /** The widest node this layout allows, in lines. */
+  /** The widest node this format allows, in lines. */
   public static final int MAX_WIDTH_LINES = 64;
 
   private final KeyType keyType;
@@ -48,11 +48,11 @@ public final class NodeLayout {
   private final long rowIdOffset;
 
   /**
-   * The layout of {@code widthLines}-line nodes for {@code keyType} keys.
+   * The format of {@code widthLines}-line nodes for {@code keyType} keys.
    *
    * @throws IllegalArgumentException if the width is outside 1 .. {@value #MAX_WIDTH_LINES}
    */
-  public NodeLayout(KeyType keyType, int widthLines) {
+  public NodeFormat(KeyType keyType, int widthLines) {
     if (widthLines < 1 || widthLines > MAX_WIDTH_LINES) {
       throw new IllegalArgumentException("node width must be 1 .. " + MAX_WIDTH_LINES + " cache lines, got "
           + widthLines);
@@ -125,7 +125,7 @@ public final class NodeLayout {
 
   @Override
   public String toString() {
-    return "NodeLayout[" + keyType + ", w=" + widthLines + ": " + fanout() + " children, " + leafEntries
+    return "NodeFormat[" + keyType + ", w=" + widthLines + ": " + fanout() + " children, " + leafEntries
         + " leaf entries]";
   }
 }
