@@ -1,7 +1,12 @@
 /**
  * Cache- and page-conscious indexes (seed 002, chapters 2 and 3).
  *
- * <p>In memory (this module today):
+ * <p>Every tree is an {@link dev.memwall.index.OrderedIndex} (point lookups, batched lookups and
+ * range scans, {@link dev.memwall.index.IndexScan}, over {@code long} keys); those changed in place
+ * are {@link dev.memwall.index.UpdatableIndex}es (insert, delete). The CSB+-tree is bulkloaded and
+ * then only read; the pB+-tree and every disk tree are updatable.
+ *
+ * <p>In memory:
  *
  * <ul>
  *   <li>{@link dev.memwall.index.pbtree.PrefetchingBPlusTree}: the pB+-tree, with node width from
@@ -12,9 +17,11 @@
  *       classic one-line-node B+-tree baseline; with
  *       {@link dev.memwall.index.pbtree.PbTreeConfig#optimisticReaders} point lookups run beside
  *       one writer, validated by per-node version stamps ({@link dev.memwall.index.node.NodeStamps}).
- *   <li>{@link dev.memwall.index.csb.CsbPlusTree}: the CSB+-tree baseline (bulkload and search).
- *   <li>{@link dev.memwall.index.node.NodePool}: fixed-size nodes in one off-heap region
- *       addressed by int ids, charged to a memory budget.
+ *   <li>{@link dev.memwall.index.csb.CsbPlusTree}: the CSB+-tree baseline (bulkload, search, scan).
+ *   <li>{@code node}: what both share, {@link dev.memwall.index.node.NodePool} (fixed-size nodes in
+ *       one off-heap region addressed by int ids, charged to a memory budget), the packed keys,
+ *       the whole-node fetch and the version stamps; each tree keeps its own node format
+ *       ({@link dev.memwall.index.pbtree.NodeFormat} for the pB+-tree).
  * </ul>
  *
  * <p>Keys are {@code int32} or {@code int64} ({@link dev.memwall.index.KeyType}), passed as
@@ -38,8 +45,8 @@
  *       {@link dev.memwall.index.fpb.CacheFirstFormat} nodes placed onto leaf, node and overflow
  *       pages, durable through a logical-page map with copy on write, which also lets its readers
  *       run without locks, validating per page against the published map;
- *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer, picked by
- *       {@link dev.memwall.index.disk.DiskTreeType} in
+ *   <li>{@link dev.memwall.index.disk.DiskIndex}: what both trees offer (an updatable index that
+ *       commits), picked by {@link dev.memwall.index.disk.DiskTreeType} in
  *       {@link dev.memwall.index.disktrees.DiskIndexes} (create, bulkload, open, goal-G
  *       configuration), which sits above {@code disk} and {@code fpb} so that {@code disk} names
  *       nothing in {@code fpb}; both extend

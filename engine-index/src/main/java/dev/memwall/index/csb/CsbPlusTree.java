@@ -3,7 +3,9 @@ package dev.memwall.index.csb;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.vector.Column;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.OrderedIndex;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.node.LevelSizes;
@@ -16,9 +18,9 @@ import java.util.Objects;
 
 /**
  * A cache-sensitive B+-tree (CSB+-tree, Rao and Ross; the baseline of seed 002 chapter 2),
- * bulkload and search only: the children of a node are stored contiguously (a node group), so a
- * non-leaf keeps one child pointer instead of one per child and a one-line node holds almost
- * twice the keys of a B+-tree node.
+ * bulkloaded and then only read (an {@link OrderedIndex}, not updatable): the children of a node
+ * are stored contiguously (a node group), so a non-leaf keeps one child pointer instead of one per
+ * child and a one-line node holds almost twice the keys of a B+-tree node.
  *
  * <pre>
  * non-leaf: [0,2) keynum  [2,4) level (>= 1)  [4,8) first child id   [8, ...) keys
@@ -32,11 +34,12 @@ import java.util.Objects;
  * to the first entry {@code >= key} and collects equal keys across leaves.
  *
  * <p>Ownership: nodes off-heap in one {@link NodePool}, freed by {@link #close()}. Thread safety:
- * immutable after the bulkload, so any number of threads may search concurrently (not while it is
- * being closed). Bad input: as {@link SortedEntries#validate} and {@link KeyType#check}, refused
- * with {@link IllegalArgumentException} before allocation.
+ * immutable after the bulkload, so any number of threads may search and scan concurrently (not
+ * while it is being closed; each scan on one thread). Bad input: as {@link SortedEntries#validate}
+ * and {@link KeyType#check}, refused with {@link IllegalArgumentException} before allocation; a
+ * lookup key or scan bound outside the key type likewise.
  */
-public final class CsbPlusTree implements AutoCloseable {
+public final class CsbPlusTree implements OrderedIndex {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
   private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -234,6 +237,7 @@ public final class CsbPlusTree implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code key} does not fit the key type
    */
+  @Override
   public int search(long key, RowIds out) {
     checkOpen();
     keyType.check(key);
@@ -264,6 +268,7 @@ public final class CsbPlusTree implements AutoCloseable {
   }
 
   /** The row id of the first entry under {@code key}, or {@code absent}. */
+  @Override
   public long searchFirst(long key, long absent) {
     checkOpen();
     keyType.check(key);
@@ -293,20 +298,134 @@ public final class CsbPlusTree implements AutoCloseable {
     return key(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
   }
 
+  /**
+   * Whether any entry has {@code key}.
+   *
+   * @throws IllegalArgumentException if {@code key} does not fit the key type
+   */
+  @Override
+  public boolean contains(long key) {
+    checkOpen();
+    keyType.check(key);
+    MemorySegment s = pool.segment();
+    long at = lowerBoundEntry(s, key);
+    int leaf = (int) (at >>> 32);
+    int p = (int) at;
+    long off = leaf * nodeBytes;
+    if (p == s.get(SHORT, off + KEYNUM)) { // the entry begins the next leaf, if there is one
+      if (leaf + 1 >= leafCount) {
+        return false;
+      }
+      off += nodeBytes;
+      p = 0;
+    }
+    return key(s, off, p) == key;
+  }
+
+  /**
+   * The first entry with a key {@code >= key}, as {@code leaf << 32 | position}; the position may
+   * be the leaf's key count, and the entry then begins the next leaf.
+   */
+  private long lowerBoundEntry(MemorySegment s, long key) {
+    long[] sink = new long[1];
+    int leaf = descend(s, key, sink);
+    long off = leaf * nodeBytes;
+    int p = lowerBound(s, off, s.get(SHORT, off + KEYNUM), key);
+    NodeFetch.consume(sink[0]);
+    return (long) leaf << 32 | p;
+  }
+
+  /**
+   * A scan of the entries with {@code lo <= key <= hi} in key order (equal keys in bulkload
+   * order), empty if {@code lo > hi}: a search for {@code lo}, then the leaves in order.
+   *
+   * @throws IllegalArgumentException if a bound does not fit the key type
+   */
+  @Override
+  public RangeScan scan(long lo, long hi) {
+    checkOpen();
+    keyType.check(lo);
+    keyType.check(hi);
+    return new RangeScan(lo, hi);
+  }
+
+  /**
+   * An open range scan of the tree; read it with {@link #next}. One thread per scan; invalid once
+   * the tree is closed ({@link IllegalStateException}).
+   */
+  public final class RangeScan implements IndexScan {
+    private final long hi;
+    private int leaf;
+    private int p;
+    private boolean done;
+
+    private RangeScan(long lo, long hi) {
+      this.hi = hi;
+      this.done = lo > hi;
+      if (!done) {
+        long at = lowerBoundEntry(pool.segment(), lo);
+        leaf = (int) (at >>> 32);
+        p = (int) at;
+      }
+    }
+
+    @Override
+    public int next(long[] rowIds) {
+      return next(null, rowIds);
+    }
+
+    /**
+     * Fills {@code rowIds} (and {@code keys}, when not null, with the matching keys) with the next
+     * entries of the range, up to the array's length; returns how many, 0 once it is exhausted.
+     *
+     * @throws IllegalArgumentException if {@code keys} is shorter than {@code rowIds}
+     */
+    @Override
+    public int next(long[] keys, long[] rowIds) {
+      checkOpen();
+      if (keys != null && keys.length < rowIds.length) {
+        throw new IllegalArgumentException("keys holds " + keys.length + " but rowIds " + rowIds.length);
+      }
+      MemorySegment s = pool.segment();
+      int filled = 0;
+      while (!done && filled < rowIds.length) {
+        long off = leaf * nodeBytes;
+        if (p == s.get(SHORT, off + KEYNUM)) {
+          done = ++leaf >= leafCount;
+          p = 0;
+          continue;
+        }
+        long k = key(s, off, p);
+        if (k > hi) {
+          done = true;
+          break;
+        }
+        if (keys != null) {
+          keys[filled] = k;
+        }
+        rowIds[filled++] = s.get(LONG, off + rowIdOffset + 8L * p++);
+      }
+      return filled;
+    }
+  }
+
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("tree is closed");
     }
   }
 
+  @Override
   public long size() {
     return size;
   }
 
+  @Override
   public int height() {
     return height;
   }
 
+  @Override
   public KeyType keyType() {
     return keyType;
   }
@@ -323,6 +442,7 @@ public final class CsbPlusTree implements AutoCloseable {
    *
    * @throws IllegalStateException describing the first violation
    */
+  @Override
   public void checkInvariants() {
     checkOpen();
     int[] nextLeaf = {0};

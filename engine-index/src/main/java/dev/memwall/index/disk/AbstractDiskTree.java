@@ -157,6 +157,11 @@ public abstract class AbstractDiskTree implements DiskIndex {
 
   // ---- inspection --------------------------------------------------------------------------
 
+  @Override
+  public final KeyType keyType() {
+    return keyType;
+  }
+
   /** Entries in the tree (committed or not). */
   @Override
   public final long size() {
@@ -235,7 +240,7 @@ public abstract class AbstractDiskTree implements DiskIndex {
   // ---- scans -------------------------------------------------------------------------------
 
   /**
-   * Checks the arrays of a {@link DiskIndex.Scan#next(long[], long[])} call.
+   * Checks the arrays of a {@link dev.memwall.index.IndexScan#next(long[], long[])} call.
    *
    * @throws IllegalArgumentException if {@code rowIds} is empty or {@code keys} is shorter
    */

@@ -1,5 +1,6 @@
 package dev.memwall.index.disk;
 
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 
 /**
@@ -18,7 +19,7 @@ import dev.memwall.index.KeyType;
  * input: {@link #next(long[], long[])} rejects an empty row id array or a shorter key array with
  * {@link IllegalArgumentException}, and a closed tree with {@link IllegalStateException}.
  */
-public abstract class AbstractRangeScan implements DiskIndex.Scan {
+public abstract class AbstractRangeScan implements IndexScan {
   /** What {@link #tryNext} returns when the batch must be retried. */
   protected static final int RETRY = OptimisticReader.RETRY;
 

@@ -2,9 +2,11 @@ package dev.memwall.index.pbtree;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Column;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.UpdatableIndex;
 import dev.memwall.index.node.NodePool;
 import dev.memwall.index.node.NodeStamps;
 import java.util.ConcurrentModificationException;
@@ -22,13 +24,13 @@ import java.util.Objects;
  * the loaded words into a value the code checks (so the JIT cannot drop the loads). With w = 1
  * and no jump pointers ({@link PbTreeConfig#oneLine}) this is a classic one-line-node B+-tree.
  *
- * <p><b>Operations.</b> {@link #bulkload} with a fill factor, {@link #search} (every row id of a
- * key), {@link #insert}, lazy {@link #delete} (entries leave their leaf; leaves are never merged
- * or freed, empty leaves stay in the chain until the tree is rebuilt), {@link #scan range scans}
- * returning batches, prefetched through the jump-pointer array ({@link JumpPointers}) when the
- * range is expected to be long enough, and {@link #lookupBatch batched lookups} that interleave
- * the traversals of a group of keys so their misses overlap. {@link #checkInvariants()} walks the
- * whole tree.
+ * <p><b>Operations</b> (an {@link UpdatableIndex}, built empty or by a bulkload).
+ * {@link #bulkload} with a fill factor, {@link #search} (every row id of a key), {@link #insert},
+ * lazy {@link #delete} (entries leave their leaf; leaves are never merged or freed, empty leaves
+ * stay in the chain until the tree is rebuilt), {@link #scan range scans} returning batches,
+ * prefetched through the jump-pointer array ({@link JumpPointers}) when the range is expected to
+ * be long enough, and {@link #lookupBatch batched lookups} that interleave the traversals of a
+ * group of keys so their misses overlap. {@link #checkInvariants()} walks the whole tree.
  *
  * <p><b>Where the code is.</b> This class holds the API, the tree's resources and its shape (root,
  * height, counts); each operation lives in a package-private class of its own, all reading the
@@ -62,7 +64,7 @@ import java.util.Objects;
  * of the wrong type or with nulls, or a fill factor outside (0, 1] is refused with
  * {@link IllegalArgumentException} before anything is changed or allocated.
  */
-public final class PrefetchingBPlusTree implements AutoCloseable {
+public final class PrefetchingBPlusTree implements UpdatableIndex {
   /** The most levels a tree may have. */
   static final int MAX_HEIGHT = 64;
 
@@ -178,6 +180,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code key} does not fit the key type
    */
+  @Override
   public int search(long key, RowIds out) {
     checkOpen();
     keyType.check(key);
@@ -192,6 +195,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code key} does not fit the key type
    */
+  @Override
   public long searchFirst(long key, long absent) {
     checkOpen();
     keyType.check(key);
@@ -202,6 +206,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
   }
 
   /** Whether any entry has {@code key}. */
+  @Override
   public boolean contains(long key) {
     checkOpen();
     keyType.check(key);
@@ -229,6 +234,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    * @throws IllegalArgumentException if {@code offsets} is shorter than {@code count + 1}, or any
    *     key does not fit the key type (checked before any lookup)
    */
+  @Override
   public void lookupBatch(long[] keys, int count, int[] offsets, RowIds out) {
     checkOpen();
     Objects.checkFromIndexSize(0, count, keys.length);
@@ -253,6 +259,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code key} does not fit the key type; the tree is unchanged
    */
+  @Override
   public void insert(long key, long rowId) {
     checkOpen();
     keyType.check(key);
@@ -266,6 +273,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    * @return whether an entry was removed
    * @throws IllegalArgumentException if {@code key} does not fit the key type
    */
+  @Override
   public boolean delete(long key, long rowId) {
     checkOpen();
     keyType.check(key);
@@ -274,7 +282,12 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   // ---- range scans ------------------------------------------------------------------------
 
-  /** A scan of {@code lo <= key <= hi} that prefetches as {@link ScanPrefetch#AUTO} decides. */
+  /**
+   * A scan of {@code lo <= key <= hi} that prefetches as {@link ScanPrefetch#AUTO} decides.
+   *
+   * @throws IllegalArgumentException if a bound does not fit the key type
+   */
+  @Override
   public RangeScan scan(long lo, long hi) {
     return scan(lo, hi, ScanPrefetch.AUTO);
   }
@@ -296,7 +309,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    * An open range scan; read it with {@link #next}. Invalid once the tree is modified or closed.
    * Not thread-safe.
    */
-  public static final class RangeScan {
+  public static final class RangeScan implements IndexScan {
     private final LeafScan scan;
 
     private RangeScan(LeafScan scan) {
@@ -314,6 +327,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
     }
 
     /** {@link #next(long[], long[])} without keys. */
+    @Override
     public int next(long[] rowIds) {
       return scan.next(null, rowIds);
     }
@@ -326,6 +340,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
      * @throws ConcurrentModificationException if the tree was modified since the scan began
      * @throws IllegalArgumentException if {@code keys} is shorter than {@code rowIds}
      */
+    @Override
     public int next(long[] keys, long[] rowIds) {
       return scan.next(keys, rowIds);
     }
@@ -333,12 +348,19 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
 
   // ---- introspection ----------------------------------------------------------------------
 
+  @Override
+  public KeyType keyType() {
+    return keyType;
+  }
+
   /** Entries in the tree. */
+  @Override
   public long size() {
     return size;
   }
 
   /** Levels, leaves included (1: the root is a leaf). */
+  @Override
   public int height() {
     return height;
   }
@@ -380,6 +402,7 @@ public final class PrefetchingBPlusTree implements AutoCloseable {
    *
    * @throws IllegalStateException describing the first violation
    */
+  @Override
   public void checkInvariants() {
     checkOpen();
     new InvariantCheck(this).run();

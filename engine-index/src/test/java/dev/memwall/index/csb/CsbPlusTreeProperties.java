@@ -4,70 +4,49 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.index.IndexModelProperties;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.OrderedIndex;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
-import dev.memwall.index.TreeModel;
-import dev.memwall.index.pbtree.PbTreeProperties;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
+import java.nio.file.Path;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
+import net.jqwik.api.PropertyDefaults;
 import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
 
-/** The CSB+-tree's searches agree with {@link TreeModel} after a bulkload, invariants hold. */
-@AddLifecycleHook(PropertyLeakCheck.class)
-class CsbPlusTreeProperties {
+/**
+ * The CSB+-tree under {@link IndexModelProperties}: bulkloaded (both key types, node widths of 1-4
+ * lines, with and without whole-node fetch, any fill), then searched and scanned; and its refusal
+ * of bad input.
+ */
+@PropertyDefaults(tries = 150)
+class CsbPlusTreeProperties extends IndexModelProperties {
+  /** A CSB+-tree of one key type and node width; bulkloaded only. */
+  record CsbSubject(KeyType keyType, int widthLines, boolean fetchWholeNode) implements Subject {
+    @Override
+    public OrderedIndex create(Path dir, EngineMemory memory) {
+      return bulkload(dir, memory, SortedEntries.of(new long[0], new long[0]), 1.0);
+    }
 
-  @Provide
-  Arbitrary<Long> keys() {
-    return PbTreeProperties.keysForTests();
+    @Override
+    public OrderedIndex bulkload(Path dir, EngineMemory memory, SortedEntries entries, double fill) {
+      return CsbPlusTree.bulkload(memory, keyType, widthLines, fetchWholeNode, entries, fill);
+    }
   }
 
-  @Property(tries = 150)
-  void searchMatchesTreeMap(@ForAll KeyType type, @ForAll @IntRange(min = 1, max = 4) int width,
-      @ForAll boolean fetch, @ForAll @Size(max = 800) List<@From("keys") Long> keys,
-      @ForAll @DoubleRange(min = 0.05, max = 1.0) double fill, @ForAll("keys") long probe, EngineMemory memory) {
-    List<Long> sorted = new ArrayList<>();
-    for (long k : keys) {
-      sorted.add(type == KeyType.INT32 ? (long) (int) k : k);
-    }
-    Collections.sort(sorted);
-    long[] k = new long[sorted.size()];
-    long[] r = new long[k.length];
-    TreeModel model = new TreeModel();
-    for (int i = 0; i < k.length; i++) {
-      k[i] = sorted.get(i);
-      r[i] = 3L * i + 1;
-      model.insert(k[i], r[i]);
-    }
-    try (CsbPlusTree tree = CsbPlusTree.bulkload(memory, type, width, fetch, SortedEntries.of(k, r), fill)) {
-      tree.checkInvariants();
-      assertEquals(model.size(), tree.size());
-      RowIds out = new RowIds();
-      for (Map.Entry<Long, List<Long>> e : model.map().entrySet()) {
-        out.clear();
-        assertEquals(e.getValue().size(), tree.search(e.getKey(), out));
-        assertEquals(e.getValue(), List.of(boxed(out)));
-        assertEquals(e.getValue().get(0), tree.searchFirst(e.getKey(), -1));
-      }
-      long p = type == KeyType.INT32 ? (int) probe : probe;
-      for (long q : new long[] {p, type.min(), type.max(), 0}) {
-        out.clear();
-        assertEquals(model.rows(q).size(), tree.search(q, out));
-        assertEquals(model.rows(q).isEmpty() ? -1L : model.rows(q).get(0), tree.searchFirst(q, -1));
-      }
-    }
+  @Override
+  @Provide
+  public Arbitrary<Subject> subjects() {
+    return Combinators.combine(Arbitraries.of(KeyType.values()), Arbitraries.integers().between(1, 4),
+        Arbitraries.of(true, false)).as(CsbSubject::new);
+  }
+
+  @Override
+  protected int maxBulkloadEntries() {
+    return 800;
   }
 
   @Example
@@ -80,18 +59,17 @@ class CsbPlusTreeProperties {
     assertThrows(IllegalArgumentException.class,
         () -> CsbPlusTree.bulkload(memory, KeyType.INT64, 0, false, SortedEntries.of(new long[0], new long[0]), 1.0));
     assertEquals(0, memory.allocatedBytes());
+    CsbPlusTree closed;
     try (CsbPlusTree tree = CsbPlusTree.bulkload(memory, KeyType.INT32, 1, false,
         SortedEntries.of(new long[] {5}, new long[] {9}), 1.0)) {
       assertThrows(IllegalArgumentException.class, () -> tree.search(1L << 40, new RowIds()));
+      assertThrows(IllegalArgumentException.class, () -> tree.contains(1L << 40));
+      assertThrows(IllegalArgumentException.class, () -> tree.scan(0, 1L << 40));
+      assertThrows(IllegalArgumentException.class, () -> tree.scan(0, 9).next(new long[2], new long[3]));
       assertEquals(9, tree.searchFirst(5, -1));
+      closed = tree;
     }
-  }
-
-  private static Long[] boxed(RowIds ids) {
-    Long[] values = new Long[ids.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = ids.get(i);
-    }
-    return values;
+    assertThrows(IllegalStateException.class, () -> closed.contains(5));
+    assertThrows(IllegalStateException.class, () -> closed.scan(0, 9));
   }
 }

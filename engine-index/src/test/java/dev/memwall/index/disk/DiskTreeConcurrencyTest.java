@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
@@ -71,7 +72,7 @@ class DiskTreeConcurrencyTest {
           if (random.nextInt(16) == 0) {
             int lo = random.nextInt(KEYS);
             int hi = lo + random.nextInt(2000);
-            DiskIndex.Scan scan = tree.scan(lo, hi);
+            IndexScan scan = tree.scan(lo, hi);
             long previous = Long.MIN_VALUE;
             long nextStable = (lo + 3) / 4 * 4;
             for (int n; (n = scan.next(keys, rows)) > 0; ) {

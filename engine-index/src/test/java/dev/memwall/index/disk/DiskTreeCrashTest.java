@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.ChildJvm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.IndexModelProperties;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.TreeModel;
@@ -71,7 +73,7 @@ class DiskTreeCrashTest {
         TreeModel atNext = model(seed, reported + batch);
         List<Long> keys = new ArrayList<>();
         List<Long> rows = new ArrayList<>();
-        DiskIndex.Scan scan = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
+        IndexScan scan = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
         long[] k = new long[64];
         long[] r = new long[64];
         for (int got; (got = scan.next(k, r)) > 0; ) {
@@ -95,7 +97,7 @@ class DiskTreeCrashTest {
         tree.insert(1, 1);
         expected.insert(1, 1);
         tree.sync();
-        DiskTreeProperties.checkScan(tree, expected, Long.MIN_VALUE, Long.MAX_VALUE, 3);
+        IndexModelProperties.checkScan(tree, expected, Long.MIN_VALUE, Long.MAX_VALUE, 3);
       }
     }
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.IndexModelProperties;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
@@ -58,10 +59,10 @@ class DiskTreeTest {
         }
       }
       assertTrue(tree.height() >= 2, "45k entries in 4 KiB pages need more than one level");
-      DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
     try (DiskIndex tree = DiskIndexes.open(file, config(treeType, KeyType.INT64), memory)) {
-      DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
   }
 
@@ -96,11 +97,11 @@ class DiskTreeTest {
     }
     try (DiskIndex tree = DiskIndexes.bulkload(file, config(treeType, KeyType.INT32), memory,
         SortedEntries.of(keys, rows), 0.7)) {
-      DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
     try (DiskIndex tree = DiskIndexes.open(file, config(treeType, KeyType.INT32), memory)) {
-      DiskTreeProperties.assertMatches(tree, model);
-      DiskTreeProperties.checkScan(tree, model, keys[100], keys[40_000], 12);
+      IndexModelProperties.assertMatches(tree, model);
+      IndexModelProperties.checkScan(tree, model, keys[100], keys[40_000], 12);
     }
   }
 
@@ -120,7 +121,15 @@ class DiskTreeTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tree.insert(1L << 33, 1));
       assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
       assertEquals(1, tree.size());
+      // lookups find nothing for keys outside the type, and scans clamp their bounds to it
       assertEquals(0, tree.search(1L << 33, new RowIds()));
+      int[] offsets = new int[3];
+      RowIds out = new RowIds();
+      tree.lookupBatch(new long[] {5, 1L << 33}, 2, offsets, out);
+      assertArrayEquals(new int[] {0, 1, 1}, offsets);
+      long[] rows = new long[4];
+      assertEquals(1, tree.scan(Long.MIN_VALUE, Long.MAX_VALUE).next(rows));
+      assertEquals(50, rows[0]);
     }
     byte[] before = Files.readAllBytes(file);
     PageFileFormatException other = assertThrows(PageFileFormatException.class,
@@ -161,12 +170,12 @@ class DiskTreeTest {
         }
       }
       assertTrue(full != null && full.getMessage().contains("full"), "a 40-page file must fill up");
-      DiskTreeProperties.assertMatches(tree, model); // the refused insert changed nothing
+      IndexModelProperties.assertMatches(tree, model); // the refused insert changed nothing
       assertTrue(tree.delete(0, 0));
       model.delete(0, 0);
     }
     try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {
-      DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
   }
 

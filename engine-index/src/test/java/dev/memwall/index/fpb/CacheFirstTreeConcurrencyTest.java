@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.ReaderThreads;
 import dev.memwall.index.RowIds;
@@ -73,7 +74,7 @@ class CacheFirstTreeConcurrencyTest {
           if (random.nextInt(8) == 0) {
             int lo = random.nextInt(KEYS);
             int hi = lo + random.nextInt(3000);
-            DiskIndex.Scan scan = tree.scan(lo, hi);
+            IndexScan scan = tree.scan(lo, hi);
             long previous = Long.MIN_VALUE;
             long nextStable = (lo + STRIDE - 1) / STRIDE * STRIDE;
             for (int n; (n = scan.next(keys, rows)) > 0; ) {

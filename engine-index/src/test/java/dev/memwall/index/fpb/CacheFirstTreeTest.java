@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.index.IndexModelProperties;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
@@ -138,10 +139,10 @@ class CacheFirstTreeTest {
       assertTrue(after[0] > before[0], "leaf pages split");
       assertTrue(after[1] > before[1], "node pages split");
       assertTrue(after[2] > before[2], "leaf parents overflowed");
-      dev.memwall.index.disk.DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
     try (CacheFirstTree tree = CacheFirstTree.open(dir.resolve("grow"), narrow, memory)) {
-      dev.memwall.index.disk.DiskTreeProperties.assertMatches(tree, model);
+      IndexModelProperties.assertMatches(tree, model);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.vector.Column;
+import dev.memwall.index.IndexModelProperties;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
@@ -77,7 +78,7 @@ class PbTreeTest {
       }
       vector.setValueCount(rows);
       try (PrefetchingBPlusTree tree = PrefetchingBPlusTree.bulkload(memory, INT32, Column.of(vector, null), 0.7)) {
-        PbTreeProperties.assertMatches(tree, model);
+        IndexModelProperties.assertMatches(tree, model);
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.memwall.bench.index;
 
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.disk.DiskIndex;
@@ -74,7 +75,7 @@ public class DiskTreeBenchmark {
         .withPoolFrames(frames);
     tree = DiskIndexes.bulkload(dir.resolve("tree.pages"), config, memory, IndexBenchData.evenKeys(keys), 1.0);
     long[] rows = new long[4096];
-    DiskIndex.Scan all = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
+    IndexScan all = tree.scan(Long.MIN_VALUE, Long.MAX_VALUE);
     long seen = 0;
     for (int n; (n = all.next(rows)) > 0; ) {
       seen += n;
@@ -113,7 +114,7 @@ public class DiskTreeBenchmark {
   public long scan() {
     long lo = probes[next];
     next = (next + 1) & (PROBES - 1);
-    DiskIndex.Scan scan = tree.scan(lo, lo + 2L * (rangeEntries - 1));
+    IndexScan scan = tree.scan(lo, lo + 2L * (rangeEntries - 1));
     long sum = 0;
     for (int n; (n = scan.next(scanRows)) > 0; ) {
       sum += n + scanRows[n - 1];
