@@ -86,8 +86,8 @@ final class JoinPhase {
     int[] work = units.stream().mapToInt(Integer::intValue).toArray();
     AtomicInteger next = new AtomicInteger();
     run.parallel(t -> {
-      CacheTable table = new CacheTable(run.input(), run.out(t), recordBytes, matched);
-      try (Scratch scratch = new Scratch(run.memory())) {
+      try (CacheTable table = new CacheTable(run.input(), run.out(t), recordBytes, matched);
+          Scratch scratch = new Scratch(run.memory())) {
         for (int u = next.getAndIncrement(); u < work.length; u = next.getAndIncrement()) {
           int unit = work[u];
           if (unit >= 0) {
