@@ -139,9 +139,9 @@ public final class Join {
 
   /**
    * Whether radix-clustering scatters through software write-combining buffers (default false: with
-   * the clusters on huge pages the TLB no longer limits the plain scatter, which made whole radix
-   * joins 1.08-1.2x faster on the Xeon VM (Table2Benchmark, docs/benchmarks/joins.md); the buffers
-   * pay where the open clusters' pages outnumber the TLB, as on the seed's machines). Keys of one int32
+   * the clusters on huge pages the TLB no longer limits the plain scatter, so the buffers' extra copy
+   * is pure cost (Table2Benchmark, docs/benchmarks/joins.md); they pay where the open clusters' pages
+   * outnumber the TLB, as on the seed's machines). Keys of one int32
    * column are clustered as packed 8-byte tuples, always without the buffers.
    */
   public Join writeCombining(boolean enabled) {

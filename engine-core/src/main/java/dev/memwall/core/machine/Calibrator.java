@@ -108,10 +108,10 @@ public final class Calibrator {
    * that many independent misses are in flight, {@code round / CHAINS}, which is what the cost
    * models charge an independent miss. Seed 002 models a burst of k misses as T1 + (k - 1) x Tnext;
    * a steady loop of chases instead takes max(T1, k x Tnext) per round, since each chase waits a
-   * full T1 for its own miss while the others overlap it. On the Xeon VM 8 chases took 215 ns per
-   * round against T1 = 206 (all eight overlapped: the burst model read that as Tnext = 1.3 ns) and 16
-   * took 285 ns against 219, 17.8 ns per miss, as a plain loop of random loads into a table on huge
-   * pages measures. An overlapped miss cannot cost more than a full one (a larger figure is a
+   * full T1 for its own miss while the others overlap it: with fewer chains than the core keeps in
+   * flight a round takes about one T1 (the burst model would read that as a near-zero Tnext), with
+   * more it is bound by their throughput, which is the per-miss cost a plain loop of random loads
+   * into a table on huge pages measures (docs/calibration). An overlapped miss cannot cost more than a full one (a larger figure is a
    * disturbed run, seen under load from other processes), so Tnext is at most T1.
    */
   static double pipelinedMissNanos(double missLatency, double roundNanos) {

@@ -28,7 +28,7 @@ public final class MemoryProbe {
   /**
    * Independent chains in {@link #chaseParallel}: at least as many misses as a current x86 core keeps
    * in flight (10 to 16 line-fill buffers), so that a round is bound by their throughput rather
-   * than by one miss's latency (with 8, a Xeon VM overlapped them all within one T1).
+   * than by one miss's latency (with fewer, a round can overlap them all within one T1).
    */
   public static final int CHAINS = 16;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;

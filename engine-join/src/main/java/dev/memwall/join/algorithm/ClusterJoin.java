@@ -69,7 +69,7 @@ public final class ClusterJoin {
    * A cluster joiner whose tables fit a right cluster of up to {@code largestRightCluster} tuples.
    * The tables are heap arrays: per-thread scratch of about 8 bytes per tuple of the largest right
    * cluster, read at random in the hottest loop, where off-heap segments' bounds and liveness checks
-   * made the join phase of workload A 1.6x slower.
+   * cost more than the arrays' (docs/benchmarks/joins.md).
    */
   public ClusterJoin(JoinInput input, JoinOutput out, Kind kind, int largestRightCluster) {
     this.input = input;

@@ -26,9 +26,9 @@ public final class OpenAddressingHashJoin implements JoinMethod<OpenAddressingHa
   /** The algorithm. */
   public static final OpenAddressingHashJoin METHOD = new OpenAddressingHashJoin();
   /**
-   * The default probe group, the one the planner's open-addressing cost was fitted with. Measured on
-   * workload A, the plain loop ({@code group == 1}) is as fast or up to 1.08x faster
-   * (docs/benchmarks/joins.md).
+   * The default probe group, the one the planner's open-addressing cost was fitted with; on today's
+   * cores the plain loop ({@code group == 1}) is about as fast, since the reorder window already
+   * overlaps its misses (docs/benchmarks/joins.md).
    */
   public static final int DEFAULT_GROUP = 16;
   private static final ValueLayout.OfLong HASH = Tuples.HASH;

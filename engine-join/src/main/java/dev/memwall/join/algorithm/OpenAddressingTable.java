@@ -205,7 +205,7 @@ public final class OpenAddressingTable implements AutoCloseable {
    * One thread's inserts, buffered {@value #INSERT_GROUP} at a time: the home slots of a group are
    * loaded back to back, then its rows inserted in order (group prefetching, seed 002, done with
    * plain loads). A plain insert loop overlaps few of its misses, each insert's stores holding the
-   * reorder window behind its miss; loading ahead made the build of 16M keys 1.8x faster.
+   * reorder window behind its miss, so loading ahead shortens the build (docs/benchmarks/joins.md).
    */
   private final class Inserter {
     private final long[] hashes = new long[INSERT_GROUP];

@@ -33,19 +33,15 @@ import java.util.List;
  *       for transparent huge pages, so where the calibration found them their pages are 2 MiB, not
  *       the profile's base {@code pageBytes}: a radix pass's open clusters then share a few huge pages
  *       instead of each holding a page of its own, which is why one pass stays the cheapest up to
- *       16 bits on the Xeon VM (docs/benchmarks/joins.md, Figs. 11-13) where the seed's 1999 TLB
- *       allowed 6.
+ *       many more bits than the seed's 1999 TLB allowed (docs/benchmarks/joins.md, Figs. 11-13).
  * </ul>
  *
  * <p>CPU work per tuple (the seed's w_c, w_h, w'_h, w_r, w'_r) is expressed in units of one L1 hit
  * (the profile's L1 latency, a few cycles). Those weights are properties of the code, not of the
- * machine: they were fitted to seed 000's Table 2 as measured on the 2-vCPU Xeon VM (joins of
- * 125K, 1M and 8M unique keys per side, every costed algorithm at the model's plan, predictions
- * within 0.6-1.9x of the times and mostly within 0.8-1.3x, the cheapest prediction the fastest run
- * at each size); {@code explain} reports how far a prediction is from a measured run. Re-checked on
- * 2026-11-26 after Tnext became the time per miss with 16 in flight and the TLB term moved to huge
- * pages: open addressing predicted 1.0-1.3x under its times at 125K-8M, the planner's phash+ plans
- * 1.2x under theirs, the cheapest prediction again the fastest run at 125K, 1M and 8M.
+ * machine: they were fitted to seed 000's Table 2 (joins of 125K, 1M and 8M unique keys per side,
+ * every costed algorithm at the model's plan), so that the cheapest prediction is the fastest run at
+ * each size; how close the predictions come is in docs/benchmarks/joins.md, and {@code explain}
+ * reports how far a prediction is from a measured run.
  *
  * <p>Model inputs: C_left, C_right tuples, laid out as the partitioned joins will ({@link Layout}:
  * 12-byte (hash, row id) tuples in two streams, or for a key of one int32 column 8-byte (key,
@@ -63,9 +59,8 @@ public final class CostModel {
     /**
      * {@link dev.memwall.core.partition.PackedTuples}: (key, row id) in one 8-byte word, clustered
      * straight from the key column; a key of one int32 column. Its CPU weights were fitted on
-     * workload A (16M x 64M, B = 6-14 in one pass, Xeon VM, 2026-11-26: 1337 ms predicted at 12
-     * bits against 1.28 s measured): a pass hashes with one multiplication instead of reading a
-     * stored hash, and the cluster tables are heap arrays.
+     * workload A (16M x 64M, B = 6-14 in one pass; docs/benchmarks/joins.md): a pass hashes with one
+     * multiplication instead of reading a stored hash, and the cluster tables are heap arrays.
      */
     PACKED(8, 1, 1.0, 2.5, 1.75);
 
@@ -95,10 +90,8 @@ public final class CostModel {
   static final double W_CLUSTER = 7.0;
   /**
    * CPU per tuple and radix pass for the copy through a software write-combining buffer, in L1 hits:
-   * a whole count-only phash+ join of 8M x 8M tuples took 523-550 ms with the buffers and 447-451 ms
-   * without (one pass of 9 or 12 bits, Xeon VM, 2026-11-26), about 5.5 ns more per tuple clustered;
-   * {@code Table2Benchmark} with the join index streamed measured 1.5-4 ns more per tuple and pass
-   * (docs/benchmarks/joins.md, Table 2).
+   * the difference between whole phash+ joins with and without the buffers, per tuple clustered
+   * ({@code Table2Benchmark}, docs/benchmarks/joins.md).
    */
   static final double W_WRITE_COMBINE = 3.5;
   /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */

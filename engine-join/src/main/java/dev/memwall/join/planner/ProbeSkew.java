@@ -10,9 +10,8 @@ import java.util.Locale;
  *
  * <p>Seed 000's cost model assumes unique uniform keys. Under skew the hot keys' slots of a
  * non-partitioned hash table stay in the cache while the probe runs, so only the other probes
- * miss; partitioning gains nothing from skew (every tuple is still copied by every pass). Measured
- * on workload A at Zipf 1.5 the open-addressing join ran 2.2x faster than on uniform keys while
- * phash+ did not move. The estimate is conservative: keys too rare to recur in the sample may also
+ * miss; partitioning gains nothing from skew (every tuple is still copied by every pass), as
+ * workload A at Zipf 1.5 shows (docs/benchmarks/joins.md). The estimate is conservative: keys too rare to recur in the sample may also
  * stay cached, and they count as cold.
  *
  * <p>Uniform keys over a domain of D values recur in a sample of S with about S² / 2D pairs, so

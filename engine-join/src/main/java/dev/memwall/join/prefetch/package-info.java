@@ -14,8 +14,8 @@
  * prefetch instruction, retires only when its line arrives, so the reorder window bounds how far
  * ahead the loads reach.
  * The group form, whose early stages are tight loops of independent loads, gets many misses in
- * flight: its probe with output is 2.4-2.6x faster than the plain loop on a table far beyond the
- * cache, its build 1.7x. The software-pipelined form interleaves all stages in every iteration, so
+ * flight, and beats the plain loop on a table far beyond the cache, probe and build alike. The
+ * software-pipelined form interleaves all stages in every iteration, so
  * each early load has whole iterations queued behind it; it is slower than the group form at every
  * distance D, and a larger D does not help. The partition loop gains little in any form (its misses
  * are stores, which the core already overlaps), so the GRACE join uses it only for pages beyond the
