@@ -4,7 +4,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Seed 000's 8-byte tuples for a 32-bit key: the key in the low half of a long, a 32-bit row id in
- * the high half, one word per tuple in one stream. Against {@link Tuples} (a 64-bit hash and a row
+ * the high half, one word per tuple in one stream. Against {@link HashedTuples} (a 64-bit hash and a row
  * id in two streams, 12 bytes), a pass of radix-clustering moves two thirds of the bytes and keeps
  * half as many write positions open, and the key itself is compared, so no hash is stored.
  *

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * buffers. A failure in any thread is rethrown after all have stopped.
  */
 public final class ParallelRadixCluster {
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
-  private static final ValueLayout.OfInt ROW = Tuples.ROW;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
+  private static final ValueLayout.OfInt ROW = HashedTuples.ROW;
   private static final ValueLayout.OfInt OFFSET = ValueLayout.JAVA_INT;
   /** Tuples a thread claims at once from a partition's region with {@link PartitionWriter#PARALLEL_BUFFERS}. */
   static final int CHUNK_TUPLES = 64;
@@ -48,7 +48,7 @@ public final class ParallelRadixCluster {
    *     because its fragmented output cannot be ordered (use {@link #partitionIndependent})
    * @return the buffer holding the result, {@code input} or {@code scratch}
    */
-  public static Tuples cluster(Tuples input, Tuples scratch, int count, RadixPlan plan, int threads,
+  public static HashedTuples cluster(HashedTuples input, HashedTuples scratch, int count, RadixPlan plan, int threads,
       PartitionWriter writer, boolean writeCombining, MemorySegment offsets) {
     if (writer == PartitionWriter.INDEPENDENT) {
       throw new IllegalArgumentException("INDEPENDENT output is fragmented per thread; use partitionIndependent");
@@ -99,7 +99,7 @@ public final class ParallelRadixCluster {
   }
 
   /** One pass, contiguous output: partition p of {@code out} is {@code [starts[p], starts[p + 1])}. */
-  static void firstPass(Tuples in, Tuples out, int count, int shift, int bits, int threads, PartitionWriter writer,
+  static void firstPass(HashedTuples in, HashedTuples out, int count, int shift, int bits, int threads, PartitionWriter writer,
       int[] starts) {
     int fanout = 1 << bits;
     int mask = fanout - 1;
@@ -167,7 +167,7 @@ public final class ParallelRadixCluster {
    * One pass with {@link PartitionWriter#INDEPENDENT} output: thread t partitions input slice t into
    * the same slice of {@code out}; no coordination, each partition one fragment per thread.
    */
-  public static Fragments partitionIndependent(Tuples in, Tuples out, int count, int bits, int threads) {
+  public static Fragments partitionIndependent(HashedTuples in, HashedTuples out, int count, int bits, int threads) {
     int fanout = 1 << bits;
     int mask = fanout - 1;
     int[] starts = new int[threads * (fanout + 1)];
@@ -198,7 +198,7 @@ public final class ParallelRadixCluster {
     return (int) ((long) count * thread / threads);
   }
 
-  private static int[] histogram(Tuples in, int from, int to, int shift, int mask) {
+  private static int[] histogram(HashedTuples in, int from, int to, int shift, int mask) {
     int[] hist = new int[mask + 1];
     MemorySegment hashes = in.hashes();
     for (int i = from; i < to; i++) {
@@ -207,7 +207,7 @@ public final class ParallelRadixCluster {
     return hist;
   }
 
-  private static void moveWithCursors(Tuples in, Tuples out, int from, int to, int shift, int mask, int[] cursor) {
+  private static void moveWithCursors(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask, int[] cursor) {
     MemorySegment ih = in.hashes();
     MemorySegment ir = in.rows();
     MemorySegment oh = out.hashes();
@@ -220,7 +220,7 @@ public final class ParallelRadixCluster {
     }
   }
 
-  private static void moveConcurrent(Tuples in, Tuples out, int from, int to, int shift, int mask,
+  private static void moveConcurrent(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask,
       AtomicIntegerArray cursor) {
     MemorySegment ih = in.hashes();
     MemorySegment ir = in.rows();
@@ -238,7 +238,7 @@ public final class ParallelRadixCluster {
   private record ChunkState(int[] next, int[] end, long[] overflowHashes, int[] overflowRows, int[] overflowPartition,
       int overflow) {}
 
-  private static ChunkState moveChunked(Tuples in, Tuples out, int from, int to, int shift, int mask,
+  private static ChunkState moveChunked(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask,
       AtomicIntegerArray cursor, int[] starts) {
     int fanout = mask + 1;
     int[] next = new int[fanout];
@@ -279,7 +279,7 @@ public final class ParallelRadixCluster {
   }
 
   /** Fills the unused tails of the threads' last chunks with the tuples that found no room. */
-  private static void compactChunks(Tuples out, ChunkState[] states, int fanout) {
+  private static void compactChunks(HashedTuples out, ChunkState[] states, int fanout) {
     MemorySegment oh = out.hashes();
     MemorySegment or = out.rows();
     for (ChunkState spill : states) {

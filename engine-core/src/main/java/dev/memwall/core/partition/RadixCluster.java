@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Radix-cluster (seed 000, section 3.3): reorders {@link Tuples} so that tuples with equal low
+ * Radix-cluster (seed 000, section 3.3): reorders {@link HashedTuples} so that tuples with equal low
  * {@code B} hash bits are adjacent, ordered by those bits, in {@code P} passes of
  * histogram-then-scatter. Each pass splits every cluster of the previous pass on the next most
  * significant bits, so one pass writes to at most 2^{B_p} places at a time.
@@ -24,8 +24,8 @@ import java.util.Arrays;
  * <p>Thread safety: stateless; concurrent calls must not share buffers.
  */
 public final class RadixCluster {
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
-  private static final ValueLayout.OfInt ROW = Tuples.ROW;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
+  private static final ValueLayout.OfInt ROW = HashedTuples.ROW;
   private static final ValueLayout.OfInt OFFSET = ValueLayout.JAVA_INT;
   /** Tuples a write-combining buffer holds: one 64-byte line of hashes. */
   static final int LINE_TUPLES = 8;
@@ -57,7 +57,7 @@ public final class RadixCluster {
    * @param writeCombining whether to scatter through software write-combining buffers
    * @return the buffer holding the clustered tuples: {@code input} or {@code scratch}
    */
-  public static Tuples cluster(Tuples input, Tuples scratch, long count, RadixPlan plan, boolean writeCombining,
+  public static HashedTuples cluster(HashedTuples input, HashedTuples scratch, long count, RadixPlan plan, boolean writeCombining,
       MemorySegment offsets, MemorySegment levelScratch) {
     if (count < 0 || count > input.capacity() || count > scratch.capacity() || count > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("cannot cluster " + count + " tuples with buffers of "
@@ -73,7 +73,7 @@ public final class RadixCluster {
       offsets.setAtIndex(OFFSET, 1, n);
       return input;
     }
-    Tuples result = clusterRange(input, scratch, 0, n, plan, writeCombining, offsets, 0, levelScratch);
+    HashedTuples result = clusterRange(input, scratch, 0, n, plan, writeCombining, offsets, 0, levelScratch);
     offsets.setAtIndex(OFFSET, plan.clusters(), n);
     return result;
   }
@@ -86,7 +86,7 @@ public final class RadixCluster {
    *
    * @return the buffer holding the clustered range: {@code input} when the passes are even, else {@code scratch}
    */
-  public static Tuples clusterRange(Tuples input, Tuples scratch, int from, int to, RadixPlan plan,
+  public static HashedTuples clusterRange(HashedTuples input, HashedTuples scratch, int from, int to, RadixPlan plan,
       boolean writeCombining, MemorySegment offsets, long offsetBase, MemorySegment levelScratch) {
     int passes = plan.passes();
     if (passes == 0) {
@@ -98,8 +98,8 @@ public final class RadixCluster {
       maxFanout = Math.max(maxFanout, 1 << plan.bitsOfPass(p));
     }
     Scatter scatter = new Scatter(maxFanout, writeCombining);
-    Tuples src = input;
-    Tuples dst = scratch;
+    HashedTuples src = input;
+    HashedTuples dst = scratch;
     MemorySegment previous = null;
     long previousBase = 0;
     int clustersBefore = 1;
@@ -120,7 +120,7 @@ public final class RadixCluster {
       clustersBefore <<= passBits;
       previous = out;
       previousBase = outBase;
-      Tuples t = src;
+      HashedTuples t = src;
       src = dst;
       dst = t;
     }
@@ -146,7 +146,7 @@ public final class RadixCluster {
     }
 
     /** Splits {@code [from, to)} of {@code src} on bits {@code [shift, shift + bits)} into {@code dst}. */
-    void pass(Tuples src, Tuples dst, int from, int to, int shift, int bits, MemorySegment out, long outBase) {
+    void pass(HashedTuples src, HashedTuples dst, int from, int to, int shift, int bits, MemorySegment out, long outBase) {
       int fanout = 1 << bits;
       int mask = fanout - 1;
       MemorySegment srcHashes = src.hashes();
@@ -169,7 +169,7 @@ public final class RadixCluster {
       }
     }
 
-    private void scatterDirect(Tuples src, Tuples dst, int from, int to, int shift, int mask) {
+    private void scatterDirect(HashedTuples src, HashedTuples dst, int from, int to, int shift, int mask) {
       MemorySegment srcHashes = src.hashes();
       MemorySegment srcRows = src.rows();
       MemorySegment dstHashes = dst.hashes();
@@ -184,7 +184,7 @@ public final class RadixCluster {
       }
     }
 
-    private void scatterCombining(Tuples src, Tuples dst, int from, int to, int shift, int mask) {
+    private void scatterCombining(HashedTuples src, HashedTuples dst, int from, int to, int shift, int mask) {
       MemorySegment srcHashes = src.hashes();
       MemorySegment srcRows = src.rows();
       MemorySegment dstHashes = dst.hashes();

@@ -28,10 +28,10 @@ class ParallelRadixClusterProperties {
       @ForAll @IntRange(min = 1, max = 300) int distinct, @ForAll long seed, EngineMemory memory) {
     RadixPlan plan = bits == 0 ? RadixPlan.even(0, 0) : RadixPlan.even(bits, Math.min(passes, bits));
     Random random = new Random(seed);
-    try (Tuples a = Tuples.allocate(memory, count, Placement.DEFAULT);
-        Tuples b = Tuples.allocate(memory, count, Placement.DEFAULT);
-        Tuples c = Tuples.allocate(memory, count, Placement.DEFAULT);
-        Tuples d = Tuples.allocate(memory, count, Placement.DEFAULT);
+    try (HashedTuples a = HashedTuples.allocate(memory, count, Placement.DEFAULT);
+        HashedTuples b = HashedTuples.allocate(memory, count, Placement.DEFAULT);
+        HashedTuples c = HashedTuples.allocate(memory, count, Placement.DEFAULT);
+        HashedTuples d = HashedTuples.allocate(memory, count, Placement.DEFAULT);
         OffHeapBuffer seqOffsets = memory.allocate(RadixCluster.offsetsBytes(plan));
         OffHeapBuffer level = memory.allocate(RadixCluster.offsetsBytes(plan));
         OffHeapBuffer parOffsets = memory.allocate(RadixCluster.offsetsBytes(plan))) {
@@ -44,8 +44,8 @@ class ParallelRadixClusterProperties {
         checkIndependent(c, d, count, threads, random.nextInt(7));
         return;
       }
-      Tuples expected = RadixCluster.cluster(a, b, count, plan, writeCombining, seqOffsets.segment(), level.segment());
-      Tuples actual = ParallelRadixCluster.cluster(c, d, count, plan, threads, writer, writeCombining,
+      HashedTuples expected = RadixCluster.cluster(a, b, count, plan, writeCombining, seqOffsets.segment(), level.segment());
+      HashedTuples actual = ParallelRadixCluster.cluster(c, d, count, plan, threads, writer, writeCombining,
           parOffsets.segment());
       for (int k = 0; k <= plan.clusters(); k++) {
         assertEquals(seqOffsets.segment().getAtIndex(ValueLayout.JAVA_INT, k),
@@ -59,7 +59,7 @@ class ParallelRadixClusterProperties {
     }
   }
 
-  private static void checkIndependent(Tuples in, Tuples out, int count, int threads, int bits) {
+  private static void checkIndependent(HashedTuples in, HashedTuples out, int count, int threads, int bits) {
     ParallelRadixCluster.Fragments f = ParallelRadixCluster.partitionIndependent(in, out, count, bits, threads);
     List<Long> all = new ArrayList<>();
     long mask = (1L << bits) - 1;
@@ -74,7 +74,7 @@ class ParallelRadixClusterProperties {
     assertEquals(sortedTuples(in, 0, count), all.stream().sorted().toList());
   }
 
-  private static List<Long> sortedTuples(Tuples t, int from, int to) {
+  private static List<Long> sortedTuples(HashedTuples t, int from, int to) {
     List<Long> list = new ArrayList<>();
     for (int i = from; i < to; i++) {
       list.add(t.hash(i) * 31 + t.row(i));
@@ -86,7 +86,7 @@ class ParallelRadixClusterProperties {
   @Example
   void independentIsRefusedForOrderedClustering() {
     try (EngineMemory memory = EngineMemory.create("independent-refused");
-        Tuples a = Tuples.allocate(memory, 4, Placement.DEFAULT); Tuples b = Tuples.allocate(memory, 4, Placement.DEFAULT);
+        HashedTuples a = HashedTuples.allocate(memory, 4, Placement.DEFAULT); HashedTuples b = HashedTuples.allocate(memory, 4, Placement.DEFAULT);
         OffHeapBuffer o = memory.allocate(64)) {
       assertThrows(IllegalArgumentException.class, () -> ParallelRadixCluster.cluster(a, b, 4, RadixPlan.even(2, 1), 2,
           PartitionWriter.INDEPENDENT, true, o.segment()));

@@ -28,8 +28,8 @@ class RadixClusterProperties {
       EngineMemory memory) {
     RadixPlan plan = RadixPlan.even(bits, Math.min(passes, Math.max(bits, 1)) * (bits == 0 ? 0 : 1));
     Random random = new Random(seed);
-    try (Tuples input = Tuples.allocate(memory, count, Placement.DEFAULT);
-        Tuples scratch = Tuples.allocate(memory, count, Placement.DEFAULT);
+    try (HashedTuples input = HashedTuples.allocate(memory, count, Placement.DEFAULT);
+        HashedTuples scratch = HashedTuples.allocate(memory, count, Placement.DEFAULT);
         OffHeapBuffer offsets = memory.allocate(RadixCluster.offsetsBytes(plan));
         OffHeapBuffer level = memory.allocate(RadixCluster.offsetsBytes(plan))) {
       List<Long> expected = new ArrayList<>();
@@ -38,7 +38,7 @@ class RadixClusterProperties {
         input.set(i, hash, i);
         expected.add(hash * 31 + i);
       }
-      Tuples out = RadixCluster.cluster(input, scratch, count, plan, writeCombining, offsets.segment(), level.segment());
+      HashedTuples out = RadixCluster.cluster(input, scratch, count, plan, writeCombining, offsets.segment(), level.segment());
       long mask = (1L << bits) - 1;
       List<Long> actual = new ArrayList<>();
       int clusters = 1 << bits;

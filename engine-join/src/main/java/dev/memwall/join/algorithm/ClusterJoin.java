@@ -2,7 +2,7 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.partition.PackedRadixCluster;
 import dev.memwall.core.partition.PackedTuples;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -13,7 +13,7 @@ import java.util.Arrays;
  * (phash: about 4 tuples per bucket, at least 256 buckets; phash+: about 1 tuple per bucket, at
  * least 2), or nested loops over both clusters (radix-join, for clusters of a few tuples).
  *
- * <p>Within a cluster of {@link Tuples} all hashes share their low B bits, so the bucket is taken
+ * <p>Within a cluster of {@link HashedTuples} all hashes share their low B bits, so the bucket is taken
  * from the hash's top bits; within a cluster of {@link PackedTuples} ({@link #joinPacked}) they share
  * their top B bits, so the bucket is taken from the bits below. The table arrays are allocated once,
  * for the largest cluster, and reused.
@@ -52,7 +52,7 @@ public final class ClusterJoin {
    */
   public static final int NESTED_LOOP_LIMIT = 64;
 
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
   private static final ValueLayout.OfLong WORD = PackedTuples.WORD;
 
@@ -87,7 +87,7 @@ public final class ClusterJoin {
   }
 
   /** Joins left tuples {@code [ls, le)} of {@code left} with right tuples {@code [rs, re)} of {@code right}. */
-  public void join(Tuples left, int ls, int le, Tuples right, int rs, int re) {
+  public void join(HashedTuples left, int ls, int le, HashedTuples right, int rs, int re) {
     if (ls == le) {
       return;
     }
@@ -107,7 +107,7 @@ public final class ClusterJoin {
     }
   }
 
-  private void nestedLoops(Tuples left, int ls, int le, Tuples right, int rs, int re) {
+  private void nestedLoops(HashedTuples left, int ls, int le, HashedTuples right, int rs, int re) {
     MemorySegment lh = left.hashes();
     MemorySegment lr = left.rows();
     MemorySegment rh = right.hashes();
@@ -124,7 +124,7 @@ public final class ClusterJoin {
     }
   }
 
-  private void hashed(Tuples left, int ls, int le, Tuples right, int rs, int re) {
+  private void hashed(HashedTuples left, int ls, int le, HashedTuples right, int rs, int re) {
     int size = re - rs;
     int buckets = kind.buckets(size);
     int shift = 64 - Integer.numberOfTrailingZeros(buckets);

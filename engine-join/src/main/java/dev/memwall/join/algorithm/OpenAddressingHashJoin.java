@@ -1,6 +1,6 @@
 package dev.memwall.join.algorithm;
 
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -31,7 +31,7 @@ public final class OpenAddressingHashJoin implements JoinMethod<OpenAddressingHa
    * overlaps its misses (docs/benchmarks/joins.md).
    */
   public static final int DEFAULT_GROUP = 16;
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   /** Left blocks each probing thread should get at least: fewer and starting a thread costs more than it saves. */

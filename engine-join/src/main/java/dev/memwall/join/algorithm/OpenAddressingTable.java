@@ -5,7 +5,7 @@ import dev.memwall.core.concurrent.Workers;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -41,7 +41,7 @@ import java.util.function.LongConsumer;
  * look up concurrently.
  */
 public final class OpenAddressingTable implements AutoCloseable {
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final int SLOT_SHIFT = 4;
   /** A slot's head and more read as one long, the entry: head in the low half (little-endian). */

@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * One input with a key of one int32 column, radix-clustered as {@link PackedTuples} (key, row id)
  * straight from its key column: {@link PackedRadixCluster}'s first pass reads the column block by
  * block ({@link #fill}), so the input is never extracted whole before clustering. The 8-byte-tuple
- * counterpart of {@link ExtractedSide}; the row ids of null keys are kept on the side when asked.
+ * counterpart of {@link HashedSide}; the row ids of null keys are kept on the side when asked.
  *
  * <p>Ownership: closes every buffer it allocated. Thread safety: {@link #fill} is safe for different
  * blocks; the rest is for one thread.

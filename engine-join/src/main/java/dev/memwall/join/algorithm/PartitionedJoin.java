@@ -4,7 +4,7 @@ import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.common.JoinMemoryException;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The radix-cluster joins of seed 000: both inputs are radix-clustered on the same B hash bits in
- * P passes (the low bits of (hash, row id) {@link Tuples} by
+ * P passes (the low bits of (hash, row id) {@link HashedTuples} by
  * {@link dev.memwall.core.partition.RadixCluster}, or for a key of one int32 column the top bits of
  * 8-byte (key, row id) tuples by {@link dev.memwall.core.partition.PackedRadixCluster}), then
  * cluster c of the left input is joined with cluster c of the right one by {@link ClusterJoin}:
@@ -56,7 +56,7 @@ public final class PartitionedJoin implements JoinMethod<PartitionedJoin.Setting
    */
   public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan, boolean packed) {
     return packed ? PackedSide.bytesFor(leftRows, leftNullBound, plan) + PackedSide.bytesFor(rightRows, 0, plan)
-        : ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
+        : HashedSide.bytesFor(leftRows, leftNullBound, plan) + HashedSide.bytesFor(rightRows, 0, plan);
   }
 
   @Override
@@ -72,7 +72,7 @@ public final class PartitionedJoin implements JoinMethod<PartitionedJoin.Setting
    *
    * <p>A key of one int32 column is clustered as seed 000's 8-byte tuples ({@link PackedSide}), on
    * its multiplicative hash and without write-combining buffers; every other key as (hash, row id)
-   * {@link Tuples}, through write-combining buffers when asked.
+   * {@link HashedTuples}, through write-combining buffers when asked.
    */
   @Override
   public Details run(JoinInput input, JoinOutput out, Settings settings) {
@@ -92,8 +92,8 @@ public final class PartitionedJoin implements JoinMethod<PartitionedJoin.Setting
       }
       return NoDetails.NONE;
     }
-    try (ExtractedSide left = ExtractedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
-        ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
+    try (HashedSide left = HashedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
+        HashedSide right = HashedSide.extract(input.memory(), input.right(), false)) {
       left.cluster(plan, settings.writeCombining(), threads);
       right.cluster(plan, settings.writeCombining(), threads);
       left.emitNullRows(input, out);

@@ -3,7 +3,7 @@ package dev.memwall.join.algorithm;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.ValueLayout;
 
@@ -17,13 +17,13 @@ final class ProbeBlock implements AutoCloseable {
   /** Rows per block: 12 KiB of tuples, well inside the L1 cache. */
   static final int ROWS = 1024;
 
-  final Tuples tuples;
+  final HashedTuples tuples;
   private final OffHeapBuffer nulls;
   private int keyed;
   private int nullCount;
 
   ProbeBlock(EngineMemory memory) {
-    this.tuples = Tuples.allocate(memory, ROWS, Placement.DEFAULT);
+    this.tuples = HashedTuples.allocate(memory, ROWS, Placement.DEFAULT);
     try {
       this.nulls = memory.allocate((long) ROWS * Integer.BYTES);
     } catch (RuntimeException e) {
@@ -33,7 +33,7 @@ final class ProbeBlock implements AutoCloseable {
   }
 
   static long bytes() {
-    return Tuples.bytesFor(ROWS) + (long) ROWS * Integer.BYTES;
+    return HashedTuples.bytesFor(ROWS) + (long) ROWS * Integer.BYTES;
   }
 
   /** Extracts rows {@code [from, min(from + ROWS, batchRows))} of {@code batch}; returns the keyed count. */

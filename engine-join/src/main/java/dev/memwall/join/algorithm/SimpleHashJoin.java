@@ -2,7 +2,7 @@ package dev.memwall.join.algorithm;
 
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -19,14 +19,14 @@ import java.lang.foreign.ValueLayout;
 public final class SimpleHashJoin implements JoinMethod<Void> {
   /** The algorithm. */
   public static final SimpleHashJoin METHOD = new SimpleHashJoin();
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   private SimpleHashJoin() {}
 
   /** Working memory for the given input sizes. */
   public static long bytesFor(long leftRows, long rightRows, long rightNullBound) {
-    return ExtractedSide.bytesFor(rightRows, 0, null) + 4L * buckets(rightRows) + 4L * Math.max(1, rightRows)
+    return HashedSide.bytesFor(rightRows, 0, null) + 4L * buckets(rightRows) + 4L * Math.max(1, rightRows)
         + ProbeBlock.bytes();
   }
 
@@ -41,7 +41,7 @@ public final class SimpleHashJoin implements JoinMethod<Void> {
 
   @Override
   public Details run(JoinInput input, JoinOutput out, Void settings) {
-    try (ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
+    try (HashedSide right = HashedSide.extract(input.memory(), input.right(), false)) {
       int n = right.count();
       int buckets = buckets(n);
       int shift = 64 - Integer.numberOfTrailingZeros(buckets);

@@ -1,7 +1,7 @@
 package dev.memwall.join.algorithm;
 
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -23,7 +23,7 @@ public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
   public static final SortMergeJoin METHOD = new SortMergeJoin();
   /** Clusters up to this size are insertion-sorted. */
   static final int INSERTION_SORT_LIMIT = 24;
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   /**
@@ -42,7 +42,7 @@ public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
 
   /** Working memory for the given input sizes. */
   public static long bytesFor(long leftRows, long leftNullBound, long rightRows, RadixPlan plan) {
-    return ExtractedSide.bytesFor(leftRows, leftNullBound, plan) + ExtractedSide.bytesFor(rightRows, 0, plan);
+    return HashedSide.bytesFor(leftRows, leftNullBound, plan) + HashedSide.bytesFor(rightRows, 0, plan);
   }
 
   @Override
@@ -54,14 +54,14 @@ public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
   public Details run(JoinInput input, JoinOutput out, Settings settings) {
     RadixPlan plan = settings.radix();
     boolean writeCombining = settings.writeCombining();
-    try (ExtractedSide left = ExtractedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
-        ExtractedSide right = ExtractedSide.extract(input.memory(), input.right(), false)) {
+    try (HashedSide left = HashedSide.extract(input.memory(), input.left(), input.type().reportsUnmatched());
+        HashedSide right = HashedSide.extract(input.memory(), input.right(), false)) {
       left.cluster(plan, writeCombining);
       right.cluster(plan, writeCombining);
       left.emitNullRows(input, out);
       int clusters = plan.clusters();
-      Tuples lt = left.tuples();
-      Tuples rt = right.tuples();
+      HashedTuples lt = left.tuples();
+      HashedTuples rt = right.tuples();
       for (int c = 0; c < clusters; c++) {
         sort(lt, left.clusterStart(c), left.clusterStart(c + 1));
         sort(rt, right.clusterStart(c), right.clusterStart(c + 1));
@@ -71,8 +71,8 @@ public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
     return NoDetails.NONE;
   }
 
-  private static void merge(JoinInput input, JoinOutput out, Tuples lt, Tuples rt, ExtractedSide left,
-      ExtractedSide right, int clusters) {
+  private static void merge(JoinInput input, JoinOutput out, HashedTuples lt, HashedTuples rt, HashedSide left,
+      HashedSide right, int clusters) {
     MemorySegment lh = lt.hashes();
     MemorySegment lr = lt.rows();
     MemorySegment rh = rt.hashes();
@@ -108,7 +108,7 @@ public final class SortMergeJoin implements JoinMethod<SortMergeJoin.Settings> {
   }
 
   /** Sorts tuples {@code [from, to)} on the unsigned hash. */
-  static void sort(Tuples t, int from, int to) {
+  static void sort(HashedTuples t, int from, int to) {
     if (to - from <= INSERTION_SORT_LIMIT) {
       insertionSort(t.hashes(), t.rows(), from, to);
     } else {

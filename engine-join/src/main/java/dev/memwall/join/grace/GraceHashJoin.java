@@ -4,7 +4,7 @@ import dev.memwall.join.prefetch.BucketTable;
 import dev.memwall.join.prefetch.SpillRecords;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.join.common.JoinIndex;
 import dev.memwall.join.common.JoinType;
@@ -71,7 +71,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   /** The smallest partition page (16 tuples). */
   public static final int MIN_PAGE_BYTES = 256;
 
-  private static final ValueLayout.OfLong HASH = Tuples.HASH;
+  private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = SpillRecords.INT;
   private static final ValueLayout.OfLong LONG = SpillRecords.LONG;
   private static final int BLOCK_ROWS = 1024;
@@ -178,7 +178,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   private final long memoryBytes;
   private final BucketTable table;
   private final PrefetchingHashJoin loops;
-  private final Tuples block;
+  private final HashedTuples block;
   private final OffHeapBuffer nullRows;
   /** Spilled tuples of one block as {@link SpillRecords}, for the partition loop. */
   private final OffHeapBuffer staging;
@@ -204,10 +204,10 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     this.memoryBytes = settings.memoryBytes();
     this.table = new BucketTable(memory);
     this.loops = new PrefetchingHashJoin(settings.prefetch(), settings.tuning());
-    Tuples tuples = null;
+    HashedTuples tuples = null;
     OffHeapBuffer nulls = null;
     try {
-      tuples = Tuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
+      tuples = HashedTuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
       nulls = memory.allocate((long) BLOCK_ROWS * Integer.BYTES);
       this.staging = memory.allocate((long) STAGED_RECORDS * SpillRecords.BYTES);
     } catch (RuntimeException | Error e) {
@@ -252,7 +252,7 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
     long table = Math.min(Math.max(1, rightRows) * BucketTable.BYTES_PER_TUPLE, memoryBytes);
     long pages = rightRows * (long) BucketTable.BYTES_PER_TUPLE <= memoryBytes ? 0
         : (long) MAX_FANOUT * pageBytes(MAX_FANOUT, memoryBytes);
-    return table + Math.min(pages, memoryBytes) + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS
+    return table + Math.min(pages, memoryBytes) + HashedTuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS
         + (long) SpillRecords.BYTES * STAGED_RECORDS + readBytes(memoryBytes);
   }
 

@@ -1,8 +1,8 @@
 package dev.memwall.join.inspector;
 
 import dev.memwall.core.bloom.BloomFilter;
-import dev.memwall.core.partition.Tuples;
-import dev.memwall.join.algorithm.ExtractedSide;
+import dev.memwall.core.partition.HashedTuples;
+import dev.memwall.join.algorithm.HashedSide;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -26,7 +26,7 @@ record BuildSide(PartitionedSide tuples, SubPartitions subs, HorizontalFilters f
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   /** Partitions {@code right}'s tuples, filling a filter per sub-partition when {@code inspect}. */
-  static BuildSide partition(Partitioning partitioning, ExtractedSide right, boolean inspect) {
+  static BuildSide partition(Partitioning partitioning, HashedSide right, boolean inspect) {
     RunContext run = partitioning.run();
     int count = right.count();
     int partitions = partitioning.partitions();
@@ -49,13 +49,13 @@ record BuildSide(PartitionedSide tuples, SubPartitions subs, HorizontalFilters f
     run.parallel(t -> {
       int[] cursor = new int[partitions];
       for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
+        long key = hashes.getAtIndex(HashedTuples.HASH, i);
         int code = Partitioning.code(key);
         int p = partitioning.partitionOf(code);
         int region = p * threads + t;
         int c = cursor[p]++;
         long position = buildStart[region] + c;
-        partitioning.writeRecord(buildRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
+        partitioning.writeRecord(buildRecords, position, key, rows.getAtIndex(HashedTuples.ROW, i));
         buildCodes.setAtIndex(INT, position, code);
         if (f != null) {
           f[subFirst[region] + c / perSub].add(key);

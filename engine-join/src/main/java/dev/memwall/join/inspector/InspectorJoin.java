@@ -3,9 +3,9 @@ package dev.memwall.join.inspector;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.common.JoinType;
-import dev.memwall.join.algorithm.ExtractedSide;
+import dev.memwall.join.algorithm.HashedSide;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinMethod;
 import dev.memwall.join.algorithm.JoinOutput;
@@ -182,7 +182,7 @@ public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
     InspectorSizing s = InspectorSizing.of(rightRows, settings.tupleBytes(), settings.pageBytes(),
         settings.cacheBytes());
     long w = s.recordBytes() + Integer.BYTES;
-    long sides = Tuples.bytesFor(leftRows) + Tuples.bytesFor(rightRows) + Math.max(1, leftNullBound) * 4;
+    long sides = HashedTuples.bytesFor(leftRows) + HashedTuples.bytesFor(rightRows) + Math.max(1, leftNullBound) * 4;
     long partitioned = (leftRows + rightRows) * w + leftRows;
     long scratch = (long) settings.threads() * 2 * (rightRows + leftRows) / s.partitions() * (w + 4);
     return sides + partitioned + scratch;
@@ -198,7 +198,7 @@ public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
   private static Report execute(RunContext run, Settings settings) {
     long started = System.nanoTime();
     JoinInput input = run.input();
-    ExtractedSide right = run.own(ExtractedSide.extract(run.memory(), input.right(), false));
+    HashedSide right = run.own(HashedSide.extract(run.memory(), input.right(), false));
     int n = right.count();
     InspectorSizing sizing = InspectorSizing.of(n, settings.tupleBytes(), settings.pageBytes(), settings.cacheBytes());
     Fallback fallback = settings.inspect() ? fallback(run, settings, sizing, n) : null;
@@ -211,7 +211,7 @@ public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
       filters = PartitionFilters.transpose(partitioning, build.subs(), build.filters());
       run.free(build.filters());
     }
-    ExtractedSide left = run.own(ExtractedSide.extract(run.memory(), input.left(), run.type().reportsUnmatched()));
+    HashedSide left = run.own(HashedSide.extract(run.memory(), input.left(), run.type().reportsUnmatched()));
     left.emitNullRows(input, run.out(0));
     ProbeSide probe = ProbeSide.partition(partitioning, left, build.subs(), filters);
     run.free(left);
@@ -247,7 +247,7 @@ public final class InspectorJoin implements JoinMethod<InspectorJoin.Settings> {
     }
     JoinInput input = run.input();
     long rest = bytesFor(input.left().rowCount(), input.leftNullBound(), buildTuples, settings)
-        - Tuples.bytesFor(buildTuples);
+        - HashedTuples.bytesFor(buildTuples);
     // horizontal and vertical filters; per probe tuple its key's low half, a candidate and its sorted copy
     long bytes = 2 * filterBytes(sizing, buildTuples, run.threads()) + 20L * input.left().rowCount() + rest;
     try { // through the memory, not its budget: freed memory it keeps for reuse is given up before a refusal

@@ -1,7 +1,7 @@
 package dev.memwall.join.inspector;
 
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -79,7 +79,7 @@ final class Partitioning {
    * Counts {@code tuples}' partitions per thread, then lays out that side's partitions: per
    * (partition, thread) region starts, partition-major, and room for its records and hash codes.
    */
-  PartitionedSide layOut(Tuples tuples, int count) {
+  PartitionedSide layOut(HashedTuples tuples, int count) {
     int[] start = regions(histograms(tuples, count));
     MemorySegment records = run.allocate((long) count * recordBytes, Placement.HUGE_PAGES);
     MemorySegment codes = run.allocate((long) count * Integer.BYTES, Placement.DEFAULT);
@@ -100,7 +100,7 @@ final class Partitioning {
     return start;
   }
 
-  private int[][] histograms(Tuples tuples, int count) {
+  private int[][] histograms(HashedTuples tuples, int count) {
     int[][] histogram = new int[threads][];
     MemorySegment hashes = tuples.hashes();
     run.parallel(t -> {
@@ -109,7 +109,7 @@ final class Partitioning {
       // same cache lines
       int[] h = new int[partitions];
       for (int i = shareStart(count, t), end = shareStart(count, t + 1); i < end; i++) {
-        h[partitionOf(code(hashes.getAtIndex(Tuples.HASH, i)))]++;
+        h[partitionOf(code(hashes.getAtIndex(HashedTuples.HASH, i)))]++;
       }
       histogram[t] = h;
     });

@@ -1,9 +1,9 @@
 package dev.memwall.join.inspector;
 
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.common.JoinType;
-import dev.memwall.join.algorithm.ExtractedSide;
+import dev.memwall.join.algorithm.HashedSide;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -33,7 +33,7 @@ record ProbeSide(PartitionedSide tuples, MemorySegment matched, Inspection inspe
    * Partitions {@code left}'s tuples and, with {@code filters} (null: no inspection), inspects them
    * against {@code subs}' filters.
    */
-  static ProbeSide partition(Partitioning partitioning, ExtractedSide left, SubPartitions subs,
+  static ProbeSide partition(Partitioning partitioning, HashedSide left, SubPartitions subs,
       PartitionFilters filters) {
     RunContext run = partitioning.run();
     int count = left.count();
@@ -61,10 +61,10 @@ record ProbeSide(PartitionedSide tuples, MemorySegment matched, Inspection inspe
         cursor[p] = probeStart[p * threads + t];
       }
       for (int i = partitioning.shareStart(count, t), end = partitioning.shareStart(count, t + 1); i < end; i++) {
-        long key = hashes.getAtIndex(Tuples.HASH, i);
+        long key = hashes.getAtIndex(HashedTuples.HASH, i);
         int code = Partitioning.code(key);
         int position = cursor[partitioning.partitionOf(code)]++;
-        partitioning.writeRecord(probeRecords, position, key, rows.getAtIndex(Tuples.ROW, i));
+        partitioning.writeRecord(probeRecords, position, key, rows.getAtIndex(HashedTuples.ROW, i));
         probeCodes.setAtIndex(INT, position, code);
         if (inspect) {
           probeLow.setAtIndex(INT, position, (int) key);

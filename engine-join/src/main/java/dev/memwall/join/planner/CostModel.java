@@ -54,7 +54,7 @@ import java.util.List;
 public final class CostModel {
   /** How the radix algorithms lay out the tuples they cluster: the bytes a pass moves, the lines and pages a cluster keeps open. */
   public enum Layout {
-    /** {@link dev.memwall.core.partition.Tuples}: (hash, row id) in two streams, 12 bytes, extracted before clustering; any key. */
+    /** {@link dev.memwall.core.partition.HashedTuples}: (hash, row id) in two streams, 12 bytes, extracted before clustering; any key. */
     HASHED(12, 2, W_EXTRACT, W_CLUSTER, W_HASH),
     /**
      * {@link dev.memwall.core.partition.PackedTuples}: (key, row id) in one 8-byte word, clustered

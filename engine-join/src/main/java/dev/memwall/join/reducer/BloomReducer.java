@@ -4,7 +4,7 @@ import dev.memwall.core.bloom.BlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -62,7 +62,7 @@ public final class BloomReducer implements AutoCloseable {
   /** Working memory for inputs of these sizes, besides the reduced table's key columns (at most those of the left). */
   public static long bytesFor(long leftRows, long rightRows) {
     return BlockedBloomFilter.bytesFor(Math.max(1, rightRows), FALSE_POSITIVE_RATE) + Math.max(1, leftRows) * 4L
-        + Tuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS;
+        + HashedTuples.bytesFor(BLOCK_ROWS) + 4L * BLOCK_ROWS;
   }
 
   /**
@@ -78,7 +78,7 @@ public final class BloomReducer implements AutoCloseable {
     boolean reportsUnmatched = type.reportsUnmatched();
     try (BlockedBloomFilter filter = BlockedBloomFilter.create(memory, Math.max(1, rightColumns.rowCount()),
             FALSE_POSITIVE_RATE);
-        Tuples block = Tuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
+        HashedTuples block = HashedTuples.allocate(memory, BLOCK_ROWS, Placement.DEFAULT);
         OffHeapBuffer nullRows = memory.allocate(4L * BLOCK_ROWS);
         TableBuilder builder = new TableBuilder(leftKeys, types, memory.arrow())) {
       MemorySegment hashes = block.hashes();
@@ -88,7 +88,7 @@ public final class BloomReducer implements AutoCloseable {
           int to = Math.min(from + BLOCK_ROWS, rightColumns.batchRows(b));
           int n = (int) rightColumns.extract(b, from, to, hashes, blockRows, 0, null, 0);
           for (int i = 0; i < n; i++) {
-            filter.add(hashes.getAtIndex(Tuples.HASH, i));
+            filter.add(hashes.getAtIndex(HashedTuples.HASH, i));
           }
         }
       }
@@ -105,8 +105,8 @@ public final class BloomReducer implements AutoCloseable {
             long packed = leftColumns.extract(b, from, to, hashes, blockRows, 0, nullRows.segment(), 0);
             int n = (int) packed;
             for (int i = 0; i < n; i++) {
-              int row = blockRows.getAtIndex(Tuples.ROW, i);
-              if (filter.mightContain(hashes.getAtIndex(Tuples.HASH, i))) {
+              int row = blockRows.getAtIndex(HashedTuples.ROW, i);
+              if (filter.mightContain(hashes.getAtIndex(HashedTuples.HASH, i))) {
                 for (var column : columns) {
                   builder.appendFrom(column, row - base);
                 }

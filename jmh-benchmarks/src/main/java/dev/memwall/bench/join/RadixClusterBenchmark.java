@@ -6,7 +6,7 @@ import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
 import dev.memwall.core.partition.RadixCluster;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,9 +44,9 @@ public class RadixClusterBenchmark {
   public boolean writeCombining;
 
   private EngineMemory memory;
-  private Tuples original;
-  private Tuples input;
-  private Tuples scratch;
+  private HashedTuples original;
+  private HashedTuples input;
+  private HashedTuples scratch;
   private OffHeapBuffer offsets;
   private OffHeapBuffer level;
   private RadixPlan plan;
@@ -55,9 +55,9 @@ public class RadixClusterBenchmark {
   public void setUp() {
     plan = RadixPlan.even(bits, Math.min(passes, bits));
     memory = EngineMemory.create("radix-cluster");
-    original = Tuples.allocate(memory, tuples, Placement.HUGE_PAGES);
-    input = Tuples.allocate(memory, tuples, Placement.HUGE_PAGES);
-    scratch = Tuples.allocate(memory, tuples, Placement.HUGE_PAGES);
+    original = HashedTuples.allocate(memory, tuples, Placement.HUGE_PAGES);
+    input = HashedTuples.allocate(memory, tuples, Placement.HUGE_PAGES);
+    scratch = HashedTuples.allocate(memory, tuples, Placement.HUGE_PAGES);
     offsets = memory.allocate(RadixCluster.offsetsBytes(plan));
     level = memory.allocate(RadixCluster.offsetsBytes(plan));
     for (int i = 0; i < tuples; i++) {
@@ -69,7 +69,7 @@ public class RadixClusterBenchmark {
   public long cluster() {
     MemorySegment.copy(original.hashes(), 0, input.hashes(), 0, original.hashes().byteSize());
     MemorySegment.copy(original.rows(), 0, input.rows(), 0, original.rows().byteSize());
-    Tuples out = RadixCluster.cluster(input, scratch, tuples, plan, writeCombining, offsets.segment(), level.segment());
+    HashedTuples out = RadixCluster.cluster(input, scratch, tuples, plan, writeCombining, offsets.segment(), level.segment());
     return out.hash(tuples / 2);
   }
 

@@ -7,29 +7,30 @@ import dev.memwall.core.partition.ParallelRadixCluster;
 import dev.memwall.core.partition.PartitionWriter;
 import dev.memwall.core.partition.RadixCluster;
 import dev.memwall.core.partition.RadixPlan;
-import dev.memwall.core.partition.Tuples;
+import dev.memwall.core.partition.HashedTuples;
 import dev.memwall.join.keys.KeyColumns;
 import java.lang.foreign.ValueLayout;
 
 /**
- * One input's (hash, row id) tuples, extracted into off-heap memory (huge pages where available),
- * optionally radix-clustered, with the row ids of its null keys on the side.
+ * One input's {@link HashedTuples} (hash, row id), extracted into off-heap memory (huge pages where
+ * available), optionally radix-clustered, with the row ids of its null keys on the side; the
+ * counterpart of {@link PackedSide} for keys that do not pack.
  *
  * <p>Ownership: closes every buffer it allocated. Thread safety: none.
  */
-public final class ExtractedSide implements AutoCloseable {
+public final class HashedSide implements AutoCloseable {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
   private final EngineMemory memory;
-  private final Tuples primary;
+  private final HashedTuples primary;
   private final NullRows nulls;
   private final int count;
-  private Tuples scratch;
+  private HashedTuples scratch;
   private OffHeapBuffer offsets;
   private OffHeapBuffer levelOffsets;
-  private Tuples clustered;
+  private HashedTuples clustered;
 
-  private ExtractedSide(EngineMemory memory, Tuples primary, NullRows nulls, int count) {
+  private HashedSide(EngineMemory memory, HashedTuples primary, NullRows nulls, int count) {
     this.memory = memory;
     this.primary = primary;
     this.nulls = nulls;
@@ -39,16 +40,16 @@ public final class ExtractedSide implements AutoCloseable {
 
   /** Bytes {@link #extract} and {@link #cluster} allocate for a side of {@code rows} rows. */
   public static long bytesFor(long rows, long nullBound, RadixPlan plan) {
-    long bytes = Tuples.bytesFor(rows) + NullRows.bytesFor(nullBound);
+    long bytes = HashedTuples.bytesFor(rows) + NullRows.bytesFor(nullBound);
     if (plan != null && plan.passes() > 0) {
-      bytes += Tuples.bytesFor(rows) + 2 * RadixCluster.offsetsBytes(plan);
+      bytes += HashedTuples.bytesFor(rows) + 2 * RadixCluster.offsetsBytes(plan);
     }
     return bytes;
   }
 
   /** Extracts every keyed row of {@code side}; null-key rows are kept only when {@code keepNulls}. */
-  public static ExtractedSide extract(EngineMemory memory, KeyColumns side, boolean keepNulls) {
-    Tuples tuples = Tuples.allocate(memory, side.rowCount(), Placement.HUGE_PAGES);
+  public static HashedSide extract(EngineMemory memory, KeyColumns side, boolean keepNulls) {
+    HashedTuples tuples = HashedTuples.allocate(memory, side.rowCount(), Placement.HUGE_PAGES);
     NullRows nulls = null;
     try {
       nulls = NullRows.allocate(memory, side, keepNulls);
@@ -59,7 +60,7 @@ public final class ExtractedSide implements AutoCloseable {
         keyed += (int) packed;
         nulls.added((int) (packed >>> 32));
       }
-      return new ExtractedSide(memory, tuples, nulls, (int) keyed);
+      return new HashedSide(memory, tuples, nulls, (int) keyed);
     } catch (RuntimeException | Error e) {
       tuples.close();
       if (nulls != null) {
@@ -82,7 +83,7 @@ public final class ExtractedSide implements AutoCloseable {
     if (scratch != null) {
       throw new IllegalStateException("already clustered");
     }
-    scratch = Tuples.allocate(memory, Math.max(1, count), Placement.HUGE_PAGES);
+    scratch = HashedTuples.allocate(memory, Math.max(1, count), Placement.HUGE_PAGES);
     offsets = memory.allocate(RadixCluster.offsetsBytes(plan));
     if (threads > 1) {
       clustered = ParallelRadixCluster.cluster(primary, scratch, count, plan, threads, PartitionWriter.COUNT_THEN_MOVE,
@@ -95,7 +96,7 @@ public final class ExtractedSide implements AutoCloseable {
   }
 
   /** The tuples: clustered once {@link #cluster} ran. */
-  public Tuples tuples() {
+  public HashedTuples tuples() {
     return clustered;
   }
 

@@ -7,14 +7,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A fixed-capacity off-heap array of tuples (64-bit hash, 32-bit row id), stored column-wise: one
- * region of longs for the hashes, one of ints for the row ids (12 bytes a tuple), both in a single
- * {@link OffHeapBuffer} charged to the caller's budget.
+ * A fixed-capacity off-heap array of hashed tuples (64-bit hash, 32-bit row id), stored column-wise:
+ * one region of longs for the hashes, one of ints for the row ids (12 bytes a tuple), both in a
+ * single {@link OffHeapBuffer} charged to the caller's budget. The radix joins use this layout for
+ * any key (the join planner's {@code Layout.HASHED}); {@link PackedTuples} is the 8-byte layout for a
+ * key of one int32 column.
  *
  * <p>Ownership: the creator closes it. Thread safety: none of its own; threads may write disjoint
  * index ranges concurrently (the memory is a shared-arena segment).
  */
-public final class Tuples implements AutoCloseable {
+public final class HashedTuples implements AutoCloseable {
   /** Layout of a hash. */
   public static final ValueLayout.OfLong HASH = ValueLayout.JAVA_LONG;
   /** Layout of a row id. */
@@ -27,7 +29,7 @@ public final class Tuples implements AutoCloseable {
   private final MemorySegment rows;
   private final long capacity;
 
-  private Tuples(OffHeapBuffer buffer, long capacity) {
+  private HashedTuples(OffHeapBuffer buffer, long capacity) {
     this.buffer = buffer;
     this.capacity = capacity;
     this.hashes = buffer.segment().asSlice(0, capacity * Long.BYTES);
@@ -39,11 +41,11 @@ public final class Tuples implements AutoCloseable {
    *
    * @throws dev.memwall.core.memory.BudgetExceededException if the budget cannot cover it
    */
-  public static Tuples allocate(EngineMemory memory, long capacity, Placement placement) {
+  public static HashedTuples allocate(EngineMemory memory, long capacity, Placement placement) {
     if (capacity < 0) {
       throw new IllegalArgumentException("negative tuple capacity " + capacity);
     }
-    return new Tuples(memory.allocate(bytesFor(capacity), placement), capacity);
+    return new HashedTuples(memory.allocate(bytesFor(capacity), placement), capacity);
   }
 
   /** The bytes {@link #allocate} takes for {@code capacity} tuples. */
