@@ -139,8 +139,9 @@ final class LayoutCheck {
     private final String table;
     private final String key;
     private final Rule rule;
-    /** The key the next row must hold (DENSE) or exceed or equal (else); null when not known. */
-    private Long next;
+    /** The key the next row must hold (DENSE) or at least hold (else), when {@link #known}. */
+    private long next;
+    private boolean known;
 
     KeyOrder(String table) {
       this.table = TpchSchema.checkName(table);
@@ -150,7 +151,8 @@ final class LayoutCheck {
         case "orders" -> Rule.RISING;
         default -> Rule.DENSE;
       };
-      this.next = rule == Rule.DENSE ? (table.equals("nation") || table.equals("region") ? 0L : 1L) : Long.MIN_VALUE;
+      this.next = table.equals("nation") || table.equals("region") ? 0 : 1;
+      this.known = rule == Rule.DENSE;
     }
 
     /**
@@ -160,41 +162,40 @@ final class LayoutCheck {
      */
     void check(Path file, Table mapped) throws CorruptDataSetException {
       List<Batch> batches = mapped.batches();
+      boolean dense = rule == Rule.DENSE;
+      long step = rule == Rule.NOT_FALLING ? 0 : 1;
       for (int b = 0; b < batches.size(); b++) {
         Column keys = batches.get(b).column(0);
         if (keys.hasNulls()) {
           throw new CorruptDataSetException(file, table, b, "key column " + key + " of record batch " + b
               + " has nulls", null);
         }
+        long expected = next;
+        boolean have = known;
         for (int row = 0; row < keys.length(); row++) {
           long value = keys.getLong(row);
-          if (next != null && !inOrder(value)) {
+          if (have && (dense ? value != expected : value < expected)) {
             throw new CorruptDataSetException(file, table, b, "key column " + key + " is out of order: row " + row
-                + " of record batch " + b + " holds " + value + ", " + expectation(), null);
+                + " of record batch " + b + " holds " + value + ", " + expectation(expected), null);
           }
-          next = switch (rule) {
-            case DENSE -> value + 1;
-            case RISING -> value + 1;
-            case NOT_FALLING -> value;
-          };
+          expected = value + step;
+          have = true;
         }
+        next = expected;
+        known = have;
       }
     }
 
     /** Forgets the last key, as after a file that could not be read: the next file is checked within itself. */
     void skip() {
-      next = null;
+      known = false;
     }
 
-    private boolean inOrder(long value) {
-      return rule == Rule.DENSE ? value == next : value >= next;
-    }
-
-    private String expectation() {
+    private String expectation(long expected) {
       return switch (rule) {
-        case DENSE -> "the row's number says " + next;
-        case RISING -> "keys rise: at least " + next;
-        case NOT_FALLING -> "keys never fall: at least " + next;
+        case DENSE -> "the row's number says " + expected;
+        case RISING -> "keys rise: at least " + expected;
+        case NOT_FALLING -> "keys never fall: at least " + expected;
       };
     }
   }
