@@ -10,7 +10,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -71,30 +73,52 @@ public final class ArrowFiles {
   private ArrowFiles() {}
 
   /**
-   * Writes every batch of {@code table}, with its dictionaries, to {@code file} atomically.
-   * The table's buffers are only read.
+   * Writes every batch of {@code table}, with its dictionaries, to {@code file} atomically: into the
+   * temporary sibling {@code <file>.tmp}, renamed over {@code file} once complete. The table's buffers
+   * are only read.
+   *
+   * <p>On failure the temporary file is removed and {@code file} is left as it was. An I/O failure is a
+   * {@link FileSystemException} naming the file it happened on and the system's reason (such as "No
+   * space left on device", which the channel itself reports without a file name).
    */
   public static void write(Path file, Table table, BufferAllocator allocator) throws IOException {
     Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-    try (VectorSchemaRoot staging = VectorSchemaRoot.create(table.schema(), allocator);
-        FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        ArrowFileWriter writer = new ArrowFileWriter(staging, table.provider(), channel)) {
-      writer.start();
-      VectorLoader loader = new VectorLoader(staging);
-      for (VectorSchemaRoot root : table.roots()) {
-        try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
-          loader.load(batch);
+    try {
+      try (VectorSchemaRoot staging = VectorSchemaRoot.create(table.schema(), allocator);
+          FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+          ArrowFileWriter writer = new ArrowFileWriter(staging, table.provider(), channel)) {
+        writer.start();
+        VectorLoader loader = new VectorLoader(staging);
+        for (VectorSchemaRoot root : table.roots()) {
+          try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
+            loader.load(batch);
+          }
+          writer.writeBatch();
         }
-        writer.writeBatch();
+        writer.end();
+        channel.force(true);
+      } catch (FileSystemException | ClosedChannelException e) {
+        throw e; // named already, or an interrupt
+      } catch (IOException e) {
+        throw named(temporary, e);
       }
-      writer.end();
-      channel.force(true);
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(temporary);
+      try {
+        Files.deleteIfExists(temporary);
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
       throw e;
     }
-    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** {@code e}, which names no file, as a {@link FileSystemException} naming {@code file}. */
+  private static FileSystemException named(Path file, IOException e) {
+    FileSystemException named = new FileSystemException(file.toString(), null, e.getMessage());
+    named.initCause(e);
+    return named;
   }
 
   /**

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -25,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * swept.
  *
  * <p>Every write and read goes through here, so that I/O failures become a {@link SpillException}
- * naming the operator and the directory: a full disk (or the quota, which lets tests and cautious
- * callers bound the disk an operator may use) as {@link SpillException.Reason#DISK_FULL}, an
+ * naming the operator and the directory or file: a full disk (the file and the system's reason, "No
+ * space left on device"), or the quota, which lets tests and cautious callers bound the disk an
+ * operator may use, as {@link SpillException.Reason#DISK_FULL}, an
  * interrupt as {@link SpillException.Reason#INTERRUPTED} (the thread's interrupt status is
  * restored), anything else (a read-only spill root, for one) as {@link SpillException.Reason#IO}.
  * Files are written and read with positional {@link FileChannel} calls, never mapped.
@@ -79,8 +81,9 @@ public final class SpillDirectory implements AutoCloseable {
       if (owner != null) {
         owner.release();
       }
-      throw new SpillException(SpillException.Reason.IO, operator, "cannot create a spill directory under " + root
-          + " (" + e + "); name a writable spill directory or give the query more memory", e);
+      throw new SpillException(e instanceof IOException io && isDiskFull(io) ? SpillException.Reason.DISK_FULL
+          : SpillException.Reason.IO, operator, "cannot create a spill directory under " + root + " (" + e
+          + "); name a writable spill directory with room or give the query more memory", e);
     }
   }
 
@@ -132,7 +135,7 @@ public final class SpillDirectory implements AutoCloseable {
       }
       return file;
     } catch (IOException e) {
-      throw failure(e, 0);
+      throw failure(e, path, 0);
     }
   }
 
@@ -158,7 +161,7 @@ public final class SpillDirectory implements AutoCloseable {
       synchronized (this) {
         liveBytes -= size;
       }
-      throw failure(e, size);
+      throw failure(e, file.path, size);
     }
     file.size += size;
     synchronized (this) {
@@ -191,7 +194,7 @@ public final class SpillDirectory implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      throw failure(e, 0);
+      throw failure(e, file.path, 0);
     }
     into.position(into.position() + wanted);
     return wanted;
@@ -242,18 +245,22 @@ public final class SpillDirectory implements AutoCloseable {
     }
   }
 
-  private SpillException failure(IOException e, long bytes) {
+  /** {@code e}, which happened on spill file {@code file} while {@code bytes} more were written, as the operator's failure. */
+  private SpillException failure(IOException e, Path file, long bytes) {
     if (e instanceof ClosedByInterruptException) {
       Thread.currentThread().interrupt();
       return new SpillException(SpillException.Reason.INTERRUPTED, operator, "interrupted while spilling to "
           + directory, e);
     }
+    String reason = e instanceof FileSystemException named && named.getReason() != null ? named.getReason()
+        : String.valueOf(e.getMessage());
     if (isDiskFull(e)) {
       return new SpillException(SpillException.Reason.DISK_FULL, operator, String.format(Locale.ROOT,
-          "disk of spill directory %s is full: no room for %d more bytes after %d written;"
-              + " give the query more memory or a spill directory with more room", directory, bytes, writtenBytes()), e);
+          "spill file %s: %s; no room for %d more bytes after %d written to its directory;"
+              + " give the query more memory or a spill directory with more room", file, reason, bytes, writtenBytes()),
+          e);
     }
-    return new SpillException(SpillException.Reason.IO, operator, "spill I/O failed in " + directory + ": " + e, e);
+    return new SpillException(SpillException.Reason.IO, operator, "spill file " + file + ": " + reason, e);
   }
 
   /** Whether {@code e} says the device is full (ENOSPC, or EDQUOT). */

@@ -4,7 +4,8 @@ package dev.memwall.core.spill;
  * Thrown when an operator that spills to disk cannot go on: the disk of its spill directory is full
  * (or the query's spill quota is used up), its thread was interrupted, or the file system failed (a
  * spill root that is read-only or missing, for example). The message names the operator, the
- * directory and how much had been written. Every spill file the operator wrote has been removed by
+ * directory (or, when a spill file failed, the file and the system's reason, such as "No space left
+ * on device") and how much had been written. Every spill file the operator wrote has been removed by
  * the time this leaves the query.
  */
 public final class SpillException extends RuntimeException {

@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * directory of a dead process from a live one and remove it; a live owner's directory is never swept.
  *
  * <p>Lifetime: reference counted per spill root. The first {@link #acquire} under a root sweeps the
- * root of dead owners' directories, then creates and locks this process's; the last {@link #release}
+ * root of dead owners' directories (and of an older version's stale ones, see {@link SpillSweep}), then creates and locks this process's; the last {@link #release}
  * deletes the directory and the lock file and drops the lock. So the root holds nothing of this
  * process between spills, and no shutdown hook or background thread is needed.
  *

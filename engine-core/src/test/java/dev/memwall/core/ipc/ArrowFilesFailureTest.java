@@ -12,10 +12,13 @@ import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +95,22 @@ class ArrowFilesFailureTest {
       assertEquals(10, mapped.rowCount());
     }
     assertFalse(Files.exists(dir.resolve("t.arrow.tmp")));
+  }
+
+  @Test
+  void aFullDiskIsNamedWithItsFileAndLeavesTheTargetAsItWas(EngineMemory memory) throws IOException {
+    Path full = Path.of("/dev/full"); // every write fails with ENOSPC
+    Assumptions.assumeTrue(Files.isWritable(full), "no /dev/full here");
+    Path file = Files.writeString(dir.resolve("t.arrow"), "old contents");
+    Path temporary = Files.createSymbolicLink(dir.resolve("t.arrow.tmp"), full);
+    try (Table table = ArrowFilesTest.sample(memory, 2, 100)) {
+      FileSystemException e = assertThrows(FileSystemException.class, () -> ArrowFiles.write(file, table, memory.arrow()));
+      assertEquals(temporary.toString(), e.getFile());
+      assertEquals("No space left on device", e.getReason());
+      assertEquals(temporary + ": No space left on device", e.getMessage());
+    }
+    assertFalse(Files.exists(temporary, LinkOption.NOFOLLOW_LINKS), "the temporary file must be removed");
+    assertEquals("old contents", Files.readString(file));
   }
 
   @Test

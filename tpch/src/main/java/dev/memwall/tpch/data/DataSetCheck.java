@@ -8,13 +8,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A whole TPC-H data set checked on demand ({@code memwall check}), whether or not this process has
  * opened it before: every file against the checksums its manifest keeps, and every batch's structure
- * (buffer sizes, string offsets, dictionary indices), each pass timed on its own. A set written
- * without checksums gets the structural pass only.
+ * (buffer sizes, string offsets, dictionary indices) and every file's columns and dictionaries
+ * against its table's ({@link LayoutCheck}), each pass timed on its own. A set written without
+ * checksums gets the structural pass only, with its files' key order checked too.
  *
  * <p>Holds a shared {@link DataDirectoryLock} while it reads. Thread safety: stateless.
  */
@@ -57,8 +60,9 @@ public final class DataSetCheck {
       TpchManifest manifest = TpchManifest.readValid(dir, scaleFactor).orElseThrow(() -> new DataDirectoryException(dir,
           "no complete data set of scale factor " + scaleFactor + " (missing or invalid " + TpchManifest.FILE_NAME + ")",
           null));
+      record Unread(Path file, String table, int part, boolean checksummed) {}
       List<Damage> damage = new ArrayList<>();
-      List<Path> intact = new ArrayList<>();
+      List<Unread> intact = new ArrayList<>();
       int files = 0;
       long bytes = 0;
       long checksumNanos = 0;
@@ -69,13 +73,13 @@ public final class DataSetCheck {
           bytes += Files.size(file);
           var expected = manifest.checksums(file);
           if (expected.isEmpty()) {
-            intact.add(file);
+            intact.add(new Unread(file, table, part, false));
             continue;
           }
           long start = System.nanoTime();
           try {
             DataSetVerification.verify(file, table, expected.get(), memory);
-            intact.add(file);
+            intact.add(new Unread(file, table, part, true));
           } catch (CorruptDataSetException e) {
             damage.add(new Damage(file, table, part, e.getMessage()));
           } finally {
@@ -84,12 +88,17 @@ public final class DataSetCheck {
         }
       }
       long start = System.nanoTime();
-      for (Path file : intact) {
-        try (Table mapped = ArrowFiles.map(file, memory)) {
-          mapped.rowCount();
-        } catch (CorruptArrowFileException e) {
-          damage.add(new Damage(file, file.getFileName().toString().split("-")[0], TpchManifest.part(file),
-              e.getMessage()));
+      Map<String, LayoutCheck.KeyOrder> keys = new HashMap<>();
+      for (Unread file : intact) {
+        LayoutCheck.KeyOrder order = keys.computeIfAbsent(file.table(), LayoutCheck.KeyOrder::new);
+        try (Table mapped = ArrowFiles.map(file.file(), memory)) {
+          LayoutCheck.checkSchema(file.file(), file.table(), mapped);
+          if (!file.checksummed()) {
+            order.check(file.file(), mapped);
+          }
+        } catch (CorruptArrowFileException | CorruptDataSetException e) {
+          damage.add(new Damage(file.file(), file.table(), file.part(), e.getMessage()));
+          order.skip();
         }
       }
       long structureNanos = System.nanoTime() - start;

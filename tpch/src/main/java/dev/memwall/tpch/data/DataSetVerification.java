@@ -17,7 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * keeps {@linkplain FileChecksums checksums} is checked against them the first time this process
  * opens it (one CRC32C pass over the file) and then mapped without the structural pass (its
  * structure was validated when it was written, and its bytes are the ones written); a file without
- * checksums is mapped with the structural validation of {@link ArrowFiles#map}.
+ * checksums (a set written before memwall kept them) is mapped with the structural validation of
+ * {@link ArrowFiles#map}, and its layout is checked against its table's: columns, types, dictionaries
+ * and the order of its first key column ({@link LayoutCheck}). Every file's columns and dictionaries
+ * are checked, which costs nothing next to opening it.
  *
  * <p>"First time": a file is checked again when its size, modification time or inode has changed
  * since this process checked it (rewriting or patching a file changes its modification time).
@@ -33,21 +36,37 @@ final class DataSetVerification {
   /**
    * Maps {@code file} of {@code table} after checking it against {@code manifest}.
    *
-   * @throws CorruptDataSetException when its checksums differ, naming the batch
+   * @param keys the key order of {@code table}, carried from its previous file; used only for a file
+   *     without checksums
+   * @throws CorruptDataSetException when its checksums differ (naming the batch), or when its columns,
+   *     dictionaries or, without checksums, its key order are not its table's
    * @throws CorruptArrowFileException when it has no checksums and its structure is invalid
    */
-  static Table map(Path file, String table, TpchManifest manifest, EngineMemory memory) throws IOException {
+  static Table map(Path file, String table, TpchManifest manifest, EngineMemory memory, LayoutCheck.KeyOrder keys)
+      throws IOException {
     var expected = manifest.checksums(file);
+    Table mapped;
     if (expected.isEmpty()) {
-      return ArrowFiles.map(file, memory);
+      mapped = ArrowFiles.map(file, memory);
+    } else {
+      Path real = file.toRealPath();
+      String identity = identity(real);
+      if (!identity.equals(VERIFIED.get(real))) {
+        verify(file, table, expected.get(), memory);
+        VERIFIED.put(real, identity);
+      }
+      mapped = ArrowFiles.mapTrusted(file, memory);
     }
-    Path real = file.toRealPath();
-    String identity = identity(real);
-    if (!identity.equals(VERIFIED.get(real))) {
-      verify(file, table, expected.get(), memory);
-      VERIFIED.put(real, identity);
+    try {
+      LayoutCheck.checkSchema(file, table, mapped);
+      if (expected.isEmpty()) {
+        keys.check(file, mapped);
+      }
+      return mapped;
+    } catch (CorruptDataSetException | RuntimeException e) {
+      mapped.close();
+      throw e;
     }
-    return ArrowFiles.mapTrusted(file, memory);
   }
 
   /** Checks the whole file's sum; when it differs, finds what differs to name it. */

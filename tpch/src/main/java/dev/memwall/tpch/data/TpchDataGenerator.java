@@ -178,8 +178,26 @@ public final class TpchDataGenerator {
     }
   }
 
+  /**
+   * Generates the set into {@code dir} under its exclusive lock. On failure (a full disk, for one)
+   * removes every data file it wrote, so that a failed run leaves no half data set taking the disk's
+   * room; without a manifest no run would take one for a complete set in any case.
+   */
   private TpchManifest generateLocked(Path dir, double scaleFactor, EngineMemory memory) throws IOException {
     prepare(dir);
+    try {
+      return generatePrepared(dir, scaleFactor, memory);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        deleteDataFiles(dir);
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private TpchManifest generatePrepared(Path dir, double scaleFactor, EngineMemory memory) throws IOException {
     record Task(String table, int part, int parts) {}
     List<Task> tasks = new ArrayList<>();
     Map<String, Integer> partsPerTable = new LinkedHashMap<>();
@@ -243,7 +261,11 @@ public final class TpchDataGenerator {
     Map<String, TpchManifest.TableFiles> tables = new LinkedHashMap<>();
     partsPerTable.forEach((table, parts) -> tables.put(table, new TpchManifest.TableFiles(rows.get(table), parts)));
     TpchManifest manifest = new TpchManifest(TpchManifest.FORMAT_VERSION, scaleFactor, tables, checksums);
-    manifest.write(dir);
+    try {
+      manifest.write(dir);
+    } catch (FileSystemException e) {
+      throw new DataDirectoryException(dir, "cannot write its manifest (" + e.getMessage() + ")", e);
+    }
     return manifest;
   }
 
@@ -297,7 +319,6 @@ public final class TpchDataGenerator {
     return builder.build();
   }
 
-  /** Creates {@code dir} and removes what an earlier, incomplete run left there. */
   /** Arrow bytes per unit of scale factor, measured at SF 1 (875 MiB) and rounded up. */
   static final long BYTES_PER_SCALE_FACTOR = 920L << 20;
 
@@ -317,19 +338,22 @@ public final class TpchDataGenerator {
     if (existing != null) {
       long usable = Files.getFileStore(existing).getUsableSpace() + bytesOfDataFiles(dir);
       if (needed > usable) {
-        throw new DataDirectoryException(dir, String.format(java.util.Locale.ROOT,
-            "SF %s needs about %.1f GiB of disk, only %.1f GiB are free there", scaleFactor, needed / GIB, usable / GIB),
-            null);
+        throw new DataDirectoryException(dir, "SF " + scaleFactor + " needs about " + size(needed)
+            + " of disk, only " + size(usable) + " are free there", null);
       }
     }
     if (needed > memoryBytes) {
-      throw new DataDirectoryException(dir, String.format(java.util.Locale.ROOT,
-          "SF %s is about %.1f GiB of data, more than this machine's %.1f GiB of memory", scaleFactor, needed / GIB,
-          memoryBytes / GIB), null);
+      throw new DataDirectoryException(dir, "SF " + scaleFactor + " is about " + size(needed)
+          + " of data, more than this machine's " + size(memoryBytes) + " of memory", null);
     }
   }
 
-  private static final double GIB = 1L << 30;
+  /** {@code bytes} in GiB, or in MiB below one GiB (a small disk's "0.0 GiB" said nothing). */
+  static String size(long bytes) {
+    double gib = bytes / (double) (1L << 30);
+    return gib >= 1 ? String.format(java.util.Locale.ROOT, "%.1f GiB", gib)
+        : String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1L << 20));
+  }
 
   /** The bytes of data files already in {@code dir}, which generation replaces. */
   private static long bytesOfDataFiles(Path dir) throws IOException {
@@ -350,21 +374,27 @@ public final class TpchDataGenerator {
         .getTotalMemorySize();
   }
 
+  /** Creates {@code dir} and removes what an earlier, incomplete run left there. */
   private static void prepare(Path dir) throws IOException {
     try {
       Files.createDirectories(dir);
-      try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-        for (Path file : files) {
-          String name = file.getFileName().toString();
-          if (name.endsWith(".arrow") || name.endsWith(".arrow.tmp") || name.startsWith(TpchManifest.FILE_NAME)) {
-            Files.delete(file);
-          }
-        }
-      }
+      deleteDataFiles(dir);
       Path probe = Files.createTempFile(dir, ".write-probe", ".tmp");
       Files.delete(probe);
     } catch (FileSystemException | SecurityException e) {
       throw new DataDirectoryException(dir, "cannot create or write it (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /** Removes the manifest and every data file (complete or temporary) from {@code dir}. */
+  private static void deleteDataFiles(Path dir) throws IOException {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path file : files) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".arrow") || name.endsWith(".arrow.tmp") || name.startsWith(TpchManifest.FILE_NAME)) {
+          Files.delete(file);
+        }
+      }
     }
   }
 
@@ -388,6 +418,9 @@ public final class TpchDataGenerator {
   private static WrittenPart writePart(Path dir, String table, int part, int parts, double scaleFactor,
       EngineMemory memory, ProgressBar progress, java.util.concurrent.atomic.AtomicBoolean cancelled)
       throws IOException {
+    if (cancelled.get()) {
+      throw new java.util.concurrent.CancellationException("generation of " + table + " cancelled");
+    }
     BufferAllocator allocator = memory.arrow();
     Schema schema = TpchSchema.schema(table);
     List<ColumnLayout> columns = TpchSchema.columns(table);
@@ -457,10 +490,19 @@ public final class TpchDataGenerator {
     private int rows;
     private boolean finished;
 
-    @SuppressWarnings("unchecked")
     BatchBuilder(Schema schema, List<ColumnLayout> columns, BufferAllocator allocator) {
       this.root = VectorSchemaRoot.create(schema, allocator);
       this.columns = columns;
+      try {
+        allocate();
+      } catch (RuntimeException | Error e) {
+        root.close(); // the vectors allocated before the budget refused one
+        throw e;
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void allocate() {
       for (int i = 0; i < columns.size(); i++) {
         ColumnLayout column = columns.get(i);
         FieldVector vector = root.getVector(i);

@@ -25,12 +25,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>Trust: each file is checked before its buffers reach a query, against the checksums its manifest
  * keeps the first time the process opens it, or (a set written without checksums) by the structural
- * validation of {@link ArrowFiles#map}; see {@code DataSetVerification}.
+ * validation of {@link ArrowFiles#map} and a check of its layout against its table's (columns,
+ * types, dictionaries, key order); see {@code DataSetVerification}.
  *
  * <p>Bad input: a directory without a valid {@link TpchManifest} gives {@link DataDirectoryException};
- * a file whose checksums differ gives {@link CorruptDataSetException} naming the file, its table and
- * batch; a corrupt file without checksums gives {@link dev.memwall.core.ipc.CorruptArrowFileException}
- * naming the file (and the batch and column when its structure is invalid).
+ * a file whose checksums differ, or whose layout is not its table's, gives {@link CorruptDataSetException}
+ * naming the file, its table (and the batch where it can); a corrupt file without checksums gives
+ * {@link dev.memwall.core.ipc.CorruptArrowFileException} naming the file (and the batch and column when
+ * its structure is invalid).
  */
 public final class TpchDatabase implements AutoCloseable {
   private final Path directory;
@@ -79,8 +81,9 @@ public final class TpchDatabase implements AutoCloseable {
       for (String name : TpchSchema.TABLE_NAMES) {
         int files = manifest.tables().get(name).files();
         List<Table> parts = new ArrayList<>();
+        LayoutCheck.KeyOrder keys = new LayoutCheck.KeyOrder(name);
         for (int part = 1; part <= files; part++) {
-          Table mapped = DataSetVerification.map(TpchManifest.file(dir, name, part), name, manifest, memory);
+          Table mapped = DataSetVerification.map(TpchManifest.file(dir, name, part), name, manifest, memory, keys);
           mappings.add(mapped);
           parts.add(mapped);
         }

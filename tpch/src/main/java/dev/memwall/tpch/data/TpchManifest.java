@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -128,7 +129,10 @@ public record TpchManifest(int formatVersion, double scaleFactor, Map<String, Ta
     }
   }
 
-  /** Writes this manifest into {@code dir} atomically (temporary file renamed into place). */
+  /**
+   * Writes this manifest into {@code dir} atomically (temporary file renamed into place). On failure
+   * the temporary file is removed, and an I/O failure names the file ({@link FileSystemException}).
+   */
   public void write(Path dir) throws IOException {
     StringBuilder text = new StringBuilder();
     text.append("# memwall TPC-H data set; written after all table files were complete\n");
@@ -147,11 +151,22 @@ public record TpchManifest(int formatVersion, double scaleFactor, Map<String, Ta
       }
     }
     Path temporary = dir.resolve(FILE_NAME + ".tmp");
-    try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-      writer.write(text.toString());
+    try {
+      try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+        writer.write(text.toString());
+      } catch (FileSystemException e) {
+        throw e;
+      } catch (IOException e) { // a write's failure names no file
+        FileSystemException named = new FileSystemException(temporary.toString(), null, e.getMessage());
+        named.initCause(e);
+        throw named;
+      }
+      Files.move(temporary, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.deleteIfExists(temporary);
+      throw e;
     }
-    Files.move(temporary, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING,
-        StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** The directory name for a scale factor: {@code sf1}, {@code sf0.01}, {@code sf10}. */

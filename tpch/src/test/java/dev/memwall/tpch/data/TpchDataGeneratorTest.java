@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.ipc.CorruptArrowFileException;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DecimalColumn;
@@ -18,11 +20,18 @@ import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,6 +149,67 @@ class TpchDataGeneratorTest {
         () -> TpchDataGenerator.checkCapacity(dir, 10, 8L << 30));
     assertTrue(ram.getMessage().contains("more than this machine's 8.0 GiB of memory"), ram.getMessage());
     assertDoesNotThrow(() -> TpchDataGenerator.checkCapacity(dir, 10, 24L << 30));
+    var small = assertThrows(DataDirectoryException.class, () -> TpchDataGenerator.checkCapacity(dir, SF, 1L << 20));
+    assertTrue(small.getMessage().endsWith("SF 0.01 is about 9.2 MiB of data, more than this machine's 1.0 MiB of memory"),
+        small.getMessage()); // not "0.0 GiB"
+  }
+
+  /**
+   * Budgets from too small for the first table to enough for all: one worker generates lineitem,
+   * orders, customer, ... in turn, so the budget stops it at one table or another, after writing the
+   * tables before; whichever it is, no later table is generated, and the failure leaves no data file
+   * and no buffer behind.
+   */
+  @Test
+  void aGenerationThatFailsRemovesTheFilesItWrote() throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(TpchDataGenerator.dataDirectory(cache, SF));
+    List<String> stoppedAfterWriting = new ArrayList<>();
+    for (long budget = 8L << 20; ; budget += 1L << 20) {
+      List<String> written = new ArrayList<>();
+      try (WatchService watch = dir.getFileSystem().newWatchService();
+          EngineMemory tight = EngineMemory.create(MemoryBudget.of("generation", budget))) {
+        dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+        try {
+          new TpchDataGenerator(1, true).ensure(dir, SF, tight);
+          break; // enough for every table
+        } catch (BudgetExceededException expected) {
+          // stopped at some table
+        }
+        for (WatchKey key = watch.poll(); key != null; key = watch.poll()) {
+          key.pollEvents().stream().map(event -> event.context().toString()).filter(name -> name.endsWith(".arrow"))
+              .forEach(written::add);
+          key.reset();
+        }
+      }
+      try (var left = Files.list(dir)) {
+        assertEquals(List.of(DataDirectoryLock.FILE_NAME), left.map(p -> p.getFileName().toString()).toList(),
+            "a generation stopped by a budget of " + budget + " bytes after writing " + written + " left files");
+      }
+      assertEquals(TpchSchema.TABLE_NAMES.subList(0, written.size()).stream()
+          .map(table -> TpchManifest.fileName(table, 1)).toList(), written,
+          "the tables after the one that failed must not be generated at all");
+      if (!written.isEmpty()) {
+        stoppedAfterWriting.add((budget >> 20) + " MiB: " + written);
+      }
+    }
+    assertFalse(stoppedAfterWriting.isEmpty(), "no budget stopped the generation after it had written a file");
+    System.out.println("failed generations cleaned up after writing files, by budget: " + stoppedAfterWriting);
+  }
+
+  @Test
+  void aManifestThatCannotBeWrittenNamesItsFileAndLeavesNoTemporary() throws IOException {
+    Path full = Path.of("/dev/full"); // every write fails with ENOSPC
+    Assumptions.assumeTrue(Files.isWritable(full), "no /dev/full here");
+    Path dir = Files.createDirectories(cache.resolve("sf1"));
+    Path temporary = Files.createSymbolicLink(dir.resolve(TpchManifest.FILE_NAME + ".tmp"), full);
+    Map<String, TpchManifest.TableFiles> tables = new java.util.LinkedHashMap<>();
+    TpchSchema.TABLE_NAMES.forEach(table -> tables.put(table, new TpchManifest.TableFiles(1, 1)));
+    TpchManifest manifest = new TpchManifest(TpchManifest.FORMAT_VERSION, 1, tables);
+    var e = assertThrows(FileSystemException.class, () -> manifest.write(dir));
+    assertEquals(temporary + ": No space left on device", e.getMessage());
+    try (var left = Files.list(dir)) {
+      assertEquals(List.of(), left.toList(), "no temporary file and no manifest");
+    }
   }
 
   @Test
