@@ -140,7 +140,7 @@ public final class Join {
   /**
    * Whether radix-clustering scatters through software write-combining buffers (default false: with
    * the clusters on huge pages the TLB no longer limits the plain scatter, so the buffers' extra copy
-   * is pure cost (Table2Benchmark, docs/benchmarks/joins.md); they pay where the open clusters' pages
+   * is pure cost (JoinAlgorithmsBenchmark, docs/benchmarks/joins.md); they pay where the open clusters' pages
    * outnumber the TLB, as on the seed's machines). Keys of one int32
    * column are clustered as packed 8-byte tuples, always without the buffers.
    */

@@ -91,7 +91,7 @@ public final class CostModel {
   /**
    * CPU per tuple and radix pass for the copy through a software write-combining buffer, in L1 hits:
    * the difference between whole phash+ joins with and without the buffers, per tuple clustered
-   * ({@code Table2Benchmark}, docs/benchmarks/joins.md).
+   * ({@code JoinAlgorithmsBenchmark}, docs/benchmarks/joins.md).
    */
   static final double W_WRITE_COMBINE = 3.5;
   /** CPU per tuple to extract and hash its key from Arrow, in L1 hits. */

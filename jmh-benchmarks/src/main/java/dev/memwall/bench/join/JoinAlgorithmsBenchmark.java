@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Seed 000's Table 2 on this machine: C tuples per side (int32 key, int32 payload), unique uniform
+ * Every join algorithm, whole joins, at the sizes of seed 000's Table 2, on this machine: C tuples per side (int32 key, int32 payload), unique uniform
  * keys, hit rate 1, the join index produced (streamed in chunks whose row ids are summed, so the
  * pairs are really written but the index is never held whole). One operation is one whole join,
  * key extraction included. Settings: see {@link JoinSettings}.
@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @State(Scope.Benchmark)
-public class Table2Benchmark {
+public class JoinAlgorithmsBenchmark {
   @Param({"15625", "125000", "1000000", "8000000"})
   public int tuples;
 

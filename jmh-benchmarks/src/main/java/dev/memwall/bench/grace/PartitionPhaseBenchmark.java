@@ -1,4 +1,4 @@
-package dev.memwall.bench.join2;
+package dev.memwall.bench.grace;
 
 import dev.memwall.bench.join.JoinSettings;
 import dev.memwall.core.machine.MachineProfile;

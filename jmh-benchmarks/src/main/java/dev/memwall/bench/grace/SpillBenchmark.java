@@ -1,4 +1,4 @@
-package dev.memwall.bench.join2;
+package dev.memwall.bench.grace;
 
 import dev.memwall.bench.join.JoinBenchData;
 import dev.memwall.core.memory.EngineMemory;
