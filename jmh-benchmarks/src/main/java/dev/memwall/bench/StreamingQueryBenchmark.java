@@ -5,7 +5,7 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.BatchStream;
 import dev.memwall.core.vector.Table;
-import dev.memwall.tpch.cli.CalibratedProfile;
+import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.Q1;

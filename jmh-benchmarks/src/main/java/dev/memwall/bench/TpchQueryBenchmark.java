@@ -4,7 +4,7 @@ import dev.memwall.bench.report.ReportLayout;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
-import dev.memwall.tpch.cli.CalibratedProfile;
+import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchParameters;

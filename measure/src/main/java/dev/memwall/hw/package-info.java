@@ -1,6 +1,7 @@
 /**
  * Hardware event counters: exact counts of cycles, instructions, cache, TLB and branch misses
- * around a region of code, and seed 003's stall breakdown computed from them.
+ * around a region of code, and seed 003's stall breakdown computed from them; and the tools' calibrated
+ * machine profile.
  *
  * <ul>
  *   <li>{@link dev.memwall.hw.HardwareCounters#availability()}: whether this machine can count
@@ -14,6 +15,8 @@
  *   <li>{@link dev.memwall.hw.StallBreakdown}: time = compute + misses x calibrated penalties
  *       + branch stalls (+ resource stalls - overlap), with the penalties of the
  *       {@link dev.memwall.core.machine.MachineProfile}.
+ *   <li>{@link dev.memwall.hw.CalibratedProfile#install}: the calibrated machine profile the command
+ *       line and the benchmarks plan with (the library itself never calibrates on its own).
  * </ul>
  *
  * <p><b>Why perf_event_open counting and not async-profiler here.</b> async-profiler (used by the

@@ -2,10 +2,10 @@ package dev.memwall.bench.join;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.partition.RadixPlan;
+import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.join.Join;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.planner.CostModel;
-import dev.memwall.tpch.cli.CalibratedProfile;
 
 /**
  * The named algorithm settings of seed 000's Table 2, computed from this machine's profile:

@@ -1,5 +1,6 @@
 package dev.memwall.tpch.cli;
 
+import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.hw.CounterReading;
 import dev.memwall.hw.HardwareCounters;
 import dev.memwall.hw.ProfilerEvents;

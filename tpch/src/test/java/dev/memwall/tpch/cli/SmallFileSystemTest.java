@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.ChildJvm;
 import dev.memwall.core.machine.MachineProfile;
+import dev.memwall.hw.CalibratedProfile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

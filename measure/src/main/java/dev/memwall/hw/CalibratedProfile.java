@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.hw;
 
 import dev.memwall.core.CacheDirectory;
 import dev.memwall.core.machine.MachineProfile;
