@@ -10,7 +10,7 @@ work="${TMPDIR:-/tmp}/memwall-duckdb-python-sf$sf"
 mkdir -p "$work"
 python3 -c "import duckdb, pyarrow" 2>/dev/null || pip install -q duckdb==2.0.0 pyarrow
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-(cd "$work" && "$java" -cp "$root/tpch/target/classes:$(cat "$root/tpch-spark/target/launcher/classpath")" \
+(cd "$work" && "$java" -cp "$root/tpch/target/classes:$(cat "$root/cli/target/launcher/classpath")" \
   "$root/tpch/tools/duckdb-python/DumpSql.java" "$sf")
 cd "$work" && python3 "$root/tpch/tools/duckdb-python/bench.py" "${XDG_CACHE_HOME:-$HOME/.cache}/memwall/sf$sf" \
   "$work/tpch.duckdb" "$threads" 3 5

@@ -5,6 +5,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 cd "$root"
-"$java" @tpch-spark/target/launcher/jvm.args -XX:CICompilerCount=3 \
-  -cp "tpch/target/classes:$(cat tpch-spark/target/launcher/classpath)" tpch/tools/q21-steps/Q21Steps.java \
+"$java" @cli/target/launcher/jvm.args -XX:CICompilerCount=3 \
+  -cp "tpch/target/classes:$(cat cli/target/launcher/classpath)" tpch/tools/q21-steps/Q21Steps.java \
   "${XDG_CACHE_HOME:-$HOME/.cache}/memwall/sf1"

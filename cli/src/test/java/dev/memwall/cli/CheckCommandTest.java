@@ -1,11 +1,11 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.cli.MemwallCliTest.Run;
 import dev.memwall.core.memory.LeakCheck;
-import dev.memwall.tpch.cli.MemwallCliTest.Run;
 import dev.memwall.tpch.data.TpchManifest;
 import java.nio.file.Files;
 import java.nio.file.Path;

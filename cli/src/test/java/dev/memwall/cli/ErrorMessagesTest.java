@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

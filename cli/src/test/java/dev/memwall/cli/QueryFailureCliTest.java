@@ -1,13 +1,13 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.cli.MemwallCliTest.Run;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
-import dev.memwall.tpch.cli.MemwallCliTest.Run;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.LoopQ6;
 import dev.memwall.tpch.query.QueryParameters;

@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import dev.memwall.core.ipc.CorruptArrowFileException;
 import dev.memwall.core.memory.BudgetExceededException;

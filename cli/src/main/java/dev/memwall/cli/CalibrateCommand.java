@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import dev.memwall.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;

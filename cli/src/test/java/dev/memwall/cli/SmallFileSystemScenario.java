@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.lit;

@@ -1,4 +1,4 @@
-package dev.memwall.tpch.cli;
+package dev.memwall.cli;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.tpch.data.DataSetCheck;
