@@ -1,5 +1,6 @@
 package dev.memwall.cli;
 
+import dev.memwall.cli.report.CalibrationCharts;
 import dev.memwall.hw.HardwareCounters;
 import dev.memwall.core.machine.Calibrator;
 import dev.memwall.core.machine.MachineProfile;
@@ -7,7 +8,6 @@ import dev.memwall.core.machine.MemoryProbe;
 import dev.memwall.core.machine.ScanCostModels;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.tpch.data.TpchDataGenerator;
-import dev.memwall.tpch.report.CalibrationCharts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.memwall.cli;
 
+import dev.memwall.cli.report.RunStamp;
+import dev.memwall.cli.report.TpchReport;
 import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.hw.CounterReading;
 import dev.memwall.hw.HardwareCounters;
@@ -11,8 +13,6 @@ import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.TpchQuery;
-import dev.memwall.tpch.report.RunStamp;
-import dev.memwall.tpch.report.TpchReport;
 import dev.memwall.tpch.run.DuckDbEngine;
 import dev.memwall.tpch.run.DuckDbProcess;
 import dev.memwall.tpch.run.MemwallEngine;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.cli.report.CalibrationCharts;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
@@ -13,7 +14,6 @@ import dev.memwall.tpch.query.LoopQ6;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQuery;
-import dev.memwall.tpch.report.CalibrationCharts;
 import dev.memwall.tpch.run.TpchRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,4 +1,4 @@
-package dev.memwall.tpch.report;
+package dev.memwall.cli.report;
 
 import dev.memwall.tpch.run.Rounds;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;

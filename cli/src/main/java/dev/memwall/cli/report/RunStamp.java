@@ -1,4 +1,4 @@
-package dev.memwall.tpch.report;
+package dev.memwall.cli.report;
 
 import dev.memwall.core.machine.Calibrator;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.memwall.tpch.report;
+package dev.memwall.cli.report;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.machine.ScanCostModels;

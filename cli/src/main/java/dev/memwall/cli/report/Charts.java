@@ -1,4 +1,4 @@
-package dev.memwall.tpch.report;
+package dev.memwall.cli.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
