@@ -38,10 +38,10 @@ public final class CalibrationCharts {
       throw new IOException("cannot draw the charts into " + dir + ": " + e, e);
     }
     List<Path> written = new ArrayList<>();
-    written.add(Charts.savePng(latency(profile), dir.resolve(LATENCY)));
-    written.add(Charts.savePng(tlb(profile), dir.resolve(TLB)));
+    written.add(ChartFiles.savePng(latency(profile), dir.resolve(LATENCY)));
+    written.add(ChartFiles.savePng(tlb(profile), dir.resolve(TLB)));
     if (!profile.strideScan().isEmpty()) {
-      written.add(Charts.savePng(scan(profile), dir.resolve(SCAN)));
+      written.add(ChartFiles.savePng(scan(profile), dir.resolve(SCAN)));
     }
     return written;
   }
@@ -101,7 +101,7 @@ public final class CalibrationCharts {
   }
 
   private static XYChart chart(String title, String xTitle, String yTitle) {
-    XYChart chart = new XYChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT).title(title).xAxisTitle(xTitle)
+    XYChart chart = new XYChartBuilder().width(ChartFiles.WIDTH).height(ChartFiles.HEIGHT).title(title).xAxisTitle(xTitle)
         .yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
     return chart;

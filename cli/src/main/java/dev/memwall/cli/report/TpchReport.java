@@ -56,7 +56,7 @@ public record TpchReport(String title, String base, String engine, String compar
     List<Path> files = new ArrayList<>();
     files.add(Files.writeString(dir.resolve(base + ".md"), markdown(base + ".png"), StandardCharsets.UTF_8));
     files.add(Files.writeString(dir.resolve(base + ".csv"), csv(), StandardCharsets.UTF_8));
-    files.add(Charts.savePng(chart(), dir.resolve(base + ".png")));
+    files.add(ChartFiles.savePng(chart(), dir.resolve(base + ".png")));
     return files;
   }
 
@@ -125,7 +125,7 @@ public record TpchReport(String title, String base, String engine, String compar
   }
 
   private CategoryChart chart() {
-    CategoryChart chart = new CategoryChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT).title(title)
+    CategoryChart chart = new CategoryChartBuilder().width(ChartFiles.WIDTH).height(ChartFiles.HEIGHT).title(title)
         .xAxisTitle("query").yAxisTitle("median ms").build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     List<String> queries = reports.stream().map(r -> "Q" + r.query()).toList();

@@ -61,14 +61,14 @@ public final class ReportGenerator {
     for (ReportGroup group : groups) {
       String prefix = uniquePrefix(group, usedPrefixes);
       List<MarkdownReport.ChartLink> links = new ArrayList<>();
-      List<Charts.Image> drawn;
+      List<JmhCharts.Image> drawn;
       try {
-        drawn = Charts.draw(group);
+        drawn = JmhCharts.draw(group);
       } catch (IOException | RuntimeException e) {
         throw new ReportException("cannot draw the charts of " + group.simpleClassName() + " in " + group.source()
             + ": " + e, e);
       }
-      for (Charts.Image image : drawn) {
+      for (JmhCharts.Image image : drawn) {
         String name = prefix + "-" + image.kind() + ".png";
         links.add(new MarkdownReport.ChartLink(name, image.title()));
         images.add(image.png());

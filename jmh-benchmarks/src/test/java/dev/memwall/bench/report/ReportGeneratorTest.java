@@ -32,8 +32,8 @@ class ReportGeneratorTest {
   private static void assertPng(Path file) throws IOException {
     BufferedImage image = ImageIO.read(file.toFile());
     assertNotNull(image, file + " is not a decodable image");
-    assertEquals(Charts.WIDTH, image.getWidth(), file.toString());
-    assertEquals(Charts.HEIGHT, image.getHeight(), file.toString());
+    assertEquals(JmhCharts.WIDTH, image.getWidth(), file.toString());
+    assertEquals(JmhCharts.HEIGHT, image.getHeight(), file.toString());
     // not a blank canvas: a chart has many colours (lines, text, anti-aliasing)
     Set<Integer> colours = new java.util.HashSet<>();
     for (int y = 0; y < image.getHeight(); y += 3) {

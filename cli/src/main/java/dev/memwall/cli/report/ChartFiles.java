@@ -6,11 +6,11 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** What every memwall chart shares: its size and how it is written. Stateless. */
-final class Charts {
+final class ChartFiles {
   static final int WIDTH = 900;
   static final int HEIGHT = 560;
 
-  private Charts() {}
+  private ChartFiles() {}
 
   /** Writes {@code chart} to {@code file} (which should end in {@code .png}) as a PNG. */
   static Path savePng(Chart<?, ?> chart, Path file) throws IOException {

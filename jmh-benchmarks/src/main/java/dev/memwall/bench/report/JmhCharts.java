@@ -32,7 +32,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <p>Thread safety: stateless; each call builds its own chart.
  */
-public final class Charts {
+public final class JmhCharts {
   /** Width of every chart in pixels. */
   public static final int WIDTH = 900;
   /** Height of every chart in pixels. */
@@ -41,7 +41,7 @@ public final class Charts {
   /** One rendered chart. */
   public record Image(String kind, String title, byte[] png) {}
 
-  private Charts() {}
+  private JmhCharts() {}
 
   /** The group's charts, in the order scores, speedup (if any), per element (if any). */
   public static List<Image> draw(ReportGroup group) throws IOException {
@@ -89,7 +89,7 @@ public final class Charts {
     chart.getStyler().setXAxisLogarithmicDecadeOnly(true);
     chart.getStyler().setYAxisLogarithmicDecadeOnly(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-    chart.getStyler().setXAxisTickLabelsFormattingFunction(Charts::tick);
+    chart.getStyler().setXAxisTickLabelsFormattingFunction(JmhCharts::tick);
     chart.getStyler().setMarkerSize(7);
     double minX = Double.POSITIVE_INFINITY;
     double maxX = Double.NEGATIVE_INFINITY;
@@ -165,7 +165,7 @@ public final class Charts {
     styler.setPlotGridLinesColor(new java.awt.Color(220, 220, 220));
     styler.setLegendBorderColor(java.awt.Color.WHITE);
     styler.setErrorBarsColorSeriesColor(true);
-    styler.setYAxisTickLabelsFormattingFunction(Charts::tick);
+    styler.setYAxisTickLabelsFormattingFunction(JmhCharts::tick);
   }
 
   /** A compact tick label: 1, 2.5, 1000, 1M, 0.05. */
