@@ -1,5 +1,6 @@
 package dev.memwall.join.algorithm;
 
+import dev.memwall.core.concurrent.ExecutionControl;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
@@ -20,6 +21,8 @@ import java.lang.foreign.ValueLayout;
  */
 public final class HashedSide implements AutoCloseable {
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+  /** Rows extracted between two cancellation checkpoints. */
+  private static final int EXTRACT_BLOCK = 1 << 16;
 
   private final EngineMemory memory;
   private final HashedTuples primary;
@@ -55,10 +58,13 @@ public final class HashedSide implements AutoCloseable {
       nulls = NullRows.allocate(memory, side, keepNulls);
       long keyed = 0;
       for (int b = 0; b < side.batches(); b++) {
-        long packed = side.extract(b, 0, side.batchRows(b), tuples.hashes(), tuples.rows(), keyed, nulls.segment(),
-            nulls.count());
-        keyed += (int) packed;
-        nulls.added((int) (packed >>> 32));
+        for (int from = 0; from < side.batchRows(b); from += EXTRACT_BLOCK) {
+          ExecutionControl.checkpoint(); // a batch may be the whole side: stop within a block when cancelled
+          int to = Math.min(from + EXTRACT_BLOCK, side.batchRows(b));
+          long packed = side.extract(b, from, to, tuples.hashes(), tuples.rows(), keyed, nulls.segment(), nulls.count());
+          keyed += (int) packed;
+          nulls.added((int) (packed >>> 32));
+        }
       }
       return new HashedSide(memory, tuples, nulls, (int) keyed);
     } catch (RuntimeException | Error e) {

@@ -132,6 +132,7 @@ public final class OpenAddressingTable implements AutoCloseable {
       MemorySegment rows = block.tuples.rows();
       for (int batch = 0; batch < build.batches(); batch++) {
         for (int from = 0; from < build.batchRows(batch); from += ProbeBlock.ROWS) {
+          ExecutionControl.checkpoint();
           int keyed = block.fill(build, batch, from);
           for (int k = 0; k < keyed; k++) {
             inserter.add(hashes.getAtIndex(HASH, k), rows.getAtIndex(INT, k));
