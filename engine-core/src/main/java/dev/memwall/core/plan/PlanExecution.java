@@ -1,0 +1,261 @@
+package dev.memwall.core.plan;
+
+import dev.memwall.core.Closing;
+import dev.memwall.core.arrow.TableReader;
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.ExternalSort;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.operator.Sorter;
+import dev.memwall.core.operator.SpillingAggregation;
+import dev.memwall.core.plan.Step.Aggregation;
+import dev.memwall.core.plan.Step.Limit;
+import dev.memwall.core.plan.Step.OrderBy;
+import dev.memwall.core.plan.Step.TopN;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One execution of a {@link Plan}'s steps over its source: the steps are cut into pipelines at the
+ * breakers (aggregation, order by, top-N, limit); each pipeline runs on the context's workers
+ * ({@link PipelineWorkers}) and its breaker materializes the table the next pipeline scans. A
+ * pipeline without a breaker collects its rows into a table.
+ *
+ * <p>Ownership: the source is only read (a streamed source's batches are closed as they are
+ * consumed, by its morsels). Every intermediate table is allocated from the context's memory, owned
+ * by this execution, and closed as soon as the next pipeline has consumed it, or when a later
+ * pipeline fails; the result table, or the tables a {@link #rounds round} returns, are the caller's
+ * to close. What a failing pipeline had allocated (worker states, stage workers, operators' memory)
+ * is freed before its exception leaves.
+ *
+ * <p>Threads and cancellation: {@link #run} and {@link #rounds} are called on one thread, under the
+ * context's control ({@link ExecutionContext#run}, or {@link ControlledRounds} for a streamed
+ * result); each pipeline's workers check that control before every chunk, so cancellation, a passed
+ * timeout or an interrupt surfaces as {@link dev.memwall.core.concurrent.QueryCancelledException}.
+ * An instance is for one execution; the plan's validity ({@link Plan#schema}) is checked by the
+ * caller first.
+ */
+final class PlanExecution {
+  private final ScanSource source;
+  private final List<Step> steps;
+  private final ExecutionContext context;
+
+  PlanExecution(ScanSource source, List<Step> steps, ExecutionContext context) {
+    this.source = source;
+    this.steps = steps;
+    this.context = context;
+  }
+
+  /**
+   * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
+   * round per {@link TableReader.Tables#next} call; one ending in a breaker runs whole at the first.
+   */
+  TableReader.Tables rounds() {
+    int last = steps.size();
+    while (last > 0 && Step.isStreaming(steps.get(last - 1))) {
+      last--;
+    }
+    if (last == steps.size() && !steps.isEmpty()) { // ends in a breaker
+      Table[] result = {run()};
+      return new TableReader.Tables() {
+        @Override
+        public Table next() {
+          Table next = result[0];
+          result[0] = null;
+          return next;
+        }
+
+        @Override
+        public void close() {
+          if (result[0] != null) {
+            result[0].close();
+          }
+        }
+      };
+    }
+    Table head = last == 0 ? null : new PlanExecution(source, steps.subList(0, last), context).run();
+    ScanSource input = head == null ? source : new ScanSource.OfTable(head);
+    Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
+    List<NamedExpr> columns = outputColumns(chain);
+    Morsels morsels;
+    try {
+      morsels = input.morsels();
+    } catch (RuntimeException e) {
+      if (head != null) {
+        head.close();
+      }
+      throw e;
+    }
+    return new TableReader.Tables() {
+      private boolean done;
+
+      @Override
+      public Table next() {
+        if (done) {
+          return null;
+        }
+        List<Collector> collectors = PipelineWorkers.run(morsels, chain, context,
+            binder -> new Collector(binder, chain.outputSchema(), columns, context.memory().arrow(),
+                TableBuilder.BATCH_ROWS), Collector::consume,
+            collector -> collector.rows() >= Plan.STREAM_BATCH_ROWS);
+        try {
+          List<TableBuilder> parts = new ArrayList<>();
+          long rows = 0;
+          for (Collector collector : collectors) {
+            parts.addAll(collector.parts());
+            rows += collector.rows();
+          }
+          if (rows == 0) {
+            done = true; // no worker found a morsel: the input is exhausted
+          }
+          return TableBuilder.concatenate(parts);
+        } finally {
+          collectors.forEach(Collector::close);
+        }
+      }
+
+      @Override
+      public void close() {
+        try {
+          morsels.close();
+        } finally {
+          if (head != null) {
+            head.close();
+          }
+        }
+      }
+    };
+  }
+
+  /** Runs every pipeline in turn and returns the last one's table, the caller's to close. */
+  Table run() {
+    ScanSource input = source;
+    boolean ownsInput = false;
+    int i = 0;
+    try {
+      do {
+        List<Step> pipeline = new ArrayList<>();
+        while (i < steps.size() && Step.isStreaming(steps.get(i))) {
+          pipeline.add(steps.get(i++));
+        }
+        Step breaker = i < steps.size() ? steps.get(i++) : null;
+        Table output = runPipeline(input, pipeline, breaker, context);
+        if (ownsInput) {
+          input.table().close();
+        }
+        input = new ScanSource.OfTable(output);
+        ownsInput = true;
+      } while (i < steps.size());
+      return input.table();
+    } catch (RuntimeException | Error e) {
+      if (ownsInput) {
+        input.table().close();
+      }
+      throw e;
+    }
+  }
+
+  private static Table runPipeline(ScanSource input, List<Step> pipeline, Step breaker, ExecutionContext context) {
+    Table table = input.table();
+    if (table != null && pipeline.isEmpty() && breaker instanceof TopN topN) {
+      return Sorter.sort(table, topN.keys(), topN.rows(), context.memory());
+    }
+    if (table != null && pipeline.isEmpty() && breaker instanceof OrderBy order) {
+      return Sorter.sort(table, order.keys(), Long.MAX_VALUE, context.memory());
+    }
+    if (table != null && pipeline.isEmpty() && breaker instanceof Limit limit) {
+      return Sorter.sort(table, List.of(), limit.rows(), context.memory());
+    }
+    Pipeline chain = Pipeline.of(input.schema(), pipeline);
+    if (breaker instanceof OrderBy order) {
+      return sort(input, chain, order.keys(), Long.MAX_VALUE, context);
+    }
+    if (breaker instanceof TopN topN) {
+      return sort(input, chain, topN.keys(), topN.rows(), context);
+    }
+    Map<String, Expr> aliases = chain.aliases;
+    Table result = switch (breaker) {
+      case Aggregation a -> aggregate(input, chain, a.resolvedKeys(aliases), a.resolvedAggregates(aliases), context);
+      case null, default -> collect(input, chain, context);
+    };
+    if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
+      try (Table collected = result) {
+        return runPipeline(new ScanSource.OfTable(collected), List.of(), breaker, context);
+      }
+    }
+    return result;
+  }
+
+  private static Table aggregate(ScanSource input, Pipeline chain, List<NamedExpr> keys,
+      List<Aggregate> aggregates, ExecutionContext context) {
+    try (SpillingAggregation aggregation = new SpillingAggregation(context.memory(),
+        context.workingMemory(SpillingAggregation.OPERATOR), context.spillSettings(), chain.outputSchema(), keys,
+        aggregates, context.aggregateLayout(), context.threads(), input.maxRows(), context.machine().fastCacheBytes(),
+        context.spillReports().orElse(null))) {
+      return aggregation.finish(PipelineWorkers.run(input, chain, context, aggregation::worker,
+          SpillingAggregation.Worker::consume));
+    }
+  }
+
+  /**
+   * ORDER BY (and top-N) after a pipeline: its workers collect their rows for an {@link ExternalSort},
+   * which sorts them in memory or, when they outgrow the working memory, spills sorted runs and
+   * merges them.
+   */
+  private static Table sort(ScanSource input, Pipeline chain, List<SortKey> keys, long limit, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
+    Schema schema = chain.outputSchema();
+    Binder binder = new Binder(schema);
+    List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
+    AtomicInteger worker = new AtomicInteger();
+    try (ExternalSort sort = new ExternalSort(context.memory(), context.workingMemory(ExternalSort.OPERATOR),
+        context.spillSettings(), columns.stream().map(NamedExpr::name).toList(), types, keys, limit,
+        context.threads(), context.spillReports().orElse(null))) {
+      List<SortCollector> collectors = PipelineWorkers.run(input, chain, context,
+          b -> new SortCollector(b, schema, columns, sort, worker.getAndIncrement()), SortCollector::consume);
+      Table result;
+      try {
+        result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
+      } catch (RuntimeException | Error e) {
+        Closing.closeAll(collectors, e);
+        throw e;
+      }
+      try {
+        Closing.closeAll(collectors);
+      } catch (RuntimeException e) {
+        result.close();
+        throw e;
+      }
+      return result;
+    }
+  }
+
+  /** The columns a pipeline's last step outputs: its last projection's, or every column. */
+  private static List<NamedExpr> outputColumns(Pipeline chain) {
+    return chain.outputs != null ? chain.outputs
+        : chain.outputSchema().getFields().stream().map(f -> new NamedExpr(Expr.col(f.getName()), f.getName())).toList();
+  }
+
+  private static Table collect(ScanSource input, Pipeline chain, ExecutionContext context) {
+    List<NamedExpr> columns = outputColumns(chain);
+    Schema schema = chain.outputSchema();
+    List<Collector> collectors = PipelineWorkers.run(input, chain, context,
+        binder -> new Collector(binder, schema, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
+        Collector::consume);
+    try {
+      List<TableBuilder> parts = new ArrayList<>();
+      collectors.forEach(collector -> parts.addAll(collector.parts()));
+      return TableBuilder.concatenate(parts);
+    } finally {
+      collectors.forEach(Collector::close);
+    }
+  }
+}

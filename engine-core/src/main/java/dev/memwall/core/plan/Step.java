@@ -1,0 +1,47 @@
+package dev.memwall.core.plan;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.expr.Substitution;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.SortKey;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One step of a {@link Plan}, as the builder records it and {@link PlanExecution} runs it: the
+ * streaming steps (filters, projections, stages) run chunk by chunk inside a pipeline, the others
+ * (aggregation, order by, limit, top-N) are the breakers that end one. Steps are immutable values.
+ */
+sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggregation, Step.OrderBy, Step.Limit,
+    Step.TopN {
+
+  record Filter(Expr predicate) implements Step {}
+
+  record Stage(ChunkStage stage) implements Step {}
+
+  record Project(List<NamedExpr> outputs) implements Step {}
+
+  record Aggregation(List<NamedExpr> keys, List<Aggregate> aggregates) implements Step {
+    List<NamedExpr> resolvedKeys(Map<String, Expr> aliases) {
+      return keys.stream().map(k -> new NamedExpr(Substitution.apply(k.expr(), aliases), k.name())).toList();
+    }
+
+    List<Aggregate> resolvedAggregates(Map<String, Expr> aliases) {
+      return aggregates.stream().map(g -> new Aggregate(g.function(),
+          g.argument() == null ? null : Substitution.apply(g.argument(), aliases), g.name())).toList();
+    }
+  }
+
+  record OrderBy(List<SortKey> keys) implements Step {}
+
+  record Limit(long rows) implements Step {}
+
+  /** ORDER BY directly followed by LIMIT: one bounded top-N instead of a full sort and a copy. */
+  record TopN(List<SortKey> keys, long rows) implements Step {}
+
+  /** Whether {@code step} streams rows within a pipeline (a filter, projection or stage) rather than ending it. */
+  static boolean isStreaming(Step step) {
+    return step instanceof Filter || step instanceof Project || step instanceof Stage;
+  }
+}
