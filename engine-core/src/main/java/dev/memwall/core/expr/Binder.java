@@ -83,6 +83,11 @@ public final class Binder {
     }
   }
 
+  /** The schema of the columns this binder binds over (the chunks' batches'). */
+  public Schema schema() {
+    return schema;
+  }
+
   /**
    * Index of the column {@code ref} names.
    *

@@ -103,8 +103,8 @@ final class PlanExecution {
           return null;
         }
         List<Collector> collectors = PipelineWorkers.run(morsels, chain, context,
-            binder -> new Collector(binder, chain.outputSchema(), columns, context.memory().arrow(),
-                TableBuilder.BATCH_ROWS), Collector::consume,
+            binder -> new Collector(binder, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
+            Collector::consume,
             collector -> collector.rows() >= Plan.STREAM_BATCH_ROWS);
         try {
           List<TableBuilder> parts = new ArrayList<>();
@@ -220,7 +220,7 @@ final class PlanExecution {
         context.spillSettings(), columns.stream().map(NamedExpr::name).toList(), types, keys, limit,
         context.threads(), context.spillReports().orElse(null))) {
       List<SortCollector> collectors = PipelineWorkers.run(input, chain, context,
-          b -> new SortCollector(b, schema, columns, sort, worker.getAndIncrement()), SortCollector::consume);
+          b -> new SortCollector(b, columns, sort, worker.getAndIncrement()), SortCollector::consume);
       Table result;
       try {
         result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
@@ -246,9 +246,8 @@ final class PlanExecution {
 
   private static Table collect(ScanSource input, Pipeline chain, ExecutionContext context) {
     List<NamedExpr> columns = outputColumns(chain);
-    Schema schema = chain.outputSchema();
     List<Collector> collectors = PipelineWorkers.run(input, chain, context,
-        binder -> new Collector(binder, schema, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
+        binder -> new Collector(binder, columns, context.memory().arrow(), TableBuilder.BATCH_ROWS),
         Collector::consume);
     try {
       List<TableBuilder> parts = new ArrayList<>();

@@ -9,7 +9,6 @@ import dev.memwall.core.operator.ExternalSort;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import java.util.List;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One worker's rows for an {@link ExternalSort}: a {@link Collector} in a memory of the worker's own
@@ -31,14 +30,14 @@ final class SortCollector implements AutoCloseable {
   /** Rows collected since the last run was cut. */
   private long rows;
 
-  SortCollector(Binder binder, Schema schema, List<NamedExpr> columns, ExternalSort sort, int worker) {
+  SortCollector(Binder binder, List<NamedExpr> columns, ExternalSort sort, int worker) {
     this.sort = sort;
     this.worker = worker;
     this.ownsMemory = sort.runBytes() < Long.MAX_VALUE / 8;
     this.memory = ownsMemory ? sort.memory().child(sort.memory().budget().name() + " / worker " + worker,
         Long.MAX_VALUE, 0) : sort.memory();
     try {
-      this.collector = new Collector(binder, schema, columns, memory.arrow(), sort.batchRows());
+      this.collector = new Collector(binder, columns, memory.arrow(), sort.batchRows());
     } catch (RuntimeException | Error e) {
       if (ownsMemory) {
         memory.close();

@@ -3,22 +3,20 @@ package dev.memwall.join.pipeline;
 import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Chunk;
-import dev.memwall.core.expr.DoubleKernel;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.LongKernel;
+import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
+import dev.memwall.core.output.OutputColumn;
 import dev.memwall.core.plan.ChunkStage;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Batch;
-import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
-import dev.memwall.core.vector.DictionaryColumn;
 import dev.memwall.core.vector.RowLocator;
 import dev.memwall.core.vector.ScratchBatch;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.core.vector.VarCharColumn;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.common.JoinKeyException;
@@ -53,8 +51,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
  *   <li>{@link JoinType#INNER} and {@link JoinType#LEFT_OUTER} emit chunks of (probe row, build row)
- *       pairs over a per-thread {@link ScratchBatch}: the chosen probe columns (evaluated, copied) then
- *       the chosen build columns (gathered). Strings are not copied: they are codes into the probe
+ *       pairs over a per-thread {@link ScratchBatch}: the chosen probe columns (each evaluated and
+ *       copied by its {@link OutputColumn}) then the chosen build columns (gathered). Strings are not copied: they are codes into the probe
  *       batch's or the build side's strings. A left outer row without a partner has null build columns.
  * </ul>
  *
@@ -68,10 +66,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * at construction.
  */
 public final class HashProbeStage implements ChunkStage, AutoCloseable {
-  private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-  private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-
   private final JoinType type;
   private final List<String> probeKeys;
   private final List<String> probeOutputs;
@@ -291,10 +285,10 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   }
 
   /**
-   * The stage's expressions bound over one thread's input: key kernels, probe output kernels (or
-   * string column indexes), output names and types.
+   * The stage's expressions bound over one thread's input: key kernels, probe output columns, output
+   * names and types.
    */
-  private record Bound(LongKernel[] keys, Object[] probeValues, List<String> names, List<ColumnType> types) {}
+  private record Bound(LongKernel[] keys, OutputColumn[] probeOutputs, List<String> names, List<ColumnType> types) {}
 
   private Bound bind(Input input) {
     Binder binder = input.binder();
@@ -314,28 +308,17 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
     KeyColumns.requireSameTypes(probeKeys, keyTypes, buildKeys.names(), buildKeys.types());
     if (narrowsOnly()) {
-      return new Bound(keys, new Object[0], List.of(), List.of());
+      return new Bound(keys, new OutputColumn[0], List.of(), List.of());
     }
     List<String> outputs = probeOutputs != null ? probeOutputs : input.columns();
     List<String> names = new ArrayList<>();
     List<ColumnType> types = new ArrayList<>();
-    Object[] values = new Object[outputs.size()];
+    OutputColumn[] columns = new OutputColumn[outputs.size()];
     for (int c = 0; c < outputs.size(); c++) {
-      Expr expr = input.resolved(Expr.col(outputs.get(c)));
-      ColumnType outputType = binder.typeOf(expr);
-      values[c] = switch (outputType.kind()) {
-        case STRING -> {
-          if (!(expr instanceof Expr.ColumnRef ref)) {
-            throw new IllegalArgumentException("a join carries string columns, not the expression " + expr
-                + " named '" + outputs.get(c) + "'; project it after the join");
-          }
-          yield binder.columnIndex(ref);
-        }
-        case FLOAT64 -> binder.bindDouble(expr);
-        default -> binder.bindLong(expr);
-      };
-      names.add(outputs.get(c));
-      types.add(outputType);
+      NamedExpr output = new NamedExpr(input.resolved(Expr.col(outputs.get(c))), outputs.get(c));
+      columns[c] = OutputColumn.bind(binder, output, OutputColumn.Target.SCRATCH_BATCH);
+      names.add(output.name());
+      types.add(columns[c].type());
     }
     for (BuildColumn column : buildOutputs) {
       if (input.columns().contains(column.name())) {
@@ -345,7 +328,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       names.add(column.name());
       types.add(column.type());
     }
-    return new Bound(keys, values, List.copyOf(names), List.copyOf(types));
+    return new Bound(keys, columns, List.copyOf(names), List.copyOf(types));
   }
 
   /**
@@ -522,7 +505,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * each written into the scratch batch (probe columns copied, build columns gathered) and emitted.
    */
   private final class Pairing extends Lookup {
-    private final Object[] probeValues;
+    private final OutputColumn[] probeOutputs;
     private final boolean outer = type == JoinType.LEFT_OUTER;
     private final ScratchBatch out;
     private final Chunk emitted = new Chunk();
@@ -531,17 +514,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     private final int[] buildBatch = new int[Chunk.CAPACITY];
     private final int[] buildRow = new int[Chunk.CAPACITY];
     private final VarCharColumn[] dictionaries;
-    private final Object[] evaluated;
     private int pairs;
 
     Pairing(Bound bound, ExecutionContext context) {
       super(bound);
-      this.probeValues = bound.probeValues();
-      this.evaluated = new Object[probeValues.length];
+      this.probeOutputs = bound.probeOutputs();
       this.out = new ScratchBatch(bound.names(), bound.types(), Chunk.CAPACITY, context.memory().arrow());
       this.dictionaries = new VarCharColumn[bound.names().size()];
       for (int c = 0; c < buildOutputs.size(); c++) {
-        dictionaries[probeValues.length + c] = buildOutputs.get(c).strings();
+        dictionaries[probeOutputs.length + c] = buildOutputs.get(c).strings();
       }
     }
 
@@ -551,12 +532,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       if (!outer) {
         n = keepFound(chunk, n);
       }
-      for (int c = 0; c < probeValues.length; c++) {
-        evaluated[c] = switch (probeValues[c]) {
-          case LongKernel kernel -> kernel.evaluate(chunk);
-          case DoubleKernel kernel -> kernel.evaluate(chunk);
-          default -> chunk.batch().column((Integer) probeValues[c]);
-        };
+      for (OutputColumn output : probeOutputs) {
+        output.evaluate(chunk);
       }
       for (int i = 0; i < n; i++) {
         int k = positions[i];
@@ -615,8 +592,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     private void emit(Chunk chunk, Consumer<Chunk> next) {
       int count = pairs;
       pairs = 0;
-      for (int c = 0; c < probeValues.length; c++) {
-        writeProbeColumn(c, chunk, count);
+      for (int c = 0; c < probeOutputs.length; c++) {
+        probeOutputs[c].writePositions(chunk, pairProbe, count, out, c, dictionaries);
       }
       if (!buildOutputs.isEmpty()) {
         for (int i = 0; i < count; i++) {
@@ -630,75 +607,11 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
           }
         }
         for (int c = 0; c < buildOutputs.size(); c++) {
-          buildOutputs.get(c).gather(buildBatch, buildRow, pairBuild, count, out, probeValues.length + c);
+          buildOutputs.get(c).gather(buildBatch, buildRow, pairBuild, count, out, probeOutputs.length + c);
         }
       }
       emitted.reset(out.publish(count, dictionaries), 0, count);
       next.accept(emitted);
-    }
-
-    private void writeProbeColumn(int c, Chunk chunk, int count) {
-      MemorySegment target = out.values(c);
-      out.clearNulls(c, count);
-      switch (evaluated[c]) {
-        case long[] values -> {
-          LongKernel kernel = (LongKernel) probeValues[c];
-          ColumnType.Kind kind = kernel.type().kind();
-          if (kind == ColumnType.Kind.INT32 || kind == ColumnType.Kind.DATE) {
-            for (int i = 0; i < count; i++) {
-              target.setAtIndex(INT, i, (int) values[pairProbe[i]]);
-            }
-          } else if (kind == ColumnType.Kind.BOOLEAN) {
-            for (int i = 0; i < count; i++) {
-              TableBuilder.setIntegral(target, 0, i, values[pairProbe[i]]);
-            }
-          } else {
-            for (int i = 0; i < count; i++) {
-              target.setAtIndex(LONG, i, values[pairProbe[i]]);
-            }
-          }
-          markNulls(c, kernel.anyNull() ? kernel.nulls() : null, count);
-        }
-        case double[] values -> {
-          DoubleKernel kernel = (DoubleKernel) probeValues[c];
-          for (int i = 0; i < count; i++) {
-            target.setAtIndex(DOUBLE, i, values[pairProbe[i]]);
-          }
-          markNulls(c, kernel.anyNull() ? kernel.nulls() : null, count);
-        }
-        default -> {
-          Column strings = (Column) evaluated[c];
-          int start = chunk.start();
-          if (strings instanceof DictionaryColumn codes) {
-            for (int i = 0; i < count; i++) {
-              target.setAtIndex(INT, i, codes.code(start + pairProbe[i]));
-            }
-            dictionaries[c] = codes.dictionary();
-          } else {
-            for (int i = 0; i < count; i++) {
-              target.setAtIndex(INT, i, start + pairProbe[i]);
-            }
-            dictionaries[c] = (VarCharColumn) strings;
-          }
-          if (strings.hasNulls()) {
-            for (int i = 0; i < count; i++) {
-              if (strings.isNull(start + pairProbe[i])) {
-                out.setNull(c, i);
-              }
-            }
-          }
-        }
-      }
-    }
-
-    private void markNulls(int c, boolean[] nulls, int count) {
-      if (nulls != null) {
-        for (int i = 0; i < count; i++) {
-          if (nulls[pairProbe[i]]) {
-            out.setNull(c, i);
-          }
-        }
-      }
     }
 
     @Override

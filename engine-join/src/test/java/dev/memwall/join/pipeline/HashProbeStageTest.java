@@ -1,6 +1,9 @@
 package dev.memwall.join.pipeline;
 
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.substring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
@@ -12,11 +15,15 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.common.JoinType;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** When {@link HashProbeStage} puts its Bloom filter in front of the table, and that it never changes a result. */
+/**
+ * When {@link HashProbeStage} puts its Bloom filter in front of the table, that it never changes a
+ * result, and that it refuses a computed string among the probe columns it carries, by name.
+ */
 @ExtendWith(LeakCheck.class)
 class HashProbeStageTest {
   private static final int BUILD_ROWS = 4000;
@@ -48,6 +55,35 @@ class HashProbeStageTest {
   void aJoinWhoseRowsMostlyMatchBuildsNoFilter(EngineMemory memory) {
     // build keys 0..3999, probe keys i % 4000: every row matches
     assertEquals(PROBE_ROWS, probe(memory, 1, 1));
+  }
+
+  @Test
+  void aComputedStringAmongTheProbeColumnsIsRefusedByName(EngineMemory memory) {
+    ExecutionContext context = new ExecutionContext(memory, 1);
+    try (Table build = keys(memory, 10, i -> i);
+        Table probe = words(memory);
+        HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
+            List.of(ColumnType.INT64), null, List.of(), 1 << 16, context)) {
+      Plan carried = Plan.scan(probe).stage(stage);
+      try (Table joined = carried.execute(context)) {
+        assertEquals(3, joined.rowCount(), "a string column is carried as it is");
+      }
+      Plan computed = Plan.scan(probe).project(col("k").as("k"), substring(col("s"), 1, 2).as("prefix")).stage(stage);
+      var e = assertThrows(IllegalArgumentException.class, () -> computed.execute(context).close());
+      assertEquals("a join carries string columns, not the expression " + substring(col("s"), 1, 2)
+          + " named 'prefix'; project it after the join", e.getMessage());
+    }
+  }
+
+  /** Rows k = 0, 1, 2 with strings s. */
+  private static Table words(EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("k", "s"), List.of(ColumnType.INT64, ColumnType.STRING),
+        memory.arrow())) {
+      for (int i = 0; i < 3; i++) {
+        builder.appendLong(i).appendString(("word" + i).getBytes(StandardCharsets.UTF_8)).endRow();
+      }
+      return builder.build();
+    }
   }
 
   /** Joins probe keys i % (BUILD_ROWS * step) with build keys 0, step, 2 step, ...; returns the rows found. */

@@ -1,0 +1,231 @@
+package dev.memwall.core.output;
+
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.lit;
+import static dev.memwall.core.expr.Expr.substring;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.expr.Binder;
+import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.output.OutputColumn.Target;
+import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.ScratchBatch;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.core.vector.TypedRows;
+import dev.memwall.core.vector.VarCharColumn;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+
+/**
+ * Output columns of every kind against the input rows read one by one ({@link TypedRows}: booleans,
+ * narrow integers, float32, dates, timestamps of every unit, decimals, large_utf8 and its
+ * dictionary, nulls everywhere; an integral and a FLOAT64 expression; SUBSTRINGs of plain and
+ * dictionary strings): the selected rows of a chunk written into a table in two runs, encoded
+ * strings as codes or decoded, hold the selected input rows; rows written into a scratch batch by a
+ * row map (repeats, any order, twice over the same batch) hold the mapped input rows. Binding says
+ * by name what a target cannot hold.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class OutputColumnProperties {
+  /** SUBSTRING's code points of {@code value} from {@code start} (1-based), at most {@code length}. */
+  private static String substringOf(String value, int start, int length) {
+    if (value == null) {
+      return null;
+    }
+    int[] points = value.codePoints().toArray();
+    int from = Math.min(start - 1, points.length);
+    return new String(points, from, Math.min(length, points.length - from));
+  }
+
+  /** The outputs a scratch batch holds: every readable column and two computed ones. */
+  private static List<NamedExpr> carried() {
+    List<NamedExpr> columns = new ArrayList<>();
+    TypedRows.COLUMNS.forEach(name -> columns.add(new NamedExpr(col(name), name)));
+    columns.add(new NamedExpr(col("small").mul(lit(3)), "small3"));
+    columns.add(new NamedExpr(col("real").mul(lit(2.0)), "real2"));
+    return columns;
+  }
+
+  /** The expected value of output {@code name} at row {@code row} of {@code batch}, as getObject reads it. */
+  private static Object expected(Batch batch, String name, int row) {
+    return switch (name) {
+      case "small3" -> batch.column("small").isNull(row) ? null : 3L * (Integer) batch.column("small").getObject(row);
+      case "real2" -> batch.column("real").isNull(row) ? null : 2.0 * (Double) batch.column("real").getObject(row);
+      case "text_sub" -> substringOf((String) batch.column("text").getObject(row), 2, 3);
+      case "word_sub" -> substringOf((String) batch.column("word").getObject(row), 1, 2);
+      default -> batch.column(name).getObject(row);
+    };
+  }
+
+  @Property(tries = 40)
+  void tableRowsAreTheSelectedInputRows(@ForAll long seed, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<NamedExpr> columns = new ArrayList<>(carried());
+    columns.add(new NamedExpr(substring(col("text"), 2, 3), "text_sub"));
+    columns.add(new NamedExpr(substring(col("word"), 1, 2), "word_sub"));
+    withChunk(random, memory, chunk -> {
+      Binder binder = new Binder(chunk.batch().schema());
+      OutputColumn[] outputs = bind(binder, columns, Target.TABLE);
+      boolean[] encoded = new boolean[outputs.length];
+      for (int c = 0; c < outputs.length; c++) {
+        assertEquals(columns.get(c).name().equals("word"), outputs[c].dictionaryEncoded(), columns.get(c).name());
+        encoded[c] = outputs[c].dictionaryEncoded() && random.nextBoolean();
+      }
+      try (TableBuilder builder = new TableBuilder(columns.stream().map(NamedExpr::name).toList(),
+          Arrays.stream(outputs).map(OutputColumn::type).toList(), encoded, memory.arrow())) {
+        for (OutputColumn output : outputs) {
+          output.evaluate(chunk);
+        }
+        for (int c = 0; c < outputs.length; c++) {
+          if (encoded[c]) {
+            assertTrue(outputs[c].codesFit(builder.encoder(c)), "a small dictionary's codes fit a fresh encoder");
+          }
+        }
+        int split = random.nextInt(chunk.selected() + 1);
+        write(builder, outputs, chunk, 0, split);
+        write(builder, outputs, chunk, split, chunk.selected() - split);
+        try (Table built = builder.build()) {
+          List<Batch> batches = built.batches();
+          int i = 0;
+          for (Batch batch : batches) {
+            for (int r = 0; r < batch.rowCount(); r++, i++) {
+              int row = chunk.start() + chunk.position(i);
+              for (NamedExpr column : columns) {
+                assertEquals(expected(chunk.batch(), column.name(), row), batch.column(column.name()).getObject(r),
+                    column.name() + " of selected row " + row);
+              }
+            }
+          }
+          assertEquals(chunk.selected(), i);
+        }
+      }
+    });
+  }
+
+  private static void write(TableBuilder builder, OutputColumn[] outputs, Chunk chunk, int from, int rows) {
+    if (rows == 0) {
+      return;
+    }
+    assertEquals(rows, builder.reserveRows(rows));
+    int at = builder.nextRow();
+    for (int c = 0; c < outputs.length; c++) {
+      outputs[c].writeSelected(chunk, from, rows, builder, c, at);
+    }
+    builder.commitRows(rows);
+  }
+
+  @Property(tries = 40)
+  void scratchRowsAreTheMappedInputRows(@ForAll long seed, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<NamedExpr> columns = carried();
+    List<String> names = columns.stream().map(NamedExpr::name).toList();
+    ScratchBatch[] out = new ScratchBatch[1];
+    try {
+      for (int round = 0; round < 2; round++) {
+        withChunk(random, memory, chunk -> {
+          OutputColumn[] outputs = bind(new Binder(chunk.batch().schema()), columns, Target.SCRATCH_BATCH);
+          if (out[0] == null) {
+            out[0] = new ScratchBatch(names, Arrays.stream(outputs).map(OutputColumn::type).toList(), Chunk.CAPACITY,
+                memory.arrow());
+          }
+          int count = chunk.selected() == 0 ? 0 : random.nextInt(Chunk.CAPACITY + 1);
+          int[] positions = new int[Chunk.CAPACITY];
+          for (int i = 0; i < count; i++) {
+            positions[i] = chunk.position(random.nextInt(chunk.selected()));
+          }
+          VarCharColumn[] dictionaries = new VarCharColumn[outputs.length];
+          for (int c = 0; c < outputs.length; c++) {
+            outputs[c].evaluate(chunk);
+            outputs[c].writePositions(chunk, positions, count, out[0], c, dictionaries);
+          }
+          Batch published = out[0].publish(count, dictionaries);
+          for (int i = 0; i < count; i++) {
+            int row = chunk.start() + positions[i];
+            for (String name : names) {
+              assertEquals(expected(chunk.batch(), name, row), published.column(name).getObject(i),
+                  name + " of mapped row " + row);
+            }
+          }
+        });
+      }
+    } finally {
+      if (out[0] != null) {
+        out[0].close();
+      }
+    }
+  }
+
+  @Example
+  void bindingNamesWhatATargetCannotHold(EngineMemory memory) {
+    withChunk(new Random(7), memory, chunk -> {
+      Binder binder = new Binder(chunk.batch().schema());
+      NamedExpr literal = new NamedExpr(lit("x"), "label");
+      NamedExpr sub = new NamedExpr(substring(col("text"), 1, 2), "prefix");
+      var table = assertThrows(IllegalArgumentException.class, () -> OutputColumn.bind(binder, literal, Target.TABLE));
+      assertEquals("string outputs must be columns or their SUBSTRINGs, not " + literal.expr(), table.getMessage());
+      var scratch = assertThrows(IllegalArgumentException.class,
+          () -> OutputColumn.bind(binder, sub, Target.SCRATCH_BATCH));
+      assertEquals("a join carries string columns, not the expression " + sub.expr()
+          + " named 'prefix'; project it after the join", scratch.getMessage());
+      var unknown = assertThrows(IllegalArgumentException.class,
+          () -> OutputColumn.bind(binder, new NamedExpr(col("nope"), "nope"), Target.TABLE));
+      assertTrue(unknown.getMessage().contains("unknown column 'nope'"), unknown.getMessage());
+      OutputColumn tableOnly = OutputColumn.bind(binder, sub, Target.TABLE);
+      assertEquals(ColumnType.Kind.STRING, tableOnly.type().kind());
+      tableOnly.evaluate(chunk);
+      try (ScratchBatch out = new ScratchBatch(List.of("prefix"), List.of(tableOnly.type()), 4, memory.arrow())) {
+        assertThrows(IllegalStateException.class,
+            () -> tableOnly.writePositions(chunk, new int[] {0}, 1, out, 0, new VarCharColumn[1]));
+      }
+    });
+  }
+
+  private static OutputColumn[] bind(Binder binder, List<NamedExpr> columns, Target target) {
+    return columns.stream().map(c -> OutputColumn.bind(binder, c, target)).toArray(OutputColumn[]::new);
+  }
+
+  /**
+   * Runs {@code check} on a chunk over a random window of a batch of random {@link TypedRows}, with
+   * a random selection (dense, some rows or none), freeing the batch afterwards.
+   */
+  private static void withChunk(Random random, EngineMemory memory, Consumer<Chunk> check) {
+    List<TypedRows.Row> rows = TypedRows.random(random, 1 + random.nextInt(3 * Chunk.CAPACITY / 2));
+    Dictionary dictionary = TypedRows.dictionary(memory.arrow());
+    try (var values = dictionary.getVector();
+        VectorSchemaRoot root = TypedRows.root(rows, memory.arrow());
+        Table table = Table.borrow(root.getSchema(), List.of(root), TypedRows.provider(dictionary))) {
+      Batch batch = table.batches().getFirst();
+      int start = random.nextInt(batch.rowCount());
+      int count = 1 + random.nextInt(Math.min(Chunk.CAPACITY, batch.rowCount() - start));
+      Chunk chunk = new Chunk();
+      chunk.reset(batch, start, count);
+      if (random.nextInt(3) > 0) {
+        int[] selection = new int[Chunk.CAPACITY];
+        int share = random.nextInt(5);
+        int n = 0;
+        for (int k = 0; k < count; k++) {
+          selection[n] = k;
+          n += random.nextInt(4) < share ? 1 : 0;
+        }
+        chunk.select(selection, n);
+      }
+      check.accept(chunk);
+    }
+  }
+}
