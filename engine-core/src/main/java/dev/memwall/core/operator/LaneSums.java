@@ -52,7 +52,8 @@ final class LaneSums {
   private long[] partial = new long[0];
   private long[] totals = new long[0];
   private long[] bases = new long[0];
-  private final long[][] masks = new long[MASKED_GROUPS][Chunk.CAPACITY];
+  /** Per group, all ones at the rows of the chunk that belong to it; allocated when first needed. */
+  private long[][] masks;
   private final int[] order = new int[Chunk.CAPACITY];
   private final int[] starts = new int[MAX_GROUPS + 1];
   private final int[] next = new int[MAX_GROUPS];
@@ -89,6 +90,9 @@ final class LaneSums {
   /** The masked loop of the class comment; values fit unchecked. */
   private void addMasked(long[][] values, GroupColumns.Column[] targets, int sums, int[] positions, int n, int rows,
       int[] groupIds, int groups) {
+    if (masks == null) {
+      masks = new long[MASKED_GROUPS][Chunk.CAPACITY];
+    }
     for (int g = 0; g < groups; g++) {
       Arrays.fill(masks[g], 0, rows, 0);
     }
