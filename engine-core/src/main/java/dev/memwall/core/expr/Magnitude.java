@@ -24,6 +24,16 @@ public final class Magnitude {
     return Long.SIZE - Long.numberOfLeadingZeros(magnitudes);
   }
 
+  /** The bits the values of {@code values} at the first {@code n} of {@code positions} need. */
+  public static int bits(long[] values, int[] positions, int n) {
+    long magnitudes = 0;
+    for (int i = 0; i < n; i++) {
+      long x = values[positions[i]];
+      magnitudes |= x ^ (x >> 63);
+    }
+    return Long.SIZE - Long.numberOfLeadingZeros(magnitudes);
+  }
+
   /** The bits {@code factor}, a positive constant, needs; 64 (never safe) for zero or a negative factor. */
   public static int bits(long factor) {
     return factor > 0 ? Long.SIZE - Long.numberOfLeadingZeros(factor) : Long.SIZE;

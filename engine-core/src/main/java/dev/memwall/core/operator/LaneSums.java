@@ -25,7 +25,8 @@ import java.util.Arrays;
  *       each addition checked for overflow.
  * </ul>
  * The first two add without overflow checks, which is what makes them fast, and are taken only
- * when every value of the chunk lies in [-2<sup>52</sup>, 2<sup>52</sup>): a sum of at most
+ * when every value they read (the masked loop: every row of the chunk; the grouped loop: the
+ * selected rows) lies in [-2<sup>52</sup>, 2<sup>52</sup>): a sum of at most
  * {@link Chunk#CAPACITY} such values cannot overflow. Values that large (rare: a DECIMAL(15,2)
  * stays below 2<sup>50</sup>) take the checked lanes.
  *
@@ -68,19 +69,35 @@ final class LaneSums {
       int[] groupIds, int groups) {
     if (groups > MAX_GROUPS) {
       addDirect(values, targets, sums, positions, n, groupIds);
-    } else if (!fitUnchecked(values, sums, rows)) {
-      addInLanes(values, targets, sums, positions, n, groupIds, groups);
-    } else if (groups <= MASKED_GROUPS) {
+    } else if (groups <= MASKED_GROUPS && fitUnchecked(values, sums, rows)) {
       addMasked(values, targets, sums, positions, n, rows, groupIds, groups);
-    } else {
+    } else if (groups > MASKED_GROUPS && fitUnchecked(values, sums, positions, n)) {
       addGrouped(values, targets, sums, positions, n, groupIds, groups);
+    } else {
+      addInLanes(values, targets, sums, positions, n, groupIds, groups);
     }
   }
 
-  /** Whether the first {@code rows} values of every sum lie in [-2^52, 2^52). */
+  /**
+   * Whether the first {@code rows} values of every sum lie in [-2^52, 2^52): the masked loop reads
+   * every row of the chunk, so it checks them all.
+   */
   private static boolean fitUnchecked(long[][] values, int sums, int rows) {
     for (int s = 0; s < sums; s++) {
       if (Magnitude.bits(values[s], rows) > UNCHECKED_BITS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the listed rows' values of every sum lie in [-2^52, 2^52): the grouped loop reads only
+   * those, so a sparse selection costs its rows, not the chunk's.
+   */
+  private static boolean fitUnchecked(long[][] values, int sums, int[] positions, int n) {
+    for (int s = 0; s < sums; s++) {
+      if (Magnitude.bits(values[s], positions, n) > UNCHECKED_BITS) {
         return false;
       }
     }
