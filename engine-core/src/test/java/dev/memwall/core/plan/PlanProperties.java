@@ -11,6 +11,7 @@ import static dev.memwall.core.expr.Expr.lit;
 import static dev.memwall.core.expr.Expr.not;
 import static dev.memwall.core.expr.Expr.or;
 import static dev.memwall.core.expr.Expr.substring;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memwall.core.memory.EngineMemory;
@@ -124,6 +125,44 @@ class PlanProperties {
           assertEquals(a[2] == 0 ? null : BigDecimal.valueOf(a[1], 2), batch.column(3).getObject(r), "total of " + key);
         }
       }
+    }
+  }
+
+  /**
+   * Grouping on a dictionary-coded string alone, the path that maps the chunk's codes straight to
+   * groups: behind a filter keeping most rows (every chunk's codes read in one sequential pass) or few
+   * (the kept rows' codes gathered), with null flags in some chunks, against counting by hand.
+   */
+  @Property(tries = 30)
+  void dictionaryKeyGroupsBehindFiltersLikeReference(@ForAll long seed, @ForAll boolean selective,
+      @ForAll @IntRange(min = 1, max = 2) int threads) {
+    List<Row> rows = randomRows(new Random(seed));
+    int maxDiscount = selective ? 0 : 9;
+    Map<String, long[]> expected = new java.util.HashMap<>();
+    for (Row row : rows) {
+      if (row.discount() <= maxDiscount) {
+        long[] a = expected.computeIfAbsent(row.flag() == null ? "null" : row.flag(), k -> new long[] {0, 0});
+        a[0]++;
+        a[1] += row.discount();
+      }
+    }
+    try (EngineMemory memory = EngineMemory.create("dictionary-groups");
+        Table table = toTable(rows, memory);
+        Table result = Plan.scan(table)
+            .filter(col("discount").le(decimal(selective ? "0.00" : "0.09")))
+            .aggregate(List.of(col("flag").as("flag")), Aggregate.countStar("rows"),
+                Aggregate.sum(col("discount"), "discounts"))
+            .execute(new ExecutionContext(memory, threads))) {
+      Map<String, long[]> actual = new java.util.HashMap<>();
+      for (Batch batch : result.batches()) {
+        for (int r = 0; r < batch.rowCount(); r++) {
+          Object flag = batch.column(0).getObject(r);
+          actual.put(flag == null ? "null" : flag.toString(), new long[] {((Number) batch.column(1).getObject(r)).longValue(),
+              ((BigDecimal) batch.column(2).getObject(r)).movePointRight(2).longValueExact()});
+        }
+      }
+      assertEquals(expected.keySet(), actual.keySet());
+      expected.forEach((flag, a) -> assertArrayEquals(a, actual.get(flag), "flag " + flag));
     }
   }
 
