@@ -6,11 +6,13 @@ import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.frequent.SpaceSaving;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.Step.Aggregation;
 import dev.memwall.core.plan.Step.Filter;
+import dev.memwall.core.plan.Step.FrequentValues;
 import dev.memwall.core.plan.Step.Limit;
 import dev.memwall.core.plan.Step.OrderBy;
 import dev.memwall.core.plan.Step.Project;
@@ -43,7 +45,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * }</pre>
  *
  * <p>Execution is vectorized and pipelined: filters and projections run chunk by chunk
- * ({@link Chunk#CAPACITY} rows) up to the next pipeline breaker (aggregation, order by, limit),
+ * ({@link Chunk#CAPACITY} rows) up to the next pipeline breaker (aggregation, order by, limit, frequent values),
  * which materializes a table the next pipeline scans. Each pipeline runs on
  * {@link ExecutionContext#threads()} workers that claim morsels of the input; aggregation workers
  * merge their groups at the end. Without ORDER BY, row order across workers is unspecified.
@@ -108,6 +110,88 @@ public final class Plan {
     return then(new Aggregation(List.copyOf(keys), List.of(aggregates)));
   }
 
+  /**
+   * The approximately {@code k} most frequent non-null values of {@code value}, with
+   * {@link #defaultTopKCounters} counters per worker; see {@link #approxTopK(Expr, int, int)}.
+   */
+  public Plan approxTopK(Expr value, int k) {
+    return approxTopK(value, k, defaultTopKCounters(k));
+  }
+
+  /**
+   * The approximately {@code k} most frequent non-null values of {@code value} (an integral, date,
+   * timestamp, boolean or decimal expression, or a string column, plain or dictionary-encoded), from
+   * Space-Saving summaries ({@link SpaceSaving}) of {@code counters} counters: one per worker over the
+   * rows that reach it, merged at the end. The result has at most k rows, largest count first: the
+   * value (named after its column, else {@code value}), {@code count} (an upper bound of its true
+   * count), {@code error_bound} (the true count is at least {@code count - error_bound}, which is at
+   * most N / counters for N non-null rows) and {@code guaranteed} (its true count is at least that of
+   * every value left out, so it belongs to the top k).
+   *
+   * <p>It is a step of the plan rather than an {@link Aggregate}, because its answer is several rows
+   * (a value each) where an aggregate is one value per group, and because its state is a bounded
+   * summary that merges across workers instead of a group table; later steps see its rows as any
+   * other table (to order them by value, say).
+   *
+   * @throws IllegalArgumentException for k below 1 or counters outside 1 to
+   *     {@link SpaceSaving#MAX_COUNTERS}; the value's type is checked with the plan's (a FLOAT64 or
+   *     computed string value is refused by {@link #schema} and {@link #execute})
+   */
+  public Plan approxTopK(Expr value, int k, int counters) {
+    if (k < 1) {
+      throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
+    }
+    checkCounters(counters);
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters));
+  }
+
+  /**
+   * The non-null values of {@code value} occurring in more than a share {@code phi} of the non-null
+   * rows, with {@code ceil(2 / phi)} counters per worker (errors at most half the threshold); see
+   * {@link #frequent(Expr, double, int)}.
+   */
+  public Plan frequent(Expr value, double phi) {
+    checkPhi(phi);
+    return frequent(value, phi, (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi)));
+  }
+
+  /**
+   * The non-null values of {@code value} occurring in more than {@code phi * N} of the N non-null rows,
+   * largest count first, in the columns of {@link #approxTopK(Expr, int, int)}: none is missed, and
+   * those flagged {@code guaranteed} certainly occur that often (the others may not). The same
+   * summaries compute it, so it is a plan step for the same reasons.
+   *
+   * @throws IllegalArgumentException for phi outside (0, 1], or counters below {@code ceil(1 / phi)}
+   *     (fewer could miss a value above the threshold) or above {@link SpaceSaving#MAX_COUNTERS}
+   */
+  public Plan frequent(Expr value, double phi, int counters) {
+    checkPhi(phi);
+    checkCounters(counters);
+    if (counters < Math.ceil(1 / phi)) {
+      throw new IllegalArgumentException("frequent values above " + phi + " of the rows need at least "
+          + (long) Math.ceil(1 / phi) + " counters, got " + counters);
+    }
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters));
+  }
+
+  /** The counters {@link #approxTopK(Expr, int)} uses: 8 per value asked for, at least 256. */
+  public static int defaultTopKCounters(int k) {
+    return (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.max(256, 8L * k));
+  }
+
+  private static void checkPhi(double phi) {
+    if (!(phi > 0 && phi <= 1)) {
+      throw new IllegalArgumentException("the support phi must lie in (0, 1], got " + phi);
+    }
+  }
+
+  private static void checkCounters(int counters) {
+    if (counters < 1 || counters > SpaceSaving.MAX_COUNTERS) {
+      throw new IllegalArgumentException("a Space-Saving summary needs 1 to " + SpaceSaving.MAX_COUNTERS
+          + " counters, got " + counters);
+    }
+  }
+
   /** Orders by output columns. */
   public Plan orderBy(SortKey... keys) {
     return then(new OrderBy(List.of(keys)));
@@ -157,6 +241,12 @@ public final class Plan {
           fields.add(types.get(k).toField(name, true, null));
         }
         schema = new Schema(fields);
+      } else if (breaker instanceof FrequentValues f) {
+        ColumnType type = FrequentCollector.valueType(binder, f.resolved(chain.aliases));
+        List<String> names = f.columnNames();
+        schema = new Schema(List.of(type.toField(names.get(0), true, null),
+            ColumnType.INT64.toField(names.get(1), true, null), ColumnType.INT64.toField(names.get(2), true, null),
+            ColumnType.BOOLEAN.toField(names.get(3), true, null)));
       } else if (columns != null) {
         schema = new Schema(columns.stream().map(c -> binder.typeOf(c.expr()).toField(c.name(), true, null)).toList());
       } else {
@@ -200,6 +290,7 @@ public final class Plan {
             + a.keys().stream().map(Plan::describe).toList()) + " computing " + a.aggregates();
         case OrderBy o -> "sort by " + describe(o.keys());
         case TopN t -> "top " + t.rows() + " by " + describe(t.keys()) + " (bounded heap)";
+        case FrequentValues f -> f.describe();
         case Limit l -> "limit " + l.rows();
         case null, default -> "collect";
       }).append('\n');
@@ -233,6 +324,7 @@ public final class Plan {
         case Stage s -> s.stage().outputColumns(names);
         case Aggregation a -> java.util.stream.Stream.concat(a.keys().stream().map(NamedExpr::name),
             a.aggregates().stream().map(Aggregate::name)).toList();
+        case FrequentValues f -> f.columnNames();
         case Filter f -> names;
         case OrderBy o -> names;
         case Limit l -> names;
@@ -259,6 +351,7 @@ public final class Plan {
         case Aggregation a -> rows == Long.MAX_VALUE ? rows : Math.max(1, rows);
         case Limit l -> Math.min(rows, l.rows());
         case TopN t -> Math.min(rows, t.rows());
+        case FrequentValues f -> Math.min(rows, f.topK() ? f.k() : f.counters());
         case Filter f -> rows;
         case Project p -> rows;
         case OrderBy o -> rows;

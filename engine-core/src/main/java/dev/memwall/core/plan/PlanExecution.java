@@ -11,6 +11,7 @@ import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
 import dev.memwall.core.operator.SpillingAggregation;
 import dev.memwall.core.plan.Step.Aggregation;
+import dev.memwall.core.plan.Step.FrequentValues;
 import dev.memwall.core.plan.Step.Limit;
 import dev.memwall.core.plan.Step.OrderBy;
 import dev.memwall.core.plan.Step.TopN;
@@ -25,7 +26,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One execution of a {@link Plan}'s steps over its source: the steps are cut into pipelines at the
- * breakers (aggregation, order by, top-N, limit); each pipeline runs on the context's workers
+ * breakers (aggregation, order by, top-N, limit, frequent values); each pipeline runs on the context's workers
  * ({@link PipelineWorkers}) and its breaker materializes the table the next pipeline scans. A
  * pipeline without a breaker collects its rows into a table.
  *
@@ -184,6 +185,7 @@ final class PlanExecution {
     Map<String, Expr> aliases = chain.aliases;
     Table result = switch (breaker) {
       case Aggregation a -> aggregate(input, chain, a.resolvedKeys(aliases), a.resolvedAggregates(aliases), context);
+      case FrequentValues f -> frequent(input, chain, f.resolved(aliases), context);
       case null, default -> collect(input, chain, context);
     };
     if (breaker instanceof OrderBy || breaker instanceof Limit || breaker instanceof TopN) {
@@ -202,6 +204,21 @@ final class PlanExecution {
         context.spillReports().orElse(null))) {
       return aggregation.finish(PipelineWorkers.run(input, chain, context, aggregation::worker,
           SpillingAggregation.Worker::consume));
+    }
+  }
+
+  /**
+   * Frequent values after a pipeline: a Space-Saving summary per worker over the rows that reach it,
+   * merged into the step's rows.
+   */
+  private static Table frequent(ScanSource input, Pipeline chain, FrequentValues step, ExecutionContext context) {
+    ColumnType type = FrequentCollector.valueType(new Binder(chain.outputSchema()), step);
+    List<FrequentCollector> workers = PipelineWorkers.run(input, chain, context,
+        binder -> new FrequentCollector(binder, step, context.memory()), FrequentCollector::consume);
+    try {
+      return FrequentCollector.answer(workers, step, type, context.memory());
+    } finally {
+      Closing.closeAll(workers);
     }
   }
 

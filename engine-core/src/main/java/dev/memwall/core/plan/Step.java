@@ -1,6 +1,7 @@
 package dev.memwall.core.plan;
 
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.expr.Substitution;
 import dev.memwall.core.operator.Aggregate;
@@ -14,7 +15,7 @@ import java.util.Map;
  * (aggregation, order by, limit, top-N) are the breakers that end one. Steps are immutable values.
  */
 sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggregation, Step.OrderBy, Step.Limit,
-    Step.TopN {
+    Step.TopN, Step.FrequentValues {
 
   record Filter(Expr predicate) implements Step {}
 
@@ -39,6 +40,28 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
 
   /** ORDER BY directly followed by LIMIT: one bounded top-N instead of a full sort and a copy. */
   record TopN(List<SortKey> keys, long rows) implements Step {}
+
+  /**
+   * The approximate top {@code k} values of {@code value} ({@code topK}), or those occurring in more
+   * than a share {@code phi} of the rows, from Space-Saving summaries of {@code counters} counters.
+   */
+  record FrequentValues(Expr value, boolean topK, int k, double phi, int counters) implements Step {
+    FrequentValues resolved(Map<String, Expr> aliases) {
+      return new FrequentValues(Substitution.apply(value, aliases), topK, k, phi, counters);
+    }
+
+    /** The result's columns: the value (named after its column), its count, the count's error bound, the flag. */
+    List<String> columnNames() {
+      return List.of(value instanceof Expr.ColumnRef ref ? ref.name() : "value", "count", "error_bound",
+          "guaranteed");
+    }
+
+    String describe() {
+      return (topK ? "approximate top " + k : "values in more than " + phi + " of the rows") + " of "
+          + ExprText.of(value) + " (Space-Saving, " + counters
+          + " counters per worker, merged)";
+    }
+  }
 
   /** Whether {@code step} streams rows within a pipeline (a filter, projection or stage) rather than ending it. */
   static boolean isStreaming(Step step) {

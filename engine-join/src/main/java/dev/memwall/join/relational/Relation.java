@@ -126,6 +126,24 @@ public final class Relation implements AutoCloseable {
     return then(steps().aggregate(keys, aggregates));
   }
 
+  /**
+   * The approximately {@code k} most frequent values of {@code value} (after the joins before it), with
+   * their counts, error bounds and guarantee flags: {@link Plan#approxTopK(Expr, int, int)}.
+   */
+  public Relation approxTopK(Expr value, int k, int counters) {
+    return then(steps().approxTopK(value, k, counters));
+  }
+
+  /** {@link #approxTopK(Expr, int, int)} with {@link Plan#defaultTopKCounters} counters. */
+  public Relation approxTopK(Expr value, int k) {
+    return then(steps().approxTopK(value, k));
+  }
+
+  /** The values of {@code value} in more than a share {@code phi} of the rows: {@link Plan#frequent(Expr, double)}. */
+  public Relation frequent(Expr value, double phi) {
+    return then(steps().frequent(value, phi));
+  }
+
   /** Orders by output columns. */
   public Relation orderBy(SortKey... keys) {
     return then(steps().orderBy(keys));

@@ -46,6 +46,23 @@ class RelationTest {
   }
 
   @Test
+  void frequentValuesCountTheJoinedRows(EngineMemory memory) {
+    ExecutionContext context = new ExecutionContext(memory, 2);
+    try (Table l = table(memory, "k", "a", 1, "x", 2, "y", 2, "z", 3, "w");
+        Table r = table(memory, "j", "b", 2, "two", 2, "deux", 3, "three")) {
+      // joined: k = 2 four times (y and z with two and deux), k = 3 once; fewer values than counters: exact
+      try (Table top = Relation.scan(l, context).join(Relation.scan(r, context)).on("k", "j").keepAll()
+          .approxTopK(col("k"), 2).toTable()) {
+        assertEquals(List.of("[2, 4, 0, true]", "[3, 1, 0, true]"), RelationTestData.rows(top));
+      }
+      try (Table frequent = Relation.scan(l, context).join(Relation.scan(r, context)).on("k", "j").keepAll()
+          .frequent(col("b"), 0.3).orderBy(SortKey.asc("b")).toTable()) {
+        assertEquals(List.of("[deux, 2, 0, true]", "[two, 2, 0, true]"), RelationTestData.rows(frequent));
+      }
+    }
+  }
+
+  @Test
   void aFailingJoinFreesBothInputs(EngineMemory memory) {
     ExecutionContext context = ExecutionContext.singleThreaded(memory);
     Relation left = Relation.own(table(memory, "k", "a", 1, "x"), context).filter(col("k").gt(lit(0)));
