@@ -5,17 +5,17 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /** Test streams of long keys (Zipf, uniform, one key, extremes) and their exact counts. */
-final class Streams {
+public final class Streams {
   private Streams() {}
 
   /** How ranks become keys: small values, random longs, or the extremes of the type around 0 and the limits. */
-  enum Keys { SMALL, RANDOM, EXTREMES }
+  public enum Keys { SMALL, RANDOM, EXTREMES }
 
   /**
    * {@code length} keys over {@code distinct} ranks, rank r drawn with weight {@code 1 / r^skew}
    * (skew 0: uniform), mapped to keys by {@code keys}.
    */
-  static long[] zipf(int length, int distinct, double skew, Keys keys, long seed) {
+  public static long[] zipf(int length, int distinct, double skew, Keys keys, long seed) {
     double[] cdf = new double[distinct];
     double total = 0;
     for (int r = 0; r < distinct; r++) {

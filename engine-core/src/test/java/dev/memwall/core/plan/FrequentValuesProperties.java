@@ -11,6 +11,7 @@ import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.frequent.Guarantees;
 import dev.memwall.core.frequent.SpaceSaving;
+import dev.memwall.core.frequent.Streams;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
@@ -46,22 +47,13 @@ class FrequentValuesProperties {
 
   /** Zipf ranks with some nulls, in every column; {@code keep} is 0 for about a tenth of the rows. */
   private static Table table(EngineMemory memory, int rows, int distinct, double skew, long seed, boolean encoded) {
-    SplittableRandom random = new SplittableRandom(seed);
-    double[] cdf = new double[distinct];
-    double total = 0;
-    for (int r = 0; r < distinct; r++) {
-      total += 1 / Math.pow(r + 1, skew);
-      cdf[r] = total;
-    }
+    long[] ranks = Streams.zipf(rows, distinct, skew, Streams.Keys.SMALL, seed);
+    SplittableRandom random = new SplittableRandom(seed + 1);
     try (TableBuilder builder = new TableBuilder(COLUMNS, List.of(ColumnType.INT64, ColumnType.INT32, ColumnType.DATE,
         ColumnType.STRING, ColumnType.INT32), new boolean[] {false, false, false, encoded, false}, memory.arrow())
         .batchRows(1024)) {
       for (int row = 0; row < rows; row++) {
-        double u = random.nextDouble() * total;
-        int rank = 0;
-        while (cdf[rank] <= u && rank < distinct - 1) {
-          rank++;
-        }
+        int rank = (int) ranks[row];
         if (random.nextInt(20) == 0) {
           builder.appendNull().appendNull().appendNull().appendNull();
         } else {

@@ -1,5 +1,6 @@
 package dev.memwall.bench.frequent;
 
+import dev.memwall.bench.ZipfRanks;
 import dev.memwall.core.frequent.SpaceSaving;
 import dev.memwall.core.memory.EngineMemory;
 import java.util.SplittableRandom;
@@ -84,28 +85,14 @@ public class FrequentElementsBenchmark {
   /** {@code length} keys, rank r drawn with weight 1 / r^skew out of {@code distinct}, each rank a random long. */
   static long[] zipf(int length, int distinct, double skew, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
-    double[] cdf = new double[distinct];
     long[] keys = new long[distinct];
-    double total = 0;
     for (int r = 0; r < distinct; r++) {
-      total += 1 / Math.pow(r + 1, skew);
-      cdf[r] = total;
       keys[r] = random.nextLong();
     }
+    ZipfRanks ranks = new ZipfRanks(distinct, skew);
     long[] stream = new long[length];
     for (int i = 0; i < length; i++) {
-      double u = random.nextDouble() * total;
-      int low = 0;
-      int high = distinct - 1;
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (cdf[mid] > u) {
-          high = mid;
-        } else {
-          low = mid + 1;
-        }
-      }
-      stream[i] = keys[low];
+      stream[i] = keys[ranks.next(random)];
     }
     return stream;
   }

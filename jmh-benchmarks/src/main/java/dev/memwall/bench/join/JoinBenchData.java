@@ -1,5 +1,6 @@
 package dev.memwall.bench.join;
 
+import dev.memwall.bench.ZipfRanks;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import java.util.List;
@@ -52,26 +53,11 @@ public final class JoinBenchData {
         keys[i] = 1 + random.nextInt(domain);
       }
     } else {
-      double[] cdf = new double[domain];
-      double sum = 0;
-      for (int i = 0; i < domain; i++) {
-        sum += 1 / Math.pow(i + 1, zipf);
-        cdf[i] = sum;
-      }
+      ZipfRanks ranks = new ZipfRanks(domain, zipf);
       for (int i = 0; i < n; i++) {
-        double u = random.nextDouble() * sum;
-        int lo = 0;
-        int hi = domain - 1;
-        while (lo < hi) {
-          int mid = (lo + hi) >>> 1;
-          if (cdf[mid] < u) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
+        int rank = ranks.next(random);
         // rank r becomes key (r * odd) mod domain + 1: heavy hitters are not the smallest keys
-        keys[i] = (int) ((lo * 2_654_435_761L) % domain) + 1;
+        keys[i] = (int) ((rank * 2_654_435_761L) % domain) + 1;
       }
     }
     return table(memory, keys);
