@@ -1,6 +1,7 @@
 package dev.memwall.core.frequent;
 
 import dev.memwall.core.hash.Hashing;
+import java.util.Arrays;
 
 /**
  * The monitored-element lookup of a {@link SpaceSaving} summary: an open-addressing table from a
@@ -85,6 +86,6 @@ final class CounterIndex {
 
   /** Empties the table. */
   void clear() {
-    java.util.Arrays.fill(slots, 0);
+    Arrays.fill(slots, 0);
   }
 }

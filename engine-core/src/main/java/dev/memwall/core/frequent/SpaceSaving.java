@@ -4,8 +4,10 @@ import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Space-Saving (Metwally, Agrawal and El Abbadi 2005) over a stream of long keys, with its counters
@@ -112,7 +114,7 @@ public final class SpaceSaving implements AutoCloseable {
 
   /** Counts {@code keys[from, from + count)}, in order. */
   public void offer(long[] keys, int from, int count) {
-    java.util.Objects.checkFromIndexSize(from, count, keys.length);
+    Objects.checkFromIndexSize(from, count, keys.length);
     for (int i = from; i < from + count; i++) {
       offerCounter(keys[i]);
     }
@@ -126,7 +128,7 @@ public final class SpaceSaving implements AutoCloseable {
    * @throws IllegalArgumentException for a FLOAT64 or plain string column
    */
   public void offerAll(Column column) {
-    if (!column.type().isIntegral() && !(column instanceof dev.memwall.core.vector.DictionaryColumn)) {
+    if (!column.type().isIntegral() && !(column instanceof DictionaryColumn)) {
       throw new IllegalArgumentException("column '" + column.name() + "' of type " + column.type()
           + " has no long keys; count " + ColumnType.Kind.STRING + " values with StringSpaceSaving");
     }
@@ -279,6 +281,9 @@ public final class SpaceSaving implements AutoCloseable {
    */
   public int topKKeys(int k, long[] into) {
     checkOpen();
+    if (k < 0) {
+      throw new IllegalArgumentException("k must be >= 0, got " + k);
+    }
     int n = 0;
     int limit = Math.min(k, into.length);
     for (int b = summary.maxBucket(); b != StreamSummary.NONE && n < limit; b = summary.smallerBucket(b)) {

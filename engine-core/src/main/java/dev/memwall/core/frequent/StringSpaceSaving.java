@@ -22,8 +22,8 @@ import java.nio.charset.StandardCharsets;
  * same 64-bit hash count as one (about {@code d^2 / 2^65} likely for d distinct strings), reported
  * under whichever was monitored first.
  *
- * <p>Memory: the long summary's arrays and the monitored strings' bytes are charged to the
- * {@link EngineMemory} until {@link #close}. Thread safety and bad input: as {@link SpaceSaving}; a
+ * <p>Memory: the long summary's arrays, the monitored strings' bytes and the hashes of the last
+ * dictionary's entries are charged to the {@link EngineMemory} until {@link #close}. Thread safety and bad input: as {@link SpaceSaving}; a
  * null string, or a column that is not a string column, throws {@link IllegalArgumentException}.
  */
 public final class StringSpaceSaving implements AutoCloseable {
@@ -112,10 +112,23 @@ public final class StringSpaceSaving implements AutoCloseable {
 
   /**
    * The hashes of {@code dictionary}'s entries, by code, computed once while the same dictionary
-   * keeps coming (a file's batches share one).
+   * keeps coming (a file's batches share one); the array is charged to the memory until the next
+   * dictionary replaces it or the summary is closed.
+   *
+   * @throws BudgetExceededException if the budget cannot hold 8 bytes per entry
    */
   public long[] entryHashes(VarCharColumn dictionary) {
+    if (values == null) {
+      throw new IllegalStateException("this Space-Saving summary is closed");
+    }
     if (dictionary != hashedDictionary) {
+      long charge = (long) Long.BYTES * dictionary.length();
+      try {
+        memory.reserveHeap(charge);
+      } catch (BudgetExceededException e) {
+        throw e.in(SpaceSaving.OPERATOR, "hash a dictionary's entries", "give the query more memory");
+      }
+      dropEntryHashes();
       long[] hashes = new long[dictionary.length()];
       MemorySegment bytes = dictionary.bytes();
       for (int code = 0; code < hashes.length; code++) {
@@ -209,10 +222,19 @@ public final class StringSpaceSaving implements AutoCloseable {
     values = merged;
   }
 
-  /** Releases the summary and the strings' bytes. Idempotent. */
+  private void dropEntryHashes() {
+    if (entryHashes != null) {
+      memory.releaseHeap((long) Long.BYTES * entryHashes.length);
+      entryHashes = null;
+      hashedDictionary = null;
+    }
+  }
+
+  /** Releases the summary, the strings' bytes and the dictionary's hashes. Idempotent. */
   @Override
   public void close() {
     if (values != null) {
+      dropEntryHashes();
       memory.releaseHeap(chargedValueBytes);
       chargedValueBytes = 0;
       values = null;

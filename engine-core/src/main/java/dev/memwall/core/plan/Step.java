@@ -50,10 +50,14 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
       return new FrequentValues(Substitution.apply(value, aliases), topK, k, phi, counters);
     }
 
-    /** The result's columns: the value (named after its column), its count, the count's error bound, the flag. */
+    /**
+     * The result's columns: the value (named after its column, or {@code value} for a computed one or a
+     * column named like the others), its count, the count's error bound, the flag.
+     */
     List<String> columnNames() {
-      return List.of(value instanceof Expr.ColumnRef ref ? ref.name() : "value", "count", "error_bound",
-          "guaranteed");
+      List<String> bounds = List.of("count", "error_bound", "guaranteed");
+      String name = value instanceof Expr.ColumnRef ref && !bounds.contains(ref.name()) ? ref.name() : "value";
+      return List.of(name, bounds.get(0), bounds.get(1), bounds.get(2));
     }
 
     String describe() {

@@ -8,6 +8,12 @@ import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.memory.MemoryBudget;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.DictionaryColumn;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,6 +54,34 @@ class SpaceSavingFailureTest {
         }
       }
       assertEquals(0, memory.allocatedBytes());
+    }
+  }
+
+  @Test
+  void aDictionarysHashesAreChargedUntilTheNextDictionaryOrClose(EngineMemory memory) {
+    List<String> values = List.of("a", "bb", "a", "ccc", "bb", "a");
+    try (TableBuilder builder = new TableBuilder(List.of("s"), List.of(ColumnType.STRING), new boolean[] {true},
+        memory.arrow())) {
+      values.forEach(v -> builder.appendString(v.getBytes(StandardCharsets.UTF_8)).endRow());
+      try (Table table = builder.build()) {
+        DictionaryColumn column = (DictionaryColumn) table.batches().getFirst().column(0);
+        long before = memory.allocatedBytes();
+        try (StringSpaceSaving summary = StringSpaceSaving.create(memory, 8)) {
+          summary.offerAll(column);
+          long strings = 1 + 2 + 3;
+          long hashes = 8L * column.dictionary().length();
+          assertEquals(before + SpaceSaving.bytesFor(8) + strings + hashes, memory.allocatedBytes());
+          assertEquals(3, summary.summary().topK(1).items().getFirst().count());
+          assertEquals("a", summary.value(summary.summary().topK(1).items().getFirst().key()));
+        }
+        assertEquals(before, memory.allocatedBytes());
+        try (EngineMemory tight = EngineMemory.create(MemoryBudget.of("tight", SpaceSaving.bytesFor(8) + 8));
+            StringSpaceSaving summary = StringSpaceSaving.create(tight, 8)) {
+          var e = assertThrows(BudgetExceededException.class, () -> summary.offerAll(column));
+          assertEquals(SpaceSaving.OPERATOR, e.operator());
+          assertEquals(0, summary.summary().streamLength());
+        }
+      }
     }
   }
 

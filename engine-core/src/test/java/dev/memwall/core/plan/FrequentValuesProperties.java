@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.concurrent.CancellationToken;
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.Expr;
 import dev.memwall.core.frequent.Guarantees;
 import dev.memwall.core.frequent.SpaceSaving;
 import dev.memwall.core.frequent.Streams;
@@ -16,6 +17,7 @@ import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
@@ -137,9 +139,14 @@ class FrequentValuesProperties {
       }
       Plan computed = Plan.scan(table).frequent(col("l").add(lit(1)), 0.5);
       assertEquals(List.of("value", "count", "error_bound", "guaranteed"), computed.columnNames());
+      Plan clash = Plan.scan(table).project(col("i").as("count")).approxTopK(col("count"), 2);
+      assertEquals(List.of("value", "count", "error_bound", "guaranteed"), clash.columnNames());
+      try (Table result = clash.execute(ExecutionContext.singleThreaded(memory))) {
+        assertEquals(2, result.rowCount());
+      }
       // the rows are a table like any other: later steps order and filter them
       try (Table ordered = Plan.scan(table).approxTopK(col("i"), 2).filter(col("count").gt(lit(0)))
-          .orderBy(dev.memwall.core.operator.SortKey.asc("i")).execute(ExecutionContext.singleThreaded(memory))) {
+          .orderBy(SortKey.asc("i")).execute(ExecutionContext.singleThreaded(memory))) {
         assertEquals(2, ordered.rowCount());
       }
     }
@@ -155,7 +162,7 @@ class FrequentValuesProperties {
             () -> Plan.scan(table).approxTopK(col("f"), 1).execute(ExecutionContext.singleThreaded(memory)));
         assertTrue(floats.getMessage().contains("FLOAT64"), floats.getMessage());
         var computed = assertThrows(IllegalArgumentException.class,
-            () -> Plan.scan(table).approxTopK(dev.memwall.core.expr.Expr.substring(col("s"), 1, 1), 1).schema());
+            () -> Plan.scan(table).approxTopK(Expr.substring(col("s"), 1, 1), 1).schema());
         assertTrue(computed.getMessage().contains("computed string"), computed.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Plan.scan(table).approxTopK(col("s"), 0));
         assertThrows(IllegalArgumentException.class, () -> Plan.scan(table).approxTopK(col("s"), 1, 0));
