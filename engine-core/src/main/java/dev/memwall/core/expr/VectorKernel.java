@@ -54,7 +54,8 @@ abstract sealed class VectorKernel permits LongKernel, DoubleKernel {
     anyNull = false;
     if (column.hasNulls()) {
       int start = chunk.start();
-      for (int i = 0; i < chunk.selected(); i++) {
+      int selected = chunk.selected();
+      for (int i = 0; i < selected; i++) {
         int k = chunk.position(i);
         boolean isNull = column.isNull(start + k);
         nulls[k] = isNull;
