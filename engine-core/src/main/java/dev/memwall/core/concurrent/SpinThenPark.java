@@ -14,8 +14,8 @@ final class SpinThenPark {
   /**
    * Spins before a waiter parks. A {@code PAUSE} costs from a few to about 150 cycles depending on
    * the processor, so this is a few to some 50 microseconds: tens of times the critical sections
-   * these locks are for, and a hundred times shorter than a scheduler's time slice, which is how long
-   * a descheduled holder stays off its core.
+   * these locks are for, and far shorter than a scheduler's time slice of milliseconds, which is how
+   * long a descheduled holder stays off its core.
    */
   static final int DEFAULT_SPINS = 1 << 10;
 
