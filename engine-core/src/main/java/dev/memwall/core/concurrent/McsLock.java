@@ -83,7 +83,7 @@ public final class McsLock implements ShortLock {
   @SuppressWarnings("unused") // through TAIL
   private volatile Node tail;
 
-  /** A free lock whose waiters spin {@value SpinThenPark#DEFAULT_SPINS} times before parking. */
+  /** A free lock whose waiters spin 1,024 times before parking (see {@link ShortLock}). */
   public McsLock() {
     this(SpinThenPark.DEFAULT_SPINS);
   }

@@ -11,12 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Thread safety: one instance per waiting thread and wait; not shared.
  */
 final class SpinThenPark {
-  /**
-   * Spins before a waiter parks. A {@code PAUSE} costs from a few to about 150 cycles depending on
-   * the processor, so this is a few to some 50 microseconds: tens of times the critical sections
-   * these locks are for, and far shorter than a scheduler's time slice of milliseconds, which is how
-   * long a descheduled holder stays off its core.
-   */
+  /** Spins before a waiter parks; why this many is on {@link ShortLock}. */
   static final int DEFAULT_SPINS = 1 << 10;
 
   /** The first park. A park and its wake-up cost microseconds, so shorter ones buy nothing. */

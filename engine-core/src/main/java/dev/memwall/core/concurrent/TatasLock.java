@@ -46,7 +46,7 @@ public final class TatasLock implements ShortLock {
   @SuppressWarnings("unused") // through STATE
   private volatile int state;
 
-  /** A free lock whose waiters spin {@value SpinThenPark#DEFAULT_SPINS} times before parking. */
+  /** A free lock whose waiters spin 1,024 times before parking (see {@link ShortLock}). */
   public TatasLock() {
     this(SpinThenPark.DEFAULT_SPINS);
   }
