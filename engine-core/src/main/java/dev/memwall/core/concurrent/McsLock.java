@@ -18,7 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * whose virtual processors are preempted: a waiter spinning behind a descheduled holder burns the
  * core the holder needs. Handing the lock to a parked waiter costs a wake-up during which no running
  * thread holds it, and a waiter that is itself descheduled delays everyone queued behind it (the
- * convoys of the paper); this lock does not skip such waiters as preemption-safe variants do.
+ * convoys of the paper); this lock does not skip such waiters as preemption-safe variants do. Once
+ * waiters park, every hand-off waits for a wake-up and the queue tends to stay that way, so where
+ * threads outnumber cores a lock that lets a running thread take it ({@link TatasLock}, the JDK's
+ * locks) keeps going while this one crawls: use it where each contending thread has a core.
  *
  * <p><b>Nodes.</b> {@link #lock(Node)} and {@link #unlock(Node)} take a node the caller keeps,
  * typically one per thread and critical section nesting depth. From {@code lock(node)} until {@code
