@@ -32,6 +32,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * processors); and it is the paper's "ideal" line for the part that needs no serialization: the
  * serialized ideal at N threads is at least N times the inside delay.
  *
+ * <p>Specialization: the lock methods are alike on purpose, one per lock, so that each call site
+ * sees one lock class and the JIT inlines its acquire and release as in code that uses that lock; a
+ * shared method over an interface would measure a call that is not inlined.
+ *
  * <p>On a machine with fewer cores than threads, holders are preempted: that is where the locks'
  * spin-then-park matters, and the {@code synchronized} and {@link ReentrantLock} waiters park too.
  */

@@ -42,7 +42,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * own version stamps ({@link NodeStamps}, the seqlock the disk B+-tree's optimistic readers use) with
  * writers serialized by an {@link McsLock}, as the paper's OCC serializes writers through an MCS
  * lock; a reader retries a few times and then takes that lock itself, so writers cannot starve it.
- * {@link #baseline} does the same work without any exclusion.
+ * {@link #baseline} does the same work without any exclusion. The methods are alike on purpose, one
+ * per primitive, for the reason {@link CriticalSectionBenchmark} gives.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
