@@ -7,7 +7,6 @@ import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.machine.MemoryProbe;
 import dev.memwall.core.machine.ScanCostModels;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,6 +14,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -34,9 +34,7 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "A short measurement (32 MiB working sets) for smoke runs.")
   boolean quick;
 
-  @Option(names = "--data", paramLabel = "DIR",
-      description = "Cache directory holding the profile (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
-  Path data;
+  @Mixin CacheDirectoryOption cacheDirectory;
 
   @Option(names = "--charts", paramLabel = "DIR",
       description = "Where to draw the latency, TLB and scan charts as PNG (default: <cache directory>/calibration).")
@@ -45,7 +43,7 @@ final class CalibrateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = data != null ? data : TpchDataGenerator.defaultCacheDirectory();
+    Path dir = cacheDirectory.directory();
     Optional<MachineProfile> stored = refresh ? Optional.empty() : MachineProfile.load(dir);
     MachineProfile profile;
     if (stored.isPresent()) {

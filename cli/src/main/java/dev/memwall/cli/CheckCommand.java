@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -27,9 +28,7 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--sf", defaultValue = "1", paramLabel = "SF", description = "Scale factor (default ${DEFAULT-VALUE}).")
   double scaleFactor;
 
-  @Option(names = "--data", paramLabel = "DIR",
-      description = "Data cache directory; the set is DIR/sf<SF> (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
-  Path data;
+  @Mixin CacheDirectoryOption cacheDirectory;
 
   @Option(names = "--repair", description = "Generate every damaged file again, then check once more.")
   boolean repair;
@@ -38,7 +37,7 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Path cache = data != null ? data : TpchDataGenerator.defaultCacheDirectory();
+    Path cache = cacheDirectory.directory();
     Path dir = TpchDataGenerator.dataDirectory(cache, scaleFactor);
     try (EngineMemory memory = EngineMemory.create("memwall check")) {
       DataSetCheck.Result result = DataSetCheck.check(dir, scaleFactor, memory);

@@ -37,6 +37,7 @@ import java.util.concurrent.Callable;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -78,9 +79,7 @@ final class TpchCommand implements Callable<Integer> {
       description = "Threads for memwall and DuckDB (default: all cores; at most 4 per core, more is cut with a warning).")
   Integer threads;
 
-  @Option(names = "--data", paramLabel = "DIR",
-      description = "Data cache directory; data lands in DIR/sf<SF> (default: $XDG_CACHE_HOME/memwall or ~/.cache/memwall).")
-  Path data;
+  @Mixin CacheDirectoryOption cacheDirectory;
 
   @Option(names = "--verify", paramLabel = "answers|duckdb|none",
       description = "Check results against the official SF 1 answers, DuckDB, or not at all "
@@ -165,7 +164,7 @@ final class TpchCommand implements Callable<Integer> {
       selected.add(queries.apply(number));
     }
     OfficialAnswers answers = verification == Verification.ANSWERS ? new OfficialAnswers(answersDir.orElseThrow()) : null;
-    Path cache = data != null ? data : TpchDataGenerator.defaultCacheDirectory();
+    Path cache = cacheDirectory.directory();
     long budgetBytes = budget == null ? Long.MAX_VALUE : parseSize(budget);
     MemoryBudget memoryBudget = budget == null ? MemoryBudget.unbounded("memwall tpch") : MemoryBudget.of("memwall tpch", budgetBytes);
 

@@ -9,7 +9,6 @@ import dev.memwall.core.operator.AggregateLayout;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Table;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.Q1;
 import java.io.IOException;
@@ -60,8 +59,7 @@ public class AggregateLayoutBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     memory = EngineMemory.create("aggregate-layout");
-    database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), 1,
-        new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
+    database = TpchBenchData.load(1, memory);
     List<NamedExpr> extra = extraKey.equals("none") ? List.of() : List.of(col(extraKey).as(extraKey));
     plan = Q1.plan(database, 90, extra);
     context = new ExecutionContext(memory, 1, layout);

@@ -6,7 +6,6 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.hw.CalibratedProfile;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
@@ -65,8 +64,7 @@ public class CancellationLatencyBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     memory = EngineMemory.create("cancellation-benchmark");
-    database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), scaleFactor,
-        new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
+    database = TpchBenchData.load(scaleFactor, memory);
     plan = TpchQueries.require(query);
     host = Executors.newSingleThreadExecutor();
     ExecutionContext context = context(null);

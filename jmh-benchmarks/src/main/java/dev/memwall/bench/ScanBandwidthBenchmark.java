@@ -42,6 +42,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>One operation is one full scan; results are returned so JMH consumes them. The report compares
  * each kernel's paths with the same kernel over a heap array.
+ *
+ * <p>Specialization: each kernel is written once per path (segment, heap array, Arrow getter), the
+ * copies alike but for how they read a value, on purpose: that read is what is measured, and a
+ * shared loop would measure the abstraction over it instead.
  */
 @ReportLayout(baseline = "*HeapArray")
 @BenchmarkMode(Mode.AverageTime)

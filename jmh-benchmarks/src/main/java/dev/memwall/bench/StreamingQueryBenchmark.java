@@ -5,8 +5,6 @@ import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.BatchStream;
 import dev.memwall.core.vector.Table;
-import dev.memwall.hw.CalibratedProfile;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.Q1;
 import dev.memwall.tpch.query.Q6;
@@ -66,9 +64,8 @@ public class StreamingQueryBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     memory = EngineMemory.create("streaming-benchmark");
-    database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), scaleFactor,
-        new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
-    context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
+    database = TpchBenchData.load(scaleFactor, memory);
+    context = TpchBenchData.context(memory, threads);
     host = new RootAllocator();
     parameters = TpchParameters.validation(query, scaleFactor);
   }

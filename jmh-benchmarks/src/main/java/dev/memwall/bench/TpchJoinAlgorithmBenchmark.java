@@ -3,9 +3,7 @@ package dev.memwall.bench;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
-import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.join.relational.Relation;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
@@ -62,10 +60,9 @@ public class TpchJoinAlgorithmBenchmark {
   public void setUp() throws IOException {
     System.setProperty(Relation.JoinSpec.ALGORITHM_PROPERTY, joinAlgorithm);
     memory = EngineMemory.create("tpch-join-algorithm-benchmark");
-    database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), scaleFactor,
-        new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
+    database = TpchBenchData.load(scaleFactor, memory);
     plan = TpchQueries.require(query);
-    context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
+    context = TpchBenchData.context(memory, threads);
   }
 
   @TearDown(Level.Trial)

@@ -4,8 +4,6 @@ import dev.memwall.bench.report.ReportLayout;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
-import dev.memwall.hw.CalibratedProfile;
-import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQueries;
@@ -61,8 +59,7 @@ public class TpchQueryBenchmark {
 
     void open() throws IOException {
       memory = EngineMemory.create("tpch-benchmark");
-      database = TpchDatabase.load(TpchDataGenerator.defaultCacheDirectory(), scaleFactor,
-          new TpchDataGenerator(Runtime.getRuntime().availableProcessors(), true), memory);
+      database = TpchBenchData.load(scaleFactor, memory);
     }
 
     void closeData() {
@@ -80,7 +77,7 @@ public class TpchQueryBenchmark {
     public void setUp() throws IOException {
       open();
       plan = TpchQueries.require(query);
-      context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
+      context = TpchBenchData.context(memory, threads);
     }
 
     @TearDown(Level.Trial)

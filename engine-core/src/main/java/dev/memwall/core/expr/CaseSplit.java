@@ -5,14 +5,24 @@ package dev.memwall.core.expr;
  * original selection back afterwards: the mechanics of CASE.
  */
 final class CaseSplit {
-  final int[] trueRows = new int[Chunk.CAPACITY];
-  final int[] falseRows = new int[Chunk.CAPACITY];
-  int trueCount;
-  int falseCount;
+  private final FilterKernel condition;
+  private final Branch then;
+  private final Branch otherwise;
+  private final int[] trueRows = new int[Chunk.CAPACITY];
+  private final int[] falseRows = new int[Chunk.CAPACITY];
+  private int trueCount;
+  private int falseCount;
   private final int[] original = new int[Chunk.CAPACITY];
   private int originalCount;
 
-  void split(Chunk chunk, FilterKernel condition) {
+  /** A split for a CASE kernel: {@code then} takes the rows where {@code condition} holds, {@code otherwise} the rest. */
+  CaseSplit(FilterKernel condition, Branch then, Branch otherwise) {
+    this.condition = condition;
+    this.then = then;
+    this.otherwise = otherwise;
+  }
+
+  private void split(Chunk chunk) {
     originalCount = chunk.copySelection(original);
     condition.filter(chunk);
     trueCount = chunk.copySelection(trueRows);
@@ -34,11 +44,11 @@ final class CaseSplit {
   }
 
   /**
-   * Evaluates {@code condition}, runs {@code then} with the chunk narrowed to the rows where it holds
+   * Evaluates the condition, runs {@code then} with the chunk narrowed to the rows where it holds
    * and {@code otherwise} with the rest, then restores the chunk's selection.
    */
-  void evaluate(Chunk chunk, FilterKernel condition, Branch then, Branch otherwise) {
-    split(chunk, condition);
+  void evaluate(Chunk chunk) {
+    split(chunk);
     chunk.select(trueRows, trueCount);
     then.take(chunk, trueRows, trueCount);
     chunk.select(falseRows, falseCount);
@@ -46,7 +56,7 @@ final class CaseSplit {
     restore(chunk);
   }
 
-  void restore(Chunk chunk) {
+  private void restore(Chunk chunk) {
     chunk.select(original, originalCount);
   }
 }

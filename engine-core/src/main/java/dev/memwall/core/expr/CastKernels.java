@@ -18,6 +18,18 @@ final class CastKernels {
 
   private CastKernels() {}
 
+  /** What a value of scale {@code from} is multiplied by to reach the finer scale {@code to}; 1 if {@code to} is not finer. */
+  private static long scaleUp(ColumnType from, ColumnType to) {
+    int shift = to.scale() - from.scale();
+    return shift > 0 ? Binder.pow10(shift) : 1;
+  }
+
+  /** What a value of scale {@code from} is divided by to reach the coarser scale {@code to}; 1 if {@code to} is not coarser. */
+  private static long scaleDown(ColumnType from, ColumnType to) {
+    int shift = to.scale() - from.scale();
+    return shift < 0 ? Binder.pow10(-shift) : 1;
+  }
+
   /** A kernel of one input whose non-null values convert one at a time. */
   private abstract static class Unary extends LongKernel {
     final LongKernel input;
@@ -62,10 +74,9 @@ final class CastKernels {
 
     Rescale(LongKernel input, ColumnType from, ColumnType to, String what) {
       super(input, to, what);
-      int shift = to.scale() - from.scale();
-      this.multiplier = shift > 0 ? Binder.pow10(shift) : 1;
+      this.multiplier = scaleUp(from, to);
       this.limit = Long.MAX_VALUE / multiplier;
-      this.divisor = shift < 0 ? Binder.pow10(-shift) : 1;
+      this.divisor = scaleDown(from, to);
       this.toInt32 = to.kind() == ColumnType.Kind.INT32;
     }
 
@@ -171,9 +182,8 @@ final class CastKernels {
     TimestampToTimestamp(LongKernel input, ColumnType from, ColumnType to, String what) {
       super(input, to, what);
       this.fromPerSecond = Binder.pow10(from.scale());
-      int shift = to.scale() - from.scale();
-      this.multiplier = shift > 0 ? Binder.pow10(shift) : 1;
-      this.divisor = shift < 0 ? Binder.pow10(-shift) : 1;
+      this.multiplier = scaleUp(from, to);
+      this.divisor = scaleDown(from, to);
       boolean fromZoned = from.zone() != null;
       boolean toZoned = to.zone() != null;
       this.toWallClock = fromZoned && !toZoned ? Zone.of(from.zoneId()) : null;

@@ -10,7 +10,14 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 
-/** The predicate kernels the {@link Binder} compiles boolean expressions into. */
+/**
+ * The predicate kernels the {@link Binder} compiles boolean expressions into. Their loops are
+ * specialized by width and type on purpose: {@link ColumnRange} has one INT32 and one INT64 loop,
+ * {@link Int32ColumnComparison} repeats the INT32 one for two columns, {@link DoubleComparison} is
+ * {@link LongComparison} for doubles, and the byte-code loops of {@link StringMatch} are
+ * {@link #keepPassing}'s with a table lookup: each loop reads one primitive type straight, so it stays
+ * monomorphic and C2 vectorizes it.
+ */
 final class FilterKernels {
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;

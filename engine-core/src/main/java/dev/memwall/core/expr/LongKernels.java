@@ -64,15 +64,7 @@ final class LongKernels {
           out[k] = column.getLong(start + k);
         }
       }
-      anyNull = false;
-      if (column.hasNulls()) {
-        for (int i = 0; i < selected; i++) {
-          int k = chunk.position(i);
-          boolean isNull = column.isNull(start + k);
-          nulls[k] = isNull;
-          anyNull |= isNull;
-        }
-      }
+      readNulls(chunk, column);
     }
   }
 
@@ -242,26 +234,18 @@ final class LongKernels {
 
   /** {@code CASE WHEN condition THEN then ELSE otherwise END} over integral branches. */
   static final class Case extends LongKernel {
-    private final FilterKernel condition;
-    private final LongKernel then;
-    private final LongKernel otherwise;
-    private final CaseSplit split = new CaseSplit();
-    private final CaseSplit.Branch takeThen;
-    private final CaseSplit.Branch takeOtherwise;
+    private final CaseSplit split;
 
     Case(FilterKernel condition, LongKernel then, LongKernel otherwise, ColumnType type) {
       super(type);
-      this.condition = condition;
-      this.then = then;
-      this.otherwise = otherwise;
-      this.takeThen = (chunk, rows, n) -> take(then, chunk, rows, n);
-      this.takeOtherwise = (chunk, rows, n) -> take(otherwise, chunk, rows, n);
+      this.split = new CaseSplit(condition, (chunk, rows, n) -> take(then, chunk, rows, n),
+          (chunk, rows, n) -> take(otherwise, chunk, rows, n));
     }
 
     @Override
     protected void compute(Chunk chunk) {
       anyNull = false;
-      split.evaluate(chunk, condition, takeThen, takeOtherwise);
+      split.evaluate(chunk);
     }
 
     private void take(LongKernel branch, Chunk chunk, int[] rows, int n) {

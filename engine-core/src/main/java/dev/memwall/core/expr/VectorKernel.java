@@ -1,5 +1,7 @@
 package dev.memwall.core.expr;
 
+import dev.memwall.core.vector.Column;
+
 /**
  * What every value kernel shares: per-position null flags and evaluation at most once per chunk
  * state ({@link Chunk#serial()}), so a subexpression with several parents costs one pass.
@@ -40,6 +42,24 @@ abstract sealed class VectorKernel permits LongKernel, DoubleKernel {
       for (int i = 0; i < chunk.selected(); i++) {
         int k = chunk.position(i);
         nulls[k] = (leftNull && left.nulls[k]) || (rightNull && right.nulls[k]);
+      }
+    }
+  }
+
+  /**
+   * Reads {@code column}'s null flags at the chunk's selected rows into this kernel's (a column
+   * reader's); a column without nulls costs no pass.
+   */
+  final void readNulls(Chunk chunk, Column column) {
+    anyNull = false;
+    if (column.hasNulls()) {
+      int start = chunk.start();
+      int selected = chunk.selected();
+      for (int i = 0; i < selected; i++) {
+        int k = chunk.position(i);
+        boolean isNull = column.isNull(start + k);
+        nulls[k] = isNull;
+        anyNull |= isNull;
       }
     }
   }

@@ -150,6 +150,11 @@ final class Accumulator {
     return longs.anyNull() ? null : v;
   }
 
+  /**
+   * Adds the chunk's rows at {@code positions} into their groups' state. The double loops are a
+   * specialization of the long ones: kept apart so every loop reads one primitive array and stays
+   * monomorphic.
+   */
   void update(Chunk chunk, int[] positions, int n, int[] groupIds) {
     if (aggregate.argument() == null || sumSource != this) {
       return; // COUNT(*) reads the shared row counts
@@ -288,36 +293,13 @@ final class Accumulator {
     }
   }
 
+  /** Folds {@code other}'s group {@code og} (an aggregator of the same shape) into group {@code g}. */
   void merge(int g, Accumulator other, int og) {
     if (sumSource != this) {
       return;
     }
     // MIN/MAX start from their identity (±infinity), SUM from 0, so groups without values merge as no-ops.
-    nullRows.set(g, nullRows.get(g) + other.nullRows.get(og));
-    switch (aggregate.function()) {
-      case SUM, AVG -> {
-        if (isDouble()) {
-          values.setDouble(g, values.getDouble(g) + other.values.getDouble(og));
-        } else {
-          values.set(g, Math.addExact(values.get(g), other.values.get(og)));
-        }
-      }
-      case MIN -> {
-        if (isDouble()) {
-          values.setDouble(g, Math.min(values.getDouble(g), other.values.getDouble(og)));
-        } else {
-          values.set(g, Math.min(values.get(g), other.values.get(og)));
-        }
-      }
-      case MAX -> {
-        if (isDouble()) {
-          values.setDouble(g, Math.max(values.getDouble(g), other.values.getDouble(og)));
-        } else {
-          values.set(g, Math.max(values.get(g), other.values.get(og)));
-        }
-      }
-      case COUNT -> { }
-    }
+    mergeState(g, other.values.get(og), other.nullRows.get(og));
   }
 
   /**

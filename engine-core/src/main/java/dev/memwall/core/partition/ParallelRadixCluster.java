@@ -134,7 +134,7 @@ public final class ParallelRadixCluster {
           int thread = t;
           // each thread moves with its own copy of its cursors: the rows of cursors are neighbours
           // in memory, and with a small fanout two threads' cursors would share a cache line
-          moveTasks.add(() -> moveWithCursors(in, out, sliceStart(count, threads, thread),
+          moveTasks.add(() -> RadixCluster.moveWithCursors(in, out, sliceStart(count, threads, thread),
               sliceStart(count, threads, thread + 1), shift, mask, cursors[thread].clone()));
         }
       }
@@ -187,7 +187,7 @@ public final class ParallelRadixCluster {
           at += hist[p];
         }
         starts[base + fanout] = to;
-        moveWithCursors(in, out, from, to, 0, mask, cursor);
+        RadixCluster.moveWithCursors(in, out, from, to, 0, mask, cursor);
       });
     }
     Workers.runAll("memwall-partition", tasks);
@@ -200,26 +200,14 @@ public final class ParallelRadixCluster {
 
   private static int[] histogram(HashedTuples in, int from, int to, int shift, int mask) {
     int[] hist = new int[mask + 1];
-    MemorySegment hashes = in.hashes();
-    for (int i = from; i < to; i++) {
-      hist[(int) (hashes.getAtIndex(HASH, i) >>> shift) & mask]++;
-    }
+    RadixCluster.histogram(in, from, to, shift, mask, hist);
     return hist;
   }
 
-  private static void moveWithCursors(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask, int[] cursor) {
-    MemorySegment ih = in.hashes();
-    MemorySegment ir = in.rows();
-    MemorySegment oh = out.hashes();
-    MemorySegment or = out.rows();
-    for (int i = from; i < to; i++) {
-      long h = ih.getAtIndex(HASH, i);
-      int j = cursor[(int) (h >>> shift) & mask]++;
-      oh.setAtIndex(HASH, j, h);
-      or.setAtIndex(ROW, j, ir.getAtIndex(ROW, i));
-    }
-  }
-
+  /**
+   * {@link RadixCluster#moveWithCursors} over a cursor the threads share: kept as its own loop so the
+   * plain one pays for no atomic increment.
+   */
   private static void moveConcurrent(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask,
       AtomicIntegerArray cursor) {
     MemorySegment ih = in.hashes();

@@ -127,6 +127,37 @@ public final class RadixCluster {
     return src;
   }
 
+  /**
+   * Adds to {@code hist[d]} the number of tuples in {@code [from, to)} of {@code in} whose hash bits
+   * from {@code shift} on, masked by {@code mask}, are {@code d}: a pass's histogram, here and in
+   * {@link ParallelRadixCluster}.
+   */
+  static void histogram(HashedTuples in, int from, int to, int shift, int mask, int[] hist) {
+    MemorySegment hashes = in.hashes();
+    for (int i = from; i < to; i++) {
+      hist[(int) (hashes.getAtIndex(HASH, i) >>> shift) & mask]++;
+    }
+  }
+
+  /**
+   * The direct scatter: moves each tuple of {@code [from, to)} of {@code in} to {@code out} at its
+   * cluster's cursor ({@code cursor[d]}, which it advances), here and in {@link ParallelRadixCluster}'s
+   * count-then-move and independent writers. {@link ParallelRadixCluster}'s concurrent writer is its
+   * twin over an atomic cursor.
+   */
+  static void moveWithCursors(HashedTuples in, HashedTuples out, int from, int to, int shift, int mask, int[] cursor) {
+    MemorySegment ih = in.hashes();
+    MemorySegment ir = in.rows();
+    MemorySegment oh = out.hashes();
+    MemorySegment or = out.rows();
+    for (int i = from; i < to; i++) {
+      long h = ih.getAtIndex(HASH, i);
+      int j = cursor[(int) (h >>> shift) & mask]++;
+      oh.setAtIndex(HASH, j, h);
+      or.setAtIndex(ROW, j, ir.getAtIndex(ROW, i));
+    }
+  }
+
   /** One pass's scatter state, reused for every cluster of every pass. */
   private static final class Scatter {
     private final int[] histogram;
@@ -149,12 +180,9 @@ public final class RadixCluster {
     void pass(HashedTuples src, HashedTuples dst, int from, int to, int shift, int bits, MemorySegment out, long outBase) {
       int fanout = 1 << bits;
       int mask = fanout - 1;
-      MemorySegment srcHashes = src.hashes();
       int[] hist = histogram;
       Arrays.fill(hist, 0, fanout, 0);
-      for (int i = from; i < to; i++) {
-        hist[(int) (srcHashes.getAtIndex(HASH, i) >>> shift) & mask]++;
-      }
+      histogram(src, from, to, shift, mask, hist);
       int position = from;
       int[] cur = cursor;
       for (int d = 0; d < fanout; d++) {
@@ -165,25 +193,14 @@ public final class RadixCluster {
       if (writeCombining && to - from >= fanout * LINE_TUPLES) {
         scatterCombining(src, dst, from, to, shift, mask);
       } else {
-        scatterDirect(src, dst, from, to, shift, mask);
+        moveWithCursors(src, dst, from, to, shift, mask, cursor);
       }
     }
 
-    private void scatterDirect(HashedTuples src, HashedTuples dst, int from, int to, int shift, int mask) {
-      MemorySegment srcHashes = src.hashes();
-      MemorySegment srcRows = src.rows();
-      MemorySegment dstHashes = dst.hashes();
-      MemorySegment dstRows = dst.rows();
-      int[] cur = cursor;
-      for (int i = from; i < to; i++) {
-        long h = srcHashes.getAtIndex(HASH, i);
-        int d = (int) (h >>> shift) & mask;
-        int j = cur[d]++;
-        dstHashes.setAtIndex(HASH, j, h);
-        dstRows.setAtIndex(ROW, j, srcRows.getAtIndex(ROW, i));
-      }
-    }
-
+    /**
+     * The write-combining twin of {@link RadixCluster#moveWithCursors}, kept as its own loop: it
+     * scatters through the line buffers.
+     */
     private void scatterCombining(HashedTuples src, HashedTuples dst, int from, int to, int shift, int mask) {
       MemorySegment srcHashes = src.hashes();
       MemorySegment srcRows = src.rows();

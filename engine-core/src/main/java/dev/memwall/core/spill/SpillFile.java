@@ -2,6 +2,7 @@ package dev.memwall.core.spill;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
@@ -56,57 +57,60 @@ public final class SpillFile {
 
   /** A channel appending to this file (closing it closes nothing): for writers such as Arrow's. */
   public WritableByteChannel appender() {
-    return new WritableByteChannel() {
-      private boolean open = true;
-
-      @Override
-      public int write(ByteBuffer source) {
-        int n = source.remaining();
-        owner.append(SpillFile.this, source);
-        return n;
-      }
-
-      @Override
-      public boolean isOpen() {
-        return open;
-      }
-
-      @Override
-      public void close() {
-        open = false;
-      }
-    };
+    return new Appender();
   }
 
   /** A channel reading this file from {@code position} to its end (closing it closes nothing). */
   public ReadableByteChannel reader(long position) {
-    return new ReadableByteChannel() {
-      private long at = position;
-      private boolean open = true;
-
-      @Override
-      public int read(ByteBuffer target) {
-        int n = owner.readSome(SpillFile.this, at, target);
-        if (n > 0) {
-          at += n;
-        }
-        return n;
-      }
-
-      @Override
-      public boolean isOpen() {
-        return open;
-      }
-
-      @Override
-      public void close() {
-        open = false;
-      }
-    };
+    return new Reader(position);
   }
 
   @Override
   public String toString() {
     return path.toString();
+  }
+
+  /**
+   * A channel onto the file that owns nothing: closing it only marks it closed, the file stays open
+   * until its directory removes it.
+   */
+  private abstract static class View implements Channel {
+    private boolean open = true;
+
+    @Override
+    public final boolean isOpen() {
+      return open;
+    }
+
+    @Override
+    public final void close() {
+      open = false;
+    }
+  }
+
+  private final class Appender extends View implements WritableByteChannel {
+    @Override
+    public int write(ByteBuffer source) {
+      int n = source.remaining();
+      owner.append(SpillFile.this, source);
+      return n;
+    }
+  }
+
+  private final class Reader extends View implements ReadableByteChannel {
+    private long at;
+
+    Reader(long position) {
+      this.at = position;
+    }
+
+    @Override
+    public int read(ByteBuffer target) {
+      int n = owner.readSome(SpillFile.this, at, target);
+      if (n > 0) {
+        at += n;
+      }
+      return n;
+    }
   }
 }

@@ -7,7 +7,8 @@ import org.apache.arrow.vector.BitVector;
 
 /**
  * A column of booleans (Arrow Bool: one bit a value, least significant bit first), read as the
- * integers 0 and 1 ({@link ColumnType.Kind#BOOLEAN}). See {@link Column} for the contract.
+ * integers 0 and 1 ({@link ColumnType.Kind#BOOLEAN}). See {@link Column} for the contract. A
+ * specialization of {@link Float64Column} for bits (see {@link Column} on why they are apart).
  */
 public final class BooleanColumn extends Column {
   private final MemorySegment bits;

@@ -31,6 +31,12 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
  * <p>Nulls: {@link #isNull} reads Arrow's validity bitmap; value accessors return whatever bits
  * the vector holds at a null position, so callers that care test {@link #isNull} first.
  *
+ * <p>The subclasses of one Arrow width ({@link Int32Column}, {@link Int64Column},
+ * {@link NarrowIntColumn}, {@link Float64Column}, {@link BooleanColumn} and the other views) repeat
+ * the same constructors and accessors on purpose: each is a specialization holding its data
+ * segment and reading it at its own width, so a kernel that knows the class reads memory straight
+ * through a monomorphic, final accessor.
+ *
  * <p>Thread safety: immutable view; safe for concurrent readers.
  */
 public abstract class Column {

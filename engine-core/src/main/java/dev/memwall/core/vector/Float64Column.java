@@ -4,7 +4,10 @@ import dev.memwall.core.memory.ArrowSegments;
 import java.lang.foreign.MemorySegment;
 import org.apache.arrow.vector.Float8Vector;
 
-/** A column of doubles (Arrow FloatingPoint(DOUBLE)); see {@link Column} for the contract. */
+/**
+ * A column of doubles (Arrow FloatingPoint(DOUBLE)); see {@link Column} for the contract. A
+ * specialization of {@link Int64Column} for doubles (see {@link Column} on why they are apart).
+ */
 public final class Float64Column extends Column {
   private final MemorySegment data;
 

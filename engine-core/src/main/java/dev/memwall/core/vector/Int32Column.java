@@ -5,7 +5,10 @@ import java.lang.foreign.MemorySegment;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.IntVector;
 
-/** A column of 32-bit signed integers (Arrow Int(32)); see {@link Column} for the contract. */
+/**
+ * A column of 32-bit signed integers (Arrow Int(32)); see {@link Column} for the contract. A
+ * specialization of {@link Int64Column} for 4-byte values (see {@link Column} on why they are apart).
+ */
 public class Int32Column extends Column {
   private final MemorySegment data;
 

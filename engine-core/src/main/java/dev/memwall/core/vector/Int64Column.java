@@ -8,6 +8,8 @@ import org.apache.arrow.vector.BigIntVector;
 /**
  * A column of 64-bit signed integers (Arrow Int(64)), and the base of the other columns whose
  * values are 8-byte integers in memory (decimals, timestamps); see {@link Column} for the contract.
+ * {@link Int32Column}, {@link NarrowIntColumn} and {@link Float64Column} are its specializations for
+ * their widths and types (see {@link Column} on why they are apart).
  */
 public class Int64Column extends Column {
   private final MemorySegment data;

@@ -10,7 +10,8 @@ import org.apache.arrow.vector.TinyIntVector;
  * An Arrow Int(8) or Int(16) column read as {@link ColumnType.Kind#INT32}, without a copy: each
  * value is read at its own width and sign-extended. Kernels read it through {@link #getLong}
  * (it is not an {@link Int32Column}, whose memory holds 4-byte values); what memwall writes from it
- * is Int(32). See {@link Column} for the contract.
+ * is Int(32). See {@link Column} for the contract. A specialization of {@link Int64Column} for
+ * 1- and 2-byte values (see {@link Column} on why they are apart).
  */
 public final class NarrowIntColumn extends Column {
   private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;

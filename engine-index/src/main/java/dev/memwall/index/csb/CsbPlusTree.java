@@ -115,8 +115,8 @@ public final class CsbPlusTree implements OrderedIndex {
       leafCap--;
     }
     int fanout = fanout(keyType, widthLines);
-    int perLeaf = Math.max(1, Math.min(leafCap, (int) Math.round(fillFactor * leafCap)));
-    int perInner = Math.max(2, Math.min(fanout, (int) Math.round(fillFactor * fanout)));
+    int perLeaf = LevelSizes.perNode(fillFactor, leafCap, 1);
+    int perInner = LevelSizes.perNode(fillFactor, fanout, 2);
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
     long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
@@ -136,21 +136,17 @@ public final class CsbPlusTree implements OrderedIndex {
     if (widthLines < 1 || widthLines > 64) {
       throw new IllegalArgumentException("node width must be 1 .. 64 cache lines, got " + widthLines);
     }
-    if (!(fillFactor > 0 && fillFactor <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
-    }
+    LevelSizes.checkFill(fillFactor);
   }
 
   private void build(SortedEntries entries, int leaves, int perInner) {
     long n = entries.size();
     int firstLeaf = pool.allocateRun(leaves);
     MemorySegment s = pool.segment();
-    long base = n / leaves;
-    long extra = n % leaves;
     long at = 0;
     for (int i = 0; i < leaves; i++) {
       long off = pool.offset(firstLeaf + i);
-      int m = (int) (base + (i < extra ? 1 : 0));
+      int m = LevelSizes.share(n, leaves, i);
       for (int e = 0; e < m; e++, at++) {
         setKey(s, off, e, entries.key(at));
         s.set(LONG, off + rowIdOffset + 8L * e, entries.rowId(at));
@@ -165,12 +161,10 @@ public final class CsbPlusTree implements OrderedIndex {
       int parents = (int) LevelSizes.parentCount(levelCount, perInner);
       int first = pool.allocateRun(parents);
       long[] parentMins = new long[parents];
-      int childBase = levelCount / parents;
-      int childExtra = levelCount % parents;
       int child = 0;
       for (int p = 0; p < parents; p++) {
         long off = pool.offset(first + p);
-        int children = childBase + (p < childExtra ? 1 : 0);
+        int children = LevelSizes.share(levelCount, parents, p);
         s.set(SHORT, off + KEYNUM, (short) (children - 1));
         s.set(SHORT, off + LEVEL, (short) (level + 1));
         s.set(INT, off + FIRST_CHILD, levelFirst + child);
@@ -217,7 +211,11 @@ public final class CsbPlusTree implements OrderedIndex {
     return base + (key(s, off, base) < key ? 1 : 0);
   }
 
-  private int descend(MemorySegment s, long key, long[] sink) {
+  /**
+   * The leaf a search for the first entry {@code >= key} reaches, fetching each inner node whole
+   * when the tree was built to; the folded loads of those fetches are consumed here.
+   */
+  private int descend(MemorySegment s, long key) {
     int node = root;
     long folded = 0;
     for (int level = height - 1; level > 0; level--) {
@@ -228,7 +226,7 @@ public final class CsbPlusTree implements OrderedIndex {
       int n = s.get(SHORT, off + KEYNUM);
       node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
     }
-    sink[0] = folded;
+    NodeFetch.consume(folded);
     return node;
   }
 
@@ -239,11 +237,8 @@ public final class CsbPlusTree implements OrderedIndex {
    */
   @Override
   public int search(long key, RowIds out) {
-    checkOpen();
-    keyType.check(key);
-    MemorySegment s = pool.segment();
-    long[] sink = new long[1];
-    int leaf = descend(s, key, sink);
+    MemorySegment s = segmentFor(key);
+    int leaf = descend(s, key);
     long off = leaf * nodeBytes;
     int n = s.get(SHORT, off + KEYNUM);
     int p = lowerBound(s, off, n, key);
@@ -251,14 +246,12 @@ public final class CsbPlusTree implements OrderedIndex {
     while (true) {
       for (; p < n; p++) {
         if (key(s, off, p) != key) {
-          NodeFetch.consume(sink[0]);
           return found;
         }
         out.add(s.get(LONG, off + rowIdOffset + 8L * p));
         found++;
       }
       if (++leaf >= leafCount) {
-        NodeFetch.consume(sink[0]);
         return found;
       }
       off = leaf * nodeBytes;
@@ -270,31 +263,13 @@ public final class CsbPlusTree implements OrderedIndex {
   /** The row id of the first entry under {@code key}, or {@code absent}. */
   @Override
   public long searchFirst(long key, long absent) {
-    checkOpen();
-    keyType.check(key);
-    MemorySegment s = pool.segment();
-    int node = root;
-    long folded = 0;
-    for (int level = height - 1; level > 0; level--) {
-      long off = node * nodeBytes;
-      if (fetch) {
-        folded += NodeFetch.touchRest(s, off, lines);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      node = s.get(INT, off + FIRST_CHILD) + lowerBound(s, off, n, key);
+    MemorySegment s = segmentFor(key);
+    long at = firstEntryAtOrAfter(s, key);
+    if (at < 0) {
+      return absent;
     }
-    long off = node * nodeBytes;
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = lowerBound(s, off, n, key);
-    if (p == n) {
-      if (node + 1 >= leafCount) {
-        NodeFetch.consume(folded);
-        return absent;
-      }
-      off += nodeBytes; // bulkloaded leaves are never empty (except a single-leaf empty tree)
-      p = 0;
-    }
-    NodeFetch.consume(folded);
+    long off = (at >>> 32) * nodeBytes;
+    int p = (int) at;
     return key(s, off, p) == key ? s.get(LONG, off + rowIdOffset + 8L * p) : absent;
   }
 
@@ -305,21 +280,9 @@ public final class CsbPlusTree implements OrderedIndex {
    */
   @Override
   public boolean contains(long key) {
-    checkOpen();
-    keyType.check(key);
-    MemorySegment s = pool.segment();
-    long at = lowerBoundEntry(s, key);
-    int leaf = (int) (at >>> 32);
-    int p = (int) at;
-    long off = leaf * nodeBytes;
-    if (p == s.get(SHORT, off + KEYNUM)) { // the entry begins the next leaf, if there is one
-      if (leaf + 1 >= leafCount) {
-        return false;
-      }
-      off += nodeBytes;
-      p = 0;
-    }
-    return key(s, off, p) == key;
+    MemorySegment s = segmentFor(key);
+    long at = firstEntryAtOrAfter(s, key);
+    return at >= 0 && key(s, (at >>> 32) * nodeBytes, (int) at) == key;
   }
 
   /**
@@ -327,12 +290,25 @@ public final class CsbPlusTree implements OrderedIndex {
    * be the leaf's key count, and the entry then begins the next leaf.
    */
   private long lowerBoundEntry(MemorySegment s, long key) {
-    long[] sink = new long[1];
-    int leaf = descend(s, key, sink);
+    int leaf = descend(s, key);
     long off = leaf * nodeBytes;
     int p = lowerBound(s, off, s.get(SHORT, off + KEYNUM), key);
-    NodeFetch.consume(sink[0]);
     return (long) leaf << 32 | p;
+  }
+
+  /**
+   * The first entry with a key {@code >= key}, packed as by {@link #lowerBoundEntry} but with a
+   * position inside its leaf (an entry past the end of one leaf begins the next), or -1 if there
+   * is none. Bulkloaded leaves are never empty (except the single leaf of an empty tree), so the
+   * next leaf's first position holds an entry.
+   */
+  private long firstEntryAtOrAfter(MemorySegment s, long key) {
+    long at = lowerBoundEntry(s, key);
+    int leaf = (int) (at >>> 32);
+    if ((int) at < s.get(SHORT, leaf * nodeBytes + KEYNUM)) {
+      return at;
+    }
+    return leaf + 1 < leafCount ? (long) (leaf + 1) << 32 : -1;
   }
 
   /**
@@ -407,6 +383,18 @@ public final class CsbPlusTree implements OrderedIndex {
       }
       return filled;
     }
+  }
+
+  /**
+   * The node segment, for a lookup of {@code key}.
+   *
+   * @throws IllegalStateException if the tree is closed
+   * @throws IllegalArgumentException if {@code key} does not fit the key type
+   */
+  private MemorySegment segmentFor(long key) {
+    checkOpen();
+    keyType.check(key);
+    return pool.segment();
   }
 
   private void checkOpen() {

@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.node.LevelSizes;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.PageFile;
 import dev.memwall.index.page.PageFileFormatException;
@@ -48,6 +49,7 @@ public abstract class AbstractDiskTree implements DiskIndex {
   protected boolean changedSinceCommit;
   private volatile boolean closed;
   private final String name;
+  private final ThreadLocal<OptimisticReader> readers = ThreadLocal.withInitial(this::newReader);
 
   /**
    * Takes ownership of {@code file} and allocates the buffer pool over it.
@@ -73,9 +75,7 @@ public abstract class AbstractDiskTree implements DiskIndex {
    */
   protected static void checkBulkload(DiskTreeConfig config, SortedEntries entries, double fill) {
     Objects.requireNonNull(entries, "entries");
-    if (!(fill > 0 && fill <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fill);
-    }
+    LevelSizes.checkFill(fill);
     entries.validate(config.keyType());
   }
 
@@ -198,8 +198,16 @@ public abstract class AbstractDiskTree implements DiskIndex {
 
   // ---- reads -------------------------------------------------------------------------------
 
+  /**
+   * A new reader of this tree: one per reader thread ({@link #reader}, created on the thread's
+   * first read), one per scan.
+   */
+  protected abstract OptimisticReader newReader();
+
   /** The calling thread's reader of this tree (one per thread, reused). */
-  protected abstract OptimisticReader reader();
+  protected final OptimisticReader reader() {
+    return readers.get();
+  }
 
   /**
    * Appends the row ids of every entry with {@code key}, in insertion order, to {@code out}. The

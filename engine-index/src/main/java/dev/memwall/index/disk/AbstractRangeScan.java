@@ -88,6 +88,16 @@ public abstract class AbstractRangeScan implements IndexScan {
   }
 
   /**
+   * Records where a validated batch leaves the run of equal keys: whether any entry was handed out
+   * so far ({@code any}), the last key handed out and how many entries with it were.
+   */
+  protected final void recordRun(boolean any, long key, long count) {
+    emitted = any;
+    lastKey = key;
+    lastKeyCount = count;
+  }
+
+  /**
    * One batch attempt: reads up to {@code rowIds.length} entries (and their keys into {@code keys}
    * unless null) from where the scan stands, validates what it read, and only then records where
    * the next batch starts ({@link #positioned} and the subclass's position, {@link #emitted},

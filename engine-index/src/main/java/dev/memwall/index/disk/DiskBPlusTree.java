@@ -82,7 +82,6 @@ public final class DiskBPlusTree extends AbstractDiskTree {
   private final PageFormat innerFmt;
   /** The root readers descend from; the writer replaces it. */
   volatile Root root;
-  private final ThreadLocal<ReadPath> readPaths = ThreadLocal.withInitial(() -> new ReadPath(this));
 
   // writer state
   private final WritePath path;
@@ -409,14 +408,14 @@ public final class DiskBPlusTree extends AbstractDiskTree {
 
   // ---- readers -----------------------------------------------------------------------------
 
-  /** The calling thread's read path. */
-  ReadPath readPath() {
-    return readPaths.get();
+  @Override
+  protected ReadPath newReader() {
+    return new ReadPath(this);
   }
 
-  @Override
-  protected OptimisticReader reader() {
-    return readPaths.get();
+  /** The calling thread's read path. */
+  ReadPath readPath() {
+    return (ReadPath) reader();
   }
 
   /** A scan of the entries with {@code lo <= key <= hi}, in key order (empty if lo > hi). */

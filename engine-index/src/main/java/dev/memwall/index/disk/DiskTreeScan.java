@@ -31,7 +31,7 @@ sealed class DiskTreeScan extends AbstractRangeScan permits DiskBPlusTree.RangeS
   private int prefetchCredit;
 
   DiskTreeScan(DiskBPlusTree tree, long lo, long hi) {
-    ReadPath p = new ReadPath(tree);
+    ReadPath p = tree.newReader();
     super(tree, p, lo, hi);
     this.tree = tree;
     this.p = p;
@@ -115,9 +115,7 @@ sealed class DiskTreeScan extends AbstractRangeScan permits DiskBPlusTree.RangeS
         if (!p.valid(leaf)) {
           return -1;
         }
-        emitted = any;
-        lastKey = key;
-        lastKeyCount = count;
+        recordRun(any, key, count);
         if (n > 0) {
           handle = END; // validated: hand these out; the next call moves on to the next leaf
           return n;
@@ -151,15 +149,15 @@ sealed class DiskTreeScan extends AbstractRangeScan permits DiskBPlusTree.RangeS
         if (!p.valid(leaf)) {
           return -1;
         }
-        emitted = any;
-        lastKey = key;
-        lastKeyCount = count;
+        recordRun(any, key, count);
         handle = h;
         if (k > hi) {
           done = true;
         }
         return n;
       }
+      // The entry handed out and the run of equal keys tracked in locals, as CacheFirstScan's leaf
+      // loop does: kept inline in each tree's leaf walk so the per-entry loop makes no call.
       if (keys != null) {
         keys[n] = k;
       }

@@ -164,6 +164,8 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
         if (got == capacity) {
           return finish(got, p, i, any, key, count, false);
         }
+        // The entry handed out and the run of equal keys tracked in locals, as DiskTreeScan's leaf
+        // loop does: kept inline in each tree's leaf walk so the per-entry loop makes no call.
         if (keys != null) {
           keys[got] = k;
         }
@@ -207,9 +209,7 @@ sealed class CacheFirstScan extends AbstractRangeScan permits CacheFirstTree.Ran
     }
     leaf = nextLeaf;
     index = nextIndex;
-    emitted = any;
-    lastKey = key;
-    lastKeyCount = count;
+    recordRun(any, key, count);
     positioned = true;
     done = end;
     return got;

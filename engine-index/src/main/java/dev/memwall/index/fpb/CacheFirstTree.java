@@ -9,7 +9,6 @@ import dev.memwall.index.SortedEntries;
 import dev.memwall.index.disk.AbstractDiskTree;
 import dev.memwall.index.disk.DiskIndex;
 import dev.memwall.index.disk.DiskTreeConfig;
-import dev.memwall.index.disk.OptimisticReader;
 import dev.memwall.index.disk.DiskTreeType;
 import dev.memwall.index.page.CorruptPageException;
 import dev.memwall.index.page.PageFile;
@@ -45,7 +44,6 @@ public final class CacheFirstTree extends AbstractDiskTree {
   private final CacheFirstFormat format;
   /** What readers see: the published view, the install counter and the test probe. */
   final Publication pub = new Publication();
-  private final ThreadLocal<Reader> readers = ThreadLocal.withInitial(this::newReader);
   // the writer's side: its working copy of the tree, the committed map, the update paths
   private final WorkingTree work;
   private final MapChain map;
@@ -202,14 +200,9 @@ public final class CacheFirstTree extends AbstractDiskTree {
 
   // ---- readers -----------------------------------------------------------------------------
 
-  /** A new reader of this tree: one per reader thread ({@link #reader}), one per scan. */
-  Reader newReader() {
-    return new Reader(pub, format, pool, file);
-  }
-
   @Override
-  protected OptimisticReader reader() {
-    return readers.get();
+  protected Reader newReader() {
+    return new Reader(pub, format, pool, file);
   }
 
   /**

@@ -207,8 +207,7 @@ final class Reader extends OptimisticReader {
       if (n < 1 || n > format.innerCapacity()) {
         return NULL;
       }
-      LineFetch.consume(LineFetch.touch(frames, node - 1, format.nodeBytes() + 1));
-      int i = format.search(frames, node, n, key, strict);
+      int i = fetchAndSearch(node, n, key, strict);
       if (i == n) {
         i = n - 1;
       }
@@ -222,6 +221,16 @@ final class Reader extends OptimisticReader {
       p = c;
     }
     return p;
+  }
+
+  /**
+   * The position of {@code key} among the {@code n} keys of the node at {@code node}, searched as
+   * {@link CacheFirstFormat#search} does, after loading the node's lines (from the byte before it)
+   * back to back: every node a lookup searches is fetched whole this way.
+   */
+  private int fetchAndSearch(long node, int n, long key, boolean strict) {
+    LineFetch.consume(LineFetch.touch(frames, node - 1, format.nodeBytes() + 1));
+    return format.search(frames, node, n, key, strict);
   }
 
   /**
@@ -242,8 +251,7 @@ final class Reader extends OptimisticReader {
     if (n < 0 || n > format.leafCapacity()) {
       return RETRY;
     }
-    LineFetch.consume(LineFetch.touch(frames, node - 1, format.nodeBytes() + 1));
-    int i = format.search(frames, node, n, key, false);
+    int i = fetchAndSearch(node, n, key, false);
     long guard = 0;
     while (found < limit) {
       if (i >= n) {

@@ -127,8 +127,8 @@ public final class MicroIndexFormat extends RankedPageFormat {
     }
   }
 
-  // Specialized binary searches (not shared with the other formats): a shared loop would reach
-  // each probed key through a per-key virtual call.
+  // Specialized binary searches (not shared with the other formats, such as SlottedPageFormat's
+  // twin): a shared loop would reach each probed key through a per-key virtual call.
   @Override
   protected int search(MemorySegment s, long base, long key, boolean strict) {
     int n = count(s, base);

@@ -3,9 +3,11 @@ package dev.memwall.index.node;
 /**
  * The level sizes of a tree bulkloaded bottom-up, as the pB+-tree and the CSB+-tree build them:
  * each level's nodes are spread evenly under parents of at most {@code perInner} children and at
- * least two, up to a single root. Both trees size their node pools and levels with this one copy.
+ * least two, up to a single root. Both trees size their node pools and levels, fill their nodes
+ * and spread entries and children over them with this one copy.
  *
- * <p>Thread safety: stateless. Bad input: none is checked; callers pass counts of at least 1 and
+ * <p>Thread safety: stateless. Bad input: {@link #checkFill} refuses a fill factor with {@link
+ * IllegalArgumentException}; nothing else is checked: callers pass counts of at least 1 and
  * {@code perInner} of at least 2.
  */
 public final class LevelSizes {
@@ -29,5 +31,32 @@ public final class LevelSizes {
         return total;
       }
     }
+  }
+
+  /**
+   * Refuses a bulkload fill factor outside (0, 1].
+   *
+   * @throws IllegalArgumentException naming the fill factor
+   */
+  public static void checkFill(double fillFactor) {
+    if (!(fillFactor > 0 && fillFactor <= 1)) {
+      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
+    }
+  }
+
+  /**
+   * Entries (or children) a bulkloaded node of {@code capacity} gets at {@code fillFactor}:
+   * {@code round(fillFactor * capacity)}, at least {@code min} and at most {@code capacity}.
+   */
+  public static int perNode(double fillFactor, int capacity, int min) {
+    return Math.max(min, Math.min(capacity, (int) Math.round(fillFactor * capacity)));
+  }
+
+  /**
+   * The size of part {@code i} when {@code total} items are spread evenly over {@code parts}
+   * parts: {@code total / parts}, one more for the first {@code total % parts} parts.
+   */
+  public static int share(long total, int parts, int i) {
+    return (int) (total / parts + (i < total % parts ? 1 : 0));
   }
 }

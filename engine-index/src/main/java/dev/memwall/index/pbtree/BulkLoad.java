@@ -27,23 +27,12 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Ownership: {@link #load} creates the tree and hands it to the caller, closing it first if the
  * build fails. Thread safety: stateless; the tree is seen by no one else until it is returned. Bad
- * input: the caller validates the entries and the fill factor ({@link #checkFill}) first; entries
+ * input: the caller validates the entries and the fill factor (({@link LevelSizes#checkFill})) first; entries
  * that need more nodes than one pool addresses are refused with {@link IllegalArgumentException}
  * before anything is allocated.
  */
 final class BulkLoad {
   private BulkLoad() {}
-
-  /**
-   * Refuses a fill factor outside (0, 1].
-   *
-   * @throws IllegalArgumentException naming the fill factor
-   */
-  static void checkFill(double fillFactor) {
-    if (!(fillFactor > 0 && fillFactor <= 1)) {
-      throw new IllegalArgumentException("fill factor must be in (0, 1], got " + fillFactor);
-    }
-  }
 
   /**
    * A tree of {@code entries} (validated, sorted) whose leaves hold {@code round(fill * L)} entries
@@ -53,8 +42,8 @@ final class BulkLoad {
       double fillFactor) {
     NodeFormat format = new NodeFormat(config.keyType(), config.widthLines());
     long n = entries.size();
-    int perLeaf = Math.max(1, Math.min(format.leafEntries(), (int) Math.round(fillFactor * format.leafEntries())));
-    int perInner = Math.max(2, Math.min(format.fanout(), (int) Math.round(fillFactor * format.fanout())));
+    int perLeaf = LevelSizes.perNode(fillFactor, format.leafEntries(), 1);
+    int perInner = LevelSizes.perNode(fillFactor, format.fanout(), 2);
     long leaves = Math.max(1, (n + perLeaf - 1) / perLeaf);
     long total = LevelSizes.totalNodes(leaves, perInner);
     if (total > Integer.MAX_VALUE) {
@@ -77,14 +66,12 @@ final class BulkLoad {
     long n = entries.size();
     int firstLeaf = pool.allocateRun(leaves);
     MemorySegment s = pool.segment();
-    long base = n / leaves;
-    long extra = n % leaves;
     long at = 0;
     for (int i = 0; i < leaves; i++) {
       int leaf = firstLeaf + i;
       nodes.initLeaf(s, leaf, i + 1 < leaves ? leaf + 1 : -1);
       long off = pool.offset(leaf);
-      int m = (int) (base + (i < extra ? 1 : 0));
+      int m = LevelSizes.share(n, leaves, i);
       for (int e = 0; e < m; e++, at++) {
         nodes.setLeafKey(s, off, e, entries.key(at));
         s.set(LONG, off + nodes.rowIdOffset + 8L * e, entries.rowId(at));
@@ -100,13 +87,11 @@ final class BulkLoad {
       int first = pool.allocateRun(parents);
       s = pool.segment();
       long[] parentMins = new long[parents];
-      int childBase = levelCount / parents;
-      int childExtra = levelCount % parents;
       int child = 0;
       for (int p = 0; p < parents; p++) {
         int node = first + p;
         long off = pool.offset(node);
-        int children = childBase + (p < childExtra ? 1 : 0);
+        int children = LevelSizes.share(levelCount, parents, p);
         s.set(SHORT, off + KEYNUM, (short) (children - 1));
         s.set(SHORT, off + LEVEL, (short) (level + 1));
         s.set(INT, off + NEXT, p + 1 < parents ? node + 1 : -1);

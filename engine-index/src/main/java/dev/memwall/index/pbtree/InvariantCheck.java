@@ -97,32 +97,9 @@ final class InvariantCheck {
     }
     order[counts[level]++] = node;
     int n = s.get(SHORT, off + KEYNUM);
+    checkKeys(off, node, n, level == 0, lo, hi);
     if (level == 0) {
-      if (n < 0 || n > nodes.leafEntries) {
-        throw new IllegalStateException("leaf " + node + " holds " + n + " entries, capacity " + nodes.leafEntries);
-      }
-      long previous = lo;
-      for (int i = 0; i < n; i++) {
-        long k = nodes.leafKey(s, off, i);
-        if (k < previous || k > hi) {
-          throw new IllegalStateException("leaf " + node + " key " + i + " = " + k + " out of order or outside ["
-              + lo + ", " + hi + "]");
-        }
-        previous = k;
-      }
       return n;
-    }
-    if (n < 0 || n > nodes.innerKeys) {
-      throw new IllegalStateException("node " + node + " holds " + n + " keys, capacity " + nodes.innerKeys);
-    }
-    long previous = lo;
-    for (int i = 0; i < n; i++) {
-      long k = nodes.innerKey(s, off, i);
-      if (k < previous || k > hi) {
-        throw new IllegalStateException("node " + node + " separator " + i + " = " + k
-            + " out of order or outside [" + lo + ", " + hi + "]");
-      }
-      previous = k;
     }
     long entries = 0;
     for (int c = 0; c <= n; c++) {
@@ -131,5 +108,27 @@ final class InvariantCheck {
       entries += walk(s.get(INT, off + nodes.childOffset + 4L * c), level - 1, childLo, childHi);
     }
     return entries;
+  }
+
+  /**
+   * Checks that the node at {@code off} holds a count {@code n} within its capacity and keys in
+   * order within {@code [lo, hi]}: a leaf's entry keys or an inner node's separators.
+   */
+  private void checkKeys(long off, int node, int n, boolean leaf, long lo, long hi) {
+    String kind = leaf ? "leaf" : "node";
+    int capacity = leaf ? nodes.leafEntries : nodes.innerKeys;
+    if (n < 0 || n > capacity) {
+      throw new IllegalStateException(kind + " " + node + " holds " + n + (leaf ? " entries" : " keys")
+          + ", capacity " + capacity);
+    }
+    long previous = lo;
+    for (int i = 0; i < n; i++) {
+      long k = leaf ? nodes.leafKey(s, off, i) : nodes.innerKey(s, off, i);
+      if (k < previous || k > hi) {
+        throw new IllegalStateException(kind + " " + node + (leaf ? " key " : " separator ") + i + " = " + k
+            + " out of order or outside [" + lo + ", " + hi + "]");
+      }
+      previous = k;
+    }
   }
 }

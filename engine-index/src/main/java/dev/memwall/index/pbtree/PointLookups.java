@@ -30,10 +30,10 @@ final class PointLookups {
   private PointLookups() {}
 
   /**
-   * The leaf reached by descending for the first entry {@code >= key}; the folded loads of the
-   * whole-node fetches are added to {@code folded[0]}.
+   * The leaf reached by descending for the first entry {@code >= key}, fetching each inner node
+   * whole when the config asks for it; the folded loads of those fetches are consumed here.
    */
-  static int descendLower(PrefetchingBPlusTree tree, MemorySegment s, long key, long[] folded) {
+  static int descendLower(PrefetchingBPlusTree tree, MemorySegment s, long key) {
     NodeAccess nodes = tree.nodes;
     int node = tree.root;
     long sink = 0;
@@ -46,7 +46,7 @@ final class PointLookups {
       int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
       node = s.get(INT, off + nodes.childOffset + 4L * j);
     }
-    folded[0] += sink;
+    NodeFetch.consume(sink);
     return node;
   }
 
@@ -54,21 +54,8 @@ final class PointLookups {
   static int search(PrefetchingBPlusTree tree, long key, RowIds out) {
     NodeAccess nodes = tree.nodes;
     MemorySegment s = nodes.pool.segment();
-    long sink = 0;
-    int node = tree.root;
-    for (int level = tree.height - 1; level > 0; level--) {
-      long off = (long) node * nodes.nodeBytes;
-      if (nodes.fetch) {
-        sink += nodes.touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + nodes.childOffset + 4L * j);
-    }
-    long off = (long) node * nodes.nodeBytes;
-    if (nodes.fetch) {
-      sink += nodes.touchRest(s, off);
-    }
+    long off = (long) descendLower(tree, s, key) * nodes.nodeBytes;
+    long sink = nodes.fetch ? nodes.touchRest(s, off) : 0;
     int n = s.get(SHORT, off + KEYNUM);
     int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
     int found = 0;
@@ -96,55 +83,47 @@ final class PointLookups {
   static long searchFirst(PrefetchingBPlusTree tree, long key, long absent) {
     NodeAccess nodes = tree.nodes;
     MemorySegment s = nodes.pool.segment();
-    long sink = 0;
-    int node = tree.root;
-    for (int level = tree.height - 1; level > 0; level--) {
-      long off = (long) node * nodes.nodeBytes;
-      if (nodes.fetch) {
-        sink += nodes.touchRest(s, off);
-      }
-      int n = s.get(SHORT, off + KEYNUM);
-      int j = nodes.bound(s, off + INNER_KEYS, n, key, false);
-      node = s.get(INT, off + nodes.childOffset + 4L * j);
+    long at = firstEntryAtOrAfter(tree, s, key, nodes.fetch);
+    if (at < 0) {
+      return absent;
     }
-    long off = (long) node * nodes.nodeBytes;
-    if (nodes.fetch) {
-      sink += nodes.touchRest(s, off);
-    }
-    int n = s.get(SHORT, off + KEYNUM);
-    int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
-    while (p == n) { // the first key >= key is in a later leaf (or there is none)
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        NodeFetch.consume(sink);
-        return absent;
-      }
-      off = (long) next * nodes.nodeBytes;
-      n = s.get(SHORT, off + KEYNUM);
-      p = 0;
-    }
-    NodeFetch.consume(sink);
+    long off = (at >>> 32) * nodes.nodeBytes;
+    int p = (int) at;
     return nodes.leafKey(s, off, p) == key ? s.get(LONG, off + nodes.rowIdOffset + 8L * p) : absent;
   }
 
   /** Whether any entry has {@code key}. */
   static boolean contains(PrefetchingBPlusTree tree, long key) {
     NodeAccess nodes = tree.nodes;
-    long[] folded = new long[1];
     MemorySegment s = nodes.pool.segment();
-    long off = (long) descendLower(tree, s, key, folded) * nodes.nodeBytes;
+    long at = firstEntryAtOrAfter(tree, s, key, false);
+    return at >= 0 && nodes.leafKey(s, (at >>> 32) * nodes.nodeBytes, (int) at) == key;
+  }
+
+  /**
+   * The first entry with a key {@code >= key}, as {@code leaf << 32 | position}, or -1 if there is
+   * none: from the leaf the descent reaches along the leaf chain, past the leaves it does not lie
+   * in (the end of the first one, empty leaves a delete left). With {@code fetchLeaf} the first
+   * leaf is fetched whole before it is searched, as {@link #search} does.
+   */
+  private static long firstEntryAtOrAfter(PrefetchingBPlusTree tree, MemorySegment s, long key, boolean fetchLeaf) {
+    NodeAccess nodes = tree.nodes;
+    int leaf = descendLower(tree, s, key);
+    long off = (long) leaf * nodes.nodeBytes;
+    if (fetchLeaf) {
+      NodeFetch.consume(nodes.touchRest(s, off));
+    }
     int n = s.get(SHORT, off + KEYNUM);
     int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);
     while (p == n) {
-      int next = s.get(INT, off + NEXT);
-      if (next < 0) {
-        return false;
+      leaf = s.get(INT, off + NEXT);
+      if (leaf < 0) {
+        return -1;
       }
-      off = (long) next * nodes.nodeBytes;
+      off = (long) leaf * nodes.nodeBytes;
       n = s.get(SHORT, off + KEYNUM);
       p = 0;
     }
-    NodeFetch.consume(folded[0]);
-    return nodes.leafKey(s, off, p) == key;
+    return (long) leaf << 32 | p;
   }
 }

@@ -7,6 +7,7 @@ import dev.memwall.index.KeyType;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.SortedEntries;
 import dev.memwall.index.UpdatableIndex;
+import dev.memwall.index.node.LevelSizes;
 import dev.memwall.index.node.NodePool;
 import dev.memwall.index.node.NodeStamps;
 import java.util.ConcurrentModificationException;
@@ -149,7 +150,7 @@ public final class PrefetchingBPlusTree implements UpdatableIndex {
    */
   public static PrefetchingBPlusTree bulkload(EngineMemory memory, PbTreeConfig config, Column keys,
       double fillFactor) {
-    BulkLoad.checkFill(fillFactor);
+    LevelSizes.checkFill(fillFactor);
     return bulkload(memory, config, SortedEntries.fromColumn(keys, config.keyType()), fillFactor);
   }
 
@@ -167,7 +168,7 @@ public final class PrefetchingBPlusTree implements UpdatableIndex {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(entries, "entries");
-    BulkLoad.checkFill(fillFactor);
+    LevelSizes.checkFill(fillFactor);
     entries.validate(config.keyType());
     return BulkLoad.load(memory, config, entries, fillFactor);
   }

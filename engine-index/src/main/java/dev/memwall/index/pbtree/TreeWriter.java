@@ -247,8 +247,7 @@ final class TreeWriter {
   /** Removes one entry {@code (key, rowId)} if present, leaving its leaf in place even when empty. */
   boolean delete(long key, long rowId) {
     MemorySegment s = pool.segment();
-    long[] folded = new long[1];
-    int node = PointLookups.descendLower(tree, s, key, folded);
+    int node = PointLookups.descendLower(tree, s, key);
     long off = pool.offset(node);
     int n = s.get(SHORT, off + KEYNUM);
     int p = nodes.bound(s, off + LEAF_KEYS, n, key, false);

@@ -62,8 +62,8 @@ public final class SlottedPageFormat extends RankedPageFormat {
     s.set(INT, base + COUNT, n);
   }
 
-  // Specialized binary search (not shared with the other formats): a shared loop would reach each
-  // probed key through a per-key virtual call.
+  // Specialized binary search (not shared with the other formats, such as MicroIndexFormat's twin):
+  // a shared loop would reach each probed key through a per-key virtual call.
   @Override
   protected int search(MemorySegment s, long base, long key, boolean strict) {
     int lo = 0;

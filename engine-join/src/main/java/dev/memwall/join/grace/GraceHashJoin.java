@@ -389,6 +389,9 @@ public final class GraceHashJoin implements AutoCloseable, PrefetchingHashJoin.P
   /**
    * Partitions the probe side: tuples of spilled partitions to their pages, tuples of resident ones
    * staged (in the read buffer) and probed a batch at a time with the configured loops.
+   *
+   * <p>The per-tuple loop is {@link #partitionBuild}'s twin, which writes resident tuples into the
+   * table's space instead: kept apart so each stays a straight loop with no call-back per tuple.
    */
   private void partitionProbe(KeyColumns left, int k, boolean[] resident, Partitioner probes) {
     MemorySegment hashes = block.hashes();

@@ -1,8 +1,8 @@
 package dev.memwall.bench.grace;
 
 import dev.memwall.bench.join.JoinBenchData;
+import dev.memwall.bench.join.JoinFixture;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import dev.memwall.join.JoinReport;
 import dev.memwall.join.common.JoinAlgorithm;
@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @State(Scope.Benchmark)
-public class InspectorJoinBenchmark {
+public class InspectorJoinBenchmark extends JoinFixture {
   /** Key order of both inputs. */
   public enum Order { RANDOM, NEARLY_SORTED }
 
@@ -57,11 +57,6 @@ public class InspectorJoinBenchmark {
 
   @Param({"INSPECTOR", "ENHANCED_CACHE_PARTITIONING", "GRACE"})
   public JoinAlgorithm algorithm;
-
-  private EngineMemory memory;
-  private Table left;
-  private Table right;
-  private Join join;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -114,8 +109,6 @@ public class InspectorJoinBenchmark {
     JoinReport report = join.analyze(); // one more run, outside the measurement
     System.out.println("inspector report: " + report.inspector().orElse(null) + "; spill report: "
         + report.spill().orElse(null));
-    left.close();
-    right.close();
-    memory.close();
+    closeInputs();
   }
 }

@@ -1,8 +1,8 @@
 package dev.memwall.bench.grace;
 
 import dev.memwall.bench.join.JoinBenchData;
+import dev.memwall.bench.join.JoinFixture;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.prefetch.BucketTable;
@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @State(Scope.Benchmark)
-public class SpillBenchmark {
+public class SpillBenchmark extends JoinFixture {
   @Param({"4194304"})
   public int tuples;
 
@@ -43,11 +43,6 @@ public class SpillBenchmark {
 
   @Param({"GROUP"})
   public PrefetchingHashJoin.Mode loops;
-
-  private EngineMemory memory;
-  private Table left;
-  private Table right;
-  private Join join;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -83,8 +78,6 @@ public class SpillBenchmark {
   public void tearDown() {
     System.out.println();
     System.out.println("spill report: " + join.analyze().spill().orElse(null)); // one more run, outside the measurement
-    left.close();
-    right.close();
-    memory.close();
+    closeInputs();
   }
 }

@@ -1,5 +1,6 @@
 package dev.memwall.bench.index;
 
+import dev.memwall.core.CacheDirectory;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.index.SortedEntries;
 import java.nio.file.Path;
@@ -16,9 +17,7 @@ final class IndexBenchData {
    * @throws IllegalStateException if none was measured yet
    */
   static MachineProfile profile() {
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    Path dir = base.resolve("memwall");
+    Path dir = CacheDirectory.root();
     return MachineProfile.load(dir).orElseThrow(() -> new IllegalStateException(
         "no machine profile in " + dir + ": run ./memwall calibrate first"));
   }

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 @State(Scope.Benchmark)
-public class JoinAlgorithmsBenchmark {
+public class JoinAlgorithmsBenchmark extends JoinFixture {
   @Param({"15625", "125000", "1000000", "8000000"})
   public int tuples;
 
@@ -37,11 +37,6 @@ public class JoinAlgorithmsBenchmark {
   /** Whether radix clustering scatters through software write-combining buffers (Join's default: false). */
   @Param({"false"})
   public boolean writeCombining;
-
-  private EngineMemory memory;
-  private Table left;
-  private Table right;
-  private Join join;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -70,8 +65,6 @@ public class JoinAlgorithmsBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    left.close();
-    right.close();
-    memory.close();
+    closeInputs();
   }
 }

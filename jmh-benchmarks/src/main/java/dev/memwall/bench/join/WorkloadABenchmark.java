@@ -2,7 +2,6 @@ package dev.memwall.bench.join;
 
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.vector.Table;
 import dev.memwall.join.Join;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,7 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx3g"})
 @State(Scope.Benchmark)
-public class WorkloadABenchmark {
+public class WorkloadABenchmark extends JoinFixture {
   static final int PROBE = 64 << 20;
 
   @Param({"16777216"})
@@ -43,11 +42,6 @@ public class WorkloadABenchmark {
 
   @Param({"OPEN_ADDRESSING", "OPEN_ADDRESSING_PLAIN", "SIMPLE_HASH", "PHASH_PLUS_TLB", "PLANNER"})
   public JoinSettings setting;
-
-  private EngineMemory memory;
-  private Table left;
-  private Table right;
-  private Join join;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -68,8 +62,6 @@ public class WorkloadABenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    left.close();
-    right.close();
-    memory.close();
+    closeInputs();
   }
 }
