@@ -3,6 +3,7 @@ package dev.memwall.index.disk;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.index.KeyType;
 import dev.memwall.index.SortedEntries;
+import dev.memwall.index.flash.FlashLeafFormat;
 import dev.memwall.index.micro.MicroIndexFormat;
 import dev.memwall.index.page.BufferPool;
 import dev.memwall.index.page.CorruptPageException;
@@ -20,8 +21,9 @@ import java.util.function.Consumer;
 /**
  * A durable B+-tree of page-sized nodes in a {@link PageFile}, read and written through a CLOCK
  * {@link BufferPool}: with {@link DiskTreeType#FPB_DISK_FIRST} the disk-first fpB+-tree of seed 002
- * chapter 3, with {@link DiskTreeType#SLOTTED} and {@link DiskTreeType#MICRO_INDEX} its baselines.
- * The three share everything above the page ({@link PageFormat}): descent, splits, copy on
+ * chapter 3, with {@link DiskTreeType#SLOTTED} and {@link DiskTreeType#MICRO_INDEX} its baselines,
+ * with {@link DiskTreeType#FLASH_LEAF} the flash-aware leaves of seed 001's EWOM paper.
+ * The four share everything above the page ({@link PageFormat}): descent, splits, copy on
  * write, commits, scans and concurrency.
  *
  * <p><b>Entries.</b> Keys {@code int32} or {@code int64} ({@link KeyType}) passed as {@code long},
@@ -111,6 +113,9 @@ public final class DiskBPlusTree extends AbstractDiskTree {
       case FPB_DISK_FIRST -> DiskFirstFormat.of(c.pageBytes(), kb, valueBytes, c.nonLeafLines(), c.leafLines());
       case SLOTTED -> new SlottedPageFormat(c.pageBytes(), kb, valueBytes);
       case MICRO_INDEX -> new MicroIndexFormat(c.pageBytes(), kb, valueBytes, c.subarrayLines());
+      // the paper's flash leaf is a leaf design (8-byte row ids); the non-leaf pages stay slotted
+      case FLASH_LEAF -> valueBytes == Long.BYTES ? new FlashLeafFormat(c.pageBytes(), kb, valueBytes)
+          : new SlottedPageFormat(c.pageBytes(), kb, valueBytes);
       case FPB_CACHE_FIRST -> throw new IllegalArgumentException(
           "the FPB_CACHE_FIRST tree type is a CacheFirstTree: create it through DiskIndexes or CacheFirstTree");
     };
@@ -451,7 +456,7 @@ public final class DiskBPlusTree extends AbstractDiskTree {
     return root.height();
   }
 
-  /** The format of leaf pages (the fpB+ in-page tree, slotted page or micro-indexed page). */
+  /** The format of leaf pages (the fpB+ in-page tree, slotted, micro-indexed or flash leaf page). */
   public PageFormat leafFormat() {
     return leafFmt;
   }

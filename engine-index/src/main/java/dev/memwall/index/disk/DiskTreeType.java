@@ -17,5 +17,11 @@ public enum DiskTreeType {
    * Cache-first fpB+-tree: a prefetching B+-tree of cache-line nodes placed onto pages
    * ({@code dev.memwall.index.fpb.CacheFirstTree}, seed 002 section 3.3.4).
    */
-  FPB_CACHE_FIRST
+  FPB_CACHE_FIRST,
+  /**
+   * Disk-optimized B+-tree whose leaf pages are the flash-aware leaf of Ross's EWOM paper
+   * ({@code dev.memwall.index.flash.FlashLeafFormat}): inserts and deletes only clear bits until the
+   * page's erased slots run out; non-leaf pages are slotted.
+   */
+  FLASH_LEAF
 }

@@ -88,6 +88,8 @@ public final class PageFile implements AutoCloseable {
   private long commitSequence;
   private long[] committedMeta = new long[0];
   private boolean closed;
+  /** The EWOM cost model, null until {@link #enableEwomModel()}. */
+  private EwomModel ewom;
 
   private PageFile(Path path, FileChannel channel, int pageBytes, long maxPages) {
     this.path = path;
@@ -365,7 +367,11 @@ public final class PageFile implements AutoCloseable {
     checkDataPage(page);
     MemorySegment src = from.asSlice(0, pageBytes);
     seal(page, src);
-    page(page).copyFrom(src);
+    MemorySegment dst = page(page);
+    if (ewom != null) {
+      ewom.written(page, dst, src);
+    }
+    dst.copyFrom(src);
   }
 
   private void checkDataPage(long page) {
@@ -387,6 +393,9 @@ public final class PageFile implements AutoCloseable {
           + " bytes, limit " + maxPages);
     }
     ensureMapped(usedPages + 1L);
+    if (ewom != null) {
+      ewom.allocated(usedPages);
+    }
     return usedPages++;
   }
 
@@ -416,6 +425,41 @@ public final class PageFile implements AutoCloseable {
 
   public Path path() {
     return path;
+  }
+
+  // ---- the EWOM cost model -----------------------------------------------------------------
+
+  /**
+   * Starts counting this file's page writes under the EWOM flash model ({@link EwomCounts}): every
+   * later {@link #write} is compared with the page's image on the device, and pages handed out
+   * fresh from now on start erased (all ones) in the model. Off by default: the comparison reads
+   * each written page's old image, a device read for pages not in the OS page cache. Commit
+   * records and the header are not data pages and are not counted. Idempotent.
+   */
+  public void enableEwomModel() {
+    checkOpen();
+    if (ewom == null) {
+      ewom = new EwomModel(pageBytes, usedPages);
+    }
+  }
+
+  /** Whether {@link #enableEwomModel()} was called. */
+  public boolean ewomModelEnabled() {
+    return ewom != null;
+  }
+
+  /**
+   * The EWOM counts of every data page write since {@link #enableEwomModel()} (writer thread);
+   * take one before and one after an operation and subtract ({@link EwomCounts#minus}) for the
+   * operation's own.
+   *
+   * @throws IllegalStateException if the model is not enabled
+   */
+  public EwomCounts ewomCounts() {
+    if (ewom == null) {
+      throw new IllegalStateException("the EWOM model of page file " + path + " is not enabled");
+    }
+    return ewom.counts();
   }
 
   // ---- commits -----------------------------------------------------------------------------
