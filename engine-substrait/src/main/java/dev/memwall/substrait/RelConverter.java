@@ -1,0 +1,341 @@
+package dev.memwall.substrait;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.logical.Exprs;
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.logical.Names;
+import io.substrait.expression.AggregateFunctionInvocation;
+import io.substrait.expression.Expression;
+import io.substrait.expression.FieldReference;
+import io.substrait.expression.FunctionArg;
+import io.substrait.relation.AbstractReadRel;
+import io.substrait.relation.Cross;
+import io.substrait.relation.Fetch;
+import io.substrait.relation.Filter;
+import io.substrait.relation.Join;
+import io.substrait.relation.NamedScan;
+import io.substrait.relation.Project;
+import io.substrait.relation.Rel;
+import io.substrait.relation.Sort;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Substrait relations as {@link LogicalRel}s, checked against the {@link Catalog} before anything
+ * runs. Substrait refers to fields by position, memwall by name: each converted relation carries
+ * the names of its output fields in Substrait's order ({@link Converted#names}), and every column
+ * gets a name unique within the plan ({@link Names}).
+ *
+ * <p>Supported: named-table reads (with their filter), filter, project (Substrait's project appends
+ * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
+ * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
+ * right (turned around), semi and anti joins whose condition has at least one field-equals-field
+ * conjunct across the sides (the other conjuncts are filtered after an inner join, and pushed into
+ * the other side of an outer, semi or anti join when they read only that side; anything else is
+ * refused), cross products, and every relation's emit (remap). Everything else throws
+ * {@link UnsupportedPlanException} with the path of relation kinds from the root. Not thread-safe;
+ * one converter per plan.
+ */
+final class RelConverter {
+  /** A converted relation and the names of its output fields in Substrait's order. */
+  record Converted(LogicalRel rel, List<String> names) {}
+
+  private final Catalog catalog;
+  private final Names names = new Names();
+
+  RelConverter(Catalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** {@code rel} converted; {@code position} is the path of relation kinds down to its parent. */
+  Converted convert(Rel rel, String position) {
+    String here = position + " > " + kind(rel);
+    Converted converted = switch (rel) {
+      case NamedScan scan -> scan(scan, here);
+      case AbstractReadRel read -> throw new UnsupportedPlanException(here, "read of "
+          + read.getClass().getSimpleName().replace("Immutable", "") + " (only named tables of the catalog)");
+      case Filter filter -> filter(filter, here);
+      case Project project -> project(project, here);
+      case io.substrait.relation.Aggregate aggregate -> aggregate(aggregate, here);
+      case Sort sort -> sort(sort, here);
+      case Fetch fetch -> fetch(fetch, here);
+      case Join join -> join(join, here);
+      case Cross cross -> {
+        Converted left = convert(cross.getLeft(), here + " left");
+        Converted right = convert(cross.getRight(), here + " right");
+        yield new Converted(new LogicalRel.Cross(left.rel(), right.rel()), concat(left.names(), right.names()));
+      }
+      default -> throw new UnsupportedPlanException(here, "relation " + kind(rel));
+    };
+    if (rel.getRemap().isPresent()) {
+      return remap(converted, rel.getRemap().get().indices(), here);
+    }
+    boolean repeats = new HashSet<>(converted.names()).size() < converted.names().size();
+    return repeats ? remap(converted, java.util.stream.IntStream.range(0, converted.names().size()).boxed().toList(), here)
+        : converted;
+  }
+
+  /** The kind of {@code rel} as paths name it: {@code read}, {@code filter}, {@code join}... */
+  static String kind(Rel rel) {
+    return switch (rel) {
+      case AbstractReadRel read -> "read";
+      case io.substrait.relation.Aggregate aggregate -> "aggregate";
+      default -> rel.getClass().getSimpleName().replace("Immutable", "").toLowerCase(Locale.ROOT);
+    };
+  }
+
+  private Converted scan(NamedScan scan, String here) {
+    Table table = catalog.table(scan.getNames())
+        .orElseThrow(() -> new UnsupportedPlanException(here, "table " + String.join(".", scan.getNames())
+            + " is not in the catalog (it has " + catalog.tables().keySet() + ")"));
+    String tableName = catalog.registeredName(scan.getNames()).orElseThrow();
+    List<String> tableColumns = new ArrayList<>();
+    List<String> columns = new ArrayList<>();
+    List<Field> fields = table.schema().getFields();
+    for (String wanted : scan.getInitialSchema().names()) {
+      String actual = fields.stream().map(Field::getName).filter(n -> n.equalsIgnoreCase(wanted)).findFirst()
+          .orElseThrow(() -> new UnsupportedPlanException(here, "table " + tableName + " has no column '" + wanted
+              + "'"));
+      tableColumns.add(actual);
+      columns.add(names.fresh(actual));
+    }
+    if (scan.getInitialSchema().struct().fields().size() != columns.size()) {
+      throw new UnsupportedPlanException(here, "a nested schema (only top-level columns are read)");
+    }
+    LogicalRel rel = new LogicalRel.Scan(tableName, table, tableColumns, columns);
+    ExpressionConverter expressions = new ExpressionConverter(columns, here);
+    if (scan.getFilter().isPresent()) {
+      rel = new LogicalRel.Filter(rel, expressions.convert(scan.getFilter().get()));
+    }
+    if (scan.getBestEffortFilter().isPresent()) { // a hint that may be applied: applying it is exact
+      rel = new LogicalRel.Filter(rel, expressions.convert(scan.getBestEffortFilter().get()));
+    }
+    return new Converted(rel, columns);
+  }
+
+  private Converted filter(Filter filter, String here) {
+    Converted input = convert(filter.getInput(), here);
+    Expr condition = new ExpressionConverter(input.names(), here).convert(filter.getCondition());
+    return new Converted(new LogicalRel.Filter(input.rel(), condition), input.names());
+  }
+
+  private Converted project(Project project, String here) {
+    Converted input = convert(project.getInput(), here);
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
+    List<NamedExpr> outputs = new ArrayList<>();
+    List<String> fields = new ArrayList<>(input.names());
+    input.names().forEach(name -> outputs.add(Expr.col(name).as(name)));
+    for (Expression expression : project.getExpressions()) {
+      Expr value = expressions.convert(expression);
+      // a field passed on keeps its name; a repeat is renamed by the emit, or below when there is none
+      String name = value instanceof Expr.ColumnRef ref ? ref.name() : names.fresh("expr");
+      outputs.add(value.as(name));
+      fields.add(name);
+    }
+    return new Converted(new LogicalRel.Project(input.rel(), outputs), fields);
+  }
+
+  private Converted aggregate(io.substrait.relation.Aggregate aggregate, String here) {
+    Converted input = convert(aggregate.getInput(), here);
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
+    if (aggregate.getGroupings().size() > 1) {
+      throw new UnsupportedPlanException(here, aggregate.getGroupings().size()
+          + " grouping sets (only one: GROUPING SETS, ROLLUP and CUBE are not supported)");
+    }
+    List<NamedExpr> keys = new ArrayList<>();
+    List<String> fields = new ArrayList<>();
+    Set<String> taken = new HashSet<>();
+    if (!aggregate.getGroupings().isEmpty()) {
+      for (Expression expression : aggregate.getGroupings().getFirst().getExpressions()) {
+        Expr key = expressions.convert(expression);
+        String name = key instanceof Expr.ColumnRef ref && taken.add(ref.name()) ? ref.name() : names.fresh("key");
+        keys.add(key.as(name));
+        fields.add(name);
+      }
+    }
+    List<Aggregate> measures = new ArrayList<>();
+    for (io.substrait.relation.Aggregate.Measure measure : aggregate.getMeasures()) {
+      String name = names.fresh("agg");
+      measures.add(measure(measure, expressions, name, here));
+      fields.add(name);
+    }
+    if (keys.isEmpty() && measures.isEmpty()) {
+      throw new UnsupportedPlanException(here, "an aggregate without groupings or measures");
+    }
+    return new Converted(new LogicalRel.Aggregation(input.rel(), keys, measures), fields);
+  }
+
+  private static Aggregate measure(io.substrait.relation.Aggregate.Measure measure, ExpressionConverter expressions,
+      String name, String here) {
+    AggregateFunctionInvocation call = measure.getFunction();
+    String function = call.declaration().name().toLowerCase(Locale.ROOT);
+    if (measure.getPreMeasureFilter().isPresent()) {
+      throw new UnsupportedPlanException(here, "aggregate function '" + function + "' with a filter");
+    }
+    if (call.invocation() == Expression.AggregationInvocation.DISTINCT) {
+      throw new UnsupportedPlanException(here, "aggregate function '" + function + "' over DISTINCT values");
+    }
+    if (call.aggregationPhase() != Expression.AggregationPhase.INITIAL_TO_RESULT) {
+      throw new UnsupportedPlanException(here, "aggregate function '" + function + "' in phase "
+          + call.aggregationPhase() + " (only INITIAL_TO_RESULT)");
+    }
+    List<FunctionArg> args = call.arguments();
+    if (function.equals("count") && args.isEmpty()) {
+      return Aggregate.countStar(name);
+    }
+    if (args.size() != 1 || !(args.getFirst() instanceof Expression argument)) {
+      throw new UnsupportedPlanException(here, "aggregate function '" + function + "' with " + args.size()
+          + " arguments");
+    }
+    Expr value = expressions.convert(argument);
+    return switch (function) {
+      case "sum" -> Aggregate.sum(value, name);
+      case "avg" -> Aggregate.avg(value, name);
+      case "min" -> Aggregate.min(value, name);
+      case "max" -> Aggregate.max(value, name);
+      case "count" -> Aggregate.count(value, name);
+      default -> throw new UnsupportedPlanException(here, "aggregate function '" + function + "'");
+    };
+  }
+
+  private Converted sort(Sort sort, String here) {
+    Converted input = convert(sort.getInput(), here);
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
+    List<SortKey> keys = new ArrayList<>();
+    for (Expression.SortField field : sort.getSortFields()) {
+      if (!(field.expr() instanceof FieldReference reference)) {
+        throw new UnsupportedPlanException(here, "sort by an expression (only by fields)");
+      }
+      String column = expressions.column(reference);
+      keys.add(switch (field.direction()) {
+        case ASC_NULLS_FIRST, ASC_NULLS_LAST -> SortKey.asc(column);
+        case DESC_NULLS_FIRST, DESC_NULLS_LAST -> SortKey.desc(column);
+        case CLUSTERED -> throw new UnsupportedPlanException(here, "sort direction CLUSTERED");
+      });
+    }
+    return new Converted(new LogicalRel.Sort(input.rel(), keys), input.names());
+  }
+
+  private Converted fetch(Fetch fetch, String here) {
+    if (fetch.getOffset() != 0) {
+      throw new UnsupportedPlanException(here, "fetch with offset " + fetch.getOffset() + " (only a row count)");
+    }
+    Converted input = convert(fetch.getInput(), here);
+    return fetch.getCount().isPresent()
+        ? new Converted(new LogicalRel.Limit(input.rel(), fetch.getCount().getAsLong()), input.names())
+        : input;
+  }
+
+  private Converted join(Join join, String here) {
+    Join.JoinType type = join.getJoinType();
+    boolean turned = type == Join.JoinType.RIGHT || type == Join.JoinType.RIGHT_SEMI
+        || type == Join.JoinType.RIGHT_ANTI;
+    JoinKind kind = switch (type) {
+      case INNER -> JoinKind.INNER;
+      case LEFT, RIGHT -> JoinKind.LEFT_OUTER;
+      case LEFT_SEMI, RIGHT_SEMI, SEMI -> JoinKind.SEMI;
+      case LEFT_ANTI, RIGHT_ANTI, ANTI -> JoinKind.ANTI;
+      default -> throw new UnsupportedPlanException(here, "join type " + type);
+    };
+    if (join.getPostJoinFilter().isPresent()) {
+      throw new UnsupportedPlanException(here, "join with a post-join filter");
+    }
+    Converted left = convert(join.getLeft(), here + " left");
+    Converted right = convert(join.getRight(), here + " right");
+    List<String> fields = switch (type) {
+      case LEFT_SEMI, LEFT_ANTI, SEMI, ANTI -> left.names();
+      case RIGHT_SEMI, RIGHT_ANTI -> right.names();
+      default -> concat(left.names(), right.names());
+    };
+    Converted preserved = turned ? right : left;
+    Converted other = turned ? left : right;
+    if (join.getCondition().isEmpty()) {
+      throw new UnsupportedPlanException(here, "join without a condition");
+    }
+    Expr condition = new ExpressionConverter(concat(left.names(), right.names()), here)
+        .convert(join.getCondition().get());
+    Set<String> preservedColumns = new HashSet<>(preserved.rel().columns());
+    Set<String> otherColumns = new HashSet<>(other.rel().columns());
+    List<String> preservedKeys = new ArrayList<>();
+    List<String> otherKeys = new ArrayList<>();
+    List<Expr> otherSide = new ArrayList<>();
+    List<Expr> residual = new ArrayList<>();
+    for (Expr conjunct : Exprs.conjuncts(condition)) {
+      if (conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
+          && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b) {
+        if (preservedColumns.contains(a.name()) && otherColumns.contains(b.name())) {
+          preservedKeys.add(a.name());
+          otherKeys.add(b.name());
+          continue;
+        }
+        if (preservedColumns.contains(b.name()) && otherColumns.contains(a.name())) {
+          preservedKeys.add(b.name());
+          otherKeys.add(a.name());
+          continue;
+        }
+      }
+      if (kind != JoinKind.INNER && otherColumns.containsAll(Exprs.columns(conjunct))) {
+        otherSide.add(conjunct);
+      } else {
+        residual.add(conjunct);
+      }
+    }
+    if (preservedKeys.isEmpty()) {
+      if (kind != JoinKind.INNER) {
+        throw new UnsupportedPlanException(here, "join type " + type + " without a field = field condition across "
+            + "its inputs");
+      }
+      LogicalRel cross = new LogicalRel.Cross(left.rel(), right.rel());
+      return new Converted(new LogicalRel.Filter(cross, condition), fields);
+    }
+    if (kind != JoinKind.INNER && !residual.isEmpty()) {
+      throw new UnsupportedPlanException(here, "join type " + type + " with a condition beyond field equalities "
+          + "that reads its preserved input: " + residual);
+    }
+    LogicalRel build = otherSide.isEmpty() ? other.rel() : new LogicalRel.Filter(other.rel(), Exprs.and(otherSide));
+    LogicalRel joined = new LogicalRel.Join(kind, preserved.rel(), build, preservedKeys, otherKeys);
+    if (!residual.isEmpty()) {
+      joined = new LogicalRel.Filter(joined, Exprs.and(residual));
+    }
+    return new Converted(joined, fields);
+  }
+
+  /** {@code converted}'s fields reordered (or repeated, or dropped) as {@code indices} say. */
+  private Converted remap(Converted converted, List<Integer> indices, String here) {
+    List<NamedExpr> outputs = new ArrayList<>();
+    List<String> fields = new ArrayList<>();
+    Set<String> taken = new HashSet<>();
+    for (int index : indices) {
+      if (index < 0 || index >= converted.names().size()) {
+        throw new UnsupportedPlanException(here, "emit of field " + index + " of " + converted.names().size());
+      }
+      String source = converted.names().get(index);
+      String name = taken.add(source) ? source : names.fresh(source);
+      outputs.add(Expr.col(source).as(name));
+      fields.add(name);
+    }
+    if (converted.rel() instanceof LogicalRel.Project project) { // emit of a project: keep only what it emits
+      List<NamedExpr> kept = new ArrayList<>();
+      for (int i = 0; i < indices.size(); i++) {
+        kept.add(project.outputs().get(indices.get(i)).expr().as(fields.get(i)));
+      }
+      return new Converted(new LogicalRel.Project(project.input(), kept), fields);
+    }
+    return new Converted(new LogicalRel.Project(converted.rel(), outputs), fields);
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+}
