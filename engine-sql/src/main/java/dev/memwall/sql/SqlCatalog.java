@@ -16,7 +16,8 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * A {@link Catalog}'s tables as the SQL tables Isthmus plans against, through one {@code CREATE
  * TABLE} statement per table: INT32 is INTEGER, INT64 BIGINT, FLOAT64 DOUBLE, DATE DATE, DECIMAL
  * (a scaled int64) DECIMAL(18, scale), STRING (plain or dictionary-encoded) VARCHAR, BOOLEAN
- * BOOLEAN. Names stay unquoted where they are plain identifiers, so SQL finds them in any case; a
+ * BOOLEAN. Names are quoted, so that a reserved word ({@code value}) is a name too; plain identifiers
+ * are quoted in upper case, which is how SQL reads them unquoted, so queries find them in any case; a
  * column memwall has no kind for (or a TIMESTAMP, which Isthmus' statements do not declare here)
  * is left out, so only a query naming it fails, at validation. Stateless.
  */
@@ -67,8 +68,9 @@ final class SqlCatalog {
     };
   }
 
-  /** {@code name} as SQL writes it: bare when it is a plain identifier, else double-quoted. */
+  /** {@code name} double-quoted, in upper case when it is a plain identifier (as SQL reads one unquoted). */
   static String identifier(String name) {
-    return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
+    String declared = name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name.toUpperCase(java.util.Locale.ROOT) : name;
+    return "\"" + declared.replace("\"", "\"\"") + "\"";
   }
 }

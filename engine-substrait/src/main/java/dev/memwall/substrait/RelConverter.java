@@ -70,8 +70,8 @@ final class RelConverter {
       case Fetch fetch -> fetch(fetch, here);
       case Join join -> join(join, here);
       case Cross cross -> {
-        Converted left = convert(cross.getLeft(), here + " left");
-        Converted right = convert(cross.getRight(), here + " right");
+        Converted left = convert(cross.getLeft(), here + " (left)");
+        Converted right = convert(cross.getRight(), here + " (right)");
         yield new Converted(new LogicalRel.Cross(left.rel(), right.rel()), concat(left.names(), right.names()));
       }
       default -> throw new UnsupportedPlanException(here, "relation " + kind(rel));
@@ -98,6 +98,9 @@ final class RelConverter {
         .orElseThrow(() -> new UnsupportedPlanException(here, "table " + String.join(".", scan.getNames())
             + " is not in the catalog (it has " + catalog.tables().keySet() + ")"));
     String tableName = catalog.registeredName(scan.getNames()).orElseThrow();
+    if (scan.getInitialSchema().struct().fields().size() != scan.getInitialSchema().names().size()) {
+      throw new UnsupportedPlanException(here, "a nested schema (only top-level columns are read)");
+    }
     List<String> tableColumns = new ArrayList<>();
     List<String> columns = new ArrayList<>();
     List<Field> fields = table.schema().getFields();
@@ -107,9 +110,6 @@ final class RelConverter {
               + "'"));
       tableColumns.add(actual);
       columns.add(names.fresh(actual));
-    }
-    if (scan.getInitialSchema().struct().fields().size() != columns.size()) {
-      throw new UnsupportedPlanException(here, "a nested schema (only top-level columns are read)");
     }
     LogicalRel rel = new LogicalRel.Scan(tableName, table, tableColumns, columns);
     ExpressionConverter expressions = new ExpressionConverter(columns, here);
@@ -249,8 +249,8 @@ final class RelConverter {
     if (join.getPostJoinFilter().isPresent()) {
       throw new UnsupportedPlanException(here, "join with a post-join filter");
     }
-    Converted left = convert(join.getLeft(), here + " left");
-    Converted right = convert(join.getRight(), here + " right");
+    Converted left = convert(join.getLeft(), here + " (left)");
+    Converted right = convert(join.getRight(), here + " (right)");
     List<String> fields = switch (type) {
       case LEFT_SEMI, LEFT_ANTI, SEMI, ANTI -> left.names();
       case RIGHT_SEMI, RIGHT_ANTI -> right.names();

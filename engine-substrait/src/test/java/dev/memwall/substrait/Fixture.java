@@ -98,18 +98,29 @@ final class Fixture {
   static Expression.ScalarFunctionInvocation call(String name, Type output, FunctionArg... args) {
     SimpleExtension.ScalarFunctionVariant variant = EXTENSIONS.scalarFunctions().stream()
         .filter(f -> f.name().equals(name) && (f.args().size() == args.length || f.variadic().isPresent()))
-        .findFirst().orElseThrow(() -> new IllegalArgumentException("no scalar function " + name + "/" + args.length));
+        .findFirst()
+        .or(() -> EXTENSIONS.scalarFunctions().stream().filter(f -> f.name().equals(name)).findFirst())
+        .orElseThrow(() -> new IllegalArgumentException("no scalar function " + name + "/" + args.length));
     return ExpressionCreator.scalarFunction(variant, output, args);
   }
 
   /** A call of the standard aggregate function {@code name}. */
   static AggregateFunctionInvocation aggregate(String name, Type output, Expression.AggregationInvocation invocation,
       Expression... args) {
+    return aggregate(name, output, Expression.AggregationPhase.INITIAL_TO_RESULT, invocation, args);
+  }
+
+  /**
+   * A call of the standard aggregate function {@code name} in {@code phase}: the variant with as
+   * many arguments, or any variant of that name (for calls that are to be refused).
+   */
+  static AggregateFunctionInvocation aggregate(String name, Type output, Expression.AggregationPhase phase,
+      Expression.AggregationInvocation invocation, Expression... args) {
     SimpleExtension.AggregateFunctionVariant variant = EXTENSIONS.aggregateFunctions().stream()
         .filter(f -> f.name().equals(name) && f.args().size() == args.length).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no aggregate function " + name + "/" + args.length));
-    return ExpressionCreator.aggregateFunction(variant, output, Expression.AggregationPhase.INITIAL_TO_RESULT,
-        List.of(), invocation, args);
+        .or(() -> EXTENSIONS.aggregateFunctions().stream().filter(f -> f.name().equals(name)).findFirst())
+        .orElseThrow(() -> new IllegalArgumentException("no aggregate function " + name));
+    return ExpressionCreator.aggregateFunction(variant, output, phase, List.of(), invocation, args);
   }
 
   static Expression.DateLiteral date(String iso) {
