@@ -35,7 +35,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * the names of its output fields in Substrait's order ({@link Converted#names}), and every column
  * gets a name unique within the plan ({@link Names}).
  *
- * <p>Supported: named-table reads (with their filter), filter, project (Substrait's project appends
+ * <p>Supported: named-table reads (with their filter), filter (an uncorrelated {@code field IN
+ * (subquery)} among its conjuncts as a semi join), project (Substrait's project appends
  * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
  * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
  * right (turned around), semi and anti joins whose condition has at least one field-equals-field
@@ -122,10 +123,49 @@ final class RelConverter {
     return new Converted(rel, columns);
   }
 
+  /**
+   * A filter; its conjuncts {@code field IN (subquery)} with an uncorrelated one-column subquery
+   * become semi joins with the subquery above the filter of the other conjuncts (a semi join only
+   * drops rows, so the order does not matter, and the filter stays on its input, where a comma
+   * join's conditions must be).
+   */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
-    Expr condition = new ExpressionConverter(input.names(), here).convert(filter.getCondition());
-    return new Converted(new LogicalRel.Filter(input.rel(), condition), input.names());
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
+    List<Expr> kept = new ArrayList<>();
+    List<Expression.InPredicate> memberships = new ArrayList<>();
+    for (Expression conjunct : conjuncts(filter.getCondition())) {
+      if (conjunct instanceof Expression.InPredicate in && in.needles().size() == 1) {
+        memberships.add(in);
+      } else {
+        kept.add(expressions.convert(conjunct));
+      }
+    }
+    LogicalRel rel = kept.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(kept));
+    for (Expression.InPredicate in : memberships) {
+      if (!(expressions.convert(in.needles().getFirst()) instanceof Expr.ColumnRef needle)) {
+        throw new UnsupportedPlanException(here, "IN subquery whose value is not a field");
+      }
+      Converted haystack = convert(in.haystack(), here + " (in)");
+      if (haystack.names().size() != 1) {
+        throw new UnsupportedPlanException(here, "IN subquery with " + haystack.names().size() + " columns");
+      }
+      rel = new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
+    }
+    return new Converted(rel, input.names());
+  }
+
+  /** The operands of {@code condition}'s nested {@code and} calls; the condition itself otherwise. */
+  private static List<Expression> conjuncts(Expression condition) {
+    List<Expression> parts = new ArrayList<>();
+    if (condition instanceof Expression.ScalarFunctionInvocation call
+        && call.declaration().name().equalsIgnoreCase("and") && !call.arguments().isEmpty()
+        && call.arguments().stream().allMatch(argument -> argument instanceof Expression)) {
+      call.arguments().forEach(argument -> parts.addAll(conjuncts((Expression) argument)));
+    } else {
+      parts.add(condition);
+    }
+    return parts;
   }
 
   private Converted project(Project project, String here) {

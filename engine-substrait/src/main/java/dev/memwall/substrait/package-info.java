@@ -9,7 +9,8 @@
  * <p>The supported subset:
  *
  * <ul>
- *   <li>Relations: named-table reads (with their filters), filter, project (with emit), aggregate with
+ *   <li>Relations: named-table reads (with their filters), filter (an uncorrelated one-column
+ *       {@code field IN (subquery)} among its conjuncts runs as a semi join), project (with emit), aggregate with
  *       one grouping set and {@code sum}, {@code avg}, {@code min}, {@code max}, {@code count},
  *       {@code count(*)}, sort by fields, fetch without offset, inner, left, right, semi and anti
  *       joins with at least one {@code field = field} conjunct across the inputs (other conjuncts are
@@ -24,7 +25,7 @@
  *       literal; cast to those types; if-then; singular-or-list of literals.
  * </ul>
  *
- * <p>Everything else (subqueries, outer references, set operations, windows, other functions and
+ * <p>Everything else (other subqueries, outer references, set operations, windows, other functions and
  * types, null literals, DISTINCT aggregates) is refused while the plan is converted, before
  * anything runs, with an {@link dev.memwall.substrait.UnsupportedPlanException} naming the construct
  * and its position as the path of relation kinds from the root, such as

@@ -138,6 +138,14 @@ class RefusalTest {
         // expressions
         refused("root > filter: function 'regexp_match_substring'", () -> filterT(input -> call("regexp_match_substring",
             N.STRING, B.fieldReference(input, 1), B.str("a+")))),
+        refused("root > filter (in) > filter: outer reference (a correlated subquery)", () -> filterT(input ->
+            B.inPredicate(B.filter(inner -> call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(0, N.I64, 1)), B.remap(0), Fixture.scanU()),
+                B.fieldReference(input, 0)))),
+        refused("root > filter: IN subquery with 2 columns", () -> filterT(input -> B.inPredicate(Fixture.scanU(),
+            B.fieldReference(input, 0)))),
+        refused("root > filter: IN subquery whose value is not a field", () -> filterT(input -> B.inPredicate(
+            B.project(inner -> List.of(), B.remap(0), Fixture.scanU()), B.negate(B.fieldReference(input, 0))))),
         refused("root > filter: subquery (SetPredicate); subqueries are not decorrelated yet",
             () -> filterT(input -> B.exists(Fixture.scanU()))),
         refused("root > project: subquery (ScalarSubquery); subqueries are not decorrelated yet",

@@ -148,6 +148,18 @@ class SubstraitPlansTest {
   }
 
   @Test
+  void anInSubqueryBecomesASemiJoin(EngineMemory memory) {
+    // select * from t where id in (select uid from u) and qty > 2: ids 1 (qty 3), 3 (7) and 6 (5)
+    Rel filtered = B.filter(input -> B.and(call("gt", N.BOOLEAN, B.fieldReference(input, 4), B.i32(2)),
+        B.inPredicate(B.project(inner -> List.of(), B.remap(0), Fixture.scanU()), B.fieldReference(input, 0))),
+        Fixture.scanT());
+    try (Table t = Fixture.t(memory); Table u = Fixture.u(memory)) {
+      Catalog catalog = new Catalog().register("t", t).register("u", u);
+      assertEquals(new TreeSet<>(List.of(1L, 3L, 6L)), ids(run(filtered, catalog, new ExecutionContext(memory, 2))));
+    }
+  }
+
+  @Test
   void aFilterOverACrossProductBecomesAJoinWithItsConditionsPushedDown(EngineMemory memory) {
     Rel cross = B.cross(Fixture.scanT(), Fixture.scanU());
     Rel filtered = B.filter(input -> B.and(call("equal", N.BOOLEAN, B.fieldReference(input, 0), B.fieldReference(input, 6)),
