@@ -105,11 +105,16 @@ class MemwallSqlTest {
   }
 
   @Test
-  void aSubqueryIsRefusedWithItsPositionBeforeRunning(EngineMemory memory) {
+  void anUncorrelatedInSubqueryRunsAndACorrelatedExistsIsRefusedBeforeRunning(EngineMemory memory) {
     try (Table orders = orders(memory); Table customers = customers(memory)) {
-      UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(
-          catalog(orders, customers), "select id from orders where customer in (select id from customers)"));
-      assertEquals("root > project > filter: subquery (InPredicate); subqueries are not decorrelated yet",
+      Catalog catalog = catalog(orders, customers);
+      try (Table result = Memwall.sql(catalog, "select id from orders where customer in (select id from customers) "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L), row(2L), row(3L)), rows(result), "customers 10 and 20 exist, 30 does not");
+      }
+      UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(catalog,
+          "select id from orders o where exists (select 1 from customers c where c.id = o.customer)"));
+      assertEquals("root > project > filter: subquery (SetPredicate); subqueries are not decorrelated yet",
           e.getMessage());
     }
   }
