@@ -7,16 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.plan.ExecutionContext;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.Catalog;
+import dev.memwall.substrait.TableRows;
 import dev.memwall.substrait.UnsupportedPlanException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -124,16 +123,6 @@ class MemwallSqlTest {
   }
 
   private static List<List<Object>> rows(Table table) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Batch batch : table.batches()) {
-      for (int r = 0; r < batch.rowCount(); r++) {
-        List<Object> row = new ArrayList<>();
-        for (int c = 0; c < batch.columns().size(); c++) {
-          row.add(batch.column(c).getObject(r));
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
+    return TableRows.of(table);
   }
 }

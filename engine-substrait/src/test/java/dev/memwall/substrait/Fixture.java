@@ -1,7 +1,6 @@
 package dev.memwall.substrait;
 
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -16,7 +15,6 @@ import io.substrait.type.Type;
 import io.substrait.type.TypeCreator;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -130,17 +128,7 @@ final class Fixture {
   /** The rows of {@code table} as lists of {@link dev.memwall.core.vector.Column#getObject} values; closes it. */
   static List<List<Object>> rows(Table table) {
     try (table) {
-      List<List<Object>> rows = new ArrayList<>();
-      for (Batch batch : table.batches()) {
-        for (int r = 0; r < batch.rowCount(); r++) {
-          List<Object> row = new ArrayList<>();
-          for (int c = 0; c < batch.columns().size(); c++) {
-            row.add(batch.column(c).getObject(r));
-          }
-          rows.add(row);
-        }
-      }
-      return rows;
+      return TableRows.of(table);
     }
   }
 
