@@ -18,7 +18,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * (a scaled int64) DECIMAL(18, scale), STRING (plain or dictionary-encoded) VARCHAR, BOOLEAN
  * BOOLEAN. Names are quoted, so that a reserved word ({@code value}) is a name too; plain identifiers
  * are quoted in upper case, which is how SQL reads them unquoted, so queries find them in any case; a
- * column memwall has no kind for (or a TIMESTAMP, which Isthmus' statements do not declare here)
+ * column memwall has no kind for, or a TIMESTAMP (which the Substrait consumer does not read yet),
  * is left out, so only a query naming it fails, at validation. Stateless.
  */
 final class SqlCatalog {
