@@ -104,16 +104,20 @@ class MemwallSqlTest {
   }
 
   @Test
-  void anUncorrelatedInSubqueryRunsAndACorrelatedExistsIsRefusedBeforeRunning(EngineMemory memory) {
+  void inAndExistsSubqueriesRunAsSemiJoinsAndAScalarSubqueryIsRefusedBeforeRunning(EngineMemory memory) {
     try (Table orders = orders(memory); Table customers = customers(memory)) {
       Catalog catalog = catalog(orders, customers);
       try (Table result = Memwall.sql(catalog, "select id from orders where customer in (select id from customers) "
           + "order by id", ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of(row(1L), row(2L), row(3L)), rows(result), "customers 10 and 20 exist, 30 does not");
       }
+      try (Table result = Memwall.sql(catalog, "select id from orders o where not exists (select * from customers c "
+          + "where c.id = o.customer and c.name = 'ann') order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(3L), row(4L), row(5L)), rows(result), "ann is customer 10, of orders 1 and 2");
+      }
       UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(catalog,
-          "select id from orders o where exists (select 1 from customers c where c.id = o.customer)"));
-      assertEquals("root > project > filter: subquery (SetPredicate); subqueries are not decorrelated yet",
+          "select id from orders where amount > (select avg(amount) from orders)"));
+      assertEquals("root > project > filter: subquery (ScalarSubquery); subqueries are not decorrelated yet",
           e.getMessage());
     }
   }

@@ -36,7 +36,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * gets a name unique within the plan ({@link Names}).
  *
  * <p>Supported: named-table reads (with their filter), filter (an uncorrelated {@code field IN
- * (subquery)} among its conjuncts as a semi join), project (Substrait's project appends
+ * (subquery)} among its conjuncts as a semi join, {@code [NOT] EXISTS} correlated by field equalities
+ * as a semi or anti join), project (Substrait's project appends
  * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
  * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
  * right (turned around), semi and anti joins whose condition has at least one field-equals-field
@@ -124,35 +125,107 @@ final class RelConverter {
   }
 
   /**
-   * A filter; its conjuncts {@code field IN (subquery)} with an uncorrelated one-column subquery
-   * become semi joins with the subquery above the filter of the other conjuncts (a semi join only
-   * drops rows, so the order does not matter, and the filter stays on its input, where a comma
-   * join's conditions must be).
+   * A filter. Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
+   * subquery becomes a semi join with the subquery, and {@code [NOT] EXISTS (subquery)} whose
+   * subquery is a filter correlated only by {@code inner field = outer field} conjuncts a semi (anti)
+   * join on those fields with the subquery's other conjuncts. The joins go above the filter of the
+   * remaining conjuncts: a semi or anti join only drops rows, so the order does not change the
+   * result, and the filter stays on its input, where a comma join's conditions must be.
    */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
     ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
     List<Expr> kept = new ArrayList<>();
-    List<Expression.InPredicate> memberships = new ArrayList<>();
+    List<Expression> subqueries = new ArrayList<>();
     for (Expression conjunct : conjuncts(filter.getCondition())) {
-      if (conjunct instanceof Expression.InPredicate in && in.needles().size() == 1) {
-        memberships.add(in);
+      if (conjunct instanceof Expression.InPredicate in && in.needles().size() == 1 || exists(conjunct) != null) {
+        subqueries.add(conjunct);
       } else {
         kept.add(expressions.convert(conjunct));
       }
     }
     LogicalRel rel = kept.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(kept));
-    for (Expression.InPredicate in : memberships) {
-      if (!(expressions.convert(in.needles().getFirst()) instanceof Expr.ColumnRef needle)) {
-        throw new UnsupportedPlanException(here, "IN subquery whose value is not a field");
-      }
-      Converted haystack = convert(in.haystack(), here + " (in)");
-      if (haystack.names().size() != 1) {
-        throw new UnsupportedPlanException(here, "IN subquery with " + haystack.names().size() + " columns");
-      }
-      rel = new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
+    for (Expression subquery : subqueries) {
+      rel = subquery instanceof Expression.InPredicate in ? in(rel, in, expressions, here)
+          : exists(rel, exists(subquery), !(subquery instanceof Expression.SetPredicate), input.names(), here);
     }
     return new Converted(rel, input.names());
+  }
+
+  private LogicalRel in(LogicalRel rel, Expression.InPredicate in, ExpressionConverter expressions, String here) {
+    if (!(expressions.convert(in.needles().getFirst()) instanceof Expr.ColumnRef needle)) {
+      throw new UnsupportedPlanException(here, "IN subquery whose value is not a field");
+    }
+    Converted haystack = convert(in.haystack(), here + " (in)");
+    if (haystack.names().size() != 1) {
+      throw new UnsupportedPlanException(here, "IN subquery with " + haystack.names().size() + " columns");
+    }
+    return new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
+  }
+
+  /** The EXISTS predicate {@code conjunct} is or negates, or null. */
+  private static Expression.SetPredicate exists(Expression conjunct) {
+    Expression operand = conjunct;
+    if (conjunct instanceof Expression.ScalarFunctionInvocation call && call.declaration().name().equalsIgnoreCase("not")
+        && call.arguments().size() == 1 && call.arguments().getFirst() instanceof Expression negated) {
+      operand = negated;
+    }
+    return operand instanceof Expression.SetPredicate set
+        && set.predicateOp() == Expression.PredicateOp.PREDICATE_OP_EXISTS ? set : null;
+  }
+
+  /** {@code rel} semi-joined ({@code negated}: anti-joined) with the correlated subquery of {@code exists}. */
+  private LogicalRel exists(LogicalRel rel, Expression.SetPredicate exists, boolean negated, List<String> outer,
+      String here) {
+    String inside = here + " (exists)";
+    if (!(exists.tuples() instanceof Filter correlated)) {
+      throw new UnsupportedPlanException(inside, "EXISTS subquery that is not a filter correlated by field equalities");
+    }
+    String where = inside + " > filter";
+    Converted inner = convert(correlated.getInput(), where);
+    ExpressionConverter innerExpressions = new ExpressionConverter(inner.names(), where);
+    List<String> outerKeys = new ArrayList<>();
+    List<String> innerKeys = new ArrayList<>();
+    List<Expr> innerConjuncts = new ArrayList<>();
+    for (Expression conjunct : conjuncts(correlated.getCondition())) {
+      String[] pair = correlation(conjunct, outer, innerExpressions);
+      if (pair != null) {
+        outerKeys.add(pair[0]);
+        innerKeys.add(pair[1]);
+      } else {
+        innerConjuncts.add(innerExpressions.convert(conjunct)); // an outer reference elsewhere is refused here
+      }
+    }
+    if (outerKeys.isEmpty()) {
+      throw new UnsupportedPlanException(where, "EXISTS subquery without an inner field = outer field condition");
+    }
+    LogicalRel build = innerConjuncts.isEmpty() ? inner.rel() : new LogicalRel.Filter(inner.rel(), Exprs.and(innerConjuncts));
+    return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, build, outerKeys, innerKeys);
+  }
+
+  /** The outer and inner column of {@code conjunct} when it is {@code inner field = outer field}, or null. */
+  private static String[] correlation(Expression conjunct, List<String> outer, ExpressionConverter inner) {
+    if (!(conjunct instanceof Expression.ScalarFunctionInvocation call)
+        || !call.declaration().name().equalsIgnoreCase("equal") || call.arguments().size() != 2
+        || !(call.arguments().get(0) instanceof FieldReference a) || !(call.arguments().get(1) instanceof FieldReference b)) {
+      return null;
+    }
+    FieldReference outerSide = isOuterField(a) ? a : isOuterField(b) ? b : null;
+    FieldReference innerSide = outerSide == a ? b : a;
+    if (outerSide == null || innerSide.isOuterReference()) {
+      return null;
+    }
+    int offset = ((FieldReference.StructField) outerSide.segments().getFirst()).offset();
+    if (offset < 0 || offset >= outer.size()) {
+      return null;
+    }
+    return new String[] {outer.get(offset), inner.column(innerSide)};
+  }
+
+  /** Whether {@code reference} is a field of the query one level out. */
+  private static boolean isOuterField(FieldReference reference) {
+    return reference.isOuterReference() && reference.outerReferenceStepsOut().orElse(0) == 1
+        && reference.segments().size() == 1 && reference.segments().getFirst() instanceof FieldReference.StructField;
   }
 
   /** The operands of {@code condition}'s nested {@code and} calls; the condition itself otherwise. */

@@ -147,7 +147,17 @@ class RefusalTest {
         refused("root > filter: IN subquery whose value is not a field", () -> filterT(input -> B.inPredicate(
             B.project(inner -> List.of(), B.remap(0), Fixture.scanU()), B.negate(B.fieldReference(input, 0))))),
         refused("root > filter: subquery (SetPredicate); subqueries are not decorrelated yet",
+            () -> filterT(input -> Expression.SetPredicate.builder().predicateOp(Expression.PredicateOp.PREDICATE_OP_UNIQUE)
+                .tuples(Fixture.scanU()).build())),
+        refused("root > filter (exists): EXISTS subquery that is not a filter correlated by field equalities",
             () -> filterT(input -> B.exists(Fixture.scanU()))),
+        refused("root > filter (exists) > filter: EXISTS subquery without an inner field = outer field condition",
+            () -> filterT(input -> B.exists(B.filter(inner -> call("equal", N.BOOLEAN, B.fieldReference(inner, 1),
+                B.str("x")), Fixture.scanU())))),
+        refused("root > filter (exists) > filter: outer reference (a correlated subquery)",
+            () -> filterT(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(0, N.I64, 1)), call("lt", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(4, N.I32, 1))), Fixture.scanU())))),
         refused("root > project: subquery (ScalarSubquery); subqueries are not decorrelated yet",
             () -> projectT(input -> B.scalarSubquery(Fixture.scanU(), N.I64))),
         refused("root > project: expression Switch", () -> projectT(input -> B.switchExpression(

@@ -160,6 +160,24 @@ class SubstraitPlansTest {
   }
 
   @Test
+  void aCorrelatedExistsBecomesASemiJoinAndNotExistsAnAntiJoin(EngineMemory memory) {
+    // select * from t where exists (select * from u where uid = t.id and label = 'x'): ids 1 and 3
+    Rel exists = B.filter(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+        io.substrait.expression.FieldReference.newRootStructOuterReference(0, N.I64, 1)),
+        call("equal", N.BOOLEAN, B.fieldReference(inner, 1), B.str("x"))), Fixture.scanU())), Fixture.scanT());
+    // select * from t where not exists (select * from u where t.id = uid): ids 2, 4, 5, 7 and 8
+    Rel notExists = B.filter(input -> call("not", N.BOOLEAN, B.exists(B.filter(inner -> call("equal", N.BOOLEAN,
+        io.substrait.expression.FieldReference.newRootStructOuterReference(0, N.I64, 1), B.fieldReference(inner, 0)),
+        Fixture.scanU()))), Fixture.scanT());
+    try (Table t = Fixture.t(memory); Table u = Fixture.u(memory)) {
+      Catalog catalog = new Catalog().register("t", t).register("u", u);
+      ExecutionContext context = new ExecutionContext(memory, 2);
+      assertEquals(new TreeSet<>(List.of(1L, 3L)), ids(run(exists, catalog, context)));
+      assertEquals(new TreeSet<>(List.of(2L, 4L, 5L, 7L, 8L)), ids(run(notExists, catalog, context)));
+    }
+  }
+
+  @Test
   void aFilterOverACrossProductBecomesAJoinWithItsConditionsPushedDown(EngineMemory memory) {
     Rel cross = B.cross(Fixture.scanT(), Fixture.scanU());
     Rel filtered = B.filter(input -> B.and(call("equal", N.BOOLEAN, B.fieldReference(input, 0), B.fieldReference(input, 6)),
