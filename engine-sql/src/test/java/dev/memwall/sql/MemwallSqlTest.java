@@ -104,7 +104,7 @@ class MemwallSqlTest {
   }
 
   @Test
-  void inAndExistsSubqueriesRunAsSemiJoinsAndAScalarSubqueryIsRefusedBeforeRunning(EngineMemory memory) {
+  void inExistsAndScalarSubqueriesRunAndACorrelatedScalarSubqueryIsRefusedBeforeRunning(EngineMemory memory) {
     try (Table orders = orders(memory); Table customers = customers(memory)) {
       Catalog catalog = catalog(orders, customers);
       try (Table result = Memwall.sql(catalog, "select id from orders where customer in (select id from customers) "
@@ -115,10 +115,14 @@ class MemwallSqlTest {
           + "where c.id = o.customer and c.name = 'ann') order by id", ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of(row(3L), row(4L), row(5L)), rows(result), "ann is customer 10, of orders 1 and 2");
       }
+      try (Table result = Memwall.sql(catalog, "select id from orders where amount > (select avg(amount) from orders) "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L), row(3L)), rows(result), "the average amount is 4.798");
+      }
       UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(catalog,
-          "select id from orders where amount > (select avg(amount) from orders)"));
-      assertEquals("root > project > filter: subquery (ScalarSubquery); subqueries are not decorrelated yet",
-          e.getMessage());
+          "select id from orders o where amount > (select avg(amount) from orders i where i.customer = o.customer)"));
+      assertEquals("root > project > filter (scalar) > aggregate > project > filter: outer reference (a correlated "
+          + "subquery)", e.getMessage());
     }
   }
 

@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Substrait expressions over one relation's input as memwall {@link Expr}s over the input's column
@@ -22,21 +23,30 @@ import java.util.Locale;
  * {@code between}, {@code and}, {@code or}, {@code not}, {@code is_null}, {@code is_not_null},
  * {@code coalesce}, {@code like} (a literal pattern), {@code substring} (literal start and length),
  * {@code extract} (YEAR), a date plus or minus a literal interval of days, months or years (folded
- * into a date), {@code cast} to a memwall type, if-then (CASE) and singular-or-list (IN of literals).
- * Everything else, subqueries included, throws {@link UnsupportedPlanException} naming it and the
+ * into a date), {@code cast} to a memwall type, if-then (CASE) and singular-or-list (IN of literals);
+ * scalar subqueries where the relation provides their values as columns. Everything else, other
+ * subqueries included, throws {@link UnsupportedPlanException} naming it and the
  * position given. Stateless apart from its input's names; one per relation converted.
  */
 final class ExpressionConverter {
   private final List<String> input;
   private final String position;
+  /** The column a scalar subquery's value is read from, or null where scalar subqueries are refused. */
+  private final Function<Expression.ScalarSubquery, String> scalars;
 
   /**
    * @param input the input's column names by position (what a field reference's offset indexes)
    * @param position the path of the relation whose expressions these are, for refusals
    */
   ExpressionConverter(List<String> input, String position) {
+    this(input, position, null);
+  }
+
+  /** As above; {@code scalars} gives the column each scalar subquery's value is read from. */
+  ExpressionConverter(List<String> input, String position, Function<Expression.ScalarSubquery, String> scalars) {
     this.input = List.copyOf(input);
     this.position = position;
+    this.scalars = scalars;
   }
 
   /** {@code expression} as a memwall expression. */
@@ -48,6 +58,7 @@ final class ExpressionConverter {
       case Expression.Cast cast -> cast(cast);
       case Expression.IfThen ifThen -> ifThen(ifThen, 0);
       case Expression.SingleOrList in -> inList(in);
+      case Expression.ScalarSubquery scalar when scalars != null -> Expr.col(scalars.apply(scalar));
       case Expression.Subquery subquery -> throw refuse("subquery (" + subquery.getClass().getSimpleName()
           .replace("Immutable", "") + "); subqueries are not decorrelated yet");
       default -> throw refuse("expression " + expression.getClass().getSimpleName().replace("Immutable", ""));

@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
@@ -25,7 +26,9 @@ import io.substrait.relation.Sort;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -37,7 +40,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  *
  * <p>Supported: named-table reads (with their filter), filter (an uncorrelated {@code field IN
  * (subquery)} among its conjuncts as a semi join, {@code [NOT] EXISTS} correlated by field equalities
- * as a semi or anti join), project (Substrait's project appends
+ * as a semi or anti join, an uncorrelated scalar subquery that is a global aggregate as a column
+ * crossed in), project (Substrait's project appends
  * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
  * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
  * right (turned around), semi and anti joins whose condition has at least one field-equals-field
@@ -53,9 +57,29 @@ final class RelConverter {
 
   private final Catalog catalog;
   private final Names names = new Names();
+  /** The type of each column Substrait declares one of memwall's types for. */
+  private final Map<String, ColumnType> types = new HashMap<>();
 
   RelConverter(Catalog catalog) {
     this.catalog = catalog;
+  }
+
+  /**
+   * Whether memwall's hash joins take columns {@code a} and {@code b} as a key pair: both of one
+   * integral kind a join key may have (INT32, INT64, DATE), by the types Substrait declares. Other
+   * equalities are conditions checked after the join.
+   */
+  boolean joinable(String a, String b) {
+    ColumnType left = types.get(a);
+    ColumnType right = types.get(b);
+    return left != null && left.equals(right) && (left.kind() == ColumnType.Kind.INT32
+        || left.kind() == ColumnType.Kind.INT64 || left.kind() == ColumnType.Kind.DATE);
+  }
+
+  /** {@code name}, recorded as of {@code type}'s memwall type where it has one. */
+  private String typed(String name, io.substrait.type.Type type) {
+    SubstraitTypes.of(type).ifPresent(columnType -> types.put(name, columnType));
+    return name;
   }
 
   /** {@code rel} converted; {@code position} is the path of relation kinds down to its parent. */
@@ -111,7 +135,7 @@ final class RelConverter {
           .orElseThrow(() -> new UnsupportedPlanException(here, "table " + tableName + " has no column '" + wanted
               + "'"));
       tableColumns.add(actual);
-      columns.add(names.fresh(actual));
+      columns.add(typed(names.fresh(actual), scan.getInitialSchema().struct().fields().get(columns.size())));
     }
     LogicalRel rel = new LogicalRel.Scan(tableName, table, tableColumns, columns);
     ExpressionConverter expressions = new ExpressionConverter(columns, here);
@@ -125,7 +149,8 @@ final class RelConverter {
   }
 
   /**
-   * A filter. Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
+   * A filter. An uncorrelated scalar subquery in its condition that is certainly one row is crossed
+   * with the input, its value a column the condition reads. Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
    * subquery becomes a semi join with the subquery, and {@code [NOT] EXISTS (subquery)} whose
    * subquery is a filter correlated only by {@code inner field = outer field} conjuncts a semi (anti)
    * join on those fields with the subquery's other conjuncts. The joins go above the filter of the
@@ -134,7 +159,9 @@ final class RelConverter {
    */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
-    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
+    List<LogicalRel> scalars = new ArrayList<>();
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here,
+        scalar -> scalar(scalar, here, scalars));
     List<Expr> kept = new ArrayList<>();
     List<Expression> subqueries = new ArrayList<>();
     for (Expression conjunct : conjuncts(filter.getCondition())) {
@@ -144,12 +171,41 @@ final class RelConverter {
         kept.add(expressions.convert(conjunct));
       }
     }
-    LogicalRel rel = kept.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(kept));
+    LogicalRel rel = input.rel();
+    for (LogicalRel scalar : scalars) { // one row each: crossing it adds its value as a column
+      rel = new LogicalRel.Cross(rel, scalar);
+    }
+    rel = kept.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(kept));
     for (Expression subquery : subqueries) {
       rel = subquery instanceof Expression.InPredicate in ? in(rel, in, expressions, here)
           : exists(rel, exists(subquery), !(subquery instanceof Expression.SetPredicate), input.names(), here);
     }
     return new Converted(rel, input.names());
+  }
+
+  /**
+   * The column of {@code subquery}'s value, its relation added to {@code scalars}: an uncorrelated
+   * subquery of one column that is certainly one row (a global aggregate, possibly projected).
+   */
+  private String scalar(Expression.ScalarSubquery subquery, String here, List<LogicalRel> scalars) {
+    Converted value = convert(subquery.input(), here + " (scalar)");
+    if (value.names().size() != 1) {
+      throw new UnsupportedPlanException(here, "scalar subquery with " + value.names().size() + " columns");
+    }
+    if (!singleRow(value.rel())) {
+      throw new UnsupportedPlanException(here, "scalar subquery that is not certainly one row (only a global "
+          + "aggregate, possibly projected)");
+    }
+    scalars.add(value.rel());
+    return value.names().getFirst();
+  }
+
+  private static boolean singleRow(LogicalRel rel) {
+    return switch (rel) {
+      case LogicalRel.Aggregation aggregation -> aggregation.keys().isEmpty();
+      case LogicalRel.Project project -> singleRow(project.input());
+      default -> false;
+    };
   }
 
   private LogicalRel in(LogicalRel rel, Expression.InPredicate in, ExpressionConverter expressions, String here) {
@@ -250,7 +306,7 @@ final class RelConverter {
     for (Expression expression : project.getExpressions()) {
       Expr value = expressions.convert(expression);
       // a field passed on keeps its name; a repeat is renamed by the emit, or below when there is none
-      String name = value instanceof Expr.ColumnRef ref ? ref.name() : names.fresh("expr");
+      String name = value instanceof Expr.ColumnRef ref ? ref.name() : typed(names.fresh("expr"), expression.getType());
       outputs.add(value.as(name));
       fields.add(name);
     }
@@ -270,14 +326,15 @@ final class RelConverter {
     if (!aggregate.getGroupings().isEmpty()) {
       for (Expression expression : aggregate.getGroupings().getFirst().getExpressions()) {
         Expr key = expressions.convert(expression);
-        String name = key instanceof Expr.ColumnRef ref && taken.add(ref.name()) ? ref.name() : names.fresh("key");
+        String name = key instanceof Expr.ColumnRef ref && taken.add(ref.name()) ? ref.name()
+            : typed(names.fresh("key"), expression.getType());
         keys.add(key.as(name));
         fields.add(name);
       }
     }
     List<Aggregate> measures = new ArrayList<>();
     for (io.substrait.relation.Aggregate.Measure measure : aggregate.getMeasures()) {
-      String name = names.fresh("agg");
+      String name = typed(names.fresh("agg"), measure.getFunction().getType());
       measures.add(measure(measure, expressions, name, here));
       fields.add(name);
     }
@@ -385,12 +442,12 @@ final class RelConverter {
     for (Expr conjunct : Exprs.conjuncts(condition)) {
       if (conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
           && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b) {
-        if (preservedColumns.contains(a.name()) && otherColumns.contains(b.name())) {
+        if (preservedColumns.contains(a.name()) && otherColumns.contains(b.name()) && joinable(a.name(), b.name())) {
           preservedKeys.add(a.name());
           otherKeys.add(b.name());
           continue;
         }
-        if (preservedColumns.contains(b.name()) && otherColumns.contains(a.name())) {
+        if (preservedColumns.contains(b.name()) && otherColumns.contains(a.name()) && joinable(a.name(), b.name())) {
           preservedKeys.add(b.name());
           otherKeys.add(a.name());
           continue;
@@ -433,6 +490,9 @@ final class RelConverter {
       }
       String source = converted.names().get(index);
       String name = taken.add(source) ? source : names.fresh(source);
+      if (types.containsKey(source)) {
+        types.putIfAbsent(name, types.get(source));
+      }
       outputs.add(Expr.col(source).as(name));
       fields.add(name);
     }

@@ -54,7 +54,8 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("plan", plan.getRoots().size() + " roots (only one)");
     }
     Plan.Root root = plan.getRoots().getFirst();
-    RelConverter.Converted converted = new RelConverter(catalog).convert(root.getInput(), "root");
+    RelConverter converter = new RelConverter(catalog);
+    RelConverter.Converted converted = converter.convert(root.getInput(), "root");
     List<String> outputNames = new ArrayList<>(root.getNames());
     if (outputNames.isEmpty()) {
       outputNames.addAll(converted.names());
@@ -63,7 +64,8 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    return new Prepared(JoinOrder.optimize(converted.rel()), converted.names(), unique(outputNames));
+    return new Prepared(JoinOrder.optimize(converted.rel(), converter::joinable), converted.names(),
+        unique(outputNames));
   }
 
   /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */

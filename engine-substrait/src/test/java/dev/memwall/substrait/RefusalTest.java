@@ -158,6 +158,16 @@ class RefusalTest {
             () -> filterT(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
                 FieldReference.newRootStructOuterReference(0, N.I64, 1)), call("lt", N.BOOLEAN, B.fieldReference(inner, 0),
                 FieldReference.newRootStructOuterReference(4, N.I32, 1))), Fixture.scanU())))),
+        refused("root > filter: scalar subquery with 2 columns", () -> filterT(input -> call("gt", N.BOOLEAN,
+            B.fieldReference(input, 0), B.scalarSubquery(Fixture.scanU(), N.I64)))),
+        refused("root > filter: scalar subquery that is not certainly one row (only a global aggregate, possibly "
+            + "projected)", () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0),
+            B.scalarSubquery(B.project(inner -> List.of(), B.remap(0), Fixture.scanU()), N.I64)))),
+        refused("root > filter (scalar) > aggregate > filter: outer reference (a correlated subquery)",
+            () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
+                B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("equal",
+                    N.BOOLEAN, B.fieldReference(inner, 1), FieldReference.newRootStructOuterReference(1, N.STRING, 1)),
+                    Fixture.scanU())), N.I64)))),
         refused("root > project: subquery (ScalarSubquery); subqueries are not decorrelated yet",
             () -> projectT(input -> B.scalarSubquery(Fixture.scanU(), N.I64))),
         refused("root > project: expression Switch", () -> projectT(input -> B.switchExpression(

@@ -178,6 +178,18 @@ class SubstraitPlansTest {
   }
 
   @Test
+  void anUncorrelatedScalarSubqueryIsAValueTheFilterReads(EngineMemory memory) {
+    // select * from t where id > (select max(uid) from u) - 5: max(uid) is 9, ids 5 to 8
+    Rel filtered = B.filter(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), call("subtract", N.I64, B.scalarSubquery(
+        B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), Fixture.scanU()), N.I64),
+        ExpressionCreator.i64(false, 5))), Fixture.scanT());
+    try (Table t = Fixture.t(memory); Table u = Fixture.u(memory)) {
+      Catalog catalog = new Catalog().register("t", t).register("u", u);
+      assertEquals(new TreeSet<>(List.of(5L, 6L, 7L, 8L)), ids(run(filtered, catalog, new ExecutionContext(memory, 2))));
+    }
+  }
+
+  @Test
   void aFilterOverACrossProductBecomesAJoinWithItsConditionsPushedDown(EngineMemory memory) {
     Rel cross = B.cross(Fixture.scanT(), Fixture.scanU());
     Rel filtered = B.filter(input -> B.and(call("equal", N.BOOLEAN, B.fieldReference(input, 0), B.fieldReference(input, 6)),

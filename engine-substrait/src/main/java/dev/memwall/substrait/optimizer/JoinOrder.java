@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * The logical rewrite that turns SQL's comma joins into equi-joins. A tree of cross products and
@@ -18,7 +19,7 @@ import java.util.Set;
  * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
  * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
- * conjunct across two leaves is a join edge; the rest are applied right after the join that brings
+ * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are applied right after the join that brings
  * their columns together. The join tree is then built greedily: of the pairs of components linked
  * by edges, the one with the smallest estimated result ({@link RowEstimate}) joins first, on all the
  * edges between them, the smaller side as the build (right) input. Components no edge links are
@@ -31,21 +32,26 @@ import java.util.Set;
 public final class JoinOrder {
   private JoinOrder() {}
 
-  /** {@code rel} with its join regions reordered; the same rows. */
-  public static LogicalRel optimize(LogicalRel rel) {
+  /**
+   * {@code rel} with its join regions reordered; the same rows. {@code joinable} says which pairs of
+   * columns a hash join can take as keys (by their types); an equality of other columns is a
+   * condition applied after the join that brings them together.
+   */
+  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable) {
     if (isRegion(rel)) {
-      return region(rel);
+      return region(rel, joinable);
     }
     return switch (rel) {
       case LogicalRel.Scan scan -> scan;
-      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input()), filter.condition());
-      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input()), project.outputs());
-      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input()), a.keys(), a.measures());
-      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input()), sort.keys());
-      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input()), limit.rows());
-      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left()), optimize(join.right()),
-          join.leftKeys(), join.rightKeys());
-      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left()), optimize(cross.right()));
+      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input(), joinable), filter.condition());
+      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input(), joinable), project.outputs());
+      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input(), joinable), a.keys(), a.measures());
+      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input(), joinable), sort.keys());
+      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input(), joinable), limit.rows());
+      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left(), joinable),
+          optimize(join.right(), joinable), join.leftKeys(), join.rightKeys());
+      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left(), joinable),
+          optimize(cross.right(), joinable));
     };
   }
 
@@ -59,25 +65,26 @@ public final class JoinOrder {
     };
   }
 
-  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts) {
+  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts,
+      BiPredicate<String, String> joinable) {
     if (!isRegion(rel)) {
-      leaves.add(optimize(rel));
+      leaves.add(optimize(rel, joinable));
       return;
     }
     switch (rel) {
       case LogicalRel.Cross cross -> {
-        flatten(cross.left(), leaves, conjuncts);
-        flatten(cross.right(), leaves, conjuncts);
+        flatten(cross.left(), leaves, conjuncts, joinable);
+        flatten(cross.right(), leaves, conjuncts, joinable);
       }
       case LogicalRel.Join join -> {
-        flatten(join.left(), leaves, conjuncts);
-        flatten(join.right(), leaves, conjuncts);
+        flatten(join.left(), leaves, conjuncts, joinable);
+        flatten(join.right(), leaves, conjuncts, joinable);
         for (int i = 0; i < join.leftKeys().size(); i++) {
           conjuncts.add(Expr.col(join.leftKeys().get(i)).eq(Expr.col(join.rightKeys().get(i))));
         }
       }
       case LogicalRel.Filter filter -> {
-        flatten(filter.input(), leaves, conjuncts);
+        flatten(filter.input(), leaves, conjuncts, joinable);
         conjuncts.addAll(Exprs.conjuncts(filter.condition()));
       }
       default -> throw new IllegalStateException("not a region node: " + rel);
@@ -90,10 +97,10 @@ public final class JoinOrder {
   /** A {@code field = field} conjunct between two leaves. */
   private record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
 
-  private static LogicalRel region(LogicalRel rel) {
+  private static LogicalRel region(LogicalRel rel, BiPredicate<String, String> joinable) {
     List<LogicalRel> leaves = new ArrayList<>();
     List<Expr> found = new ArrayList<>();
-    flatten(rel, leaves, found);
+    flatten(rel, leaves, found, joinable);
     List<Expr> conjuncts = new ArrayList<>();
     for (Expr conjunct : found) {
       conjuncts.addAll(factorOr(conjunct));
@@ -123,7 +130,8 @@ public final class JoinOrder {
       } else if (touched.size() == 1) {
         pushed.get(touched.iterator().next()).add(conjunct);
       } else if (touched.size() == 2 && conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
-          && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b) {
+          && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b
+          && joinable.test(a.name(), b.name())) {
         edges.add(new Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
       } else {
         spanning.put(conjunct, touched);

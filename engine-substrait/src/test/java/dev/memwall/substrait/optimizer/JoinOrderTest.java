@@ -43,7 +43,7 @@ class JoinOrderTest {
       LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
       Expr condition = and(col("b_v").eq(col("m")), col("m_v").eq(col("s")), col("s_v").gt(lit(2)),
           col("b").add(col("s")).gt(lit(5)), lit(1).eq(lit(1)));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, condition)));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, condition), (a, b) -> true));
       assertEquals("""
           filter Comparison[op=EQ, left=Literal[value=1, type=INT64], right=Literal[value=1, type=INT64]]
             filter Comparison[op=GT, left=Arithmetic[op=ADD, left=ColumnRef[name=b], right=ColumnRef[name=s]], \
@@ -62,7 +62,7 @@ class JoinOrderTest {
   void tablesNoConditionLinksAreCrossedSmallestFirst(EngineMemory memory) {
     try (Table big = table(memory, "b", 1000); Table mid = table(memory, "m", 100); Table small = table(memory, "s", 10)) {
       LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("m")))));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("m"))), (a, b) -> true));
       assertEquals("""
           cross
             inner join on [b] = [m]
@@ -70,6 +70,20 @@ class JoinOrderTest {
               scan mid [m, m_v]
             scan small [s, s_v]
           """, plan, "big and mid join first (est. 1,000), then small is crossed in");
+    }
+  }
+
+  @Test
+  void anEqualityOfColumnsNoJoinTakesAsKeysIsAConditionAfterACross(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("s"))), (a, b) -> false));
+      assertEquals("""
+          filter Comparison[op=EQ, left=ColumnRef[name=b], right=ColumnRef[name=s]]
+            cross
+              scan big [b, b_v]
+              scan small [s, s_v]
+          """, plan);
     }
   }
 
