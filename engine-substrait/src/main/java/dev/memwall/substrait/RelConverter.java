@@ -40,8 +40,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  *
  * <p>Supported: named-table reads (with their filter), filter (an uncorrelated {@code field IN
  * (subquery)} among its conjuncts as a semi join, {@code [NOT] EXISTS} correlated by field equalities
- * as a semi or anti join, an uncorrelated scalar subquery that is a global aggregate as a column
- * crossed in), project (Substrait's project appends
+ * as a semi or anti join, a scalar subquery that is a global aggregate as a column crossed in, or
+ * joined on its correlation's fields), project (Substrait's project appends
  * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
  * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
  * right (turned around), semi and anti joins whose condition has at least one field-equals-field
@@ -102,6 +102,11 @@ final class RelConverter {
       }
       default -> throw new UnsupportedPlanException(here, "relation " + kind(rel));
     };
+    return finish(rel, converted, here);
+  }
+
+  /** {@code converted} with {@code rel}'s emit applied, or its repeated names made unique. */
+  private Converted finish(Rel rel, Converted converted, String here) {
     if (rel.getRemap().isPresent()) {
       return remap(converted, rel.getRemap().get().indices(), here);
     }
@@ -150,7 +155,10 @@ final class RelConverter {
 
   /**
    * A filter. An uncorrelated scalar subquery in its condition that is certainly one row is crossed
-   * with the input, its value a column the condition reads. Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
+   * with the input, its value a column the condition reads; a correlated one that is a global
+   * aggregate over a filter correlated by field equalities is grouped by its inner fields and joined
+   * on them, which is exact where the value is only compared (a row without a group compares with
+   * null and is dropped either way). Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
    * subquery becomes a semi join with the subquery, and {@code [NOT] EXISTS (subquery)} whose
    * subquery is a filter correlated only by {@code inner field = outer field} conjuncts a semi (anti)
    * join on those fields with the subquery's other conjuncts. The joins go above the filter of the
@@ -159,9 +167,9 @@ final class RelConverter {
    */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
-    List<LogicalRel> scalars = new ArrayList<>();
+    List<Scalar> scalars = new ArrayList<>();
     ExpressionConverter expressions = new ExpressionConverter(input.names(), here,
-        scalar -> scalar(scalar, here, scalars));
+        scalar -> scalar(scalar, input.names(), here, scalars));
     List<Expr> kept = new ArrayList<>();
     List<Expression> subqueries = new ArrayList<>();
     for (Expression conjunct : conjuncts(filter.getCondition())) {
@@ -172,8 +180,16 @@ final class RelConverter {
       }
     }
     LogicalRel rel = input.rel();
-    for (LogicalRel scalar : scalars) { // one row each: crossing it adds its value as a column
-      rel = new LogicalRel.Cross(rel, scalar);
+    for (Scalar scalar : scalars) { // uncorrelated: one row, crossing it adds its value as a column
+      if (scalar.outerKeys().isEmpty()) {
+        rel = new LogicalRel.Cross(rel, scalar.rel());
+        continue;
+      }
+      if (!kept.stream().allMatch(conjunct -> rejectsNull(conjunct, scalar.value()))) {
+        throw new UnsupportedPlanException(here, "correlated scalar subquery outside a comparison of the filter's "
+            + "conditions");
+      }
+      rel = new LogicalRel.Join(JoinKind.INNER, rel, scalar.rel(), scalar.outerKeys(), scalar.innerKeys());
     }
     rel = kept.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(kept));
     for (Expression subquery : subqueries) {
@@ -184,19 +200,33 @@ final class RelConverter {
   }
 
   /**
-   * The column of {@code subquery}'s value, its relation added to {@code scalars}: an uncorrelated
-   * subquery of one column that is certainly one row (a global aggregate, possibly projected).
+   * A scalar subquery's relation, the column of its value, and the columns it joins its filter's
+   * input on: none for an uncorrelated one (crossed in, one row), the correlation's fields otherwise
+   * (its aggregate grouped by them, joined in; a filter row without a group fails its comparison
+   * with the null value either way).
    */
-  private String scalar(Expression.ScalarSubquery subquery, String here, List<LogicalRel> scalars) {
-    Converted value = convert(subquery.input(), here + " (scalar)");
+  private record Scalar(LogicalRel rel, String value, List<String> outerKeys, List<String> innerKeys) {}
+
+  /**
+   * The column of {@code subquery}'s value, its relation added to {@code scalars}: an uncorrelated
+   * subquery of one column that is certainly one row (a global aggregate, possibly projected), or a
+   * global aggregate (projects above and below it allowed) over a filter correlated only by
+   * {@code inner field = outer field} conjuncts.
+   */
+  private String scalar(Expression.ScalarSubquery subquery, List<String> outer, String here, List<Scalar> scalars) {
+    String inside = here + " (scalar)";
+    Correlated correlated = correlatedShape(subquery.input()) ? correlated(subquery.input(), outer, inside) : null;
+    Converted value = correlated != null ? correlated.converted() : convert(subquery.input(), inside);
     if (value.names().size() != 1) {
       throw new UnsupportedPlanException(here, "scalar subquery with " + value.names().size() + " columns");
     }
-    if (!singleRow(value.rel())) {
+    if (correlated == null && !singleRow(value.rel())) {
       throw new UnsupportedPlanException(here, "scalar subquery that is not certainly one row (only a global "
           + "aggregate, possibly projected)");
     }
-    scalars.add(value.rel());
+    List<String> outerKeys = correlated == null ? List.of() : correlated.outerKeys();
+    List<String> innerKeys = correlated == null ? List.of() : correlated.innerKeys();
+    scalars.add(new Scalar(value.rel(), value.names().getFirst(), outerKeys, innerKeys));
     return value.names().getFirst();
   }
 
@@ -208,6 +238,115 @@ final class RelConverter {
     };
   }
 
+  /** A relation of a correlated scalar subquery, carrying its inner key columns, and the correlation's fields. */
+  private record Correlated(Converted converted, List<String> outerKeys, List<String> innerKeys) {}
+
+  /** Whether {@code rel} is projects over a global aggregate over projects over a filter. */
+  private static boolean correlatedShape(Rel rel) {
+    Rel at = rel;
+    while (at instanceof Project project) {
+      at = project.getInput();
+    }
+    if (!(at instanceof io.substrait.relation.Aggregate aggregate) || aggregate.getGroupings().size() > 1
+        || (aggregate.getGroupings().size() == 1 && !aggregate.getGroupings().getFirst().getExpressions().isEmpty())) {
+      return false;
+    }
+    at = aggregate.getInput();
+    while (at instanceof Project project) {
+      at = project.getInput();
+    }
+    return at instanceof Filter;
+  }
+
+  /**
+   * {@code rel} (of {@link #correlatedShape}) with its filter's correlation conjuncts taken out, its
+   * projects carrying the inner key columns and its aggregate grouped by them; null when the filter
+   * has no correlation conjunct (the subquery is converted as an uncorrelated one).
+   */
+  private Correlated correlated(Rel rel, List<String> outer, String here) {
+    String at = here + " > " + kind(rel);
+    return switch (rel) {
+      case Project project -> {
+        Correlated below = correlated(project.getInput(), outer, at);
+        yield below == null ? null : new Correlated(carry(finish(project, projectOver(project, below.converted(), at),
+            at), below.innerKeys()), below.outerKeys(), below.innerKeys());
+      }
+      case io.substrait.relation.Aggregate aggregate -> {
+        Correlated below = correlated(aggregate.getInput(), outer, at);
+        if (below == null) {
+          yield null;
+        }
+        Converted global = aggregateOver(aggregate, below.converted(), at);
+        if (!(global.rel() instanceof LogicalRel.Aggregation aggregation) || aggregate.getRemap().isPresent()) {
+          throw new UnsupportedPlanException(at, "correlated scalar subquery whose aggregate has an emit");
+        }
+        if (aggregation.measures().stream().anyMatch(m -> m.function() == Aggregate.Function.COUNT)) {
+          throw new UnsupportedPlanException(at, "correlated scalar subquery over a count (a missing group counts 0, "
+              + "not null)");
+        }
+        List<NamedExpr> keys = below.innerKeys().stream().map(key -> Expr.col(key).as(key)).toList();
+        yield new Correlated(new Converted(new LogicalRel.Aggregation(aggregation.input(), keys, aggregation.measures()),
+            global.names()), below.outerKeys(), below.innerKeys());
+      }
+      case Filter filter -> {
+        Converted input = convert(filter.getInput(), at);
+        ExpressionConverter expressions = new ExpressionConverter(input.names(), at);
+        List<String> outerKeys = new ArrayList<>();
+        List<String> innerKeys = new ArrayList<>();
+        List<Expr> conjuncts = new ArrayList<>();
+        for (Expression conjunct : conjuncts(filter.getCondition())) {
+          String[] pair = correlation(conjunct, outer, expressions, at);
+          if (pair != null) {
+            outerKeys.add(pair[0]);
+            innerKeys.add(pair[1]);
+          } else {
+            conjuncts.add(expressions.convert(conjunct)); // another outer reference is refused here
+          }
+        }
+        if (outerKeys.isEmpty()) {
+          yield null;
+        }
+        LogicalRel kept = conjuncts.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(conjuncts));
+        Converted done = finish(filter, new Converted(kept, input.names()), at);
+        yield new Correlated(filter.getRemap().isPresent() ? carry(done, innerKeys) : done, outerKeys, innerKeys);
+      }
+      default -> throw new IllegalStateException("not of the correlated shape: " + kind(rel));
+    };
+  }
+
+  /** {@code converted}, a project (what a project or an emit converts into), also passing on {@code keys}. */
+  private static Converted carry(Converted converted, List<String> keys) {
+    if (!(converted.rel() instanceof LogicalRel.Project project)) {
+      throw new IllegalStateException("an emit or a project converts into a project, not " + converted.rel());
+    }
+    List<NamedExpr> outputs = new ArrayList<>(project.outputs());
+    for (String key : keys) {
+      if (outputs.stream().noneMatch(output -> output.name().equals(key))) {
+        outputs.add(Expr.col(key).as(key));
+      }
+    }
+    return new Converted(new LogicalRel.Project(project.input(), outputs), converted.names());
+  }
+
+  /**
+   * Whether {@code conjunct} rejects a row whose {@code column} is null: a comparison whose operands
+   * are columns, literals, arithmetic and casts, which are null when an operand is.
+   */
+  private static boolean rejectsNull(Expr conjunct, String column) {
+    return !Exprs.columns(conjunct).contains(column)
+        || (conjunct instanceof Expr.Comparison c && strict(c.left()) && strict(c.right()));
+  }
+
+  private static boolean strict(Expr expr) {
+    return switch (expr) {
+      case Expr.ColumnRef ref -> true;
+      case Expr.Literal literal -> true;
+      case Expr.Arithmetic a -> strict(a.left()) && strict(a.right());
+      case Expr.Cast cast -> strict(cast.input());
+      default -> false;
+    };
+  }
+
   private LogicalRel in(LogicalRel rel, Expression.InPredicate in, ExpressionConverter expressions, String here) {
     if (!(expressions.convert(in.needles().getFirst()) instanceof Expr.ColumnRef needle)) {
       throw new UnsupportedPlanException(here, "IN subquery whose value is not a field");
@@ -215,6 +354,10 @@ final class RelConverter {
     Converted haystack = convert(in.haystack(), here + " (in)");
     if (haystack.names().size() != 1) {
       throw new UnsupportedPlanException(here, "IN subquery with " + haystack.names().size() + " columns");
+    }
+    if (!joinable(needle.name(), haystack.names().getFirst())) {
+      throw new UnsupportedPlanException(here, "IN subquery on columns a hash join does not key on (INTEGER, BIGINT "
+          + "or DATE of one type)");
     }
     return new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
   }
@@ -244,7 +387,7 @@ final class RelConverter {
     List<String> innerKeys = new ArrayList<>();
     List<Expr> innerConjuncts = new ArrayList<>();
     for (Expression conjunct : conjuncts(correlated.getCondition())) {
-      String[] pair = correlation(conjunct, outer, innerExpressions);
+      String[] pair = correlation(conjunct, outer, innerExpressions, where);
       if (pair != null) {
         outerKeys.add(pair[0]);
         innerKeys.add(pair[1]);
@@ -259,8 +402,12 @@ final class RelConverter {
     return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, build, outerKeys, innerKeys);
   }
 
-  /** The outer and inner column of {@code conjunct} when it is {@code inner field = outer field}, or null. */
-  private static String[] correlation(Expression conjunct, List<String> outer, ExpressionConverter inner) {
+  /**
+   * The outer and inner column of {@code conjunct} when it is {@code inner field = outer field}, or null.
+   *
+   * @throws UnsupportedPlanException when the two are not of one type a hash join keys on
+   */
+  private String[] correlation(Expression conjunct, List<String> outer, ExpressionConverter inner, String here) {
     if (!(conjunct instanceof Expression.ScalarFunctionInvocation call)
         || !call.declaration().name().equalsIgnoreCase("equal") || call.arguments().size() != 2
         || !(call.arguments().get(0) instanceof FieldReference a) || !(call.arguments().get(1) instanceof FieldReference b)) {
@@ -275,7 +422,12 @@ final class RelConverter {
     if (offset < 0 || offset >= outer.size()) {
       return null;
     }
-    return new String[] {outer.get(offset), inner.column(innerSide)};
+    String[] pair = {outer.get(offset), inner.column(innerSide)};
+    if (!joinable(pair[0], pair[1])) {
+      throw new UnsupportedPlanException(here, "correlation on " + pair[1] + " = " + pair[0] + ", columns a hash join "
+          + "does not key on (INTEGER, BIGINT or DATE of one type)");
+    }
+    return pair;
   }
 
   /** Whether {@code reference} is a field of the query one level out. */
@@ -298,7 +450,10 @@ final class RelConverter {
   }
 
   private Converted project(Project project, String here) {
-    Converted input = convert(project.getInput(), here);
+    return projectOver(project, convert(project.getInput(), here), here);
+  }
+
+  private Converted projectOver(Project project, Converted input, String here) {
     ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
     List<NamedExpr> outputs = new ArrayList<>();
     List<String> fields = new ArrayList<>(input.names());
@@ -314,7 +469,10 @@ final class RelConverter {
   }
 
   private Converted aggregate(io.substrait.relation.Aggregate aggregate, String here) {
-    Converted input = convert(aggregate.getInput(), here);
+    return aggregateOver(aggregate, convert(aggregate.getInput(), here), here);
+  }
+
+  private Converted aggregateOver(io.substrait.relation.Aggregate aggregate, Converted input, String here) {
     ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
     if (aggregate.getGroupings().size() > 1) {
       throw new UnsupportedPlanException(here, aggregate.getGroupings().size()

@@ -11,8 +11,9 @@
  * <ul>
  *   <li>Relations: named-table reads (with their filters), filter (an uncorrelated one-column
  *       {@code field IN (subquery)} among its conjuncts runs as a semi join, a {@code [NOT] EXISTS}
- *       correlated only by field equalities as a semi or anti join, an uncorrelated scalar subquery
- *       that is a global aggregate as a one-row input crossed in), project (with emit), aggregate with
+ *       correlated only by field equalities as a semi or anti join, a scalar subquery that is a global
+ *       aggregate crossed in (uncorrelated) or grouped by and joined on its correlation's fields),
+ *       project (with emit), aggregate with
  *       one grouping set and {@code sum}, {@code avg}, {@code min}, {@code max}, {@code count},
  *       {@code count(*)}, sort by fields, fetch without offset, inner, left, right, semi and anti
  *       joins with at least one {@code field = field} conjunct across the inputs (other conjuncts are

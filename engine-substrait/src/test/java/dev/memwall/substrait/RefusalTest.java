@@ -59,6 +59,18 @@ class RefusalTest {
     return plan(join, join.getRecordType().fields().stream().map(f -> "c").toList().toArray(String[]::new));
   }
 
+  /** u where uid = the outer row's field 0. */
+  private static Rel correlatedFilterU() {
+    return B.filter(inner -> call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+        FieldReference.newRootStructOuterReference(0, N.I64, 1)), Fixture.scanU());
+  }
+
+  /** A global aggregate of {@code measure} (null: max(uid)) over {@link #correlatedFilterU}. */
+  private static Rel correlatedU(Aggregate.Measure measure) {
+    return B.aggregate(inner -> B.grouping(), inner -> List.of(measure != null ? measure : B.max(inner, 0)),
+        correlatedFilterU());
+  }
+
   private static Expression idEqualsUid(List<Rel> inputs) {
     return call("equal", N.BOOLEAN, B.fieldReference(inputs, 0), B.fieldReference(inputs, 6));
   }
@@ -163,11 +175,30 @@ class RefusalTest {
         refused("root > filter: scalar subquery that is not certainly one row (only a global aggregate, possibly "
             + "projected)", () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0),
             B.scalarSubquery(B.project(inner -> List.of(), B.remap(0), Fixture.scanU()), N.I64)))),
+        refused("root > filter (scalar) > aggregate: correlated scalar subquery over a count (a missing group counts 0, "
+            + "not null)", () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0),
+                B.scalarSubquery(correlatedU(B.measure(Fixture.aggregate("count", N.I64, AggregationInvocation.ALL))),
+                    N.I64)))),
+        refused("root > filter: correlated scalar subquery outside a comparison of the filter's conditions",
+            () -> filterT(input -> call("is_null", N.BOOLEAN, B.scalarSubquery(correlatedU(null), N.I64)))),
+        refused("root > filter (scalar) > aggregate: correlated scalar subquery whose aggregate has an emit",
+            () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
+                B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.remap(0), correlatedFilterU()),
+                N.I64)))),
         refused("root > filter (scalar) > aggregate > filter: outer reference (a correlated subquery)",
             () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
-                B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("equal",
-                    N.BOOLEAN, B.fieldReference(inner, 1), FieldReference.newRootStructOuterReference(1, N.STRING, 1)),
+                B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("lt",
+                    N.BOOLEAN, B.fieldReference(inner, 0), FieldReference.newRootStructOuterReference(0, N.I64, 1)),
                     Fixture.scanU())), N.I64)))),
+        refused("root > filter (scalar) > aggregate > filter: correlation on label = grp, columns a hash join does not "
+            + "key on (INTEGER, BIGINT or DATE of one type)", () -> filterT(input -> call("gt", N.BOOLEAN,
+                B.fieldReference(input, 0), B.scalarSubquery(B.aggregate(inner -> B.grouping(),
+                    inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("equal", N.BOOLEAN,
+                        B.fieldReference(inner, 1), FieldReference.newRootStructOuterReference(1, N.STRING, 1)),
+                    Fixture.scanU())), N.I64)))),
+        refused("root > filter: IN subquery on columns a hash join does not key on (INTEGER, BIGINT or DATE of one type)",
+            () -> filterT(input -> B.inPredicate(B.project(inner -> List.of(), B.remap(1), Fixture.scanU()),
+                B.fieldReference(input, 1)))),
         refused("root > project: subquery (ScalarSubquery); subqueries are not decorrelated yet",
             () -> projectT(input -> B.scalarSubquery(Fixture.scanU(), N.I64))),
         refused("root > project: expression Switch", () -> projectT(input -> B.switchExpression(

@@ -190,6 +190,19 @@ class SubstraitPlansTest {
   }
 
   @Test
+  void aCorrelatedScalarSubqueryIsGroupedByItsCorrelationAndJoined(EngineMemory memory) {
+    // select * from t where id = (select max(uid) from u where uid = t.id): ids 1, 3 and 6; id 2 has no group
+    Rel filtered = B.filter(input -> call("equal", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
+        B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("equal", N.BOOLEAN,
+            B.fieldReference(inner, 0), io.substrait.expression.FieldReference.newRootStructOuterReference(0, N.I64, 1)),
+            Fixture.scanU())), N.I64)), Fixture.scanT());
+    try (Table t = Fixture.t(memory); Table u = Fixture.u(memory)) {
+      Catalog catalog = new Catalog().register("t", t).register("u", u);
+      assertEquals(new TreeSet<>(List.of(1L, 3L, 6L)), ids(run(filtered, catalog, new ExecutionContext(memory, 2))));
+    }
+  }
+
+  @Test
   void aFilterOverACrossProductBecomesAJoinWithItsConditionsPushedDown(EngineMemory memory) {
     Rel cross = B.cross(Fixture.scanT(), Fixture.scanU());
     Rel filtered = B.filter(input -> B.and(call("equal", N.BOOLEAN, B.fieldReference(input, 0), B.fieldReference(input, 6)),

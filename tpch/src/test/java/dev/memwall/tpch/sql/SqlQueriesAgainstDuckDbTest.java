@@ -35,15 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class SqlQueriesAgainstDuckDbTest {
   /** The queries the SQL path runs and verifies. */
-  static final List<Integer> SUPPORTED = List.of(1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 18, 19);
+  static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 17, 18, 19, 20);
 
   /** Why each other query is refused: a fragment of its refusal's message. */
   static final Map<Integer, String> REFUSED = Map.ofEntries(
-      Map.entry(2, "(scalar) > aggregate > project > filter: outer reference"), // correlated scalar subquery
       Map.entry(11, "does not parse"), // "value" is a reserved word in Calcite's SQL
       Map.entry(16, "subquery (InPredicate)"),
-      Map.entry(17, "outer reference (a correlated subquery)"), // correlated scalar subquery
-      Map.entry(20, "outer reference (a correlated subquery)"), // correlated scalar subquery in an IN
       Map.entry(21, "(exists) > filter: outer reference (a correlated subquery)"), // l2.l_suppkey <> l1.l_suppkey
       Map.entry(22, "SUBSTR")); // DuckDB's name; Calcite's default operator table has SUBSTRING only
 
