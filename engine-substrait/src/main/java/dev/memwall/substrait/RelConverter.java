@@ -289,26 +289,13 @@ final class RelConverter {
             global.names()), below.outerKeys(), below.innerKeys());
       }
       case Filter filter -> {
-        Converted input = convert(filter.getInput(), at);
-        ExpressionConverter expressions = new ExpressionConverter(input.names(), at);
-        List<String> outerKeys = new ArrayList<>();
-        List<String> innerKeys = new ArrayList<>();
-        List<Expr> conjuncts = new ArrayList<>();
-        for (Expression conjunct : conjuncts(filter.getCondition())) {
-          String[] pair = correlation(conjunct, outer, expressions, at);
-          if (pair != null) {
-            outerKeys.add(pair[0]);
-            innerKeys.add(pair[1]);
-          } else {
-            conjuncts.add(expressions.convert(conjunct)); // another outer reference is refused here
-          }
-        }
-        if (outerKeys.isEmpty()) {
+        Decorrelated inner = decorrelate(filter, outer, at);
+        if (inner.outerKeys().isEmpty()) {
           yield null;
         }
-        LogicalRel kept = conjuncts.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(conjuncts));
-        Converted done = finish(filter, new Converted(kept, input.names()), at);
-        yield new Correlated(filter.getRemap().isPresent() ? carry(done, innerKeys) : done, outerKeys, innerKeys);
+        Converted done = finish(filter, new Converted(inner.rel(), inner.names()), at);
+        yield new Correlated(filter.getRemap().isPresent() ? carry(done, inner.innerKeys()) : done, inner.outerKeys(),
+            inner.innerKeys());
       }
       default -> throw new IllegalStateException("not of the correlated shape: " + kind(rel));
     };
@@ -381,25 +368,40 @@ final class RelConverter {
       throw new UnsupportedPlanException(inside, "EXISTS subquery that is not a filter correlated by field equalities");
     }
     String where = inside + " > filter";
-    Converted inner = convert(correlated.getInput(), where);
-    ExpressionConverter innerExpressions = new ExpressionConverter(inner.names(), where);
+    Decorrelated inner = decorrelate(correlated, outer, where);
+    if (inner.outerKeys().isEmpty()) {
+      throw new UnsupportedPlanException(where, "EXISTS subquery without an inner field = outer field condition");
+    }
+    return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, inner.rel(), inner.outerKeys(),
+        inner.innerKeys());
+  }
+
+  /** A subquery's filter without its {@code inner field = outer field} conjuncts, which are its key pairs. */
+  private record Decorrelated(LogicalRel rel, List<String> names, List<String> outerKeys, List<String> innerKeys) {}
+
+  /**
+   * {@code filter}, a subquery's, with its correlation conjuncts taken out as key pairs; the other
+   * conjuncts filter its input. {@code outer} names the enclosing query's fields.
+   *
+   * @throws UnsupportedPlanException for an outer reference in any other conjunct
+   */
+  private Decorrelated decorrelate(Filter filter, List<String> outer, String here) {
+    Converted input = convert(filter.getInput(), here);
+    ExpressionConverter expressions = new ExpressionConverter(input.names(), here);
     List<String> outerKeys = new ArrayList<>();
     List<String> innerKeys = new ArrayList<>();
-    List<Expr> innerConjuncts = new ArrayList<>();
-    for (Expression conjunct : conjuncts(correlated.getCondition())) {
-      String[] pair = correlation(conjunct, outer, innerExpressions, where);
+    List<Expr> kept = new ArrayList<>();
+    for (Expression conjunct : conjuncts(filter.getCondition())) {
+      String[] pair = correlation(conjunct, outer, expressions, here);
       if (pair != null) {
         outerKeys.add(pair[0]);
         innerKeys.add(pair[1]);
       } else {
-        innerConjuncts.add(innerExpressions.convert(conjunct)); // an outer reference elsewhere is refused here
+        kept.add(expressions.convert(conjunct)); // an outer reference elsewhere is refused here
       }
     }
-    if (outerKeys.isEmpty()) {
-      throw new UnsupportedPlanException(where, "EXISTS subquery without an inner field = outer field condition");
-    }
-    LogicalRel build = innerConjuncts.isEmpty() ? inner.rel() : new LogicalRel.Filter(inner.rel(), Exprs.and(innerConjuncts));
-    return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, build, outerKeys, innerKeys);
+    LogicalRel rel = kept.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(kept));
+    return new Decorrelated(rel, input.names(), outerKeys, innerKeys);
   }
 
   /**
