@@ -1,0 +1,61 @@
+package dev.memwall.sql;
+
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.Catalog;
+import dev.memwall.substrait.SubstraitPlans;
+import dev.memwall.substrait.UnsupportedPlanException;
+import io.substrait.isthmus.SqlToSubstrait;
+import io.substrait.plan.Plan;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.calcite.sql.parser.SqlParseException;
+
+/**
+ * SQL on memwall: a {@code SELECT} over a {@link Catalog}'s tables is planned by Isthmus (Apache
+ * Calcite's parser and validator) into a Substrait plan, which {@link SubstraitPlans} converts,
+ * optimizes and runs. What SQL is supported is what the Substrait consumer supports (see
+ * {@code docs/sql.md}); anything else is refused before it runs: SQL that does not parse or
+ * validate with an {@link SqlException}, a plan outside the subset with an
+ * {@link UnsupportedPlanException} naming the construct and its place in the plan.
+ *
+ * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result has been
+ * consumed; the returned table or reader is the caller's to close. Thread safety: no state; calls
+ * may run concurrently over tables that are not changed meanwhile.
+ */
+public final class Memwall {
+  private Memwall() {}
+
+  /**
+   * {@code sql} as a Substrait plan, nothing run.
+   *
+   * @throws SqlException when the text does not parse or does not validate against the catalog
+   */
+  public static Plan substrait(Catalog catalog, String sql) {
+    try {
+      return new SqlToSubstrait().convert(sql, SqlCatalog.of(catalog));
+    } catch (SqlParseException e) {
+      throw new SqlException("SQL does not parse: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      if (e instanceof UnsupportedPlanException) {
+        throw e;
+      }
+      throw new SqlException("SQL is not valid here: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code sql} converted and optimized, nothing run; {@link SubstraitPlans.Prepared#explain} describes it. */
+  public static SubstraitPlans.Prepared prepare(Catalog catalog, String sql) {
+    return SubstraitPlans.prepare(substrait(catalog, sql), catalog);
+  }
+
+  /** Runs {@code sql}; the caller closes the table. */
+  public static Table sql(Catalog catalog, String sql, ExecutionContext context) {
+    return SubstraitPlans.relation(prepare(catalog, sql), context).toTable();
+  }
+
+  /** Runs {@code sql} as a stream of Arrow batches in {@code allocator}; the caller closes the reader. */
+  public static ArrowReader stream(Catalog catalog, String sql, ExecutionContext context, BufferAllocator allocator) {
+    return SubstraitPlans.relation(prepare(catalog, sql), context).stream(allocator);
+  }
+}

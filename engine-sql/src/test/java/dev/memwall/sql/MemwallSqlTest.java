@@ -1,0 +1,140 @@
+package dev.memwall.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.substrait.Catalog;
+import dev.memwall.substrait.TableRows;
+import dev.memwall.substrait.UnsupportedPlanException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** SQL text over two small tables with nulls, through Isthmus and the Substrait consumer. */
+@ExtendWith(LeakCheck.class)
+class MemwallSqlTest {
+
+  /** orders(id INT64, customer INT32, amount DECIMAL(2), placed DATE, "value" FLOAT64) and customers(id INT32, name STRING). */
+  private static Catalog catalog(Table orders, Table customers) {
+    return new Catalog().register("orders", orders).register("customers", customers);
+  }
+
+  private static Table orders(EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("id", "customer", "amount", "placed", "value"),
+        List.of(ColumnType.INT64, ColumnType.INT32, ColumnType.decimal(2), ColumnType.DATE, ColumnType.FLOAT64),
+        memory.arrow())) {
+      long[][] rows = {{1, 10, 1250, 9000}, {2, 10, 50, 9100}, {3, 20, 999, 9120}, {4, 30, 100, 9300}, {5, 40, 1, 9400}};
+      for (long[] row : rows) {
+        builder.appendLong(row[0]);
+        if (row[1] == 40) {
+          builder.appendNull();
+        } else {
+          builder.appendLong(row[1]);
+        }
+        builder.appendLong(row[2]).appendLong(row[3]).appendDouble(row[0] / 2.0).endRow();
+      }
+      return builder.build();
+    }
+  }
+
+  private static Table customers(EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("id", "name"), List.of(ColumnType.INT32, ColumnType.STRING),
+        memory.arrow())) {
+      builder.appendLong(10).appendString("ann".getBytes(StandardCharsets.UTF_8)).endRow();
+      builder.appendLong(20).appendString("bob".getBytes(StandardCharsets.UTF_8)).endRow();
+      builder.appendLong(50).appendNull().endRow();
+      return builder.build();
+    }
+  }
+
+  @Test
+  void aCommaJoinWithGroupingAndOrderingRunsAsSql(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      String sql = "select c.name, sum(o.amount) as total, count(*) as n from orders o, customers c "
+          + "where o.customer = c.id and o.placed < date '1994-01-01' + interval '1' year group by c.name order by total desc";
+      try (Table result = Memwall.sql(catalog(orders, customers), sql, new ExecutionContext(memory, 2))) {
+        assertEquals(List.of("NAME", "TOTAL", "N"), result.schema().getFields().stream().map(f -> f.getName()).toList());
+        assertEquals(List.of(row("ann", new BigDecimal("13.00"), 2L), row("bob", new BigDecimal("9.99"), 1L)), rows(result));
+      }
+    }
+  }
+
+  @Test
+  void aLeftJoinKeepsUnmatchedRowsAndAReservedWordIsAColumnWhenQuoted(EngineMemory memory) throws Exception {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      String sql = "select o.id, c.name, o.\"VALUE\" from orders o left join customers c on o.customer = c.id "
+          + "where o.placed >= date '1995-09-01' order by o.id";
+      try (Table result = Memwall.sql(catalog(orders, customers), sql, ExecutionContext.singleThreaded(memory))) {
+        // placed >= 1995-09-01 is day >= 9374: order 5 only (its customer is null)
+        assertEquals(List.of(row(5L, null, 2.5)), rows(result));
+      }
+      long streamed = 0;
+      try (ArrowReader reader = Memwall.stream(catalog(orders, customers), "select id from orders where amount > 5",
+          ExecutionContext.singleThreaded(memory), memory.arrow())) {
+        while (reader.loadNextBatch()) {
+          streamed += reader.getVectorSchemaRoot().getRowCount();
+        }
+      }
+      assertEquals(2, streamed, "amounts 12.50 and 9.99");
+    }
+  }
+
+  @Test
+  void sqlThatDoesNotParseOrValidateIsRefusedByName(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      SqlException parse = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select from where"));
+      assertTrue(parse.getMessage().startsWith("SQL does not parse: "), parse.getMessage());
+      SqlException unknown = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select nope from orders"));
+      assertTrue(unknown.getMessage().startsWith("SQL is not valid here: ") && unknown.getMessage().contains("NOPE"),
+          unknown.getMessage());
+    }
+  }
+
+  @Test
+  void inExistsAndScalarSubqueriesRunAndNotInIsRefusedBeforeRunning(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      try (Table result = Memwall.sql(catalog, "select id from orders where customer in (select id from customers) "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L), row(2L), row(3L)), rows(result), "customers 10 and 20 exist, 30 does not");
+      }
+      try (Table result = Memwall.sql(catalog, "select id from orders o where not exists (select * from customers c "
+          + "where c.id = o.customer and c.name = 'ann') order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(3L), row(4L), row(5L)), rows(result), "ann is customer 10, of orders 1 and 2");
+      }
+      try (Table result = Memwall.sql(catalog, "select id from orders where amount > (select avg(amount) from orders) "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L), row(3L)), rows(result), "the average amount is 4.798");
+      }
+      try (Table result = Memwall.sql(catalog, "select id from orders o where amount > (select avg(amount) from orders i "
+          + "where i.customer = o.customer)", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L)), rows(result), "customer 10's average is 6.50; order 5 has no customer");
+      }
+      UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(catalog,
+          "select id from orders where customer not in (select id from customers)"));
+      assertEquals("root > project > filter: subquery (InPredicate); subqueries are not decorrelated yet",
+          e.getMessage());
+    }
+  }
+
+  private static List<Object> row(Object... values) {
+    return Arrays.asList(values);
+  }
+
+  private static List<List<Object>> rows(Table table) {
+    return TableRows.of(table);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.memwall.substrait;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.join.relational.Relation;
+import dev.memwall.substrait.logical.Explain;
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.optimizer.JoinOrder;
+import io.substrait.plan.Plan;
+import io.substrait.plan.ProtoPlanConverter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/**
+ * Substrait plans run on memwall: a plan (Substrait's Java POJOs, or its protobuf through the
+ * library's {@link ProtoPlanConverter}) with one root is converted into a {@link LogicalRel}
+ * against a {@link Catalog}, which refuses anything outside the supported subset (see the package
+ * documentation) with an {@link UnsupportedPlanException} before anything runs; its comma joins
+ * are ordered ({@link JoinOrder}); it is then lowered onto a {@link Relation} whose output columns
+ * carry the root's names.
+ *
+ * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
+ * consumed; {@link #execute}'s table and {@link #stream}'s reader are the caller's to close.
+ * Thread safety: the methods keep no state; each call is for one thread (the plan itself runs on
+ * the context's threads).
+ */
+public final class SubstraitPlans {
+  private SubstraitPlans() {}
+
+  /** A converted and optimized plan: its logical tree, and the root's column names with theirs. */
+  public record Prepared(LogicalRel rel, List<String> internalNames, List<String> outputNames) {
+    /** The logical plan as text. */
+    public String explain() {
+      return Explain.of(rel) + "output " + outputNames + "\n";
+    }
+  }
+
+  /**
+   * {@code plan} converted and optimized, nothing run.
+   *
+   * @throws UnsupportedPlanException for what memwall does not run, naming it and where it is
+   */
+  public static Prepared prepare(Plan plan, Catalog catalog) {
+    Objects.requireNonNull(catalog, "catalog");
+    if (plan.getRoots().size() != 1) {
+      throw new UnsupportedPlanException("plan", plan.getRoots().size() + " roots (only one)");
+    }
+    Plan.Root root = plan.getRoots().getFirst();
+    RelConverter converter = new RelConverter(catalog);
+    RelConverter.Converted converted = converter.convert(root.getInput(), "root");
+    List<String> outputNames = new ArrayList<>(root.getNames());
+    if (outputNames.isEmpty()) {
+      outputNames.addAll(converted.names());
+    }
+    if (outputNames.size() != converted.names().size()) {
+      throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
+          + " fields (nested names are not supported)");
+    }
+    return new Prepared(JoinOrder.optimize(converted.rel(), converter::joinable), converted.names(),
+        unique(outputNames));
+  }
+
+  /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */
+  public static Prepared prepare(io.substrait.proto.Plan plan, Catalog catalog) {
+    return prepare(new ProtoPlanConverter().from(plan), catalog);
+  }
+
+  /**
+   * {@code plan} as a relation with the root's column names, ready to run; its joins have run
+   * their build sides already. The caller consumes or closes it.
+   */
+  public static Relation relation(Prepared plan, ExecutionContext context) {
+    Set<String> required = new LinkedHashSet<>(plan.internalNames());
+    Relation relation = new RelationLowering(context).lower(plan.rel(), required);
+    List<NamedExpr> outputs = new ArrayList<>();
+    for (int i = 0; i < plan.internalNames().size(); i++) {
+      outputs.add(Expr.col(plan.internalNames().get(i)).as(plan.outputNames().get(i)));
+    }
+    return relation.project(outputs.toArray(NamedExpr[]::new));
+  }
+
+  /** Runs {@code plan}; the caller closes the table. */
+  public static Table execute(Plan plan, Catalog catalog, ExecutionContext context) {
+    return relation(prepare(plan, catalog), context).toTable();
+  }
+
+  /** Runs {@code plan} as a stream of Arrow batches in {@code allocator}; the caller closes the reader. */
+  public static ArrowReader stream(Plan plan, Catalog catalog, ExecutionContext context, BufferAllocator allocator) {
+    return relation(prepare(plan, catalog), context).stream(allocator);
+  }
+
+  /** The root's names, a repeated one suffixed so that every output column has its own. */
+  private static List<String> unique(List<String> names) {
+    Set<String> seen = new HashSet<>();
+    List<String> unique = new ArrayList<>();
+    for (String name : names) {
+      String candidate = name;
+      for (int n = 2; !seen.add(candidate); n++) {
+        candidate = name + "_" + n;
+      }
+      unique.add(candidate);
+    }
+    return unique;
+  }
+}

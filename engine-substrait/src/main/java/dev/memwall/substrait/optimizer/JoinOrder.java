@@ -1,0 +1,252 @@
+package dev.memwall.substrait.optimizer;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.substrait.logical.Exprs;
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiPredicate;
+
+/**
+ * The logical rewrite that turns SQL's comma joins into equi-joins. A tree of cross products and
+ * inner joins, with the filters directly above or inside it, is one join region: its inputs (the
+ * leaves: anything that is not a cross, an inner join or a filter over them, itself optimized
+ * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
+ * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
+ * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
+ * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are applied right after the join that brings
+ * their columns together. The join tree is then built greedily: of the pairs of components linked
+ * by edges, the one with the smallest estimated result ({@link RowEstimate}) joins first, on all the
+ * edges between them, the smaller side as the build (right) input. Components no edge links are
+ * crossed, smallest first.
+ *
+ * <p>Everything else is rebuilt unchanged around its optimized inputs. Names make this safe: every
+ * column keeps its name, so the parents of a region find their columns wherever the new tree puts
+ * them. Stateless and thread-safe.
+ */
+public final class JoinOrder {
+  private JoinOrder() {}
+
+  /**
+   * {@code rel} with its join regions reordered; the same rows. {@code joinable} says which pairs of
+   * columns a hash join can take as keys (by their types); an equality of other columns is a
+   * condition applied after the join that brings them together.
+   */
+  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable) {
+    if (isRegion(rel)) {
+      return region(rel, joinable);
+    }
+    return switch (rel) {
+      case LogicalRel.Scan scan -> scan;
+      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input(), joinable), filter.condition());
+      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input(), joinable), project.outputs());
+      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input(), joinable), a.keys(), a.measures());
+      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input(), joinable), sort.keys());
+      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input(), joinable), limit.rows());
+      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left(), joinable),
+          optimize(join.right(), joinable), join.leftKeys(), join.rightKeys());
+      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left(), joinable),
+          optimize(cross.right(), joinable));
+    };
+  }
+
+  /** Whether {@code rel} is a cross or inner join, or a filter over one (possibly through more filters). */
+  private static boolean isRegion(LogicalRel rel) {
+    return switch (rel) {
+      case LogicalRel.Cross cross -> true;
+      case LogicalRel.Join join -> join.kind() == JoinKind.INNER;
+      case LogicalRel.Filter filter -> isRegion(filter.input());
+      default -> false;
+    };
+  }
+
+  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts,
+      BiPredicate<String, String> joinable) {
+    if (!isRegion(rel)) {
+      leaves.add(optimize(rel, joinable));
+      return;
+    }
+    switch (rel) {
+      case LogicalRel.Cross cross -> {
+        flatten(cross.left(), leaves, conjuncts, joinable);
+        flatten(cross.right(), leaves, conjuncts, joinable);
+      }
+      case LogicalRel.Join join -> {
+        flatten(join.left(), leaves, conjuncts, joinable);
+        flatten(join.right(), leaves, conjuncts, joinable);
+        for (int i = 0; i < join.leftKeys().size(); i++) {
+          conjuncts.add(Expr.col(join.leftKeys().get(i)).eq(Expr.col(join.rightKeys().get(i))));
+        }
+      }
+      case LogicalRel.Filter filter -> {
+        flatten(filter.input(), leaves, conjuncts, joinable);
+        conjuncts.addAll(Exprs.conjuncts(filter.condition()));
+      }
+      default -> throw new IllegalStateException("not a region node: " + rel);
+    }
+  }
+
+  /** A component of the join tree under construction: its plan, the leaves it covers, its estimated rows. */
+  private record Component(LogicalRel rel, Set<Integer> leaves, double rows) {}
+
+  /** A {@code field = field} conjunct between two leaves. */
+  private record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
+
+  private static LogicalRel region(LogicalRel rel, BiPredicate<String, String> joinable) {
+    List<LogicalRel> leaves = new ArrayList<>();
+    List<Expr> found = new ArrayList<>();
+    flatten(rel, leaves, found, joinable);
+    List<Expr> conjuncts = new ArrayList<>();
+    for (Expr conjunct : found) {
+      conjuncts.addAll(factorOr(conjunct));
+    }
+    Map<String, Integer> owner = new HashMap<>();
+    for (int i = 0; i < leaves.size(); i++) {
+      for (String column : leaves.get(i).columns()) {
+        owner.put(column, i);
+      }
+    }
+    List<List<Expr>> pushed = new ArrayList<>();
+    leaves.forEach(leaf -> pushed.add(new ArrayList<>()));
+    List<Edge> edges = new ArrayList<>();
+    List<Expr> constant = new ArrayList<>();
+    Map<Expr, Set<Integer>> spanning = new java.util.LinkedHashMap<>();
+    for (Expr conjunct : conjuncts) {
+      Set<Integer> touched = new LinkedHashSet<>();
+      for (String column : Exprs.columns(conjunct)) {
+        Integer leaf = owner.get(column);
+        if (leaf == null) {
+          throw new IllegalStateException("column '" + column + "' of " + conjunct + " is on no input of the join");
+        }
+        touched.add(leaf);
+      }
+      if (touched.isEmpty()) {
+        constant.add(conjunct);
+      } else if (touched.size() == 1) {
+        pushed.get(touched.iterator().next()).add(conjunct);
+      } else if (touched.size() == 2 && conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
+          && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b
+          && joinable.test(a.name(), b.name())) {
+        edges.add(new Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
+      } else {
+        spanning.put(conjunct, touched);
+      }
+    }
+    List<Component> components = new ArrayList<>();
+    for (int i = 0; i < leaves.size(); i++) {
+      LogicalRel leaf = pushed.get(i).isEmpty() ? leaves.get(i)
+          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i)));
+      components.add(new Component(leaf, Set.of(i), RowEstimate.of(leaf)));
+    }
+    while (components.size() > 1) {
+      components = joinCheapest(components, edges, spanning);
+    }
+    LogicalRel result = components.getFirst().rel();
+    return constant.isEmpty() ? result : new LogicalRel.Filter(result, Exprs.and(constant));
+  }
+
+  /** The components with the cheapest linked pair (or, with none linked, the two smallest) joined. */
+  private static List<Component> joinCheapest(List<Component> components, List<Edge> edges,
+      Map<Expr, Set<Integer>> spanning) {
+    int bestI = -1;
+    int bestJ = -1;
+    double bestRows = Double.MAX_VALUE;
+    double bestSmaller = Double.MAX_VALUE;
+    for (int i = 0; i < components.size(); i++) {
+      for (int j = i + 1; j < components.size(); j++) {
+        if (linking(edges, components.get(i), components.get(j)).isEmpty()) {
+          continue;
+        }
+        double rows = Math.max(components.get(i).rows(), components.get(j).rows());
+        double smaller = Math.min(components.get(i).rows(), components.get(j).rows());
+        if (rows < bestRows || (rows == bestRows && smaller < bestSmaller)) {
+          bestI = i;
+          bestJ = j;
+          bestRows = rows;
+          bestSmaller = smaller;
+        }
+      }
+    }
+    List<Component> remaining = new ArrayList<>(components);
+    Component joined;
+    if (bestI < 0) { // nothing linked: cross the two smallest
+      remaining.sort((a, b) -> Double.compare(a.rows(), b.rows()));
+      Component small = remaining.remove(0);
+      Component other = remaining.remove(0);
+      joined = new Component(new LogicalRel.Cross(other.rel(), small.rel()), union(small, other),
+          small.rows() * other.rows());
+    } else {
+      Component a = components.get(bestI);
+      Component b = components.get(bestJ);
+      remaining.remove(b);
+      remaining.remove(a);
+      Component probe = a.rows() >= b.rows() ? a : b;
+      Component build = probe == a ? b : a;
+      List<String> probeKeys = new ArrayList<>();
+      List<String> buildKeys = new ArrayList<>();
+      for (Edge edge : linking(edges, probe, build)) {
+        boolean leftOnProbe = probe.leaves().contains(edge.leftLeaf());
+        probeKeys.add(leftOnProbe ? edge.leftColumn() : edge.rightColumn());
+        buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
+      }
+      joined = new Component(new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys),
+          union(a, b), bestRows);
+    }
+    List<Expr> now = new ArrayList<>();
+    spanning.entrySet().removeIf(entry -> {
+      if (joined.leaves().containsAll(entry.getValue())) {
+        now.add(entry.getKey());
+        return true;
+      }
+      return false;
+    });
+    Component result = now.isEmpty() ? joined
+        : new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(), joined.rows());
+    remaining.add(result);
+    return remaining;
+  }
+
+  private static List<Edge> linking(List<Edge> edges, Component a, Component b) {
+    return edges.stream().filter(e -> (a.leaves().contains(e.leftLeaf()) && b.leaves().contains(e.rightLeaf()))
+        || (b.leaves().contains(e.leftLeaf()) && a.leaves().contains(e.rightLeaf()))).toList();
+  }
+
+  private static Set<Integer> union(Component a, Component b) {
+    Set<Integer> leaves = new LinkedHashSet<>(a.leaves());
+    leaves.addAll(b.leaves());
+    return Set.copyOf(leaves);
+  }
+
+  /**
+   * {@code conjunct} as conjuncts with what every operand of an OR repeats factored out: {@code (a
+   * and x) or (a and y)} is {@code a} and {@code x or y}; anything else is itself.
+   */
+  static List<Expr> factorOr(Expr conjunct) {
+    if (!(conjunct instanceof Expr.Or or) || or.operands().size() < 2) {
+      return List.of(conjunct);
+    }
+    List<List<Expr>> operands = or.operands().stream().map(Exprs::conjuncts).toList();
+    List<Expr> common = new ArrayList<>(new LinkedHashSet<>(operands.getFirst()));
+    operands.forEach(common::retainAll);
+    if (common.isEmpty()) {
+      return List.of(conjunct);
+    }
+    List<Expr> rest = new ArrayList<>();
+    for (List<Expr> operand : operands) {
+      List<Expr> left = new ArrayList<>(operand);
+      left.removeAll(common);
+      if (left.isEmpty()) {
+        return common; // one operand is just the common part: the OR adds nothing
+      }
+      rest.add(Exprs.and(left));
+    }
+    List<Expr> result = new ArrayList<>(common);
+    result.add(new Expr.Or(rest));
+    return result;
+  }
+}

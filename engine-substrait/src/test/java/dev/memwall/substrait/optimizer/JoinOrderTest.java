@@ -1,0 +1,100 @@
+package dev.memwall.substrait.optimizer;
+
+import static dev.memwall.core.expr.Expr.and;
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.lit;
+import static dev.memwall.core.expr.Expr.or;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memwall.core.expr.Expr;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.substrait.logical.Explain;
+import dev.memwall.substrait.logical.LogicalRel;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The comma-join rewrite on logical plans: what is pushed down, what joins what, which side builds. */
+@ExtendWith(LeakCheck.class)
+class JoinOrderTest {
+
+  private static Table table(EngineMemory memory, String key, int rows) {
+    try (TableBuilder builder = new TableBuilder(List.of(key, key + "_v"), List.of(ColumnType.INT64, ColumnType.INT64),
+        memory.arrow())) {
+      for (int i = 0; i < rows; i++) {
+        builder.appendLong(i).appendLong(i % 7).endRow();
+      }
+      return builder.build();
+    }
+  }
+
+  private static LogicalRel scan(String name, Table table) {
+    List<String> columns = table.schema().getFields().stream().map(f -> f.getName()).toList();
+    return new LogicalRel.Scan(name, table, columns, columns);
+  }
+
+  @Test
+  void aFilterOverCrossProductsBecomesEquiJoinsSmallestFirstWithSingleTableConditionsPushedDown(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table mid = table(memory, "m", 100); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
+      Expr condition = and(col("b_v").eq(col("m")), col("m_v").eq(col("s")), col("s_v").gt(lit(2)),
+          col("b").add(col("s")).gt(lit(5)), lit(1).eq(lit(1)));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, condition), (a, b) -> true));
+      assertEquals("""
+          filter Comparison[op=EQ, left=Literal[value=1, type=INT64], right=Literal[value=1, type=INT64]]
+            filter Comparison[op=GT, left=Arithmetic[op=ADD, left=ColumnRef[name=b], right=ColumnRef[name=s]], \
+          right=Literal[value=5, type=INT64]]
+              inner join on [b_v] = [m]
+                scan big [b, b_v]
+                inner join on [m_v] = [s]
+                  scan mid [m, m_v]
+                  filter Comparison[op=GT, left=ColumnRef[name=s_v], right=Literal[value=2, type=INT64]]
+                    scan small [s, s_v]
+          """, plan);
+    }
+  }
+
+  @Test
+  void tablesNoConditionLinksAreCrossedSmallestFirst(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table mid = table(memory, "m", 100); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("m"))), (a, b) -> true));
+      assertEquals("""
+          cross
+            inner join on [b] = [m]
+              scan big [b, b_v]
+              scan mid [m, m_v]
+            scan small [s, s_v]
+          """, plan, "big and mid join first (est. 1,000), then small is crossed in");
+    }
+  }
+
+  @Test
+  void anEqualityOfColumnsNoJoinTakesAsKeysIsAConditionAfterACross(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("s"))), (a, b) -> false));
+      assertEquals("""
+          filter Comparison[op=EQ, left=ColumnRef[name=b], right=ColumnRef[name=s]]
+            cross
+              scan big [b, b_v]
+              scan small [s, s_v]
+          """, plan);
+    }
+  }
+
+  @Test
+  void whatEveryOperandOfAnOrRepeatsIsFactoredOut() {
+    Expr key = col("a").eq(col("b"));
+    Expr first = col("x").gt(lit(1));
+    Expr second = col("y").lt(lit(2));
+    assertEquals(List.of(key, or(first, second)), JoinOrder.factorOr(or(and(key, first), and(second, key))));
+    assertEquals(List.of(key), JoinOrder.factorOr(or(key, and(key, first))), "an operand that is only the common part");
+    Expr unrelated = or(first, second);
+    assertEquals(List.of(unrelated), JoinOrder.factorOr(unrelated));
+  }
+}
