@@ -24,7 +24,7 @@ import org.apache.spark.sql.SparkSession;
  * Random partial aggregations over random files (every type, about one value in seven null, NaN and -0.0
  * among the doubles, empty batches, keys from 9 to 2,001 distinct values, filters that keep all, some or no
  * rows): with memwall's extension, Spark gives the same rows as without it, over the same files, and
- * memwall runs the aggregation, except a MIN of doubles, which it leaves to Spark.
+ * memwall runs the aggregation.
  */
 class AccelerationProperties {
   static SparkSession spark;
@@ -91,13 +91,9 @@ class AccelerationProperties {
     Dataset<Row> memwall = spark.sql(sql);
     assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
     List<String> explained = MemwallExtensions.explain(memwall);
-    if (query.aggregates().contains("min(f64)")) { // Spark's NaN order is not IEEE's: Spark's to compute
-      assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall runs")), sql + "\n" + explained);
-    } else {
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs"))
-          || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && expected.isEmpty(),
-          sql + "\n" + explained);
-    }
+    assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs"))
+        || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && expected.isEmpty(),
+        sql + "\n" + explained);
     SparkTestSession.assertTaskResourcesFreed();
   }
 
