@@ -14,11 +14,11 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -84,18 +84,10 @@ class AccelerationProperties {
     }
     spark.read().format("memwall").load(files.toString()).createOrReplaceTempView("t");
     String sql = query.sql("t");
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = SparkTestSession.sortedRows(spark.sql(sql));
-    } finally {
-      spark.conf().set(MemwallSettings.ACCELERATION, true);
-    }
-    Dataset<Row> memwall = spark.sql(sql);
-    assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
-    List<String> explained = MemwallExtensions.explain(memwall);
+    Answer answer = answerWithAndWithoutMemwall(sql);
+    List<String> explained = MemwallExtensions.explain(answer.memwall());
     assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs"))
-        || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && expected.isEmpty(),
+        || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && answer.rows().isEmpty(),
         sql + "\n" + explained);
     SparkTestSession.assertTaskResourcesFreed();
   }
@@ -125,15 +117,7 @@ class AccelerationProperties {
     spark.read().format("memwall").load(files.resolve("fact").toString()).createOrReplaceTempView("fact");
     spark.read().format("memwall").load(files.resolve("dim").toString()).createOrReplaceTempView("dim");
     String sql = query.sql("fact", "dim");
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = zeroAsZero(spark.sql(sql));
-    } finally {
-      spark.conf().set(MemwallSettings.ACCELERATION, true);
-    }
-    Dataset<Row> memwall = spark.sql(sql);
-    assertEquals(expected, zeroAsZero(memwall), sql);
+    Dataset<Row> memwall = answerWithAndWithoutMemwall(sql).memwall();
     List<String> explained = MemwallExtensions.explain(memwall);
     assertTrue(explained.stream().filter(line -> line.startsWith("memwall leaves"))
         .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
@@ -146,22 +130,29 @@ class AccelerationProperties {
     SparkTestSession.assertTaskResourcesFreed();
   }
 
+  /** The rows of a query, and the query run with memwall's extension. */
+  record Answer(Dataset<Row> memwall, List<String> rows) {}
+
+  /**
+   * Runs {@code sql} without memwall's extension, then with it, and checks that the rows are the same (as
+   * sorted text, -0.0 read as 0.0).
+   */
+  private static Answer answerWithAndWithoutMemwall(String sql) {
+    spark.conf().set(MemwallSettings.ACCELERATION, false);
+    List<String> expected;
+    try {
+      expected = SparkTestSession.sortedRowsZeroAsZero(spark.sql(sql));
+    } finally {
+      spark.conf().set(MemwallSettings.ACCELERATION, true);
+    }
+    Dataset<Row> memwall = spark.sql(sql);
+    assertEquals(expected, SparkTestSession.sortedRowsZeroAsZero(memwall), sql);
+    return new Answer(memwall, expected);
+  }
+
   @Provide
   Arbitrary<JoinQuery> joins() {
     return JoinQuery.queries();
-  }
-
-  /**
-   * The rows as sorted text, -0.0 read as 0.0: Spark's MIN and MAX keep whichever of the two they meet
-   * first (they compare equal), and a join's rows reach them in no fixed order.
-   */
-  private static List<String> zeroAsZero(Dataset<Row> dataset) {
-    List<String> rows = new ArrayList<>();
-    for (List<Object> row : SparkTestSession.rows(dataset)) {
-      rows.add(row.stream().map(v -> v instanceof Double d && d == 0.0 ? 0.0 : v).toList().toString());
-    }
-    rows.sort(null);
-    return rows;
   }
 
   @Provide

@@ -38,9 +38,7 @@ class AccelerationTest {
       TypedFiles.write(typed.resolve("a.arrow"), 0, new int[] {1000, 0, 1500}, 21, memory);
       TypedFiles.write(typed.resolve("b.arrow"), 2500, new int[] {700}, 22, memory);
     }
-    spark.read().format("memwall").load(typed.toString()).createOrReplaceTempView("t");
-    Dataset<Row> all = spark.table("t");
-    spark.createDataFrame(all.collectAsList(), all.schema()).createOrReplaceTempView("reference");
+    SparkTestSession.viewWithReference(spark, typed, "t", "reference");
   }
 
   @AfterAll

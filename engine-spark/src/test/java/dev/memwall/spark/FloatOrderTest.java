@@ -10,7 +10,6 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.spark.sql.Dataset;
@@ -50,9 +49,7 @@ class FloatOrderTest {
       write(files.resolve("a.arrow"), 0, 3000, memory);
       write(files.resolve("b.arrow"), 3000, 2000, memory);
     }
-    spark.read().format("memwall").load(files.toString()).createOrReplaceTempView("t");
-    Dataset<Row> all = spark.table("t");
-    spark.createDataFrame(all.collectAsList(), all.schema()).createOrReplaceTempView("reference");
+    SparkTestSession.viewWithReference(spark, files, "t", "reference");
   }
 
   @AfterAll
@@ -134,13 +131,7 @@ class FloatOrderTest {
     }
   }
 
-  /** The rows as sorted text, -0.0 read as 0.0 when {@code zeroAsZero}. */
   private static List<String> rows(Dataset<Row> dataset, boolean zeroAsZero) {
-    List<String> rows = new ArrayList<>();
-    for (List<Object> row : SparkTestSession.rows(dataset)) {
-      rows.add(row.stream().map(v -> zeroAsZero && v instanceof Double d && d == 0.0 ? 0.0 : v).toList().toString());
-    }
-    rows.sort(null);
-    return rows;
+    return zeroAsZero ? SparkTestSession.sortedRowsZeroAsZero(dataset) : SparkTestSession.sortedRows(dataset);
   }
 }

@@ -38,7 +38,8 @@ sealed interface GroupKey permits GroupKey.Integral, GroupKey.Doubles, GroupKey.
   /**
    * A FLOAT64 expression, grouped by the bits of its value after {@link #normalize}: -0.0 groups with
    * 0.0 and every NaN with every other NaN (as SQL engines group them, where IEEE 754 equality would
-   * make each NaN a group of its own), and the group's key is that normalized value.
+   * make each NaN a group of its own), and the group's key is that normalized value. Its loop stays apart
+   * from {@link Integral}'s: one reads the kernel's doubles, the other its longs, per row.
    */
   record Doubles(DoubleKernel kernel) implements GroupKey {
     @Override
