@@ -97,7 +97,8 @@ class AccelerationProperties {
    * extension, Spark gives the same rows as without it, and every aggregation over a memwall scan that
    * memwall leaves to Spark is one Spark gave no functions to compute (the aggregation that only
    * deduplicates a semi join's keys, or one whose functions the query does not use); an aggregated
-   * {@code l} is memwall's to aggregate, unless adaptive execution found the join empty before it ran.
+   * {@code l} joined to {@code r}'s columns is memwall's to aggregate, unless adaptive execution found the
+   * join empty before it ran.
    */
   @Property(tries = 20)
   void joinsAnswerAsSparkDoes(@ForAll("joins") JoinQuery query, @ForAll long seed,
@@ -124,7 +125,9 @@ class AccelerationProperties {
     String plan = memwall.queryExecution().executedPlan().toString();
     Statistics.label("join").collect(query.join(), query.hint());
     Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
-    if (query.leftAggregated() && !plan.contains("EmptyRelation")) { // adaptive execution skips what meets nothing
+    // Spark moves a semi or anti join on the grouping key below the aggregation (over the scan); adaptive
+    // execution skips what meets an empty side
+    if (query.leftAggregated() && query.seesRight() && !plan.contains("EmptyRelation")) {
       assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), sql + "\n" + plan);
     }
     SparkTestSession.assertTaskResourcesFreed();
