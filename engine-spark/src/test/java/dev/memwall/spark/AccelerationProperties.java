@@ -26,8 +26,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Random partial aggregations over random files (every type, about one value in seven null, NaN and -0.0
  * among the doubles, empty batches, keys from 9 to 2,001 distinct values and doubles, filters that keep all,
- * some or no rows, on doubles too): with memwall's extension, Spark gives the same rows as without it, over the same files, and
- * memwall runs the aggregation.
+ * some or no rows, on doubles too): with memwall's extension, Spark gives the same rows as without it, over
+ * the same files, and memwall runs the aggregation.
  */
 class AccelerationProperties {
   static SparkSession spark;
@@ -63,8 +63,9 @@ class AccelerationProperties {
   Arbitrary<Query> queries() {
     Arbitrary<List<String>> keys = Arbitraries.of("ds", "s", "i32", "d", "f64").list().uniqueElements().ofMaxSize(2);
     Arbitrary<List<String>> aggregates = Arbitraries.of("sum(dec)", "sum(dec128)", "avg(dec)", "avg(dec128)",
-        "avg(i32)", "sum(i32)", "sum(i64)", "min(i64)", "max(i64)", "min(d)", "max(d)", "min(f64)", "max(f64)", "count(*)",
-        "count(f64)", "count(s)", "min(dec)", "max(dec128)", "sum(dec * (1 - dec))", "sum(dec * dec128 + 1)")
+        "avg(i32)", "sum(i32)", "sum(i64)", "min(i64)", "max(i64)", "min(d)", "max(d)", "min(f64)", "max(f64)",
+        "count(*)", "count(f64)", "count(s)", "min(dec)", "max(dec128)", "sum(dec * (1 - dec))",
+        "sum(dec * dec128 + 1)")
         .list().uniqueElements().ofMinSize(1).ofMaxSize(5);
     Arbitrary<String> filters = Arbitraries.of("", "i32 > 0", "i32 < -990", "d >= date '1995-01-01'",
         "ds in ('apple', 'fig')", "s is null", "dec between -1000 and 1000", "id < 0", "i64 is not null and i32 <> 7",

@@ -32,7 +32,8 @@ record JoinQuery(String join, String hint, String key, boolean leftAggregated, b
       "s is not null and v < 500", "k in (0, 1, 5)", "not (x <= -0.0)");
   private static final List<String> RIGHT_FILTERS = List.of("", "g <> 3", "x >= -1.0", "s in ('apple', 'fig', '')",
       "kd > 0.0", "k < 20");
-  private static final List<String> LEFT_ONLY_ABOVE = List.of("", "l.v > 0", "l.x < 1.0 or l.x = cast('NaN' as double)");
+  private static final List<String> LEFT_ONLY_ABOVE =
+      List.of("", "l.v > 0", "l.x < 1.0 or l.x = cast('NaN' as double)");
   private static final List<String> BOTH_ABOVE = List.of("l.x >= r.x", "r.v is null", "l.g <> coalesce(r.g, -1)");
   private static final List<String> LEFT_AGGREGATES = List.of("count(*)", "sum(l.v)", "min(l.x)", "max(l.x)",
       "count(l.g)", "avg(l.v)");

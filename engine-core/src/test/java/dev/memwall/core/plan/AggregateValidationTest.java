@@ -57,7 +57,8 @@ class AggregateValidationTest {
           Plan.scan(table).aggregate(List.of(col("s").as("s")), Aggregate.countStar("n"))
               .aggregate(List.of(), Aggregate.max(col("s"), "last")));
       List<List<String>> named = List.of(List.of("AVG", "s", "STRING", "mean"), List.of("MIN", "s", "STRING", "least"),
-          List.of("SUM", "d", "DATE", "days"), List.of("p", "string grouping keys must be columns"), List.of("MAX", "s", "STRING", "last"));
+          List.of("SUM", "d", "DATE", "days"), List.of("p", "string grouping keys must be columns"),
+          List.of("MAX", "s", "STRING", "last"));
       for (int p = 0; p < plans.size(); p++) {
         Plan plan = plans.get(p);
         EngineMemory memory = EngineMemory.create("refused plan " + p);
