@@ -181,6 +181,8 @@ record AggregateTask(List<NamedExpression> grouping, List<AggregateExpression> f
             case COUNT -> column.getLong(row);
             case VALUE -> isNull ? null : value(column, row, types[i]);
             case VALUE_OR_ZERO -> isNull ? zero(types[i]) : value(column, row, types[i]);
+            case TOTAL_MIN -> isNull ? null
+                : batch.column(slot.column() + 1).getLong(row) == 0 ? Double.NaN : value(column, row, types[i]);
           };
         }
         rows.add(project.apply(new GenericInternalRow(values)).copy());

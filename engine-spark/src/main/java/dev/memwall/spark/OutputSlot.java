@@ -17,6 +17,11 @@ record OutputSlot(Kind kind, int column) implements java.io.Serializable {
     /** Whether the value is null (a decimal sum's "isEmpty"). */
     IS_NULL,
     /** A count, never null. */
-    COUNT
+    COUNT,
+    /**
+     * Spark's MIN of doubles, from the MIN with NaN read as +Infinity (this column) and the count of values
+     * that are numbers (the next): null when the MIN is, NaN when no value is a number, else the MIN.
+     */
+    TOTAL_MIN
   }
 }

@@ -39,6 +39,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code avg}: the sum (0 when none; a double unless {@code x} is a decimal) and the count of values;
  * {@code count(x)} / {@code count(*)}: the count; {@code min}/{@code max}: the value or null. memwall's SUM,
  * COUNT, MIN and MAX give exactly these (its AVG is a double, so an average becomes a SUM and a COUNT).
+ * Doubles follow Spark's order ({@link FloatOrder}): grouping keys are normalized as Spark's are (memwall
+ * groups -0.0 with 0.0 and every NaN together), MAX is NaN when a NaN is among the values in both engines,
+ * and MIN, which memwall's IEEE kernels would make NaN, becomes the MIN of the values with NaN read as
+ * +Infinity and the count of values that are numbers, NaN only when none is.
  * Distinct aggregates, FILTER clauses, other functions and any argument {@link CatalystTranslator} does not
  * translate are refused with the reason.
  *
@@ -78,8 +82,7 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
     List<Aggregate> aggregates = new ArrayList<>();
     List<OutputSlot> slots = new ArrayList<>();
     for (NamedExpression key : grouping) {
-      requireIeeeAgrees((Expression) key, "grouping by " + key.name()); // a Scala trait over Expression
-      keys.add(translator.translate((Expression) key).as("k" + keys.size()));
+      keys.add(translator.translate(FloatOrder.normalizedKey((Expression) key)).as("k" + keys.size()));
       slots.add(new OutputSlot(OutputSlot.Kind.VALUE, keys.size() - 1));
     }
     for (AggregateExpression function : functions) {
@@ -117,12 +120,17 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
           slots.add(new OutputSlot(OutputSlot.Kind.COUNT, column));
         }
         case Min min -> {
-          requireIeeeAgrees(min.child(), f.sql());
-          aggregates.add(Aggregate.min(translator.translate(min.child()), name));
-          slots.add(new OutputSlot(OutputSlot.Kind.VALUE, column));
+          Expr argument = translator.translate(min.child());
+          if (FloatOrder.isFloating(min.child())) { // NaN is not the least, as Math.min would make it
+            aggregates.add(Aggregate.min(FloatOrder.nanAsInfinity(argument), name));
+            aggregates.add(Aggregate.sum(FloatOrder.isNumber(argument), name + "n"));
+            slots.add(new OutputSlot(OutputSlot.Kind.TOTAL_MIN, column));
+          } else {
+            aggregates.add(Aggregate.min(argument, name));
+            slots.add(new OutputSlot(OutputSlot.Kind.VALUE, column));
+          }
         }
-        case Max max -> {
-          requireIeeeAgrees(max.child(), f.sql());
+        case Max max -> { // of doubles too: NaN is the greatest, and Math.max's NaN wins as in Spark
           aggregates.add(Aggregate.max(translator.translate(max.child()), name));
           slots.add(new OutputSlot(OutputSlot.Kind.VALUE, column));
         }
@@ -160,6 +168,8 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
       ColumnType memwall = ColumnType.of(result.getFields().get(slot.column()));
       boolean fits = switch (slot.kind()) {
         case COUNT -> memwall.kind() == ColumnType.Kind.INT64;
+        case TOTAL_MIN -> CatalystTranslator.agrees(spark, memwall)
+            && ColumnType.of(result.getFields().get(slot.column() + 1)).isIntegral();
         case IS_NULL -> true;
         // an average of integers: Spark sums doubles, memwall exact int64s (then converted)
         case VALUE_OR_ZERO -> CatalystTranslator.agrees(spark, memwall) || (!(spark instanceof DecimalType)
@@ -178,18 +188,5 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
   String describe() {
     return "keys " + keys.stream().map(k -> dev.memwall.core.expr.ExprText.of(k.expr())).toList() + ", aggregates "
         + aggregates;
-  }
-
-  /**
-   * Refuses floating-point grouping keys and MIN/MAX arguments: Spark orders NaN above every number and
-   * groups -0.0 with 0.0 and every NaN together, where memwall's kernels follow IEEE 754 (a NaN makes MIN
-   * NaN; -0.0 and 0.0 are two keys). Sums, averages and counts of doubles agree.
-   */
-  private static void requireIeeeAgrees(Expression input, String what) throws CatalystTranslator.Untranslatable {
-    DataType type = input.dataType();
-    if (DataTypes.DoubleType.equals(type) || DataTypes.FloatType.equals(type)) {
-      throw new CatalystTranslator.Untranslatable(what + ": Spark orders NaN above every number and groups -0.0"
-          + " with 0.0, memwall follows IEEE 754");
-    }
   }
 }

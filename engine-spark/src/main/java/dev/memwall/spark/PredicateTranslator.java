@@ -26,13 +26,13 @@ import org.apache.spark.sql.types.DataTypes;
  *   <li>{@code AND}, {@code OR}, {@code NOT} of translatable predicates.
  * </ul>
  *
- * <p>For columns of type int, bigint, date, decimal (up to precision 18) and string. Both engines use
- * SQL's three-valued logic (a comparison with a null is unknown and the row is dropped; NOT of unknown
- * is unknown), and compare strings by unsigned UTF-8 bytes, decimals exactly. Not translated, and left
- * to Spark: comparisons and IN on double columns (Spark orders NaN above every number and equals NaN
- * to NaN; memwall's comparisons follow IEEE, where NaN compares false), comparisons of two columns or
- * of expressions (casts, arithmetic), null literals, null-safe equality {@code <=>}, and other
- * functions.
+ * <p>For columns of type int, bigint, double, date, decimal (up to precision 18) and string. Both engines
+ * use SQL's three-valued logic (a comparison with a null is unknown and the row is dropped; NOT of unknown
+ * is unknown), and compare strings by unsigned UTF-8 bytes, decimals exactly. Comparisons and IN on double
+ * columns are rewritten to Spark's order ({@link FloatOrder#compare}: NaN equals NaN and is above every
+ * number; memwall's own comparisons follow IEEE, where NaN compares false). Not translated, and left to
+ * Spark: comparisons of two columns or of expressions (casts, arithmetic), null literals, null-safe
+ * equality {@code <=>}, and other functions.
  *
  * <p>Thread safety: stateless.
  */
@@ -75,7 +75,7 @@ final class PredicateTranslator {
         return Expr.not(predicate(children[0], columns));
       }
       case "IS_NULL", "IS_NOT_NULL" -> {
-        Expr test = Expr.isNull(column(children[0], columns, true).ref());
+        Expr test = Expr.isNull(column(children[0], columns).ref());
         return p.name().equals("IS_NULL") ? test : Expr.not(test);
       }
       case "=", "<>", "<", "<=", ">", ">=" -> {
@@ -89,6 +89,13 @@ final class PredicateTranslator {
         Expr.Literal[] values = new Expr.Literal[children.length - 1];
         for (int i = 1; i < children.length; i++) {
           values[i - 1] = literal(children[i], input);
+        }
+        if (input.isDouble()) { // each value compared as Spark does: NaN IN (NaN), -0.0 IN (0.0)
+          List<Expr> equals = new ArrayList<>();
+          for (Expr.Literal value : values) {
+            equals.add(FloatOrder.compare("=", input.ref(), (Double) value.value()));
+          }
+          return equals.size() == 1 ? equals.getFirst() : new Expr.Or(equals);
         }
         return input.ref().in(values);
       }
@@ -114,7 +121,10 @@ final class PredicateTranslator {
       throw new Untranslatable(columnFirst ? "a comparison of two columns" : "a comparison without a bare column");
     }
     Column input = column(columnFirst ? children[0] : children[1], columns);
-    Expr value = literal(columnFirst ? children[1] : children[0], input);
+    Expr.Literal value = literal(columnFirst ? children[1] : children[0], input);
+    if (input.isDouble()) {
+      return FloatOrder.compare(columnFirst ? op : mirrored(op), input.ref(), (Double) value.value());
+    }
     Expr left = columnFirst ? input.ref() : value;
     Expr right = columnFirst ? value : input.ref();
     return switch (op) {
@@ -127,20 +137,29 @@ final class PredicateTranslator {
     };
   }
 
+  /** {@code op} with its operands swapped: {@code v op x} is {@code x mirrored(op) v}. */
+  private static String mirrored(String op) {
+    return switch (op) {
+      case "<" -> ">";
+      case "<=" -> ">=";
+      case ">" -> "<";
+      case ">=" -> "<=";
+      default -> op;
+    };
+  }
+
   /** A referenced column of a type memwall filters exactly. */
   private record Column(String name, DataType type) {
     Expr ref() {
       return Expr.col(name);
     }
+
+    boolean isDouble() {
+      return DataTypes.DoubleType.equals(type);
+    }
   }
 
   private static Column column(Expression expression, Map<String, DataType> columns) throws Untranslatable {
-    return column(expression, columns, false);
-  }
-
-  /** As above; {@code nullTest}: for IS [NOT] NULL, which is exact on double columns too. */
-  private static Column column(Expression expression, Map<String, DataType> columns, boolean nullTest)
-      throws Untranslatable {
     if (!(expression instanceof NamedReference reference)) {
       throw new Untranslatable(expression.describe() + " is not a column");
     }
@@ -148,9 +167,6 @@ final class PredicateTranslator {
     DataType type = parts.length == 1 ? columns.get(parts[0]) : null;
     if (type == null) {
       throw new Untranslatable("no top-level column " + reference.describe());
-    }
-    if (DataTypes.DoubleType.equals(type) && !nullTest) {
-      throw new Untranslatable("double column " + parts[0] + " (NaN orders differently in Spark and memwall)");
     }
     if (!SparkTypes.isSupported(type)) {
       throw new Untranslatable("column " + parts[0] + " of type " + type.simpleString());
@@ -167,7 +183,7 @@ final class PredicateTranslator {
       throw new Untranslatable("a " + literal.dataType().simpleString() + " literal compared with " + column.name()
           + " of type " + column.type().simpleString());
     }
-    return CatalystTranslator.literal(literal.value(), column.type()); // never a double: refused with its column
+    return CatalystTranslator.literal(literal.value(), column.type());
   }
 
   /** Adds the columns {@code predicates} read to {@code columns}. */

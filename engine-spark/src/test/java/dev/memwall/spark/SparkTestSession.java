@@ -81,4 +81,27 @@ final class SparkTestSession {
     rows.sort(Comparator.naturalOrder());
     return rows;
   }
+
+  /**
+   * As {@link #sortedRows}, with -0.0 read as 0.0: Spark's MIN and MAX keep whichever of the two they meet
+   * first (they compare equal), and rows reach them in no fixed order.
+   */
+  static List<String> sortedRowsZeroAsZero(Dataset<Row> dataset) {
+    List<String> rows = new ArrayList<>();
+    for (List<Object> row : rows(dataset)) {
+      rows.add(row.stream().map(v -> v instanceof Double d && d == 0.0 ? 0.0 : v).toList().toString());
+    }
+    rows.sort(Comparator.naturalOrder());
+    return rows;
+  }
+
+  /**
+   * Makes a view {@code name} of the memwall data set in {@code dir} and a view {@code reference} of the
+   * same rows as a local relation, which Spark computes alone.
+   */
+  static void viewWithReference(SparkSession spark, java.nio.file.Path dir, String name, String reference) {
+    spark.read().format("memwall").load(dir.toString()).createOrReplaceTempView(name);
+    Dataset<Row> all = spark.table(name);
+    spark.createDataFrame(all.collectAsList(), all.schema()).createOrReplaceTempView(reference);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.expr.Chunk;
+import dev.memwall.core.expr.DoubleKernel;
 import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.DictionaryColumn;
@@ -14,7 +15,7 @@ import org.apache.arrow.vector.FieldVector;
  *
  * <p>Thread safety: none; one per aggregation worker.
  */
-sealed interface GroupKey permits GroupKey.Integral, GroupKey.Strings {
+sealed interface GroupKey permits GroupKey.Integral, GroupKey.Doubles, GroupKey.Strings {
   /** Writes the key of each listed row {@code k} to {@code out[k]} (0 where null, with {@code nullBit} set). */
   void fill(Chunk chunk, int[] positions, int n, long[] out, long[] nullMask, long nullBit);
 
@@ -31,6 +32,32 @@ sealed interface GroupKey permits GroupKey.Integral, GroupKey.Strings {
         out[k] = isNull ? 0 : values[k];
         nullMask[k] |= isNull ? nullBit : 0;
       }
+    }
+  }
+
+  /**
+   * A FLOAT64 expression, grouped by the bits of its value after {@link #normalize}: -0.0 groups with
+   * 0.0 and every NaN with every other NaN (as SQL engines group them, where IEEE 754 equality would
+   * make each NaN a group of its own), and the group's key is that normalized value. Its loop stays apart
+   * from {@link Integral}'s: one reads the kernel's doubles, the other its longs, per row.
+   */
+  record Doubles(DoubleKernel kernel) implements GroupKey {
+    @Override
+    public void fill(Chunk chunk, int[] positions, int n, long[] out, long[] nullMask, long nullBit) {
+      double[] values = kernel.evaluate(chunk);
+      boolean anyNull = kernel.anyNull();
+      boolean[] nulls = kernel.nulls();
+      for (int i = 0; i < n; i++) {
+        int k = positions[i];
+        boolean isNull = anyNull && nulls[k];
+        out[k] = isNull ? 0 : normalize(values[k]);
+        nullMask[k] |= isNull ? nullBit : 0;
+      }
+    }
+
+    /** The bits {@code value} groups by: 0.0's for -0.0, {@link Double#NaN}'s for every NaN. */
+    static long normalize(double value) {
+      return value == 0.0 ? 0L : Double.doubleToLongBits(value); // doubleToLongBits collapses NaNs
     }
   }
 

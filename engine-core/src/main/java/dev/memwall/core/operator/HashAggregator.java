@@ -32,8 +32,9 @@ import java.util.List;
  * few groups go through {@link LaneSums}. Without keys there is a single group and the result has exactly one row, as
  * in SQL.
  *
- * <p>Keys are integral expressions (grouped by value, with decimals at their own scale) or string
- * columns (grouped by interned id). Null keys form one group, as in SQL. Parallel workers each
+ * <p>Keys are integral expressions (grouped by value, with decimals at their own scale), FLOAT64
+ * expressions (grouped by value with -0.0 as 0.0 and all NaNs as one, {@link GroupKey.Doubles}) or
+ * string columns (grouped by interned id). Null keys form one group, as in SQL. Parallel workers each
  * aggregate their share and are {@linkplain #merge merged} at the end. In the result a string
  * key column is dictionary-encoded (codes into the distinct strings of that column) when the
  * interned strings are few against the groups ({@link TableBuilder#keepsEncoded}), so the next
@@ -98,9 +99,11 @@ public final class HashAggregator implements AutoCloseable {
     this.groupKeys = new GroupKey[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       Expr expr = keys.get(i).expr();
-      groupKeys[i] = keyTypes.get(i).kind() == ColumnType.Kind.STRING
-          ? new GroupKey.Strings(binder.columnIndex((Expr.ColumnRef) expr), this.strings)
-          : new GroupKey.Integral(binder.bindLong(expr));
+      groupKeys[i] = switch (keyTypes.get(i).kind()) {
+        case STRING -> new GroupKey.Strings(binder.columnIndex((Expr.ColumnRef) expr), this.strings);
+        case FLOAT64 -> new GroupKey.Doubles(binder.bindDouble(expr));
+        default -> new GroupKey.Integral(binder.bindLong(expr));
+      };
     }
     this.keyColumns = new long[keys.size() + 1][Chunk.CAPACITY];
     this.sumValues = new long[aggregates.size() + 1][];
@@ -148,8 +151,8 @@ public final class HashAggregator implements AutoCloseable {
    * they run.
    *
    * @throws IllegalArgumentException in one line naming the key or aggregate (with its argument and
-   *     that argument's type) this aggregator cannot compute: more than 63 keys, FLOAT64 keys,
-   *     string keys other than columns, and the aggregates {@link Aggregate#resultType} refuses
+   *     that argument's type) this aggregator cannot compute: more than 63 keys, string keys other
+   *     than columns, and the aggregates {@link Aggregate#resultType} refuses
    */
   public static List<ColumnType> resultTypes(Binder binder, List<NamedExpr> keys, List<Aggregate> aggregates) {
     if (keys.size() > 63) {
@@ -162,10 +165,6 @@ public final class HashAggregator implements AutoCloseable {
       String name = expr instanceof Expr.ColumnRef ref
           ? (ref.name().equals(key.name()) ? ref.name() : ref.name() + " AS " + key.name())
           : expr + " AS " + key.name();
-      if (type.kind() == ColumnType.Kind.FLOAT64) {
-        throw new IllegalArgumentException("cannot group by " + name + ": it is FLOAT64, and grouping keys are "
-            + "INT32, INT64, DECIMAL, DATE, TIMESTAMP, BOOLEAN or STRING");
-      }
       if (type.kind() == ColumnType.Kind.STRING && !(expr instanceof Expr.ColumnRef)) {
         throw new IllegalArgumentException("cannot group by " + name + ": string grouping keys must be columns");
       }
