@@ -1,6 +1,7 @@
 package dev.memwall.core.temporal;
 
 import dev.memwall.core.memory.EngineMemory;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -36,7 +37,10 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
 
   abstract List<ValidValue> attributeHistoryOf(int entity, int attribute);
 
-  /** Appends the state of {@code entity} at {@code time} to {@code surrogates} and {@code values}, if it existed then. */
+  /**
+   * Writes the values of {@code entity}'s version valid at {@code time} into {@code values} from
+   * {@code offset} and returns true, or returns false if its first version is later.
+   */
   abstract boolean stateAt(int entity, long time, long[] values, int offset);
 
   @Override
@@ -108,8 +112,8 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
         surrogates[rows++] = directory.surrogate(e);
       }
     }
-    return new Snapshot(time, attributes, java.util.Arrays.copyOf(surrogates, rows),
-        java.util.Arrays.copyOf(values, rows * attributes));
+    return new Snapshot(time, attributes, Arrays.copyOf(surrogates, rows),
+        Arrays.copyOf(values, rows * attributes));
   }
 
   @Override

@@ -20,32 +20,25 @@ final class HeapCharge {
 
   /** {@code array}, or a copy with room for at least {@code minLength} entries. */
   long[] grow(long[] array, int minLength) {
-    if (array.length >= minLength) {
-      return array;
-    }
-    int length = newLength(array.length, minLength);
-    reserve(8L * (length - array.length));
-    return Arrays.copyOf(array, length);
+    return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Long.BYTES));
   }
 
   /** {@code array}, or a copy with room for at least {@code minLength} entries. */
   int[] grow(int[] array, int minLength) {
-    if (array.length >= minLength) {
-      return array;
-    }
-    int length = newLength(array.length, minLength);
-    reserve(4L * (length - array.length));
-    return Arrays.copyOf(array, length);
+    return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Integer.BYTES));
   }
 
-  /** {@code array}, or a copy with room for at least {@code minLength} references. */
+  /** {@code array}, or a copy with room for at least {@code minLength} references (8 bytes each). */
   long[][] grow(long[][] array, int minLength) {
-    if (array.length >= minLength) {
-      return array;
-    }
-    int length = newLength(array.length, minLength);
-    reserve(8L * (length - array.length));
-    return Arrays.copyOf(array, length);
+    return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Long.BYTES));
+  }
+
+  /** The new length of an array of {@code length} that needs {@code minLength}, its added bytes charged. */
+  private int chargeGrowth(int length, int minLength, int bytesEach) {
+    long doubled = Math.max(4L, 2L * length);
+    int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(minLength, doubled));
+    reserve((long) bytesEach * (grown - length));
+    return grown;
   }
 
   /** Charges {@code bytes} more, naming the temporal layout when the budget refuses them. */
@@ -73,10 +66,5 @@ final class HeapCharge {
   void releaseAll() {
     memory.releaseHeap(charged);
     charged = 0;
-  }
-
-  private static int newLength(int length, int minLength) {
-    long doubled = Math.max(4L, 2L * length);
-    return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(minLength, doubled));
   }
 }

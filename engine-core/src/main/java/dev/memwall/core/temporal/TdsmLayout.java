@@ -22,7 +22,7 @@ final class TdsmLayout extends AbstractTemporalLayout {
     super(memory, attributes);
     this.triples = new long[attributes][0][];
     this.counts = new int[attributes][0];
-    charge.reserve(16L * attributes);
+    charge.reserve(16L * attributes); // the per-attribute references of triples and counts
   }
 
   @Override

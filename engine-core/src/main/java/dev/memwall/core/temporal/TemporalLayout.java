@@ -38,6 +38,7 @@ public interface TemporalLayout extends AutoCloseable {
     };
   }
 
+  /** The layout this table keeps its versions in. */
   LayoutKind kind();
 
   /** Number of attributes of every version. */

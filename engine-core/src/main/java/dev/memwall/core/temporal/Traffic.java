@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The memory traffic of one query, the measure of Jouini and Jomier: the 64-byte cache lines of
  * the layout's arrays the query reads, counting a line again only when the query comes back to it
  * after reading other lines of the same array. Lines are counted from each array's first element
- * (the JVM's object header is not modelled). Up to {@value #STREAMS} arrays are followed at once,
+ * (the JVM's object header is not modelled). Up to sixteen arrays are followed at once,
  * enough for a join of that many attribute sub-relations; an array beyond them forgets its last line.
  * Counting is off unless asked for, so timed queries pay one predictable branch per read.
  * Thread safety: none; the layout's reader owns it.
