@@ -27,7 +27,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * first {@value #VARYING} vary over time, as in the paper's simulations; each version changes one
  * varying attribute, drawn at random, so every version is a change. Queries: an entity's whole
  * history, one varying attribute's history, and the state of all entities at a random time; each
- * invocation asks about the next entity (or time) of a fixed random sequence.
+ * invocation asks about the next entity (or time) of a fixed random sequence. {@link #appendAll}
+ * times the appends that build the table.
  *
  * <p>Beside the time, the memory traffic the query reads from the layout (whole 64-byte lines,
  * {@link TemporalLayout#lastQueryBytes}) is reported as the secondary result {@code bytesPerQuery}:
@@ -141,6 +142,9 @@ public class TemporalLayoutBenchmark {
   @Setup(Level.Iteration)
   public void countTraffic(BenchmarkParams params) {
     String name = params.getBenchmark();
+    if (name.endsWith("appendAll")) {
+      return; // appends read no query's traffic
+    }
     IntConsumer query = name.endsWith("entityHistory")
         ? i -> table.history(entities[i])
         : name.endsWith("attributeHistory")
@@ -162,6 +166,18 @@ public class TemporalLayoutBenchmark {
     traffic.bytesPerQuery = trafficOfTrial;
     int i = step();
     return table.attributeHistory(entities[i], attributes[i]).size();
+  }
+
+  /**
+   * The paper's insertion cost: appending the whole table, {@value #ENTITIES} times {@code versions}
+   * versions in time order, into a new table (PSP moves the zones after a changed one; NSM writes one
+   * row); divide by that count for the time of one append.
+   */
+  @Benchmark
+  public int appendAll() {
+    try (TemporalLayout fresh = build(layout, memory, versions, 42)) {
+      return fresh.entities();
+    }
   }
 
   @Benchmark
