@@ -20,38 +20,51 @@ import java.util.function.BiPredicate;
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
  * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
  * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are applied right after the join that brings
- * their columns together. The join tree is then built greedily: of the pairs of components linked
- * by edges, the one with the smallest estimated result ({@link RowEstimate}) joins first, on all the
- * edges between them, the smaller side as the build (right) input. Components no edge links are
- * crossed, smallest first.
+ * their columns together. The join tree is then built by greedy operator ordering (GOO): of the
+ * pairs of components linked by edges, the one whose join has the smallest estimated result
+ * ({@link CardinalityEstimator}: distinct counts and ranges, so a many-to-many join of two small
+ * inputs comes after the selective key joins) joins first, on all the edges between them, the
+ * smaller estimated side as the build (right) input; ties go to the pair with the smaller inputs.
+ * Components no edge links are crossed, smallest first.
  *
  * <p>Everything else is rebuilt unchanged around its optimized inputs. Names make this safe: every
  * column keeps its name, so the parents of a region find their columns wherever the new tree puts
- * them. Stateless and thread-safe.
+ * them. Thread-safe when the estimator is: each call works on its own state.
  */
 public final class JoinOrder {
-  private JoinOrder() {}
-
   /**
    * {@code rel} with its join regions reordered; the same rows. {@code joinable} says which pairs of
    * columns a hash join can take as keys (by their types); an equality of other columns is a
    * condition applied after the join that brings them together.
    */
-  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable) {
+  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable,
+      CardinalityEstimator estimator) {
+    return new JoinOrder(joinable, estimator).optimize(rel);
+  }
+
+  private final BiPredicate<String, String> joinable;
+  private final CardinalityEstimator estimator;
+
+  private JoinOrder(BiPredicate<String, String> joinable, CardinalityEstimator estimator) {
+    this.joinable = joinable;
+    this.estimator = estimator;
+  }
+
+  private LogicalRel optimize(LogicalRel rel) {
     if (isRegion(rel)) {
-      return region(rel, joinable);
+      return region(rel);
     }
     return switch (rel) {
       case LogicalRel.Scan scan -> scan;
-      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input(), joinable), filter.condition());
-      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input(), joinable), project.outputs());
-      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input(), joinable), a.keys(), a.measures());
-      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input(), joinable), sort.keys());
-      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input(), joinable), limit.rows());
-      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left(), joinable),
-          optimize(join.right(), joinable), join.leftKeys(), join.rightKeys());
-      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left(), joinable),
-          optimize(cross.right(), joinable));
+      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input()), filter.condition());
+      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input()), project.outputs());
+      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input()), a.keys(), a.measures());
+      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input()), sort.keys());
+      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input()), limit.rows());
+      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left()),
+          optimize(join.right()), join.leftKeys(), join.rightKeys());
+      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left()),
+          optimize(cross.right()));
     };
   }
 
@@ -65,26 +78,25 @@ public final class JoinOrder {
     };
   }
 
-  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts,
-      BiPredicate<String, String> joinable) {
+  private void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts) {
     if (!isRegion(rel)) {
-      leaves.add(optimize(rel, joinable));
+      leaves.add(optimize(rel));
       return;
     }
     switch (rel) {
       case LogicalRel.Cross cross -> {
-        flatten(cross.left(), leaves, conjuncts, joinable);
-        flatten(cross.right(), leaves, conjuncts, joinable);
+        flatten(cross.left(), leaves, conjuncts);
+        flatten(cross.right(), leaves, conjuncts);
       }
       case LogicalRel.Join join -> {
-        flatten(join.left(), leaves, conjuncts, joinable);
-        flatten(join.right(), leaves, conjuncts, joinable);
+        flatten(join.left(), leaves, conjuncts);
+        flatten(join.right(), leaves, conjuncts);
         for (int i = 0; i < join.leftKeys().size(); i++) {
           conjuncts.add(Expr.col(join.leftKeys().get(i)).eq(Expr.col(join.rightKeys().get(i))));
         }
       }
       case LogicalRel.Filter filter -> {
-        flatten(filter.input(), leaves, conjuncts, joinable);
+        flatten(filter.input(), leaves, conjuncts);
         conjuncts.addAll(Exprs.conjuncts(filter.condition()));
       }
       default -> throw new IllegalStateException("not a region node: " + rel);
@@ -92,15 +104,19 @@ public final class JoinOrder {
   }
 
   /** A component of the join tree under construction: its plan, the leaves it covers, its estimated rows. */
-  private record Component(LogicalRel rel, Set<Integer> leaves, double rows) {}
+  private record Component(LogicalRel rel, Set<Integer> leaves, CardinalityEstimator.Estimate estimate) {
+    double rows() {
+      return estimate.rows();
+    }
+  }
 
   /** A {@code field = field} conjunct between two leaves. */
   private record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
 
-  private static LogicalRel region(LogicalRel rel, BiPredicate<String, String> joinable) {
+  private LogicalRel region(LogicalRel rel) {
     List<LogicalRel> leaves = new ArrayList<>();
     List<Expr> found = new ArrayList<>();
-    flatten(rel, leaves, found, joinable);
+    flatten(rel, leaves, found);
     List<Expr> conjuncts = new ArrayList<>();
     for (Expr conjunct : found) {
       conjuncts.addAll(factorOr(conjunct));
@@ -141,7 +157,7 @@ public final class JoinOrder {
     for (int i = 0; i < leaves.size(); i++) {
       LogicalRel leaf = pushed.get(i).isEmpty() ? leaves.get(i)
           : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i)));
-      components.add(new Component(leaf, Set.of(i), RowEstimate.of(leaf)));
+      components.add(new Component(leaf, Set.of(i), estimator.of(leaf)));
     }
     while (components.size() > 1) {
       components = joinCheapest(components, edges, spanning);
@@ -151,7 +167,7 @@ public final class JoinOrder {
   }
 
   /** The components with the cheapest linked pair (or, with none linked, the two smallest) joined. */
-  private static List<Component> joinCheapest(List<Component> components, List<Edge> edges,
+  private List<Component> joinCheapest(List<Component> components, List<Edge> edges,
       Map<Expr, Set<Integer>> spanning) {
     int bestI = -1;
     int bestJ = -1;
@@ -159,11 +175,12 @@ public final class JoinOrder {
     double bestSmaller = Double.MAX_VALUE;
     for (int i = 0; i < components.size(); i++) {
       for (int j = i + 1; j < components.size(); j++) {
-        if (linking(edges, components.get(i), components.get(j)).isEmpty()) {
+        List<Edge> linking = linking(edges, components.get(i), components.get(j));
+        if (linking.isEmpty()) {
           continue;
         }
-        double rows = Math.max(components.get(i).rows(), components.get(j).rows());
-        double smaller = Math.min(components.get(i).rows(), components.get(j).rows());
+        double rows = joined(components.get(i), components.get(j), linking).rows();
+        double smaller = components.get(i).rows() + components.get(j).rows();
         if (rows < bestRows || (rows == bestRows && smaller < bestSmaller)) {
           bestI = i;
           bestJ = j;
@@ -178,24 +195,14 @@ public final class JoinOrder {
       remaining.sort((a, b) -> Double.compare(a.rows(), b.rows()));
       Component small = remaining.remove(0);
       Component other = remaining.remove(0);
-      joined = new Component(new LogicalRel.Cross(other.rel(), small.rel()), union(small, other),
-          small.rows() * other.rows());
+      LogicalRel cross = new LogicalRel.Cross(other.rel(), small.rel());
+      joined = new Component(cross, union(small, other), estimator.of(cross));
     } else {
       Component a = components.get(bestI);
       Component b = components.get(bestJ);
       remaining.remove(b);
       remaining.remove(a);
-      Component probe = a.rows() >= b.rows() ? a : b;
-      Component build = probe == a ? b : a;
-      List<String> probeKeys = new ArrayList<>();
-      List<String> buildKeys = new ArrayList<>();
-      for (Edge edge : linking(edges, probe, build)) {
-        boolean leftOnProbe = probe.leaves().contains(edge.leftLeaf());
-        probeKeys.add(leftOnProbe ? edge.leftColumn() : edge.rightColumn());
-        buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
-      }
-      joined = new Component(new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys),
-          union(a, b), bestRows);
+      joined = joined(a, b, linking(edges, a, b));
     }
     List<Expr> now = new ArrayList<>();
     spanning.entrySet().removeIf(entry -> {
@@ -206,9 +213,25 @@ public final class JoinOrder {
       return false;
     });
     Component result = now.isEmpty() ? joined
-        : new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(), joined.rows());
+        : new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(),
+            estimator.filter(joined.estimate(), Exprs.and(now)));
     remaining.add(result);
     return remaining;
+  }
+
+  /** The inner join of {@code a} and {@code b} on {@code linking}, the smaller estimated side building. */
+  private Component joined(Component a, Component b, List<Edge> linking) {
+    Component probe = a.rows() >= b.rows() ? a : b;
+    Component build = probe == a ? b : a;
+    List<String> probeKeys = new ArrayList<>();
+    List<String> buildKeys = new ArrayList<>();
+    for (Edge edge : linking) {
+      boolean leftOnProbe = probe.leaves().contains(edge.leftLeaf());
+      probeKeys.add(leftOnProbe ? edge.leftColumn() : edge.rightColumn());
+      buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
+    }
+    return new Component(new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys),
+        union(a, b), estimator.join(probe.estimate(), build.estimate(), probeKeys, buildKeys));
   }
 
   private static List<Edge> linking(List<Edge> edges, Component a, Component b) {

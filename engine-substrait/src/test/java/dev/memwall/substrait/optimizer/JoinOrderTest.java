@@ -21,6 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The comma-join rewrite on logical plans: what is pushed down, what joins what, which side builds. */
 @ExtendWith(LeakCheck.class)
 class JoinOrderTest {
+  /** Statistics collected from each scan's table. */
+  private static final CardinalityEstimator ESTIMATOR =
+      new CardinalityEstimator(scan -> TableStatistics.collected(scan.source()));
 
   private static Table table(EngineMemory memory, String key, int rows) {
     try (TableBuilder builder = new TableBuilder(List.of(key, key + "_v"), List.of(ColumnType.INT64, ColumnType.INT64),
@@ -43,7 +46,7 @@ class JoinOrderTest {
       LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
       Expr condition = and(col("b_v").eq(col("m")), col("m_v").eq(col("s")), col("s_v").gt(lit(2)),
           col("b").add(col("s")).gt(lit(5)), lit(1).eq(lit(1)));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, condition), (a, b) -> true));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, condition), (a, b) -> true, ESTIMATOR));
       assertEquals("""
           filter Comparison[op=EQ, left=Literal[value=1, type=INT64], right=Literal[value=1, type=INT64]]
             filter Comparison[op=GT, left=Arithmetic[op=ADD, left=ColumnRef[name=b], right=ColumnRef[name=s]], \
@@ -62,7 +65,7 @@ class JoinOrderTest {
   void tablesNoConditionLinksAreCrossedSmallestFirst(EngineMemory memory) {
     try (Table big = table(memory, "b", 1000); Table mid = table(memory, "m", 100); Table small = table(memory, "s", 10)) {
       LogicalRel cross = new LogicalRel.Cross(new LogicalRel.Cross(scan("big", big), scan("mid", mid)), scan("small", small));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("m"))), (a, b) -> true));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("m"))), (a, b) -> true, ESTIMATOR));
       assertEquals("""
           cross
             inner join on [b] = [m]
@@ -77,7 +80,7 @@ class JoinOrderTest {
   void anEqualityOfColumnsNoJoinTakesAsKeysIsAConditionAfterACross(EngineMemory memory) {
     try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
       LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("s"))), (a, b) -> false));
+      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, col("b").eq(col("s"))), (a, b) -> false, ESTIMATOR));
       assertEquals("""
           filter Comparison[op=EQ, left=ColumnRef[name=b], right=ColumnRef[name=s]]
             cross
