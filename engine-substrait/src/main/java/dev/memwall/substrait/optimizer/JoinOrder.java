@@ -19,13 +19,10 @@ import java.util.function.BiPredicate;
  * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
  * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
- * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are applied right after the join that brings
- * their columns together. The join tree is then built by greedy operator ordering (GOO): of the
- * pairs of components linked by edges, the one whose join has the smallest estimated result
- * ({@link CardinalityEstimator}: distinct counts and ranges, so a many-to-many join of two small
- * inputs comes after the selective key joins) joins first, on all the edges between them, the
- * smaller estimated side as the build (right) input; ties go to the pair with the smaller inputs.
- * Components no edge links are crossed, smallest first.
+ * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are
+ * applied right after the join that brings their columns together. {@link JoinEnumerator} then
+ * orders the joins from the estimates of {@link CardinalityEstimator} (distinct counts and ranges,
+ * so that a many-to-many join of two small inputs comes after the selective key joins).
  *
  * <p>Everything else is rebuilt unchanged around its optimized inputs. Names make this safe: every
  * column keeps its name, so the parents of a region find their columns wherever the new tree puts
@@ -103,16 +100,6 @@ public final class JoinOrder {
     }
   }
 
-  /** A component of the join tree under construction: its plan, the leaves it covers, its estimated rows. */
-  private record Component(LogicalRel rel, Set<Integer> leaves, CardinalityEstimator.Estimate estimate) {
-    double rows() {
-      return estimate.rows();
-    }
-  }
-
-  /** A {@code field = field} conjunct between two leaves. */
-  private record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
-
   private LogicalRel region(LogicalRel rel) {
     List<LogicalRel> leaves = new ArrayList<>();
     List<Expr> found = new ArrayList<>();
@@ -129,7 +116,7 @@ public final class JoinOrder {
     }
     List<List<Expr>> pushed = new ArrayList<>();
     leaves.forEach(leaf -> pushed.add(new ArrayList<>()));
-    List<Edge> edges = new ArrayList<>();
+    List<JoinEnumerator.Edge> edges = new ArrayList<>();
     List<Expr> constant = new ArrayList<>();
     Map<Expr, Set<Integer>> spanning = new java.util.LinkedHashMap<>();
     for (Expr conjunct : conjuncts) {
@@ -148,101 +135,18 @@ public final class JoinOrder {
       } else if (touched.size() == 2 && conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
           && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b
           && joinable.test(a.name(), b.name())) {
-        edges.add(new Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
+        edges.add(new JoinEnumerator.Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
       } else {
         spanning.put(conjunct, touched);
       }
     }
-    List<Component> components = new ArrayList<>();
+    List<LogicalRel> filtered = new ArrayList<>();
     for (int i = 0; i < leaves.size(); i++) {
-      LogicalRel leaf = pushed.get(i).isEmpty() ? leaves.get(i)
-          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i)));
-      components.add(new Component(leaf, Set.of(i), estimator.of(leaf)));
+      filtered.add(pushed.get(i).isEmpty() ? leaves.get(i)
+          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i))));
     }
-    while (components.size() > 1) {
-      components = joinCheapest(components, edges, spanning);
-    }
-    LogicalRel result = components.getFirst().rel();
+    LogicalRel result = new JoinEnumerator(estimator, joinable, edges, spanning).join(filtered);
     return constant.isEmpty() ? result : new LogicalRel.Filter(result, Exprs.and(constant));
-  }
-
-  /** The components with the cheapest linked pair (or, with none linked, the two smallest) joined. */
-  private List<Component> joinCheapest(List<Component> components, List<Edge> edges,
-      Map<Expr, Set<Integer>> spanning) {
-    int bestI = -1;
-    int bestJ = -1;
-    double bestRows = Double.MAX_VALUE;
-    double bestSmaller = Double.MAX_VALUE;
-    for (int i = 0; i < components.size(); i++) {
-      for (int j = i + 1; j < components.size(); j++) {
-        List<Edge> linking = linking(edges, components.get(i), components.get(j));
-        if (linking.isEmpty()) {
-          continue;
-        }
-        double rows = joined(components.get(i), components.get(j), linking).rows();
-        double smaller = components.get(i).rows() + components.get(j).rows();
-        if (rows < bestRows || (rows == bestRows && smaller < bestSmaller)) {
-          bestI = i;
-          bestJ = j;
-          bestRows = rows;
-          bestSmaller = smaller;
-        }
-      }
-    }
-    List<Component> remaining = new ArrayList<>(components);
-    Component joined;
-    if (bestI < 0) { // nothing linked: cross the two smallest
-      remaining.sort((a, b) -> Double.compare(a.rows(), b.rows()));
-      Component small = remaining.remove(0);
-      Component other = remaining.remove(0);
-      LogicalRel cross = new LogicalRel.Cross(other.rel(), small.rel());
-      joined = new Component(cross, union(small, other), estimator.of(cross));
-    } else {
-      Component a = components.get(bestI);
-      Component b = components.get(bestJ);
-      remaining.remove(b);
-      remaining.remove(a);
-      joined = joined(a, b, linking(edges, a, b));
-    }
-    List<Expr> now = new ArrayList<>();
-    spanning.entrySet().removeIf(entry -> {
-      if (joined.leaves().containsAll(entry.getValue())) {
-        now.add(entry.getKey());
-        return true;
-      }
-      return false;
-    });
-    Component result = now.isEmpty() ? joined
-        : new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(),
-            estimator.filter(joined.estimate(), Exprs.and(now)));
-    remaining.add(result);
-    return remaining;
-  }
-
-  /** The inner join of {@code a} and {@code b} on {@code linking}, the smaller estimated side building. */
-  private Component joined(Component a, Component b, List<Edge> linking) {
-    Component probe = a.rows() >= b.rows() ? a : b;
-    Component build = probe == a ? b : a;
-    List<String> probeKeys = new ArrayList<>();
-    List<String> buildKeys = new ArrayList<>();
-    for (Edge edge : linking) {
-      boolean leftOnProbe = probe.leaves().contains(edge.leftLeaf());
-      probeKeys.add(leftOnProbe ? edge.leftColumn() : edge.rightColumn());
-      buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
-    }
-    return new Component(new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys),
-        union(a, b), estimator.join(probe.estimate(), build.estimate(), probeKeys, buildKeys));
-  }
-
-  private static List<Edge> linking(List<Edge> edges, Component a, Component b) {
-    return edges.stream().filter(e -> (a.leaves().contains(e.leftLeaf()) && b.leaves().contains(e.rightLeaf()))
-        || (b.leaves().contains(e.leftLeaf()) && a.leaves().contains(e.rightLeaf()))).toList();
-  }
-
-  private static Set<Integer> union(Component a, Component b) {
-    Set<Integer> leaves = new LinkedHashSet<>(a.leaves());
-    leaves.addAll(b.leaves());
-    return Set.copyOf(leaves);
   }
 
   /**
