@@ -41,9 +41,20 @@ class JoinEnumeratorTest {
   }
 
   private static LogicalRel ordered(List<LogicalRel> leaves, List<JoinEnumerator.Edge> edges,
-      Map<String, TableStatistics> stats) {
+      Map<String, TableStatistics> stats, Map<Expr, Set<Integer>> spanning) {
     CardinalityEstimator estimator = new CardinalityEstimator(scan -> stats.get(scan.table()));
-    return new JoinEnumerator(estimator, (a, b) -> true, edges, Map.of()).join(leaves);
+    return new JoinEnumerator(estimator, (a, b) -> true, edges, spanning).join(leaves);
+  }
+
+  /** The ordered plan of leaves {@code t0..} of {@code sizes[i] = {rows, distinct j values}}, as text. */
+  private static String plan(Table stub, double[][] sizes, List<JoinEnumerator.Edge> edges,
+      Map<Expr, Set<Integer>> spanning) {
+    Map<String, TableStatistics> stats = new HashMap<>();
+    List<LogicalRel> leaves = new ArrayList<>();
+    for (int i = 0; i < sizes.length; i++) {
+      leaves.add(leaf(stub, i, sizes[i][0], sizes[i][1], stats));
+    }
+    return Explain.of(ordered(leaves, edges, stats, spanning));
   }
 
   private static int scans(String plan) {
@@ -55,12 +66,8 @@ class JoinEnumeratorTest {
     // t0.j = t1.j (many to many: 1,000 x 1,000 rows over 10 values) and t1.j = t2.j, t2 a
     // 10-row dimension whose key is j's value: t0 and t2 join first through the implied t0.j = t2.k
     try (Table stub = stub(memory)) {
-      Map<String, TableStatistics> stats = new HashMap<>();
-      List<LogicalRel> leaves = List.of(leaf(stub, 0, 1000, 10, stats), leaf(stub, 1, 1000, 10, stats),
-          leaf(stub, 2, 10, 10, stats));
-      List<JoinEnumerator.Edge> edges = List.of(new JoinEnumerator.Edge(0, "t0_j", 1, "t1_j"),
-          new JoinEnumerator.Edge(1, "t1_j", 2, "t2_k"));
-      String plan = Explain.of(ordered(leaves, edges, stats));
+      String plan = plan(stub, new double[][] {{1000, 10}, {1000, 10}, {10, 10}}, List.of(
+          new JoinEnumerator.Edge(0, "t0_j", 1, "t1_j"), new JoinEnumerator.Edge(1, "t1_j", 2, "t2_k")), Map.of());
       assertTrue(plan.contains("inner join on [t0_j] = [t2_k]") || plan.contains("inner join on [t1_j] = [t2_k]"),
           "the dimension joins first, on the original or the implied equality:\n" + plan);
       assertTrue(plan.startsWith("inner join on [t0_j] = [t1_j]") || plan.startsWith("inner join on [t1_j] = [t0_j]"),
@@ -82,7 +89,7 @@ class JoinEnumeratorTest {
           edges.add(new JoinEnumerator.Edge(i - 1, "t" + (i - 1) + "_j", i, "t" + i + "_k"));
         }
       }
-      String plan = Explain.of(ordered(leaves, edges, stats));
+      String plan = Explain.of(ordered(leaves, edges, stats, Map.of()));
       assertEquals(n, scans(plan), plan);
       assertEquals(n - 1, plan.split("inner join", -1).length - 1, "no cross: " + plan);
       for (int i = 0; i < n; i++) {
@@ -94,15 +101,10 @@ class JoinEnumeratorTest {
   @Test
   void aConditionOverThreeLeavesIsAppliedOnceWhereTheyFirstMeet(EngineMemory memory) {
     try (Table stub = stub(memory)) {
-      Map<String, TableStatistics> stats = new HashMap<>();
-      List<LogicalRel> leaves = List.of(leaf(stub, 0, 100, 100, stats), leaf(stub, 1, 10, 10, stats),
-          leaf(stub, 2, 1000, 100, stats));
-      List<JoinEnumerator.Edge> edges = List.of(new JoinEnumerator.Edge(0, "t0_j", 1, "t1_k"),
-          new JoinEnumerator.Edge(0, "t0_k", 2, "t2_j"));
       Expr spanning = Expr.col("t0_j").add(Expr.col("t1_j")).lt(Expr.col("t2_j"));
-      CardinalityEstimator estimator = new CardinalityEstimator(scan -> stats.get(scan.table()));
-      String plan = Explain.of(new JoinEnumerator(estimator, (a, b) -> true, edges,
-          Map.of(spanning, Set.of(0, 1, 2))).join(leaves));
+      String plan = plan(stub, new double[][] {{100, 100}, {10, 10}, {1000, 100}}, List.of(
+          new JoinEnumerator.Edge(0, "t0_j", 1, "t1_k"), new JoinEnumerator.Edge(0, "t0_k", 2, "t2_j")),
+          Map.of(spanning, Set.of(0, 1, 2)));
       assertEquals(1, plan.split("filter", -1).length - 1, plan);
       assertTrue(plan.startsWith("filter"), "applied after the last join:\n" + plan);
     }

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The join orders the statistics give TPC-H's widest comma joins from their SQL text (Q5, Q8 and
  * Q9, printed): every join at the bottom of the tree starts from a small or selective relation
  * (region, nation, a filtered orders or part), never a many-to-many join such as customer with
- * supplier on their nation. Also prints the time {@link Memwall#prepare} takes per supported query
- * after warm-up (a measurement, not an assertion: it depends on the machine and its load).
+ * supplier on their nation. Also prints the time planning takes per supported query after warm-up,
+ * with the statistics collected (a measurement, not an assertion: it depends on the machine and its
+ * load).
  */
 @ExtendWith(LeakCheck.class)
 class SqlJoinOrderTest {
@@ -55,27 +56,32 @@ class SqlJoinOrderTest {
           assertFalse(tables.containsAll(Set.of("customer", "supplier")), "Q" + number + " starts many-to-many");
         }
       }
-      System.out.println("prepare() per query at SF " + scale + ", median of 20 after 30 warm-up calls"
-          + " (test-side measurement; the machine is shared, so these are indicative only):");
+      System.out.println("Planning per query at SF " + scale + ", median of 20 calls after 30 warm-up calls; "
+          + "Memwall.prepare (SQL text to memwall plan) and, of it, SubstraitPlans.prepare (Substrait to memwall"
+          + " plan: conversion and join ordering); a test-side measurement on a shared machine, indicative only:");
       for (int number : SqlQueriesAgainstDuckDbTest.SUPPORTED) {
         String sql = DuckDbOracle.tpchSql(TpchParameters.validation(number, scale));
-        long first = System.nanoTime();
-        Memwall.prepare(catalog, sql);
-        double firstMs = (System.nanoTime() - first) / 1e6;
+        io.substrait.plan.Plan substrait = Memwall.substrait(catalog, sql);
         for (int i = 0; i < 30; i++) {
           Memwall.prepare(catalog, sql);
         }
-        double[] ms = new double[20];
-        for (int i = 0; i < ms.length; i++) {
-          long start = System.nanoTime();
-          Memwall.prepare(catalog, sql);
-          ms[i] = (System.nanoTime() - start) / 1e6;
-        }
-        Arrays.sort(ms);
-        System.out.printf("  Q%d: %.2f ms (first call, with statistics not yet collected: %.2f ms)%n",
-            number, ms[ms.length / 2], firstMs);
+        double whole = median(() -> Memwall.prepare(catalog, sql));
+        double optimizer = median(() -> SubstraitPlans.prepare(substrait, catalog));
+        System.out.printf("  Q%d: %.2f ms, of which Substrait to memwall %.2f ms%n", number, whole, optimizer);
       }
     }
+  }
+
+  /** The median of 20 timed runs of {@code run}, in milliseconds. */
+  private static double median(Runnable run) {
+    double[] ms = new double[20];
+    for (int i = 0; i < ms.length; i++) {
+      long start = System.nanoTime();
+      run.run();
+      ms[i] = (System.nanoTime() - start) / 1e6;
+    }
+    Arrays.sort(ms);
+    return ms[ms.length / 2];
   }
 
   /** The joins whose inputs have no join or cross below them. */
