@@ -1,6 +1,7 @@
 package dev.memwall.substrait;
 
 import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,14 +15,19 @@ import java.util.Optional;
  * unquoted names (Isthmus hands them over upper-cased); a plan's qualified name ({@code
  * ["tpch", "lineitem"]}) is looked up by its last part.
  *
+ * <p>Each table has {@link TableStatistics} for the optimizer's estimates: those supplied with it,
+ * or else collected from it on first use (each column a query joins or filters on scanned once,
+ * then kept with the catalog).
+ *
  * <p>Ownership: the tables stay the caller's; they must stay open while plans over them are built
  * and run, and the catalog never closes them. Thread safety: registering is for one thread; a
- * catalog no longer changed may be read by several. Bad input: a name registered twice (in any
+ * catalog no longer changed may be read by several, statistics included. Bad input: a name registered twice (in any
  * case) throws {@link IllegalArgumentException}.
  */
 public final class Catalog {
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private final Map<String, String> names = new LinkedHashMap<>();
+  private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
 
   /** An empty catalog. */
   public Catalog() {}
@@ -35,13 +41,20 @@ public final class Catalog {
 
   /** Registers {@code table} as {@code name}; returns this catalog. */
   public Catalog register(String name, Table table) {
+    return register(name, table, TableStatistics.collected(Objects.requireNonNull(table, "table")));
+  }
+
+  /** Registers {@code table} as {@code name} with the caller's {@code statistics}; returns this catalog. */
+  public Catalog register(String name, Table table, TableStatistics statistics) {
     Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(statistics, "statistics");
     String key = key(name);
     if (tables.containsKey(key)) {
       throw new IllegalArgumentException("table '" + name + "' is already registered as '" + names.get(key) + "'");
     }
     tables.put(key, table);
     names.put(key, name);
+    this.statistics.put(key, statistics);
     return this;
   }
 
@@ -53,6 +66,19 @@ public final class Catalog {
   /** The registered name of the table {@code name} names, in the case it was registered with. */
   public Optional<String> registeredName(List<String> name) {
     return name.isEmpty() ? Optional.empty() : Optional.ofNullable(names.get(key(name.getLast())));
+  }
+
+  /**
+   * The statistics of the table registered as {@code name} (in any case).
+   *
+   * @throws IllegalArgumentException when no table has that name
+   */
+  public TableStatistics statistics(String name) {
+    TableStatistics found = statistics.get(key(name));
+    if (found == null) {
+      throw new IllegalArgumentException("no table '" + name + "' in the catalog (it has " + names.values() + ")");
+    }
+    return found;
   }
 
   /** The tables by their registered names, in registration order. */

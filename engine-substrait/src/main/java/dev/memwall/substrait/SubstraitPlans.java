@@ -7,6 +7,7 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
@@ -64,7 +65,8 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    return new Prepared(JoinOrder.optimize(converted.rel(), converter::joinable), converted.names(),
+    return new Prepared(JoinOrder.optimize(converted.rel(), converter::joinable,
+        new CardinalityEstimator(scan -> catalog.statistics(scan.table()))), converted.names(),
         unique(outputNames));
   }
 

@@ -19,39 +19,49 @@ import java.util.function.BiPredicate;
  * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
  * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
- * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are applied right after the join that brings
- * their columns together. The join tree is then built greedily: of the pairs of components linked
- * by edges, the one with the smallest estimated result ({@link RowEstimate}) joins first, on all the
- * edges between them, the smaller side as the build (right) input. Components no edge links are
- * crossed, smallest first.
+ * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are
+ * applied right after the join that brings their columns together. {@link JoinEnumerator} then
+ * orders the joins from the estimates of {@link CardinalityEstimator} (distinct counts and ranges,
+ * so that a many-to-many join of two small inputs comes after the selective key joins).
  *
  * <p>Everything else is rebuilt unchanged around its optimized inputs. Names make this safe: every
  * column keeps its name, so the parents of a region find their columns wherever the new tree puts
- * them. Stateless and thread-safe.
+ * them. Thread-safe when the estimator is: each call works on its own state.
  */
 public final class JoinOrder {
-  private JoinOrder() {}
-
   /**
    * {@code rel} with its join regions reordered; the same rows. {@code joinable} says which pairs of
    * columns a hash join can take as keys (by their types); an equality of other columns is a
    * condition applied after the join that brings them together.
    */
-  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable) {
+  public static LogicalRel optimize(LogicalRel rel, BiPredicate<String, String> joinable,
+      CardinalityEstimator estimator) {
+    return new JoinOrder(joinable, estimator).optimize(rel);
+  }
+
+  private final BiPredicate<String, String> joinable;
+  private final CardinalityEstimator estimator;
+
+  private JoinOrder(BiPredicate<String, String> joinable, CardinalityEstimator estimator) {
+    this.joinable = joinable;
+    this.estimator = estimator;
+  }
+
+  private LogicalRel optimize(LogicalRel rel) {
     if (isRegion(rel)) {
-      return region(rel, joinable);
+      return region(rel);
     }
     return switch (rel) {
       case LogicalRel.Scan scan -> scan;
-      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input(), joinable), filter.condition());
-      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input(), joinable), project.outputs());
-      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input(), joinable), a.keys(), a.measures());
-      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input(), joinable), sort.keys());
-      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input(), joinable), limit.rows());
-      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left(), joinable),
-          optimize(join.right(), joinable), join.leftKeys(), join.rightKeys());
-      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left(), joinable),
-          optimize(cross.right(), joinable));
+      case LogicalRel.Filter filter -> new LogicalRel.Filter(optimize(filter.input()), filter.condition());
+      case LogicalRel.Project project -> new LogicalRel.Project(optimize(project.input()), project.outputs());
+      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(optimize(a.input()), a.keys(), a.measures());
+      case LogicalRel.Sort sort -> new LogicalRel.Sort(optimize(sort.input()), sort.keys());
+      case LogicalRel.Limit limit -> new LogicalRel.Limit(optimize(limit.input()), limit.rows());
+      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), optimize(join.left()),
+          optimize(join.right()), join.leftKeys(), join.rightKeys());
+      case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left()),
+          optimize(cross.right()));
     };
   }
 
@@ -65,42 +75,35 @@ public final class JoinOrder {
     };
   }
 
-  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts,
-      BiPredicate<String, String> joinable) {
+  private void flatten(LogicalRel rel, List<LogicalRel> leaves, List<Expr> conjuncts) {
     if (!isRegion(rel)) {
-      leaves.add(optimize(rel, joinable));
+      leaves.add(optimize(rel));
       return;
     }
     switch (rel) {
       case LogicalRel.Cross cross -> {
-        flatten(cross.left(), leaves, conjuncts, joinable);
-        flatten(cross.right(), leaves, conjuncts, joinable);
+        flatten(cross.left(), leaves, conjuncts);
+        flatten(cross.right(), leaves, conjuncts);
       }
       case LogicalRel.Join join -> {
-        flatten(join.left(), leaves, conjuncts, joinable);
-        flatten(join.right(), leaves, conjuncts, joinable);
+        flatten(join.left(), leaves, conjuncts);
+        flatten(join.right(), leaves, conjuncts);
         for (int i = 0; i < join.leftKeys().size(); i++) {
           conjuncts.add(Expr.col(join.leftKeys().get(i)).eq(Expr.col(join.rightKeys().get(i))));
         }
       }
       case LogicalRel.Filter filter -> {
-        flatten(filter.input(), leaves, conjuncts, joinable);
+        flatten(filter.input(), leaves, conjuncts);
         conjuncts.addAll(Exprs.conjuncts(filter.condition()));
       }
       default -> throw new IllegalStateException("not a region node: " + rel);
     }
   }
 
-  /** A component of the join tree under construction: its plan, the leaves it covers, its estimated rows. */
-  private record Component(LogicalRel rel, Set<Integer> leaves, double rows) {}
-
-  /** A {@code field = field} conjunct between two leaves. */
-  private record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
-
-  private static LogicalRel region(LogicalRel rel, BiPredicate<String, String> joinable) {
+  private LogicalRel region(LogicalRel rel) {
     List<LogicalRel> leaves = new ArrayList<>();
     List<Expr> found = new ArrayList<>();
-    flatten(rel, leaves, found, joinable);
+    flatten(rel, leaves, found);
     List<Expr> conjuncts = new ArrayList<>();
     for (Expr conjunct : found) {
       conjuncts.addAll(factorOr(conjunct));
@@ -113,7 +116,7 @@ public final class JoinOrder {
     }
     List<List<Expr>> pushed = new ArrayList<>();
     leaves.forEach(leaf -> pushed.add(new ArrayList<>()));
-    List<Edge> edges = new ArrayList<>();
+    List<JoinEnumerator.Edge> edges = new ArrayList<>();
     List<Expr> constant = new ArrayList<>();
     Map<Expr, Set<Integer>> spanning = new java.util.LinkedHashMap<>();
     for (Expr conjunct : conjuncts) {
@@ -132,94 +135,18 @@ public final class JoinOrder {
       } else if (touched.size() == 2 && conjunct instanceof Expr.Comparison c && c.op() == Expr.ComparisonOp.EQ
           && c.left() instanceof Expr.ColumnRef a && c.right() instanceof Expr.ColumnRef b
           && joinable.test(a.name(), b.name())) {
-        edges.add(new Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
+        edges.add(new JoinEnumerator.Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
       } else {
         spanning.put(conjunct, touched);
       }
     }
-    List<Component> components = new ArrayList<>();
+    List<LogicalRel> filtered = new ArrayList<>();
     for (int i = 0; i < leaves.size(); i++) {
-      LogicalRel leaf = pushed.get(i).isEmpty() ? leaves.get(i)
-          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i)));
-      components.add(new Component(leaf, Set.of(i), RowEstimate.of(leaf)));
+      filtered.add(pushed.get(i).isEmpty() ? leaves.get(i)
+          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i))));
     }
-    while (components.size() > 1) {
-      components = joinCheapest(components, edges, spanning);
-    }
-    LogicalRel result = components.getFirst().rel();
+    LogicalRel result = new JoinEnumerator(estimator, joinable, edges, spanning).join(filtered);
     return constant.isEmpty() ? result : new LogicalRel.Filter(result, Exprs.and(constant));
-  }
-
-  /** The components with the cheapest linked pair (or, with none linked, the two smallest) joined. */
-  private static List<Component> joinCheapest(List<Component> components, List<Edge> edges,
-      Map<Expr, Set<Integer>> spanning) {
-    int bestI = -1;
-    int bestJ = -1;
-    double bestRows = Double.MAX_VALUE;
-    double bestSmaller = Double.MAX_VALUE;
-    for (int i = 0; i < components.size(); i++) {
-      for (int j = i + 1; j < components.size(); j++) {
-        if (linking(edges, components.get(i), components.get(j)).isEmpty()) {
-          continue;
-        }
-        double rows = Math.max(components.get(i).rows(), components.get(j).rows());
-        double smaller = Math.min(components.get(i).rows(), components.get(j).rows());
-        if (rows < bestRows || (rows == bestRows && smaller < bestSmaller)) {
-          bestI = i;
-          bestJ = j;
-          bestRows = rows;
-          bestSmaller = smaller;
-        }
-      }
-    }
-    List<Component> remaining = new ArrayList<>(components);
-    Component joined;
-    if (bestI < 0) { // nothing linked: cross the two smallest
-      remaining.sort((a, b) -> Double.compare(a.rows(), b.rows()));
-      Component small = remaining.remove(0);
-      Component other = remaining.remove(0);
-      joined = new Component(new LogicalRel.Cross(other.rel(), small.rel()), union(small, other),
-          small.rows() * other.rows());
-    } else {
-      Component a = components.get(bestI);
-      Component b = components.get(bestJ);
-      remaining.remove(b);
-      remaining.remove(a);
-      Component probe = a.rows() >= b.rows() ? a : b;
-      Component build = probe == a ? b : a;
-      List<String> probeKeys = new ArrayList<>();
-      List<String> buildKeys = new ArrayList<>();
-      for (Edge edge : linking(edges, probe, build)) {
-        boolean leftOnProbe = probe.leaves().contains(edge.leftLeaf());
-        probeKeys.add(leftOnProbe ? edge.leftColumn() : edge.rightColumn());
-        buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
-      }
-      joined = new Component(new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys),
-          union(a, b), bestRows);
-    }
-    List<Expr> now = new ArrayList<>();
-    spanning.entrySet().removeIf(entry -> {
-      if (joined.leaves().containsAll(entry.getValue())) {
-        now.add(entry.getKey());
-        return true;
-      }
-      return false;
-    });
-    Component result = now.isEmpty() ? joined
-        : new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(), joined.rows());
-    remaining.add(result);
-    return remaining;
-  }
-
-  private static List<Edge> linking(List<Edge> edges, Component a, Component b) {
-    return edges.stream().filter(e -> (a.leaves().contains(e.leftLeaf()) && b.leaves().contains(e.rightLeaf()))
-        || (b.leaves().contains(e.leftLeaf()) && a.leaves().contains(e.rightLeaf()))).toList();
-  }
-
-  private static Set<Integer> union(Component a, Component b) {
-    Set<Integer> leaves = new LinkedHashSet<>(a.leaves());
-    leaves.addAll(b.leaves());
-    return Set.copyOf(leaves);
   }
 
   /**
