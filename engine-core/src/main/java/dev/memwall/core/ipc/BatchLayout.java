@@ -23,8 +23,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * fill the "missing" rows, writing into the buffers, which are slices of a read-only mapping (the
  * process dies of SIGSEGV); a buffer smaller than its node's length makes it reallocate, sized by
  * the unchecked length. So every kept column's node must have the batch's length and a null count
- * within it, and each of its buffers must hold that many rows (validity bits where some but not all
- * rows are null, offsets, fixed-width values); the string offsets and dictionary indices inside the
+ * within it, and each of its buffers must hold that many rows (validity bits unless the bitmap is
+ * empty and the rows are all valid or all null, offsets, fixed-width values); the string offsets and dictionary indices inside the
  * buffers are {@link ArrowStructure}'s to check, after loading. The check reads metadata only, so it
  * runs for trusted files too.
  *
@@ -104,8 +104,10 @@ final class BatchLayout {
       BufferLayout buffer = layout.getBufferLayouts().get(b);
       long needed;
       if (buffer.getType() == BufferType.VALIDITY) {
-        boolean mixed = node.getNullCount() > 0 && node.getNullCount() < rows; // else the loader makes its own
-        needed = mixed ? (rows + 7L) / 8 : 0;
+        // The loader makes its own bitmap only for an empty buffer of a column with no nulls or only
+        // nulls; any other it takes as written, however short (and too short, it reallocates)
+        boolean uniform = node.getNullCount() == 0 || node.getNullCount() == rows;
+        needed = uniform && buffers.get(b).capacity() == 0 ? 0 : (rows + 7L) / 8;
       } else if (buffer.getType() == BufferType.OFFSET) {
         needed = rows == 0 ? 0 : (rows + 1L) * buffer.getTypeBitWidth() / 8;
       } else if (variableWidth) {

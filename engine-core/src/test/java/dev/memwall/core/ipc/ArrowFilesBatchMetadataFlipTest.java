@@ -38,16 +38,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Exhaustive: every byte of every record batch's and dictionary batch's metadata (the message
  * header: lengths, field nodes, buffer offsets and sizes, compression) of a small file flipped three
- * ways, the file holding nulls, strings, a dictionary, booleans and a nested list column memwall
+ * ways and set to 1, the file holding nulls, strings, a dictionary, booleans and a nested list column memwall
  * leaves out. Mapping must fail with a {@link CorruptArrowFileException} naming the file and free
  * everything it took, or yield a table whose every value reads without error: a field node shorter
  * than its batch once made Arrow's loader write into the read-only mapping and kill the JVM, and a
- * buffer shorter than its node made it reallocate. A flip can still change values silently (a null
+ * buffer shorter than its node made it reallocate (and leak the new buffer when the copy failed), also a
+ * validity bitmap of a column without nulls, which the loader takes as written when it is not empty. A flip can still change values silently (a null
  * count of 0 makes every row valid): that is what checksums are for, and is counted, not failed.
  */
 @ExtendWith(LeakCheck.class)
 class ArrowFilesBatchMetadataFlipTest {
-  private static final int ROWS = 9;
+  private static final int ROWS = 100; // enough that a one-byte validity bitmap is far too short
 
   @TempDir Path dir;
 
@@ -74,7 +75,8 @@ class ArrowFilesBatchMetadataFlipTest {
     int altered = 0;
     for (ArrowBlock block : blocks) {
       for (long at = block.getOffset(); at < block.getOffset() + block.getMetadataLength(); at++) {
-        for (int mask : new int[] {0x01, 0x80, 0xFF}) {
+        // the last mask sets the byte to 1: a buffer's length of 1 is shorter than any validity bitmap here
+        for (int mask : new int[] {0x01, 0x80, 0xFF, (bytes[(int) at] ^ 0x01) & 0xFF}) {
           byte[] corrupt = bytes.clone();
           corrupt[(int) at] ^= (byte) mask;
           Files.write(flipped, corrupt);
