@@ -104,6 +104,10 @@ class MemwallSqlTest {
           + "order by id", ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of(row(10)), rows(result));
       }
+      try (Table result = Memwall.sql(catalog, "select substr(name, 1, 1) as first_letter, count(*) as n from customers "
+          + "group by substr(name, 1, 1) order by first_letter", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row("a", 1L), row("b", 1L), row(null, 1L)), rows(result), "a computed string key");
+      }
       UnsupportedPlanException noLength = assertThrows(UnsupportedPlanException.class,
           () -> Memwall.prepare(catalog, "select substr(name, 2) from customers"));
       assertEquals("root > project: function 'substring' with 2 arguments (start and length are needed)",
