@@ -108,6 +108,8 @@ final class SqlCommand implements Callable<Integer> {
         out.flush();
         String line = in.readLine();
         if (line == null) {
+          out.println();
+          out.flush();
           return;
         }
         String command = line.strip();

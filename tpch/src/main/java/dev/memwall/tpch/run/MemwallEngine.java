@@ -31,7 +31,11 @@ public final class MemwallEngine implements QueryEngine {
 
   @Override
   public Result run(TpchQuery query, QueryParameters parameters) {
-    Table table = query.run(database, parameters, context);
+    return result(query.run(database, parameters, context));
+  }
+
+  /** {@code table} as a run's result, which closes it. */
+  static Result result(Table table) {
     return new Result() {
       @Override
       public List<String> columns() {
