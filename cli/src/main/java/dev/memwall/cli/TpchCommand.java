@@ -19,7 +19,6 @@ import dev.memwall.tpch.run.MemwallEngine;
 import dev.memwall.tpch.run.QueryEngine;
 import dev.memwall.tpch.run.QueryEngineProvider;
 import dev.memwall.tpch.run.Rounds;
-import dev.memwall.tpch.run.SqlPlanEngine;
 import dev.memwall.tpch.run.TpchRunner.QueryReport;
 import dev.memwall.tpch.run.TpchRunner.Verification;
 import dev.memwall.tpch.run.TpchRunner;
@@ -198,7 +197,7 @@ final class TpchCommand implements Callable<Integer> {
               : options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
                   ? DuckDbProcess.start(cache, scaleFactor, threadCount) : null;
           QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
-              : sqlPlans ? new SqlPlanEngine(db, memory, threadCount) : new MemwallEngine(db, memory, threadCount);
+              : new MemwallEngine(db, memory, threadCount, sqlPlans);
           QueryEngine other = comparedProvider != null
               ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
               : comparedKey == null ? null : duckdb) {
