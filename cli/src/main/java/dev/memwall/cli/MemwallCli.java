@@ -3,12 +3,17 @@ package dev.memwall.cli;
 import dev.memwall.core.ipc.CorruptArrowFileException;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.MemoryLeakException;
+import dev.memwall.sql.SqlException;
+import dev.memwall.substrait.UnsupportedPlanException;
 import dev.memwall.tpch.data.DataDirectoryException;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.run.DuckDbProcessException;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,7 +28,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code memwall} command line: {@code memwall tpch|calibrate|bench [options]}, {@code --help}
+ * The {@code memwall} command line: {@code memwall tpch|sql|calibrate|check|bench [options]}, {@code --help}
  * on each.
  *
  * <p>Exit codes: 0 success; 1 a query result failed verification; 2 bad input (unknown option or
@@ -35,7 +40,7 @@ import picocli.CommandLine.Command;
  * <p>Thread safety: build one command line per invocation.
  */
 @Command(name = "memwall", mixinStandardHelpOptions = true, version = "memwall 0.1.0-SNAPSHOT",
-    description = "A memory-aware analytical engine kernel: TPC-H runs, machine calibration, benchmarks.",
+    description = "A memory-aware analytical engine kernel: TPC-H runs, SQL, machine calibration, benchmarks.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:a query result failed verification",
         "2:bad input (unknown option or query, scale factor not positive, ...)",
@@ -69,8 +74,15 @@ public final class MemwallCli implements Runnable {
    * queries with {@code implemented}; tests pass their own.
    */
   public static CommandLine commandLine(IntFunction<TpchQuery> queries, Supplier<List<Integer>> implemented) {
+    return commandLine(queries, implemented, () -> new InputStreamReader(System.in, StandardCharsets.UTF_8));
+  }
+
+  /** As {@link #commandLine(IntFunction, Supplier)}, with the console {@code memwall sql}'s prompt reads. */
+  static CommandLine commandLine(IntFunction<TpchQuery> queries, Supplier<List<Integer>> implemented,
+      Supplier<Reader> console) {
     CommandLine line = new CommandLine(new MemwallCli());
     line.addSubcommand("tpch", new TpchCommand(queries, implemented));
+    line.addSubcommand("sql", new SqlCommand(console));
     line.addSubcommand("calibrate", new CalibrateCommand());
     line.addSubcommand("check", new CheckCommand());
     line.addSubcommand("bench", new NotBuiltYet("bench",
@@ -104,6 +116,8 @@ public final class MemwallCli implements Runnable {
   static int exitCode(Exception exception) {
     return switch (exception) {
       case IllegalArgumentException e -> EXIT_BAD_INPUT;
+      case SqlException e -> EXIT_BAD_INPUT;
+      case UnsupportedPlanException e -> EXIT_BAD_INPUT;
       case DataDirectoryException e -> EXIT_RESOURCE;
       case CorruptArrowFileException e -> EXIT_RESOURCE;
       case BudgetExceededException e -> EXIT_RESOURCE;
@@ -119,6 +133,8 @@ public final class MemwallCli implements Runnable {
     String message = firstLine(exception.getMessage());
     return switch (exception) {
       case IllegalArgumentException e -> message;
+      case SqlException e -> message;
+      case UnsupportedPlanException e -> message;
       case DataDirectoryException e -> message;
       case CorruptArrowFileException e -> message;
       case BudgetExceededException e -> message + " (raise --budget)";

@@ -96,6 +96,12 @@ final class TpchCommand implements Callable<Integer> {
           + "with memwall's Spark extension (module tpch-spark) (default ${DEFAULT-VALUE}).")
   String engine;
 
+  @Option(names = "--plans", paramLabel = "hand|sql", defaultValue = "hand",
+      description = "memwall's plans: the hand-written ones, or each query's plan taken from its SQL text through "
+          + "engine-sql (planning counted in its times); a query the SQL path refuses is reported refused with "
+          + "why, not run (default ${DEFAULT-VALUE}).")
+  String plans;
+
   @Option(names = "--compare", paramLabel = "duckdb|duckdb-in-process|spark",
       description = "Also time DuckDB, or Spark SQL without memwall's extension (Spark alone, reading the same "
           + "files through the memwall data source), on the same data and threads. duckdb runs in a process of "
@@ -144,6 +150,10 @@ final class TpchCommand implements Callable<Integer> {
     int threadCount = ThreadCap.threads(threads, Runtime.getRuntime().availableProcessors(), spec.commandLine().getErr());
     String engineKey = parseEngine(engine);
     String comparedKey = parseCompare(compare);
+    boolean sqlPlans = parsePlans(plans);
+    if (sqlPlans && !engineKey.equals("memwall")) {
+      throw new IllegalArgumentException("--plans sql is memwall's: not with --engine " + engineKey);
+    }
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb") ? null
@@ -186,8 +196,8 @@ final class TpchCommand implements Callable<Integer> {
           QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle)
               : options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
                   ? DuckDbProcess.start(cache, scaleFactor, threadCount) : null;
-          QueryEngine timed = timedProvider == null ? new MemwallEngine(db, memory, threadCount)
-              : timedProvider.open(dataDirectory, threadCount, true, sparkSettings());
+          QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
+              : new MemwallEngine(db, memory, threadCount, sqlPlans);
           QueryEngine other = comparedProvider != null
               ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
               : comparedKey == null ? null : duckdb) {
@@ -205,7 +215,7 @@ final class TpchCommand implements Callable<Integer> {
     String scaleFactorName = TpchManifest.directoryName(scaleFactor).substring(2);
     List<Path> written;
     try {
-      written = new TpchReport(title, TpchReport.baseName(engineKey, scaleFactorName, threadCount), engineName,
+      written = new TpchReport(title, TpchReport.baseName(sqlPlans ? "memwall-sql" : engineKey, scaleFactorName, threadCount), engineName,
           comparedName, reports, RunStamp.now()).write(reportDirectory);
     } catch (IOException e) {
       throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
@@ -279,11 +289,13 @@ final class TpchCommand implements Callable<Integer> {
     long comparedMedian = 0;
     long comparedFirst = 0;
     List<String> failures = new ArrayList<>();
+    List<String> refusals = new ArrayList<>();
     for (QueryReport report : reports) {
       if (report.failed()) {
         out.println(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "Q" + report.query(), "-", "-", "-",
-            "-", "FAILED"));
-        failures.add("Q" + report.query() + " FAILED: " + report.failure());
+            "-", report.refused() ? "REFUSED" : "FAILED"));
+        (report.refused() ? refusals : failures).add("Q" + report.query() + (report.refused() ? " REFUSED, " : " FAILED: ")
+            + report.failure());
         continue;
       }
       String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
@@ -325,6 +337,7 @@ final class TpchCommand implements Callable<Integer> {
               : ", the median of the rounds' ratios; total ratio by round: " + Rounds.list(totals)));
     }
     failures.forEach(out::println);
+    refusals.forEach(out::println);
     out.flush();
     return title;
   }
@@ -336,6 +349,15 @@ final class TpchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--engine is 'memwall' or 'spark', not '" + engine + "'");
     }
     return key;
+  }
+
+  /** Whether {@code --plans} asks for plans from SQL ({@code sql}) rather than the hand-written ones ({@code hand}). */
+  static boolean parsePlans(String plans) {
+    return switch (plans.toLowerCase(Locale.ROOT)) {
+      case "hand" -> false;
+      case "sql" -> true;
+      default -> throw new IllegalArgumentException("--plans is 'hand' or 'sql', not '" + plans + "'");
+    };
   }
 
   /** The engine {@code --compare} names ({@code duckdb}, {@code duckdb-in-process} or {@code spark}), or null for none. */

@@ -5,7 +5,6 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.Catalog;
 import dev.memwall.substrait.SubstraitPlans;
 import dev.memwall.substrait.UnsupportedPlanException;
-import io.substrait.isthmus.SqlToSubstrait;
 import io.substrait.plan.Plan;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -33,7 +32,7 @@ public final class Memwall {
    */
   public static Plan substrait(Catalog catalog, String sql) {
     try {
-      return new SqlToSubstrait().convert(sql, SqlCatalog.of(catalog));
+      return SqlFrontEnd.plan(sql, SqlCatalog.of(catalog));
     } catch (SqlParseException e) {
       throw new SqlException("SQL does not parse: " + e.getMessage(), e);
     } catch (RuntimeException e) {

@@ -92,6 +92,33 @@ class MemwallSqlTest {
   }
 
   @Test
+  void substrIsTheStandardSubstringUnderOtherEnginesName(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      try (Table result = Memwall.sql(catalog, "select id, substr(name, 2, 1) as mid, "
+          + "substring(name from 2 for 1) as std from customers order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(10, "n", "n"), row(20, "o", "o"), row(50, null, null)), rows(result),
+            "a null name gives a null substring");
+      }
+      try (Table result = Memwall.sql(catalog, "select id from customers where substr(name, 1, 1) in ('a', 'z') "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(10)), rows(result));
+      }
+      try (Table result = Memwall.sql(catalog, "select substr(name, 1, 1) as first_letter, count(*) as n from customers "
+          + "group by substr(name, 1, 1) order by first_letter", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row("a", 1L), row("b", 1L), row(null, 1L)), rows(result), "a computed string key");
+      }
+      UnsupportedPlanException noLength = assertThrows(UnsupportedPlanException.class,
+          () -> Memwall.prepare(catalog, "select substr(name, 2) from customers"));
+      assertEquals("root > project: function 'substring' with 2 arguments (start and length are needed)",
+          noLength.getMessage(), "substr without a length is the same substring the consumer refuses");
+      SqlException wrongArguments = assertThrows(SqlException.class,
+          () -> Memwall.prepare(catalog, "select substr(name) from customers"));
+      assertTrue(wrongArguments.getMessage().startsWith("SQL is not valid here: "), wrongArguments.getMessage());
+    }
+  }
+
+  @Test
   void sqlThatDoesNotParseOrValidateIsRefusedByName(EngineMemory memory) {
     try (Table orders = orders(memory); Table customers = customers(memory)) {
       Catalog catalog = catalog(orders, customers);

@@ -50,7 +50,12 @@ final class RelationLowering {
             needed.addAll(Exprs.columns(measure.argument()));
           }
         }
-        yield lower(a.input(), needed).aggregate(a.keys(), a.measures().toArray(Aggregate[]::new));
+        Relation input = lower(a.input(), needed);
+        if (a.keys().stream().anyMatch(key -> computedString(key.expr(), a.input()))) {
+          // the hash aggregation groups strings by stored columns only: a substring key is materialized first
+          input = Relation.own(input.toTable(), context);
+        }
+        yield input.aggregate(a.keys(), a.measures().toArray(Aggregate[]::new));
       }
       case LogicalRel.Sort sort -> {
         Set<String> needed = new LinkedHashSet<>(required);
@@ -60,6 +65,33 @@ final class RelationLowering {
       case LogicalRel.Limit limit -> lower(limit.input(), required).limit(limit.rows());
       case LogicalRel.Join join -> join(join, required);
       case LogicalRel.Cross cross -> cross(cross, required);
+    };
+  }
+
+  /**
+   * Whether {@code expr}, read over {@code rel}, is a substring computed by a projection below rather
+   * than a stored column (a relation's projections are substituted into the steps after them).
+   */
+  static boolean computedString(Expr expr, LogicalRel rel) {
+    return switch (expr) {
+      case Expr.Substring substring -> true;
+      case Expr.ColumnRef ref -> definedBySubstring(ref.name(), rel);
+      default -> false;
+    };
+  }
+
+  private static boolean definedBySubstring(String column, LogicalRel rel) {
+    return switch (rel) {
+      case LogicalRel.Project project -> project.outputs().stream().filter(output -> output.name().equals(column))
+          .findFirst().map(output -> computedString(output.expr(), project.input())).orElse(false);
+      case LogicalRel.Filter filter -> definedBySubstring(column, filter.input());
+      case LogicalRel.Sort sort -> definedBySubstring(column, sort.input());
+      case LogicalRel.Limit limit -> definedBySubstring(column, limit.input());
+      case LogicalRel.Join join -> definedBySubstring(column, join.left()) || definedBySubstring(column, join.right());
+      case LogicalRel.Cross cross -> definedBySubstring(column, cross.left())
+          || definedBySubstring(column, cross.right());
+      case LogicalRel.Scan scan -> false;
+      case LogicalRel.Aggregation aggregation -> false; // its keys and measures are stored columns of its result
     };
   }
 

@@ -73,7 +73,7 @@ public record TpchReport(String title, String base, String engine, String compar
         : "| query | rows | best ms | median ms | first ms | verified |\n|---|---:|---:|---:|---:|---|\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
-        md.append("| Q").append(r.query()).append(" | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
+        md.append("| Q").append(r.query()).append(r.refused() ? " | | | | | " : " | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
             .append(" |").append(hasComparison() ? " | | | | |" : "").append('\n');
         continue;
       }
@@ -110,7 +110,7 @@ public record TpchReport(String title, String base, String engine, String compar
             + "ratio_low,ratio_high,failure\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
-        csv.append(r.query()).append(",,,,,failed,,,,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
+        csv.append(r.query()).append(r.refused() ? ",,,,,refused,,,,,,,\"" : ",,,,,failed,,,,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
         continue;
       }
       csv.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%s,", r.query(), r.rows(), ms(r.bestNanos()),

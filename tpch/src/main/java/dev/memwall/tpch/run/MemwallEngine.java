@@ -3,6 +3,7 @@ package dev.memwall.tpch.run;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.Catalog;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchQuery;
@@ -11,27 +12,39 @@ import java.util.List;
 
 /**
  * memwall itself as a {@link QueryEngine}: each query's physical plan over a mapped database, on
- * {@code threads} threads, its result a memwall table.
+ * {@code threads} threads, its result a memwall table. The plan is the query's hand-written one, or
+ * with {@code sqlPlans} the one engine-sql makes of its SQL text ({@link SqlPlans}; a query whose
+ * text the SQL path refuses throws {@link QueryRefusedException} and is not run by hand instead).
  *
  * <p>Ownership: the database and memory stay the caller's; {@link #close} closes nothing.
  */
 public final class MemwallEngine implements QueryEngine {
   private final TpchDatabase database;
   private final ExecutionContext context;
+  private final Catalog sqlCatalog; // null: the hand-written plans
 
   public MemwallEngine(TpchDatabase database, EngineMemory memory, int threads) {
+    this(database, memory, threads, false);
+  }
+
+  public MemwallEngine(TpchDatabase database, EngineMemory memory, int threads, boolean sqlPlans) {
     this.database = database;
     this.context = new ExecutionContext(memory, threads);
+    this.sqlCatalog = sqlPlans ? Catalog.of(database.tables()) : null;
   }
 
   @Override
   public String name() {
-    return "memwall";
+    return sqlCatalog == null ? "memwall" : "memwall (plans from SQL)";
   }
 
   @Override
   public Result run(TpchQuery query, QueryParameters parameters) {
-    Table table = query.run(database, parameters, context);
+    return result(sqlCatalog == null ? query.run(database, parameters, context)
+        : SqlPlans.run(sqlCatalog, parameters, context));
+  }
+
+  private static Result result(Table table) {
     return new Result() {
       @Override
       public List<String> columns() {

@@ -147,6 +147,11 @@ public final class TpchRunner {
       return failure != null;
     }
 
+    /** Whether the query could not run because the engine refused it ({@link QueryRefusedException}). */
+    public boolean refused() {
+      return failure != null && failure.startsWith(QueryRefusedException.PREFIX);
+    }
+
     /**
      * The median over the rounds of the engine's median time over the compared engine's, NaN when none
      * was compared.
@@ -351,9 +356,10 @@ public final class TpchRunner {
   /**
    * Runs every query in order, warmed up as {@link Options#warmUpScope} says, in
    * {@link Options#rounds} rounds (a query's results are verified in the first). A query that cannot
-   * run for want of a resource (its memory budget, its spill disk: see {@link #resourceFailure}) is
-   * reported {@linkplain QueryReport#failed failed} with the reason, and the others still run; its
-   * memory has been freed by the engine by then. Any other exception ends the run.
+   * run for want of a resource (its memory budget, its spill disk: see {@link #resourceFailure}), or
+   * that the engine refuses ({@link QueryRefusedException}), is reported {@linkplain QueryReport#failed
+   * failed} with the reason, and the others still run; its memory has been freed by the engine by
+   * then. Any other exception ends the run.
    */
   public List<QueryReport> runAll(List<TpchQuery> queries) throws SQLException {
     Map<Integer, String> failures = new HashMap<>();
@@ -394,10 +400,11 @@ public final class TpchRunner {
   /**
    * The reason to report for a query that failed with {@code e} when the failure is the query's
    * resources running out (a {@link BudgetExceededException}, a spill directory that is full or
-   * cannot be written); rethrows anything else.
+   * cannot be written) or the engine refusing it ({@link QueryRefusedException}); rethrows anything else.
    */
   static String resourceFailure(RuntimeException e) {
-    if (e instanceof BudgetExceededException || e instanceof SpillException || e instanceof JoinSpillException) {
+    if (e instanceof BudgetExceededException || e instanceof SpillException || e instanceof JoinSpillException
+        || e instanceof QueryRefusedException) {
       return e.getMessage();
     }
     throw e;

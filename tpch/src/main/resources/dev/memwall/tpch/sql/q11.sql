@@ -1,7 +1,7 @@
 -- TPC-H Q11 as a template, the specification's substitution parameters in braces (DuckDB dialect; text from io.trino.tpch 1.4)
 SELECT
   ps_partkey,
-  sum(ps_supplycost * ps_availqty) AS value
+  sum(ps_supplycost * ps_availqty) AS total_value
 FROM
   partsupp,
   supplier,
@@ -25,4 +25,4 @@ HAVING
       AND n_name = '{NATION}'
   )
 ORDER BY
-  value DESC
+  total_value DESC
