@@ -204,6 +204,11 @@ public final class Calibrator {
       MemoryProbe.write(scan.segment(), 1); // touch the pages before timing
       MemoryProbe.write(evict.segment(), 2);
       long l1Mask = (16L << 10) - 1;
+      // warmUp's short runs may leave the loop still queued for compilation (a busy JIT, as in a
+      // parallel test run): the first strides were then timed interpreted, 50x too slow
+      for (int run = 0; run < 20; run++) {
+        SINK = SINK ^ MemoryProbe.strideScan(scan.segment(), 1 + run % 2, SCAN_ITERATIONS, run % 4 < 2 ? -1 : l1Mask);
+      }
       for (int stride : STRIDES) {
         double cold = leastOfTimedRuns(settings.repeats() + 2, () -> {
           SINK = SINK ^ MemoryProbe.read(evict.segment());
