@@ -1,35 +1,37 @@
 package dev.memwall.core.temporal;
 
-import dev.memwall.core.memory.EngineMemory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What every layout shares: the entity directory, the heap charge, the traffic counter, the checks
- * of an append and of a closed table, and the rule that an append changing nothing records nothing.
- * A layout stores the versions and answers the queries for an entity index.
+ * What every layout shares: the {@link TemporalStore} holding the entities and their segments, the
+ * traffic counter, the checks of an append and of a closed table, and the rule that an append
+ * changing nothing records nothing. A layout encodes the versions in its store's segments and
+ * answers the queries for an entity index.
  */
 abstract class AbstractTemporalLayout implements TemporalLayout {
   final int attributes;
-  final HeapCharge charge;
-  final EntityDirectory directory;
+  final TemporalStore store;
   final Traffic traffic = new Traffic();
   private boolean closed;
 
-  AbstractTemporalLayout(EngineMemory memory, int attributes) {
+  AbstractTemporalLayout(TemporalStore store, int attributes) {
     this.attributes = attributes;
-    this.charge = new HeapCharge(Objects.requireNonNull(memory, "memory"));
-    this.directory = new EntityDirectory(charge);
+    this.store = Objects.requireNonNull(store, "store");
+    if (store.parts() != kind().parts(attributes)) {
+      throw new IllegalArgumentException("a " + kind() + " table of " + attributes + " attributes needs a store of "
+          + kind().parts(attributes) + " parts, not " + store.parts());
+    }
   }
 
   /** The current value of {@code attribute} of a stored entity. */
   abstract long current(int entity, int attribute);
 
   /**
-   * Stores a version of {@code entity} ({@code created}: its first, at the index the directory is
-   * about to give it). Must grow every array it needs before writing any, so that a refusal by the
-   * budget leaves the stored versions as they were.
+   * Stores a version of {@code entity} ({@code created}: its first, at the index the store is about
+   * to give it). Must ask the store for {@linkplain TemporalStore#room room} in every segment it
+   * changes before writing any, so that a refusal leaves the stored versions as they were.
    */
   abstract void record(int entity, boolean created, long surrogate, long time, long[] values);
 
@@ -50,7 +52,7 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
 
   @Override
   public final int entities() {
-    return directory.size();
+    return store.entities();
   }
 
   @Override
@@ -62,14 +64,14 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
     if (time == ValidValue.OPEN) {
       throw new IllegalArgumentException("Long.MAX_VALUE is the open end of validity, not a version time");
     }
-    int entity = directory.find(surrogate);
+    int entity = store.find(surrogate);
     if (entity < 0) {
-      int index = directory.prepare();
+      int index = store.prepare();
       record(index, true, surrogate, time, values.clone());
-      directory.commit(surrogate, time);
+      store.commit(surrogate, time);
       return;
     }
-    long last = directory.lastTime(entity);
+    long last = store.lastTime(entity);
     if (time <= last) {
       throw new TemporalOrderException(surrogate, last, time);
     }
@@ -79,14 +81,14 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
         break;
       }
     }
-    directory.setLastTime(entity, time);
+    store.setLastTime(entity, time);
   }
 
   @Override
   public final List<Version> history(long surrogate) {
     checkOpen();
     traffic.reset();
-    int entity = directory.find(surrogate);
+    int entity = store.find(surrogate);
     return entity < 0 ? List.of() : historyOf(entity);
   }
 
@@ -95,7 +97,7 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
     checkOpen();
     Objects.checkIndex(attribute, attributes);
     traffic.reset();
-    int entity = directory.find(surrogate);
+    int entity = store.find(surrogate);
     return entity < 0 ? List.of() : attributeHistoryOf(entity, attribute);
   }
 
@@ -103,13 +105,13 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
   public final Snapshot snapshot(long time) {
     checkOpen();
     traffic.reset();
-    int n = directory.size();
+    int n = store.entities();
     long[] surrogates = new long[n];
     long[] values = new long[n * attributes];
     int rows = 0;
     for (int e = 0; e < n; e++) {
       if (stateAt(e, time, values, rows * attributes)) {
-        surrogates[rows++] = directory.surrogate(e);
+        surrogates[rows++] = store.surrogate(e);
       }
     }
     return new Snapshot(time, attributes, Arrays.copyOf(surrogates, rows),
@@ -128,14 +130,14 @@ abstract class AbstractTemporalLayout implements TemporalLayout {
 
   @Override
   public final long chargedBytes() {
-    return charge.charged();
+    return store.chargedBytes();
   }
 
   @Override
   public final void close() {
     if (!closed) {
       closed = true;
-      charge.releaseAll();
+      store.close();
     }
   }
 

@@ -17,5 +17,13 @@ public enum LayoutKind {
    * distinct values and its zone's offset) and one zone per attribute holding the times of its
    * changes and each of its values once; validity intervals are implicit.
    */
-  PSP
+  PSP;
+
+  /**
+   * Segments per entity a {@link TemporalStore} of this layout keeps: TDSM one per attribute
+   * sub-relation, the others one.
+   */
+  public int parts(int attributes) {
+    return this == TDSM ? attributes : 1;
+  }
 }

@@ -1,23 +1,20 @@
 package dev.memwall.core.temporal;
 
-import dev.memwall.core.memory.EngineMemory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * {@link LayoutKind#NSM}: per entity, its versions as rows of (surrogate, time, every attribute)
- * in one array, so a version repeats every value it did not change. A history reads whole rows; an
+ * in one segment, so a version repeats every value it did not change. A history reads whole rows; an
  * attribute's history reads each row's time and value, and the cache lines around them hold the
  * attributes it does not want; a snapshot searches each entity's times and reads one row.
  */
 final class NsmLayout extends AbstractTemporalLayout {
   private final int stride;
-  private long[][] rows = new long[0][];
-  private int[] counts = new int[0];
 
-  NsmLayout(EngineMemory memory, int attributes) {
-    super(memory, attributes);
+  NsmLayout(TemporalStore store, int attributes) {
+    super(store, attributes);
     this.stride = 2 + attributes;
   }
 
@@ -28,30 +25,29 @@ final class NsmLayout extends AbstractTemporalLayout {
 
   @Override
   long current(int entity, int attribute) {
-    return rows[entity][(counts[entity] - 1) * stride + 2 + attribute];
+    return store.segment(0, entity)[store.length(0, entity) - stride + 2 + attribute];
+  }
+
+  private int count(int entity) {
+    return store.length(0, entity) / stride;
   }
 
   @Override
   void record(int entity, boolean created, long surrogate, long time, long[] values) {
-    if (created) {
-      rows = charge.grow(rows, entity + 1);
-      counts = charge.grow(counts, entity + 1);
-      rows[entity] = charge.grow(new long[0], stride);
-    }
-    int count = counts[entity];
-    long[] own = charge.grow(rows[entity], Math.multiplyExact(count + 1, stride));
-    rows[entity] = own;
+    int count = created ? 0 : count(entity);
+    int length = Math.multiplyExact(count + 1, stride);
+    long[] own = store.room(0, entity, length);
     int at = count * stride;
     own[at] = surrogate;
     own[at + 1] = time;
     System.arraycopy(values, 0, own, at + 2, attributes);
-    counts[entity] = count + 1;
+    store.store(0, entity, own, length);
   }
 
   @Override
   List<Version> historyOf(int entity) {
-    long[] own = rows[entity];
-    int count = counts[entity];
+    long[] own = store.segment(0, entity);
+    int count = count(entity);
     List<Version> versions = new ArrayList<>(count);
     for (int r = 0; r < count; r++) {
       int at = r * stride;
@@ -63,8 +59,8 @@ final class NsmLayout extends AbstractTemporalLayout {
 
   @Override
   List<ValidValue> attributeHistoryOf(int entity, int attribute) {
-    long[] own = rows[entity];
-    int count = counts[entity];
+    long[] own = store.segment(0, entity);
+    int count = count(entity);
     List<ValidValue> out = new ArrayList<>();
     long value = 0;
     long from = 0;
@@ -87,11 +83,11 @@ final class NsmLayout extends AbstractTemporalLayout {
 
   @Override
   boolean stateAt(int entity, long time, long[] values, int offset) {
-    long[] own = rows[entity];
+    long[] own = store.segment(0, entity);
     int row = lastNotAfter(i -> {
       traffic.read(own, i * stride + 1, i * stride + 1);
       return own[i * stride + 1];
-    }, counts[entity], time);
+    }, count(entity), time);
     if (row < 0) {
       return false;
     }

@@ -1,11 +1,10 @@
 package dev.memwall.core.temporal;
 
-import dev.memwall.core.memory.EngineMemory;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link LayoutKind#PSP}: one sub-page per entity, one array, laid out as in the paper's Figure 6:
+ * {@link LayoutKind#PSP}: one sub-page per entity, one segment, laid out as in the paper's Figure 6:
  * a header of the surrogate, the creation time, then per attribute the number v of its distinct
  * consecutive values and the offset z of its zone; then the zones, each the v - 1 times at which the
  * attribute changed (the creation time is stored once, in the header) followed by its v values.
@@ -17,11 +16,9 @@ import java.util.List;
 final class PspLayout extends AbstractTemporalLayout {
   private static final int SURROGATE = 0;
   private static final int CREATED = 1;
-  private long[][] pages = new long[0][];
-  private int[] lengths = new int[0];
 
-  PspLayout(EngineMemory memory, int attributes) {
-    super(memory, attributes);
+  PspLayout(TemporalStore store, int attributes) {
+    super(store, attributes);
   }
 
   @Override
@@ -39,7 +36,7 @@ final class PspLayout extends AbstractTemporalLayout {
 
   @Override
   long current(int entity, int attribute) {
-    long[] page = pages[entity];
+    long[] page = store.segment(0, entity);
     int v = (int) page[distinctAt(attribute)];
     int z = (int) page[zoneAt(attribute)];
     return page[z + 2 * v - 2];
@@ -48,11 +45,8 @@ final class PspLayout extends AbstractTemporalLayout {
   @Override
   void record(int entity, boolean created, long surrogate, long time, long[] values) {
     if (created) {
-      pages = charge.grow(pages, entity + 1);
-      lengths = charge.grow(lengths, entity + 1);
       int header = 2 + 2 * attributes;
-      long[] page = charge.grow(pages[entity] == null ? new long[0] : pages[entity], header + attributes);
-      pages[entity] = page;
+      long[] page = store.room(0, entity, header + attributes);
       page[SURROGATE] = surrogate;
       page[CREATED] = time;
       for (int a = 0; a < attributes; a++) {
@@ -60,19 +54,17 @@ final class PspLayout extends AbstractTemporalLayout {
         page[zoneAt(a)] = header + a;
         page[header + a] = values[a];
       }
-      lengths[entity] = header + attributes;
+      store.store(0, entity, page, header + attributes);
       return;
     }
-    long[] page = pages[entity];
     int changed = 0;
     for (int a = 0; a < attributes; a++) {
       if (current(entity, a) != values[a]) {
         changed++;
       }
     }
-    page = charge.grow(page, lengths[entity] + 2 * changed);
-    pages[entity] = page;
-    lengths[entity] += 2 * changed;
+    int length = store.length(0, entity) + 2 * changed;
+    long[] page = store.room(0, entity, length);
     // zones move up from the last to the first, each by two longs per changed zone before it and
     // (for a changed zone) its values by two more minus one for its new time
     int shift = 2 * changed;
@@ -95,11 +87,12 @@ final class PspLayout extends AbstractTemporalLayout {
       }
       page[zoneAt(a)] = nz;
     }
+    store.store(0, entity, page, length);
   }
 
   @Override
   List<Version> historyOf(int entity) {
-    long[] page = pages[entity];
+    long[] page = store.segment(0, entity);
     traffic.read(page, 0, 1 + 2 * attributes);
     int[] next = new int[attributes]; // index of the attribute's next change time, 0 .. v - 1
     long[] state = new long[attributes];
@@ -141,7 +134,7 @@ final class PspLayout extends AbstractTemporalLayout {
 
   @Override
   List<ValidValue> attributeHistoryOf(int entity, int attribute) {
-    long[] page = pages[entity];
+    long[] page = store.segment(0, entity);
     traffic.read(page, CREATED, CREATED);
     traffic.read(page, distinctAt(attribute), zoneAt(attribute));
     int v = (int) page[distinctAt(attribute)];
@@ -158,7 +151,7 @@ final class PspLayout extends AbstractTemporalLayout {
 
   @Override
   boolean stateAt(int entity, long time, long[] values, int offset) {
-    long[] page = pages[entity];
+    long[] page = store.segment(0, entity);
     traffic.read(page, CREATED, CREATED);
     if (page[CREATED] > time) {
       return false;

@@ -16,9 +16,11 @@ import java.util.List;
  * it is {@link ValidValue#OPEN}, the end of every current value's validity. Any long is a value or a
  * surrogate.
  *
- * <p><b>Memory.</b> The versions live in heap arrays charged to the {@link EngineMemory} the layout
- * was created with until {@link #close}; an append the budget refuses throws {@link
- * dev.memwall.core.memory.BudgetExceededException} naming {@value #OPERATOR} and records nothing.
+ * <p><b>Memory.</b> The versions live in the table's {@link TemporalStore}: for {@link #create},
+ * heap arrays charged to the {@link EngineMemory} the layout was created with until {@link #close};
+ * an append the budget refuses throws {@link dev.memwall.core.memory.BudgetExceededException} naming
+ * {@value #OPERATOR} and records nothing. A store of another kind ({@link #over}) refuses by its own
+ * named exception, also recording nothing.
  * Thread safety: none; one thread appends and queries, or callers synchronize. Use after close
  * throws {@link IllegalStateException}.
  */
@@ -28,14 +30,31 @@ public interface TemporalLayout extends AutoCloseable {
 
   /** An empty table of {@code attributes} long attributes (at least 1) in layout {@code kind}. */
   static TemporalLayout create(LayoutKind kind, EngineMemory memory, int attributes) {
+    checkAttributes(attributes);
+    return over(kind, new HeapStore(memory, kind.parts(attributes)), attributes);
+  }
+
+  /**
+   * A table of {@code attributes} long attributes in layout {@code kind} over {@code store}, which
+   * it owns from now on (closing the table closes the store): the same layout code as {@link
+   * #create}, over another store, such as pages of a file. The store may hold entities already.
+   *
+   * @throws IllegalArgumentException if {@code attributes < 1} or the store has not {@link
+   *     LayoutKind#parts} parts
+   */
+  static TemporalLayout over(LayoutKind kind, TemporalStore store, int attributes) {
+    checkAttributes(attributes);
+    return switch (kind) {
+      case NSM -> new NsmLayout(store, attributes);
+      case TDSM -> new TdsmLayout(store, attributes);
+      case PSP -> new PspLayout(store, attributes);
+    };
+  }
+
+  private static void checkAttributes(int attributes) {
     if (attributes < 1) {
       throw new IllegalArgumentException("a temporal table needs at least one attribute, not " + attributes);
     }
-    return switch (kind) {
-      case NSM -> new NsmLayout(memory, attributes);
-      case TDSM -> new TdsmLayout(memory, attributes);
-      case PSP -> new PspLayout(memory, attributes);
-    };
   }
 
   /** The layout this table keeps its versions in. */

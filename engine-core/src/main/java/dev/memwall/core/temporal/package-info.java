@@ -16,8 +16,10 @@
  *
  * <p>The three answer the paper's queries (an entity's history, the state of all entities at a time,
  * one attribute's history, appending a version) identically and report the cache lines each query
- * read, the paper's memory traffic. The paper's layouts are disk pages under a TSB-tree; the page-file
- * variant belongs in engine-index and is not built yet. Memory: heap arrays charged to an {@link
- * dev.memwall.core.memory.EngineMemory}. Thread safety: one thread per table.
+ * read, the paper's memory traffic. A layout keeps its versions in a {@link
+ * dev.memwall.core.temporal.TemporalStore}: heap arrays charged to an {@link
+ * dev.memwall.core.memory.EngineMemory} for {@code TemporalLayout.create}, or, through {@code
+ * TemporalLayout.over}, another store with the same layout code, such as engine-index's page-file
+ * temporal table (the paper's layouts are disk pages). Thread safety: one thread per table.
  */
 package dev.memwall.core.temporal;

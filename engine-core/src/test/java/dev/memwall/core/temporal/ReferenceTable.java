@@ -8,29 +8,30 @@ import java.util.Map;
 
 /**
  * The simplest temporal table: per surrogate, in first-append order, the list of its versions, and
- * the time of its last append. The layouts must answer every query as this does.
+ * the time of its last append. The layouts, in memory or in a page file, must answer every query as
+ * this does.
  */
-final class ReferenceTable {
+public final class ReferenceTable {
   private final int attributes;
   private final Map<Long, List<Version>> versions = new LinkedHashMap<>();
   private final Map<Long, Long> lastTimes = new LinkedHashMap<>();
 
-  ReferenceTable(int attributes) {
+  public ReferenceTable(int attributes) {
     this.attributes = attributes;
   }
 
   /** Whether an append at {@code time} is accepted (later than the entity's last, not Long.MAX_VALUE). */
-  boolean accepts(long surrogate, long time) {
+  public boolean accepts(long surrogate, long time) {
     Long last = lastTimes.get(surrogate);
     return time != Long.MAX_VALUE && (last == null || time > last);
   }
 
   /** Whether a refused append is refused for its order (not for Long.MAX_VALUE). */
-  boolean outOfOrder(long surrogate, long time) {
+  public boolean outOfOrder(long surrogate, long time) {
     return time != Long.MAX_VALUE && !accepts(surrogate, time);
   }
 
-  void append(long surrogate, long time, long[] values) {
+  public void append(long surrogate, long time, long[] values) {
     List<Version> list = versions.computeIfAbsent(surrogate, s -> new ArrayList<>());
     if (list.isEmpty() || !Arrays.equals(list.getLast().values(), values)) {
       list.add(new Version(time, values.clone()));
@@ -38,15 +39,15 @@ final class ReferenceTable {
     lastTimes.put(surrogate, time);
   }
 
-  Long lastTime(long surrogate) {
+  public Long lastTime(long surrogate) {
     return lastTimes.get(surrogate);
   }
 
-  List<Version> history(long surrogate) {
+  public List<Version> history(long surrogate) {
     return versions.getOrDefault(surrogate, List.of());
   }
 
-  List<ValidValue> attributeHistory(long surrogate, int attribute) {
+  public List<ValidValue> attributeHistory(long surrogate, int attribute) {
     List<ValidValue> out = new ArrayList<>();
     List<Version> list = history(surrogate);
     for (int i = 0; i < list.size(); i++) {
@@ -64,7 +65,7 @@ final class ReferenceTable {
   }
 
   /** Surrogates alive at {@code time} in first-append order, and their values row by row. */
-  Snapshot snapshot(long time) {
+  public Snapshot snapshot(long time) {
     List<Long> alive = new ArrayList<>();
     List<long[]> rows = new ArrayList<>();
     for (Map.Entry<Long, List<Version>> e : versions.entrySet()) {
@@ -87,7 +88,7 @@ final class ReferenceTable {
   }
 
   /** Every version time of every entity. */
-  List<Long> times() {
+  public List<Long> times() {
     return versions.values().stream().flatMap(List::stream).map(Version::time).toList();
   }
 }
