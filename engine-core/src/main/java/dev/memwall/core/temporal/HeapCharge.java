@@ -8,28 +8,30 @@ import java.util.Arrays;
  * The heap a layout holds, charged to its {@link EngineMemory}: every array grows through here,
  * which charges the added capacity before allocating it, so the charge is always the capacity of
  * the live arrays (8 bytes per long or reference, 4 per int; object headers are not counted).
- * A refused growth leaves the array, and the charge, as they were. Thread safety: none.
+ * A refused growth leaves the array, and the charge, as they were. Public for the stores of other
+ * modules (a page-file table's catalog), whose refusals then name the temporal layout too. Thread
+ * safety: none.
  */
-final class HeapCharge {
+public final class HeapCharge {
   private final EngineMemory memory;
   private long charged;
 
-  HeapCharge(EngineMemory memory) {
+  public HeapCharge(EngineMemory memory) {
     this.memory = memory;
   }
 
   /** {@code array}, or a copy with room for at least {@code minLength} entries. */
-  long[] grow(long[] array, int minLength) {
+  public long[] grow(long[] array, int minLength) {
     return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Long.BYTES));
   }
 
   /** {@code array}, or a copy with room for at least {@code minLength} entries. */
-  int[] grow(int[] array, int minLength) {
+  public int[] grow(int[] array, int minLength) {
     return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Integer.BYTES));
   }
 
   /** {@code array}, or a copy with room for at least {@code minLength} references (8 bytes each). */
-  long[][] grow(long[][] array, int minLength) {
+  public long[][] grow(long[][] array, int minLength) {
     return array.length >= minLength ? array : Arrays.copyOf(array, chargeGrowth(array.length, minLength, Long.BYTES));
   }
 
@@ -42,7 +44,7 @@ final class HeapCharge {
   }
 
   /** Charges {@code bytes} more, naming the temporal layout when the budget refuses them. */
-  void reserve(long bytes) {
+  public void reserve(long bytes) {
     try {
       memory.reserveHeap(bytes);
     } catch (BudgetExceededException e) {
@@ -52,18 +54,18 @@ final class HeapCharge {
   }
 
   /** Gives back {@code bytes} of an array dropped without a copy. */
-  void release(long bytes) {
+  public void release(long bytes) {
     memory.releaseHeap(bytes);
     charged -= bytes;
   }
 
   /** Bytes charged now. */
-  long charged() {
+  public long charged() {
     return charged;
   }
 
   /** Gives every charged byte back; the arrays must no longer be used. */
-  void releaseAll() {
+  public void releaseAll() {
     memory.releaseHeap(charged);
     charged = 0;
   }
