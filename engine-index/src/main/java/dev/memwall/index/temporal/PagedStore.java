@@ -17,7 +17,7 @@ import java.util.List;
  * <p><b>Placement.</b> A new entity's segment is appended to its part's fill page, or starts a new
  * fill page when it does not fit: entities share pages in first-append order, as sub-pages do in
  * the paper's PSP pages. A segment that grows is rewritten in its page; when the page overflows it
- * splits, its records (in their order) packed into it and as many new pages as they need. A segment
+ * splits in two halves (in record order, as even as the records allow) into it and a new page. A segment
  * longer than a page leaves its shared page for a chain of pages of its own (overflow pages), one
  * record per page.
  *
@@ -236,24 +236,67 @@ final class PagedStore implements TemporalStore {
         records.add(Arrays.copyOfRange(data, at, at + 1 + recordLength(data[at])));
       }
     }
-    long[] packed = new long[capacity];
-    int used = 0;
+    List<List<long[]>> groups = split(records);
     int target = logical;
-    for (long[] record : records) {
-      if (used + record.length > capacity) {
-        pages.write(target, part, -1, packed, used);
+    for (int g = 0; g < groups.size(); g++) {
+      if (g > 0) {
         int fresh = pages.allocate();
         if (catalog.fillPages[part] == target) {
           catalog.fillPages[part] = fresh;
         }
         target = fresh;
+      }
+      long[] packed = new long[capacity];
+      int used = 0;
+      for (long[] record : groups.get(g)) {
+        System.arraycopy(record, 0, packed, used, record.length);
+        used += record.length;
+        catalog.segmentPages[part][(int) (record[0] >>> 32)] = target;
+      }
+      pages.write(target, part, -1, packed, used);
+    }
+  }
+
+  /**
+   * The records of a page, in order, in groups that each fit a page: all of them if they fit; else
+   * two halves as even in longs as the records allow, as a B-tree splits, so both pages have room to
+   * grow; else (a few large records) as many pages as packing them in order takes.
+   */
+  private List<List<long[]>> split(List<long[]> records) {
+    long total = 0;
+    for (long[] record : records) {
+      total += record.length;
+    }
+    if (total <= capacity) {
+      return List.of(records);
+    }
+    int best = -1;
+    long bestGap = Long.MAX_VALUE;
+    long prefix = 0;
+    for (int k = 1; k < records.size(); k++) {
+      prefix += records.get(k - 1).length;
+      if (prefix <= capacity && total - prefix <= capacity && Math.abs(2 * prefix - total) < bestGap) {
+        best = k;
+        bestGap = Math.abs(2 * prefix - total);
+      }
+    }
+    if (best > 0) {
+      return List.of(records.subList(0, best), records.subList(best, records.size()));
+    }
+    List<List<long[]>> groups = new ArrayList<>();
+    List<long[]> group = new ArrayList<>();
+    int used = 0;
+    for (long[] record : records) {
+      if (used + record.length > capacity) {
+        groups.add(group);
+        group = new ArrayList<>();
         used = 0;
       }
-      System.arraycopy(record, 0, packed, used, record.length);
+      group.add(record);
       used += record.length;
-      catalog.segmentPages[part][(int) (record[0] >>> 32)] = target;
     }
-    pages.write(target, part, -1, packed, used);
+    groups.add(group);
+    return groups;
   }
 
   /** Takes a segment's record out of its shared page, freeing the page when it was the last. */

@@ -103,11 +103,18 @@ public class TemporalLayoutBenchmark {
    * {@code seed}, to a new value.
    */
   static TemporalLayout build(LayoutKind kind, EngineMemory memory, int versions, long seed) {
-    TemporalLayout table = TemporalLayout.create(kind, memory, ATTRIBUTES);
+    return fill(TemporalLayout.create(kind, memory, ATTRIBUTES), ENTITIES, versions, seed);
+  }
+
+  /**
+   * Appends the table of {@link #build}, of {@code entityCount} entities, to {@code table} (empty, of
+   * {@link #ATTRIBUTES} attributes, in memory or in a page file) and returns it.
+   */
+  static <T extends TemporalLayout> T fill(T table, int entityCount, int versions, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
-    long[][] state = new long[ENTITIES][ATTRIBUTES];
+    long[][] state = new long[entityCount][ATTRIBUTES];
     for (int t = 0; t < versions; t++) {
-      for (int e = 0; e < ENTITIES; e++) {
+      for (int e = 0; e < entityCount; e++) {
         if (t == 0) {
           for (int a = 0; a < ATTRIBUTES; a++) {
             state[e][a] = a;
