@@ -9,18 +9,15 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.index.IndexModelProperties;
 import dev.memwall.index.IndexScan;
 import dev.memwall.index.KeyType;
+import dev.memwall.index.KilledChild;
 import dev.memwall.index.RowIds;
 import dev.memwall.index.TreeModel;
 import dev.memwall.index.disktrees.DiskIndexes;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,26 +42,9 @@ class DiskTreeCrashTest {
       long seed = 1234L + round;
       Process child = ChildJvm.start(CrashChild.class, file.toString(), treeType.name(), Long.toString(seed),
           Integer.toString(batch));
-      long reported = -1;
       int wanted = 5 + round * 7; // commits to wait for before the kill: varies where it lands
       List<String> lines = new ArrayList<>();
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line; (line = out.readLine()) != null; ) {
-          lines.add(line);
-          if (line.startsWith("committed ")) {
-            reported = Long.parseLong(line.substring(10));
-            if (reported >= (long) wanted * batch && child.isAlive()) {
-              Thread.sleep(round * 3L); // lands somewhere in a later batch of inserts
-              child.toHandle().destroyForcibly(); // SIGKILL; unlike Process.destroy it leaves the pipe open
-              // keep reading: lines the child wrote before it died are still in the pipe
-            }
-          }
-        }
-      } finally {
-        child.destroyForcibly();
-        child.waitFor(30, TimeUnit.SECONDS);
-      }
+      long reported = KilledChild.killAfter(child, (long) wanted * batch, round * 3L, lines);
       assertTrue(reported >= 0, "child never committed: " + lines);
       DiskTreeConfig config = DiskIndexes.chooseConfig(KeyType.INT64, treeType, 4096, 240, 24).withPoolFrames(16);
       try (DiskIndex tree = DiskIndexes.open(file, config, memory)) {

@@ -9,15 +9,12 @@ import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.temporal.LayoutKind;
 import dev.memwall.core.temporal.ReferenceTable;
 import dev.memwall.core.temporal.Snapshot;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.memwall.index.KilledChild;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,25 +39,9 @@ class PagedTemporalCrashTest {
       long seed = 99L + round;
       Process child = ChildJvm.start(TemporalCrashChild.class, file.toString(), kind.name(), Long.toString(seed),
           Integer.toString(batch));
-      long reported = -1;
       int wanted = 6 + round * 9;
       List<String> lines = new ArrayList<>();
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line; (line = out.readLine()) != null; ) {
-          lines.add(line);
-          if (line.startsWith("committed ")) {
-            reported = Long.parseLong(line.substring(10));
-            if (reported >= (long) wanted * batch && child.isAlive()) {
-              Thread.sleep(round * 2L);
-              child.toHandle().destroyForcibly(); // SIGKILL, the pipe stays readable
-            }
-          }
-        }
-      } finally {
-        child.destroyForcibly();
-        child.waitFor(30, TimeUnit.SECONDS);
-      }
+      long reported = KilledChild.killAfter(child, (long) wanted * batch, round * 2L, lines);
       assertTrue(reported >= 0, "child never committed: " + lines);
       try (PagedTemporalTable table = PagedTemporalTable.open(file, PagedTemporalTableProperties.SMALL, memory)) {
         ReferenceTable atReport = model(seed, reported);
