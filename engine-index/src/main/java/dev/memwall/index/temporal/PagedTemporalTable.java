@@ -20,6 +20,7 @@ import dev.memwall.index.page.ShadowPages;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
@@ -78,9 +79,15 @@ public final class PagedTemporalTable implements TemporalLayout {
     this.pool = new BufferPool(file, config.poolFrames(), memory);
     this.shadow = new ShadowPages(file, pool);
     HeapCharge charge = new HeapCharge(memory);
-    this.pages = new DataPages(file, pool, shadow, charge);
-    this.catalog = new Catalog(charge, kind.parts(attributes));
-    this.layout = TemporalLayout.over(kind, new PagedStore(pages, catalog, index, charge, pool), attributes);
+    try {
+      this.pages = new DataPages(file, pool, shadow, charge);
+      this.catalog = new Catalog(charge, kind.parts(attributes));
+      this.layout = TemporalLayout.over(kind, new PagedStore(pages, catalog, index, charge, pool), attributes);
+    } catch (RuntimeException | Error e) { // a budget refusing the catalog: the pool goes back too
+      charge.releaseAll();
+      pool.close();
+      throw e;
+    }
   }
 
   /** The surrogate index of the table in {@code path}. */
@@ -183,7 +190,7 @@ public final class PagedTemporalTable implements TemporalLayout {
       if (page < PageFile.FIRST_DATA_PAGE || page >= file.usedPages() || chain.length >= file.usedPages()) {
         throw new CorruptPageException(file.path(), page, "catalog page " + page + " is not a page of the file");
       }
-      chain = java.util.Arrays.copyOf(chain, chain.length + 1);
+      chain = Arrays.copyOf(chain, chain.length + 1);
       chain[chain.length - 1] = (int) page;
       int frame = pool.pin((int) page);
       try {

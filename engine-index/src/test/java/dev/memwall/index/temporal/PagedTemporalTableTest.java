@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
+import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.temporal.LayoutKind;
 import dev.memwall.core.temporal.ReferenceTable;
 import dev.memwall.core.temporal.TemporalLayout;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -129,8 +132,8 @@ class PagedTemporalTableTest {
       }
     }
     for (long t : new long[] {-1, 0, 75, 149, 399}) {
-      assertEquals(java.util.Arrays.toString(reference.snapshot(t).values()),
-          java.util.Arrays.toString(table.snapshot(t).values()), table.kind() + " at " + t);
+      assertEquals(Arrays.toString(reference.snapshot(t).values()), Arrays.toString(table.snapshot(t).values()),
+          table.kind() + " at " + t);
     }
   }
 
@@ -278,6 +281,72 @@ class PagedTemporalTableTest {
       for (long e = 0; e < 7; e++) {
         assertEquals(reference.history(e), table.history(e), "the refused append left no trace");
       }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aBudgetRefusalNamesTheLayoutAndKeepsWhatWasStored(LayoutKind kind) {
+    long created;
+    try (EngineMemory measure = EngineMemory.create("measure")) {
+      try (PagedTemporalTable table = PagedTemporalTable.create(dir.resolve("measure"), kind, 2, SMALL, measure)) {
+        created = measure.allocatedBytes();
+      }
+    }
+    try (EngineMemory tiny = EngineMemory.create(MemoryBudget.of("tiny", 1024))) {
+      assertThrows(BudgetExceededException.class,
+          () -> PagedTemporalTable.create(dir.resolve("tiny"), kind, 2, SMALL, tiny), "no room for the pools");
+      assertEquals(0, tiny.allocatedBytes());
+    }
+    try (EngineMemory small = EngineMemory.create(MemoryBudget.of("small", created + 2048))) {
+      ReferenceTable reference = new ReferenceTable(2);
+      try (PagedTemporalTable table = PagedTemporalTable.create(dir.resolve("t"), kind, 2, SMALL, small)) {
+        BudgetExceededException refused = null;
+        long s = 0;
+        while (refused == null) {
+          try {
+            table.append(s, s, s, -s);
+            reference.append(s, s, new long[] {s, -s});
+            table.append(0, s + 1, s, s);
+            reference.append(0, s + 1, new long[] {s, s});
+            s++;
+          } catch (BudgetExceededException e) {
+            refused = e;
+          }
+        }
+        assertEquals(TemporalLayout.OPERATOR, refused.operator());
+        assertTrue(s > 10, "the budget held entities before refusing: " + s);
+        for (long e = 0; e <= s; e++) {
+          assertEquals(reference.history(e), table.history(e), "the refused append left no trace");
+        }
+      }
+      assertEquals(0, small.allocatedBytes());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void theBytesAQueryReadsAreTheInMemoryLayouts(LayoutKind kind, EngineMemory memory) {
+    try (PagedTemporalTable paged = PagedTemporalTable.create(dir.resolve("t"), kind, ATTRIBUTES, SMALL, memory);
+        TemporalLayout heap = TemporalLayout.create(kind, memory, ATTRIBUTES)) {
+      for (long s = 0; s < 30; s++) {
+        appendVersions(paged, null, s, 1 + (int) s * 7);
+        appendVersions(heap, null, s, 1 + (int) s * 7);
+      }
+      paged.countTraffic(true);
+      heap.countTraffic(true);
+      for (long s : new long[] {0, 13, 29}) {
+        paged.history(s);
+        heap.history(s);
+        assertEquals(heap.lastQueryBytes(), paged.lastQueryBytes(), kind + " history of " + s);
+        paged.attributeHistory(s, 0);
+        heap.attributeHistory(s, 0);
+        assertEquals(heap.lastQueryBytes(), paged.lastQueryBytes(), kind + " attribute history of " + s);
+      }
+      paged.snapshot(50);
+      heap.snapshot(50);
+      assertTrue(paged.lastQueryBytes() > 0);
+      assertEquals(heap.lastQueryBytes(), paged.lastQueryBytes(), kind + " snapshot");
     }
   }
 
