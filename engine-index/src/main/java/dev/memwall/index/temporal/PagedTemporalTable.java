@@ -19,6 +19,8 @@ import dev.memwall.index.page.PageFileFormatException;
 import dev.memwall.index.page.ShadowPages;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -106,6 +108,8 @@ public final class PagedTemporalTable implements TemporalLayout {
    *
    * @throws IllegalArgumentException if {@code attributes < 1}
    * @throws java.io.UncheckedIOException if either file exists
+   * @throws dev.memwall.core.memory.BudgetExceededException if {@code memory} has no room for the
+   *     pools; a create that fails leaves neither file behind (a file that was there before stays)
    */
   public static PagedTemporalTable create(Path path, LayoutKind kind, int attributes, TemporalFileConfig config,
       EngineMemory memory) {
@@ -114,17 +118,31 @@ public final class PagedTemporalTable implements TemporalLayout {
     if (attributes < 1) {
       throw new IllegalArgumentException("a temporal table needs at least one attribute, not " + attributes);
     }
+    Path indexPath = indexPath(path);
+    boolean indexWasThere = Files.exists(indexPath);
     PageFile file = PageFile.create(path, config.pageBytes(), config.maxPages());
     DiskIndex index = null;
     PagedTemporalTable table = null;
     try {
-      index = DiskIndexes.create(indexPath(path), indexConfig(config), memory);
+      index = DiskIndexes.create(indexPath, indexConfig(config), memory);
       table = new PagedTemporalTable(file, index, kind, attributes, config, memory);
       table.sync();
       return table;
     } catch (RuntimeException | Error e) {
       release(table, index, file);
+      deleteQuietly(path, e);
+      if (!indexWasThere) {
+        deleteQuietly(indexPath, e);
+      }
       throw e;
+    }
+  }
+
+  private static void deleteQuietly(Path path, Throwable cause) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
     }
   }
 

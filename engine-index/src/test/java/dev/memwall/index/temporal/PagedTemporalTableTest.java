@@ -219,6 +219,12 @@ class PagedTemporalTableTest {
     assertThrows(IllegalArgumentException.class,
         () -> PagedTemporalTable.create(dir.resolve("none"), LayoutKind.PSP, 0, SMALL, memory));
     assertFalse(Files.exists(dir.resolve("none")), "a refused table creates no file");
+    Path orphan = dir.resolve("orphan");
+    Files.copy(PagedTemporalTable.indexPath(large), PagedTemporalTable.indexPath(orphan));
+    assertThrows(java.io.UncheckedIOException.class,
+        () -> PagedTemporalTable.create(orphan, LayoutKind.PSP, 2, SMALL, memory), "its index exists");
+    assertFalse(Files.exists(orphan), "the table file made before the index was refused is removed");
+    assertTrue(Files.exists(PagedTemporalTable.indexPath(orphan)), "the index that was there stays");
   }
 
   @ParameterizedTest
@@ -297,6 +303,8 @@ class PagedTemporalTableTest {
       assertThrows(BudgetExceededException.class,
           () -> PagedTemporalTable.create(dir.resolve("tiny"), kind, 2, SMALL, tiny), "no room for the pools");
       assertEquals(0, tiny.allocatedBytes());
+      assertFalse(Files.exists(dir.resolve("tiny")), "a refused create leaves no table file");
+      assertFalse(Files.exists(PagedTemporalTable.indexPath(dir.resolve("tiny"))), "nor an index");
     }
     try (EngineMemory small = EngineMemory.create(MemoryBudget.of("small", created + 2048))) {
       ReferenceTable reference = new ReferenceTable(2);
