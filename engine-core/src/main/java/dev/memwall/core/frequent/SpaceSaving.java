@@ -37,6 +37,7 @@ public final class SpaceSaving implements AutoCloseable {
   public static final String OPERATOR = "space-saving summary";
 
   private final EngineMemory memory;
+  private final SummarySizing sizing;
   private final int capacity;
   private final long chargedBytes;
   private final StreamSummary summary;
@@ -46,16 +47,18 @@ public final class SpaceSaving implements AutoCloseable {
   private long unmonitoredBound;
   private boolean closed;
 
-  private SpaceSaving(EngineMemory memory, int capacity, long chargedBytes) {
+  private SpaceSaving(EngineMemory memory, SummarySizing sizing, long chargedBytes) {
     this.memory = memory;
-    this.capacity = capacity;
+    this.sizing = sizing;
+    this.capacity = sizing.counters();
     this.chargedBytes = chargedBytes;
     this.summary = new StreamSummary(capacity);
-    this.index = new CounterIndex(capacity);
+    this.index = new CounterIndex(sizing.slots());
   }
 
   /**
-   * An empty summary of {@code counters} counters, its arrays charged to {@code memory}.
+   * An empty summary of {@code counters} counters with the least lookup ({@link
+   * SummarySizing#unfitted}), its arrays charged to {@code memory}.
    *
    * @throws BudgetExceededException if the budget cannot hold {@link #bytesFor} the counters
    */
@@ -64,14 +67,24 @@ public final class SpaceSaving implements AutoCloseable {
       throw new IllegalArgumentException("a Space-Saving summary needs 1 to " + MAX_COUNTERS + " counters, got "
           + counters);
     }
-    long bytes = bytesFor(counters);
+    return create(memory, SummarySizing.unfitted(counters));
+  }
+
+  /**
+   * An empty summary laid out as {@code sizing} says (its counters, and its lookup's slots fitted to
+   * a cache level of a machine profile), its arrays charged to {@code memory}.
+   *
+   * @throws BudgetExceededException if the budget cannot hold {@link #bytesFor(SummarySizing)}
+   */
+  public static SpaceSaving create(EngineMemory memory, SummarySizing sizing) {
+    long bytes = bytesFor(sizing);
     try {
       memory.reserveHeap(bytes);
     } catch (BudgetExceededException e) {
       throw e.in(OPERATOR, "create", "choose fewer counters (a larger error bound) or give the query more memory");
     }
     try {
-      return new SpaceSaving(memory, counters, bytes);
+      return new SpaceSaving(memory, sizing, bytes);
     } catch (RuntimeException | Error e) {
       memory.releaseHeap(bytes);
       throw e;
@@ -104,7 +117,12 @@ public final class SpaceSaving implements AutoCloseable {
    * so a caller can size it to stay within a cache level, as the paper's CAM held its elements.
    */
   public static long bytesFor(int counters) {
-    return StreamSummary.bytesFor(counters) + CounterIndex.bytesFor(counters);
+    return bytesFor(SummarySizing.unfitted(counters));
+  }
+
+  /** The heap a summary laid out as {@code sizing} holds (and charges). */
+  public static long bytesFor(SummarySizing sizing) {
+    return StreamSummary.bytesFor(sizing.counters()) + sizing.lookupBytes();
   }
 
   /** Counts one occurrence of {@code key}. */
@@ -193,6 +211,11 @@ public final class SpaceSaving implements AutoCloseable {
   /** The capacity m. */
   public int counters() {
     return capacity;
+  }
+
+  /** The counters and lookup slots this summary was laid out with. */
+  public SummarySizing sizing() {
+    return sizing;
   }
 
   /** Keys monitored now (at most {@link #counters}). */

@@ -8,6 +8,7 @@ import dev.memwall.core.expr.LongKernel;
 import dev.memwall.core.frequent.FrequentItem;
 import dev.memwall.core.frequent.SpaceSaving;
 import dev.memwall.core.frequent.StringSpaceSaving;
+import dev.memwall.core.frequent.SummarySizing;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.Step.FrequentValues;
 import dev.memwall.core.vector.Column;
@@ -35,18 +36,19 @@ final class FrequentCollector implements AutoCloseable {
   private final int stringColumn;
   private final StringSpaceSaving strings;
 
-  FrequentCollector(Binder binder, FrequentValues step, EngineMemory memory) {
+  /** A worker's summary of {@code step}'s value, laid out as {@code sizing}. */
+  FrequentCollector(Binder binder, FrequentValues step, SummarySizing sizing, EngineMemory memory) {
     ColumnType type = valueType(binder, step);
     if (type.kind() == ColumnType.Kind.STRING) {
       this.longs = null;
       this.stringColumn = binder.columnIndex((Expr.ColumnRef) step.value());
-      this.strings = StringSpaceSaving.create(memory, step.counters());
+      this.strings = StringSpaceSaving.create(memory, sizing);
       this.summary = strings.summary();
     } else {
       this.longs = binder.bindLong(step.value());
       this.stringColumn = -1;
       this.strings = null;
-      this.summary = SpaceSaving.create(memory, step.counters());
+      this.summary = SpaceSaving.create(memory, sizing);
     }
   }
 

@@ -7,6 +7,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.frequent.SpaceSaving;
+import dev.memwall.core.frequent.SummarySizing;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
@@ -111,18 +112,25 @@ public final class Plan {
   }
 
   /**
-   * The approximately {@code k} most frequent non-null values of {@code value}, with
-   * {@link #defaultTopKCounters} counters per worker; see {@link #approxTopK(Expr, int, int)}.
+   * The approximately {@code k} most frequent non-null values of {@code value}, with at least
+   * {@link #defaultTopKCounters} counters per worker, and as many more as fit the cache level that
+   * holds their lookup on the execution's {@linkplain ExecutionContext#machine machine profile}
+   * ({@link SummarySizing#atLeast}); see {@link #approxTopK(Expr, int, int)}.
    */
   public Plan approxTopK(Expr value, int k) {
-    return approxTopK(value, k, defaultTopKCounters(k));
+    if (k < 1) {
+      throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
+    }
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN,
+        defaultTopKCounters(k), true));
   }
 
   /**
    * The approximately {@code k} most frequent non-null values of {@code value} (an integral, date,
    * timestamp, boolean or decimal expression, or a string column, plain or dictionary-encoded), from
    * Space-Saving summaries ({@link SpaceSaving}) of {@code counters} counters: one per worker over the
-   * rows that reach it, merged at the end. The result has at most k rows, largest count first: the
+   * rows that reach it, merged at the end; each summary's lookup gets the slots the cache level that
+   * holds it allows on the execution's machine profile ({@link SummarySizing#forCounters}). The result has at most k rows, largest count first: the
    * value (named after its column, else {@code value}), {@code count} (an upper bound of its true
    * count), {@code error_bound} (the true count is at least {@code count - error_bound}, which is at
    * most N / counters for N non-null rows) and {@code guaranteed} (its true count is at least that of
@@ -142,17 +150,19 @@ public final class Plan {
       throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
     }
     checkCounters(counters);
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters));
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters, false));
   }
 
   /**
    * The non-null values of {@code value} occurring in more than a share {@code phi} of the non-null
-   * rows, with {@code ceil(2 / phi)} counters per worker (errors at most half the threshold); see
-   * {@link #frequent(Expr, double, int)}.
+   * rows, with at least {@code ceil(2 / phi)} counters per worker (errors at most half the
+   * threshold), and as many more as fit the cache level that holds their lookup on the execution's
+   * machine profile ({@link SummarySizing#atLeast}); see {@link #frequent(Expr, double, int)}.
    */
   public Plan frequent(Expr value, double phi) {
     checkPhi(phi);
-    return frequent(value, phi, (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi)));
+    int counters = (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi));
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters, true));
   }
 
   /**
@@ -171,10 +181,13 @@ public final class Plan {
       throw new IllegalArgumentException("frequent values above " + phi + " of the rows need at least "
           + (long) Math.ceil(1 / phi) + " counters, got " + counters);
     }
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters));
+    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters, false));
   }
 
-  /** The counters {@link #approxTopK(Expr, int)} uses: 8 per value asked for, at least 256. */
+  /**
+   * The least counters {@link #approxTopK(Expr, int)} uses: 8 per value asked for, at least 256; more
+   * where the lookup's cache level has room for them.
+   */
   public static int defaultTopKCounters(int k) {
     return (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.max(256, 8L * k));
   }

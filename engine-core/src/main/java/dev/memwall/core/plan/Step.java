@@ -4,6 +4,8 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.expr.Substitution;
+import dev.memwall.core.frequent.SummarySizing;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import java.util.List;
@@ -43,11 +45,18 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
 
   /**
    * The approximate top {@code k} values of {@code value} ({@code topK}), or those occurring in more
-   * than a share {@code phi} of the rows, from Space-Saving summaries of {@code counters} counters.
+   * than a share {@code phi} of the rows, from Space-Saving summaries of {@code counters} counters, or
+   * at least that many when {@code fitted}: as many as the cache level of the lookup holds
+   * ({@link SummarySizing#atLeast}).
    */
-  record FrequentValues(Expr value, boolean topK, int k, double phi, int counters) implements Step {
+  record FrequentValues(Expr value, boolean topK, int k, double phi, int counters, boolean fitted) implements Step {
     FrequentValues resolved(Map<String, Expr> aliases) {
-      return new FrequentValues(Substitution.apply(value, aliases), topK, k, phi, counters);
+      return new FrequentValues(Substitution.apply(value, aliases), topK, k, phi, counters, fitted);
+    }
+
+    /** The summaries' layout on {@code machine}: the counters asked for, or at least them when fitted. */
+    SummarySizing sizing(MachineProfile machine) {
+      return fitted ? SummarySizing.atLeast(machine, counters) : SummarySizing.forCounters(machine, counters);
     }
 
     /**
@@ -62,8 +71,8 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
 
     String describe() {
       return (topK ? "approximate top " + k : "values in more than " + phi + " of the rows") + " of "
-          + ExprText.of(value) + " (Space-Saving, " + counters
-          + " counters per worker, merged)";
+          + ExprText.of(value) + " (Space-Saving, " + (fitted ? "at least " : "") + counters
+          + " counters per worker" + (fitted ? ", as many as the lookup's cache level holds" : "") + ", merged)";
     }
   }
 
