@@ -6,6 +6,7 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryColumn;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,8 +23,14 @@ import java.util.Objects;
  * {@code N / m} times is monitored; every error is at most {@code N / m} too. The same holds after
  * {@link #merge}, for the merged stream's length.
  *
+ * <p>Continuous queries: {@link #topK} and {@link #frequent} walk the buckets from the largest count
+ * down at each call (the paper's interval queries); {@link #standingTopK} and {@link
+ * #standingFrequent} instead keep an answer up to date with every element (its continuous queries),
+ * which pays when queries come often.
+ *
  * <p>Memory: the arrays are on the heap, sized by {@code m} once ({@link #bytesFor}), and charged to
- * the {@link EngineMemory} the summary was created from until {@link #close}. Thread safety: one
+ * the {@link EngineMemory} the summary was created from until {@link #close}; so are a standing
+ * query's. Thread safety: one
  * writer; queries read the same state, so they run on the writer's thread or after it has stopped
  * (one summary per worker, {@link #merge merged} at the end, is the parallel form). Bad input: any
  * long is a key; a capacity below 1 or above {@link #MAX_COUNTERS}, an error bound outside (0, 1],
@@ -42,6 +49,8 @@ public final class SpaceSaving implements AutoCloseable {
   private final long chargedBytes;
   private final StreamSummary summary;
   private final CounterIndex index;
+  /** The continuous queries this summary keeps answered, told of every counted element. */
+  private StandingQuery[] standing = new StandingQuery[0];
   private long streamLength;
   /** The most an unmonitored key can occur; never above every monitored count. */
   private long unmonitoredBound;
@@ -181,6 +190,9 @@ public final class SpaceSaving implements AutoCloseable {
     if (counter >= 0) {
       streamLength++;
       summary.increment(counter);
+      if (standing.length != 0) {
+        tellStanding(counter);
+      }
     }
     return counter;
   }
@@ -200,7 +212,84 @@ public final class SpaceSaving implements AutoCloseable {
       summary.increment(counter);
     }
     index.put(key, counter);
+    if (standing.length != 0) {
+      tellStanding(counter);
+    }
     return counter;
+  }
+
+  private void tellStanding(int counter) {
+    for (StandingQuery query : standing) {
+      query.counted(counter);
+    }
+  }
+
+  /**
+   * A continuous top-{@code k} query on this summary ({@link StandingTopK}): its answer is kept up to
+   * date with every element counted from now on (and built again after each {@link #merge}), its
+   * arrays charged to this summary's memory until it or this summary is closed.
+   *
+   * @throws BudgetExceededException if the budget cannot hold 8 bytes a counter
+   */
+  public StandingTopK standingTopK(int k) {
+    checkOpen();
+    if (k < 0) {
+      throw new IllegalArgumentException("k must be >= 0, got " + k);
+    }
+    long bytes = reserveStanding();
+    try {
+      return attach(new StandingTopK(this, summary, memory, bytes, k));
+    } catch (RuntimeException | Error e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
+  }
+
+  /**
+   * A continuous frequent-elements query with support {@code phi} on this summary ({@link
+   * StandingFrequent}), kept up to date as {@link #standingTopK} is.
+   *
+   * @throws BudgetExceededException if the budget cannot hold 8 bytes a counter
+   */
+  public StandingFrequent standingFrequent(double phi) {
+    checkOpen();
+    threshold(phi);
+    long bytes = reserveStanding();
+    try {
+      return attach(new StandingFrequent(this, summary, memory, bytes, phi));
+    } catch (RuntimeException | Error e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
+  }
+
+  private long reserveStanding() {
+    long bytes = StandingQuery.bytesFor(capacity);
+    try {
+      memory.reserveHeap(bytes);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "keep a standing answer", "give the query more memory");
+    }
+    return bytes;
+  }
+
+  private <Q extends StandingQuery> Q attach(Q query) {
+    query.rebuild();
+    StandingQuery[] more = Arrays.copyOf(standing, standing.length + 1);
+    more[standing.length] = query;
+    standing = more;
+    return query;
+  }
+
+  /** Stops telling {@code query} of elements; its close calls this. */
+  void detach(StandingQuery query) {
+    int at = Arrays.asList(standing).indexOf(query);
+    if (at >= 0) {
+      StandingQuery[] fewer = new StandingQuery[standing.length - 1];
+      System.arraycopy(standing, 0, fewer, 0, at);
+      System.arraycopy(standing, at + 1, fewer, at, fewer.length - at);
+      standing = fewer;
+    }
   }
 
   /** Keys counted so far, merged summaries' included. */
@@ -421,6 +510,9 @@ public final class SpaceSaving implements AutoCloseable {
     }
     unmonitoredBound = bound;
     streamLength += other.streamLength;
+    for (StandingQuery query : standing) {
+      query.rebuild();
+    }
   }
 
   private void checkOpen() {
@@ -433,10 +525,13 @@ public final class SpaceSaving implements AutoCloseable {
     return new IllegalStateException("this Space-Saving summary is closed");
   }
 
-  /** Releases the heap charged for the arrays; later calls throw. Idempotent. */
+  /** Releases the heap charged for the arrays and closes the standing queries; later calls throw. Idempotent. */
   @Override
   public void close() {
     if (!closed) {
+      for (StandingQuery query : standing.clone()) {
+        query.close();
+      }
       closed = true;
       memory.releaseHeap(chargedBytes);
     }

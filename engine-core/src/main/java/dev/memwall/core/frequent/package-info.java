@@ -33,6 +33,14 @@
  * spending what is left of that half on more counters or sparser slots; an error bound that needs
  * more counters than the fast levels hold gets them anyway, with a lookup that may miss to memory.
  *
+ * <p><b>Continuous queries.</b> The paper answers queries two ways: at intervals, by a walk from the
+ * largest bucket ({@link dev.memwall.core.frequent.SpaceSaving#topK}, {@link
+ * dev.memwall.core.frequent.SpaceSaving#frequent} and their allocation-free {@code topKKeys},
+ * {@code frequentKeys}), and continuously, with an answer kept up to date as each element arrives
+ * ({@link dev.memwall.core.frequent.StandingTopK}, {@link dev.memwall.core.frequent.StandingFrequent},
+ * its Algorithms 5 and 3): an element moves at most its own counter into the answer and the
+ * answer's lowest counters out, so reading the answer walks no bucket.
+ *
  * <p>Strings are counted under a 64-bit hash of their bytes, with the bytes kept only for the
  * monitored ones ({@link dev.memwall.core.frequent.StringSpaceSaving}). Plans run these summaries
  * through {@code Plan.approxTopK} and {@code Plan.frequent}. Memory: every summary charges its arrays
