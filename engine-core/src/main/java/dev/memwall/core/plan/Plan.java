@@ -121,7 +121,7 @@ public final class Plan {
     if (k < 1) {
       throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
     }
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN,
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), true, k, Double.NaN,
         defaultTopKCounters(k), true));
   }
 
@@ -150,7 +150,7 @@ public final class Plan {
       throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
     }
     checkCounters(counters);
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters, false));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters, false));
   }
 
   /**
@@ -162,7 +162,7 @@ public final class Plan {
   public Plan frequent(Expr value, double phi) {
     checkPhi(phi);
     int counters = (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi));
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters, true));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), false, 0, phi, counters, true));
   }
 
   /**
@@ -181,7 +181,33 @@ public final class Plan {
       throw new IllegalArgumentException("frequent values above " + phi + " of the rows need at least "
           + (long) Math.ceil(1 / phi) + " counters, got " + counters);
     }
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters, false));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), false, 0, phi, counters, false));
+  }
+
+  /**
+   * The approximately {@code k} most frequent non-null values of {@code value} within each group of
+   * rows of equal {@code group} (an integral, date, timestamp or decimal expression; the rows whose
+   * key is null form one group), each group's from its own Space-Saving summaries of {@code counters}
+   * counters per worker, merged at the end. The rows are those of {@link #approxTopK(Expr, int, int)}
+   * for each group, with the group key first (named after its column, else {@code group}): by
+   * ascending key, the null key last, largest count first within a group; each row's bounds and flag
+   * hold for its group's rows.
+   *
+   * <p>Memory: a summary of about 100 bytes a counter for every group a worker sees, charged to the
+   * execution's memory: pick the counters with the number of groups in mind (the answer of a group
+   * is guaranteed only when its values are skewed enough for them).
+   *
+   * @throws IllegalArgumentException for k below 1 or counters outside 1 to
+   *     {@link SpaceSaving#MAX_COUNTERS}; a group key that is not integral is refused with the plan's
+   *     types, as a FLOAT64 value is
+   */
+  public Plan approxTopKPerGroup(Expr group, Expr value, int k, int counters) {
+    if (k < 1) {
+      throw new IllegalArgumentException("approxTopKPerGroup needs k >= 1, got " + k);
+    }
+    checkCounters(counters);
+    return then(new FrequentValues(Objects.requireNonNull(group, "group"), Objects.requireNonNull(value, "value"),
+        true, k, Double.NaN, counters, false));
   }
 
   /**
@@ -255,11 +281,13 @@ public final class Plan {
         }
         schema = new Schema(fields);
       } else if (breaker instanceof FrequentValues f) {
-        ColumnType type = FrequentCollector.valueType(binder, f.resolved(chain.aliases));
+        List<ColumnType> types = FrequentCollector.resultTypes(binder, f.resolved(chain.aliases));
         List<String> names = f.columnNames();
-        schema = new Schema(List.of(type.toField(names.get(0), true, null),
-            ColumnType.INT64.toField(names.get(1), true, null), ColumnType.INT64.toField(names.get(2), true, null),
-            ColumnType.BOOLEAN.toField(names.get(3), true, null)));
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < types.size(); c++) {
+          fields.add(types.get(c).toField(names.get(c), true, null));
+        }
+        schema = new Schema(fields);
       } else if (columns != null) {
         schema = new Schema(columns.stream().map(c -> binder.typeOf(c.expr()).toField(c.name(), true, null)).toList());
       } else {
@@ -364,7 +392,7 @@ public final class Plan {
         case Aggregation a -> rows == Long.MAX_VALUE ? rows : Math.max(1, rows);
         case Limit l -> Math.min(rows, l.rows());
         case TopN t -> Math.min(rows, t.rows());
-        case FrequentValues f -> Math.min(rows, f.topK() ? f.k() : f.counters());
+        case FrequentValues f -> f.group() != null ? rows : Math.min(rows, f.topK() ? f.k() : f.counters());
         case Filter f -> rows;
         case Project p -> rows;
         case OrderBy o -> rows;
