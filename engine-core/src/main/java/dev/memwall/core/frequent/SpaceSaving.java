@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongFunction;
 
 /**
  * Space-Saving (Metwally, Agrawal and El Abbadi 2005) over a stream of long keys, with its counters
@@ -236,13 +237,7 @@ public final class SpaceSaving implements AutoCloseable {
     if (k < 0) {
       throw new IllegalArgumentException("k must be >= 0, got " + k);
     }
-    long bytes = reserveStanding();
-    try {
-      return attach(new StandingTopK(this, summary, memory, bytes, k));
-    } catch (RuntimeException | Error e) {
-      memory.releaseHeap(bytes);
-      throw e;
-    }
+    return attach(bytes -> new StandingTopK(this, summary, memory, bytes, k));
   }
 
   /**
@@ -254,27 +249,28 @@ public final class SpaceSaving implements AutoCloseable {
   public StandingFrequent standingFrequent(double phi) {
     checkOpen();
     threshold(phi);
-    long bytes = reserveStanding();
-    try {
-      return attach(new StandingFrequent(this, summary, memory, bytes, phi));
-    } catch (RuntimeException | Error e) {
-      memory.releaseHeap(bytes);
-      throw e;
-    }
+    return attach(bytes -> new StandingFrequent(this, summary, memory, bytes, phi));
   }
 
-  private long reserveStanding() {
+  /**
+   * Charges a standing query's arrays, makes it with the bytes charged, builds its answer and tells it
+   * of every element from now on; a failure gives the charge back.
+   */
+  private <Q extends StandingQuery> Q attach(LongFunction<Q> make) {
     long bytes = StandingQuery.bytesFor(capacity);
     try {
       memory.reserveHeap(bytes);
     } catch (BudgetExceededException e) {
       throw e.in(OPERATOR, "keep a standing answer", "give the query more memory");
     }
-    return bytes;
-  }
-
-  private <Q extends StandingQuery> Q attach(Q query) {
-    query.rebuild();
+    Q query;
+    try {
+      query = make.apply(bytes);
+      query.rebuild();
+    } catch (RuntimeException | Error e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
     StandingQuery[] more = Arrays.copyOf(standing, standing.length + 1);
     more[standing.length] = query;
     standing = more;

@@ -20,8 +20,6 @@ import java.util.List;
  */
 public final class StandingFrequent extends StandingQuery {
   private final double phi;
-  /** The smallest count in the answer, while it is not empty. */
-  private long low;
 
   StandingFrequent(SpaceSaving owner, StreamSummary summary, EngineMemory memory, long chargedBytes, double phi) {
     super(owner, summary, memory, chargedBytes);
@@ -42,26 +40,9 @@ public final class StandingFrequent extends StandingQuery {
     long count = summary.count(counter);
     double threshold = threshold();
     if (members.contains(counter)) {
-      if (members.inLow(counter)) {
-        members.demote(counter);
-        if (members.lowSize() == 0) {
-          low = count;
-          promoteBucket(summary.bucketOf(counter));
-        }
-      }
+      memberCounted(counter, count);
     } else if (count > threshold) {
-      // it was at most the old threshold, below every count in the answer: it is the lowest now or ties it
-      if (members.size() == 0 || count < low) {
-        members.resetLow();
-        low = count;
-        members.add(counter);
-        members.promote(counter);
-      } else {
-        members.add(counter);
-        if (count == low) {
-          members.promote(counter);
-        }
-      }
+      enter(counter, count);
     }
     while (members.size() > 0 && low <= threshold) {
       int bucket = summary.bucketOf(members.member(0));

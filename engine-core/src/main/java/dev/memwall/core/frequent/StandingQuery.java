@@ -27,6 +27,8 @@ public abstract sealed class StandingQuery implements AutoCloseable permits Stan
   private final EngineMemory memory;
   private final long chargedBytes;
   private boolean closed;
+  /** The smallest count in the answer (that of its low segment), while the answer is not empty. */
+  long low;
 
   StandingQuery(SpaceSaving owner, StreamSummary summary, EngineMemory memory, long chargedBytes) {
     this.owner = owner;
@@ -74,6 +76,40 @@ public abstract sealed class StandingQuery implements AutoCloseable permits Stan
       into[i] = summary.key(members.member(i));
     }
     return n;
+  }
+
+  /**
+   * Keeps the low segment after {@code counter}, in the answer, went up to {@code count}: it leaves
+   * the segment if it was there, and an emptied segment takes the counter's new bucket, all of whose
+   * counters are in the answer (none outside it had more than the old lowest count).
+   */
+  void memberCounted(int counter, long count) {
+    if (members.inLow(counter)) {
+      members.demote(counter);
+      if (members.lowSize() == 0) {
+        low = count;
+        promoteBucket(summary.bucketOf(counter));
+      }
+    }
+  }
+
+  /**
+   * Puts {@code counter}, of {@code count}, into the answer: as the new lowest when the answer is
+   * empty or every count in it is larger, into the low segment when it ties the lowest, above it
+   * otherwise.
+   */
+  void enter(int counter, long count) {
+    if (members.size() == 0 || count < low) {
+      members.resetLow();
+      low = count;
+      members.add(counter);
+      members.promote(counter);
+    } else {
+      members.add(counter);
+      if (count == low) {
+        members.promote(counter);
+      }
+    }
   }
 
   /** The answer's counters, largest count first (equal counts by ascending key), for a full answer's items. */

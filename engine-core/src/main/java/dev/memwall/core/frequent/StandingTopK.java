@@ -20,8 +20,6 @@ import java.util.List;
  */
 public final class StandingTopK extends StandingQuery {
   private final int k;
-  /** The smallest count in the answer, while it is not empty. */
-  private long low;
 
   StandingTopK(SpaceSaving owner, StreamSummary summary, EngineMemory memory, long chargedBytes, int k) {
     super(owner, summary, memory, chargedBytes);
@@ -37,13 +35,7 @@ public final class StandingTopK extends StandingQuery {
   void counted(int counter) {
     long count = summary.count(counter);
     if (members.contains(counter)) {
-      if (members.inLow(counter)) {
-        members.demote(counter);
-        if (members.lowSize() == 0) {
-          low = count;
-          promoteBucket(summary.bucketOf(counter));
-        }
-      }
+      memberCounted(counter, count);
     } else if (members.size() < k) {
       enter(counter, count);
     } else if (k > 0 && count > low) {
@@ -53,21 +45,6 @@ public final class StandingTopK extends StandingQuery {
       if (members.lowSize() == 0) {
         low = count;
         promoteBucket(summary.bucketOf(counter));
-      }
-    }
-  }
-
-  /** Adds {@code counter}, of {@code count}, while the answer has fewer than k counters. */
-  private void enter(int counter, long count) {
-    if (members.size() == 0 || count < low) {
-      members.resetLow();
-      low = count;
-      members.add(counter);
-      members.promote(counter);
-    } else {
-      members.add(counter);
-      if (count == low) {
-        members.promote(counter);
       }
     }
   }
