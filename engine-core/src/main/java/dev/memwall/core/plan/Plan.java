@@ -195,7 +195,8 @@ public final class Plan {
    *
    * <p>Memory: a summary of about 100 bytes a counter for every group a worker sees, charged to the
    * execution's memory: pick the counters with the number of groups in mind (the answer of a group
-   * is guaranteed only when its values are skewed enough for them).
+   * is guaranteed only when its values are skewed enough for them). The groups' summaries share the
+   * caches, so each gets the least lookup rather than one fitted to a level.
    *
    * @throws IllegalArgumentException for k below 1 or counters outside 1 to
    *     {@link SpaceSaving#MAX_COUNTERS}; a group key that is not integral is refused with the plan's

@@ -56,8 +56,15 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
           Substitution.apply(value, aliases), topK, k, phi, counters, fitted);
     }
 
-    /** The summaries' layout on {@code machine}: the counters asked for, or at least them when fitted. */
+    /**
+     * The summaries' layout on {@code machine}: the counters asked for, or at least them when fitted;
+     * grouped, the least lookup, since the groups' summaries share the caches and no one of them can
+     * own a level.
+     */
     SummarySizing sizing(MachineProfile machine) {
+      if (group != null) {
+        return SummarySizing.unfitted(counters);
+      }
       return fitted ? SummarySizing.atLeast(machine, counters) : SummarySizing.forCounters(machine, counters);
     }
 
