@@ -9,32 +9,36 @@ import java.util.Arrays;
  * 2008. Each slot is two adjacent longs, the key and its counter plus one (zero: empty), so a probe
  * reads one cache line for both; slots are chosen by {@link Hashing#mix64} and probed linearly, and
  * a removal shifts the following entries back (no tombstones), so a table that replaces its keys
- * forever never degrades. The table has at least twice as many slots as counters: it is at most half
- * full and a probe ends within a few slots.
+ * forever never degrades. The table has a power of two of slots, at least twice as many as counters:
+ * it is at most half full and a probe ends within a few slots; {@link SummarySizing} gives it more
+ * where its cache level has room.
  *
  * <p>Bad input: any long is a key ({@code 0}, {@link Long#MIN_VALUE} included). Thread safety:
  * none; the summary's one writer owns it.
  */
 final class CounterIndex {
   private static final int EMPTY = 0;
+  /** Bytes a slot takes: the key and the counter, two longs. */
+  static final int SLOT_BYTES = 2 * Long.BYTES;
 
   /** Key at {@code 2 * slot}, counter + 1 at {@code 2 * slot + 1}. */
   private final long[] slots;
   private final int mask;
 
-  CounterIndex(int counters) {
-    this.slots = new long[2 * slotsFor(counters)];
-    this.mask = slotsFor(counters) - 1;
+  /** A table of {@code slots} slots, a power of two larger than the counters it will hold. */
+  CounterIndex(int slots) {
+    this.slots = new long[2 * slots];
+    this.mask = slots - 1;
   }
 
-  /** Slots for {@code counters} counters: the power of two at least twice as large. */
+  /** The least slots for {@code counters} counters: the power of two at least twice as large. */
   static int slotsFor(int counters) {
     return Integer.highestOneBit(Math.max(1, counters) * 2 - 1) << 1;
   }
 
-  /** Bytes the table holds for {@code counters} counters. */
-  static long bytesFor(int counters) {
-    return 16L * slotsFor(counters);
+  /** Bytes a table of {@code slots} slots holds. */
+  static long bytesForSlots(int slots) {
+    return (long) SLOT_BYTES * slots;
   }
 
   /** The counter monitoring {@code key}, or -1. */

@@ -6,8 +6,10 @@ import dev.memwall.core.vector.Column;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.DictionaryColumn;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongFunction;
 
 /**
  * Space-Saving (Metwally, Agrawal and El Abbadi 2005) over a stream of long keys, with its counters
@@ -22,8 +24,14 @@ import java.util.Objects;
  * {@code N / m} times is monitored; every error is at most {@code N / m} too. The same holds after
  * {@link #merge}, for the merged stream's length.
  *
+ * <p>Continuous queries: {@link #topK} and {@link #frequent} walk the buckets from the largest count
+ * down at each call (the paper's interval queries); {@link #standingTopK} and {@link
+ * #standingFrequent} instead keep an answer up to date with every element (its continuous queries),
+ * which pays when queries come often.
+ *
  * <p>Memory: the arrays are on the heap, sized by {@code m} once ({@link #bytesFor}), and charged to
- * the {@link EngineMemory} the summary was created from until {@link #close}. Thread safety: one
+ * the {@link EngineMemory} the summary was created from until {@link #close}; so are a standing
+ * query's. Thread safety: one
  * writer; queries read the same state, so they run on the writer's thread or after it has stopped
  * (one summary per worker, {@link #merge merged} at the end, is the parallel form). Bad input: any
  * long is a key; a capacity below 1 or above {@link #MAX_COUNTERS}, an error bound outside (0, 1],
@@ -37,25 +45,30 @@ public final class SpaceSaving implements AutoCloseable {
   public static final String OPERATOR = "space-saving summary";
 
   private final EngineMemory memory;
+  private final SummarySizing sizing;
   private final int capacity;
   private final long chargedBytes;
   private final StreamSummary summary;
   private final CounterIndex index;
+  /** The continuous queries this summary keeps answered, told of every counted element. */
+  private StandingQuery[] standing = new StandingQuery[0];
   private long streamLength;
   /** The most an unmonitored key can occur; never above every monitored count. */
   private long unmonitoredBound;
   private boolean closed;
 
-  private SpaceSaving(EngineMemory memory, int capacity, long chargedBytes) {
+  private SpaceSaving(EngineMemory memory, SummarySizing sizing, long chargedBytes) {
     this.memory = memory;
-    this.capacity = capacity;
+    this.sizing = sizing;
+    this.capacity = sizing.counters();
     this.chargedBytes = chargedBytes;
     this.summary = new StreamSummary(capacity);
-    this.index = new CounterIndex(capacity);
+    this.index = new CounterIndex(sizing.slots());
   }
 
   /**
-   * An empty summary of {@code counters} counters, its arrays charged to {@code memory}.
+   * An empty summary of {@code counters} counters with the least lookup ({@link
+   * SummarySizing#unfitted}), its arrays charged to {@code memory}.
    *
    * @throws BudgetExceededException if the budget cannot hold {@link #bytesFor} the counters
    */
@@ -64,14 +77,24 @@ public final class SpaceSaving implements AutoCloseable {
       throw new IllegalArgumentException("a Space-Saving summary needs 1 to " + MAX_COUNTERS + " counters, got "
           + counters);
     }
-    long bytes = bytesFor(counters);
+    return create(memory, SummarySizing.unfitted(counters));
+  }
+
+  /**
+   * An empty summary laid out as {@code sizing} says (its counters, and its lookup's slots fitted to
+   * a cache level of a machine profile), its arrays charged to {@code memory}.
+   *
+   * @throws BudgetExceededException if the budget cannot hold {@link #bytesFor(SummarySizing)}
+   */
+  public static SpaceSaving create(EngineMemory memory, SummarySizing sizing) {
+    long bytes = bytesFor(sizing);
     try {
       memory.reserveHeap(bytes);
     } catch (BudgetExceededException e) {
       throw e.in(OPERATOR, "create", "choose fewer counters (a larger error bound) or give the query more memory");
     }
     try {
-      return new SpaceSaving(memory, counters, bytes);
+      return new SpaceSaving(memory, sizing, bytes);
     } catch (RuntimeException | Error e) {
       memory.releaseHeap(bytes);
       throw e;
@@ -104,7 +127,12 @@ public final class SpaceSaving implements AutoCloseable {
    * so a caller can size it to stay within a cache level, as the paper's CAM held its elements.
    */
   public static long bytesFor(int counters) {
-    return StreamSummary.bytesFor(counters) + CounterIndex.bytesFor(counters);
+    return bytesFor(SummarySizing.unfitted(counters));
+  }
+
+  /** The heap a summary laid out as {@code sizing} holds (and charges). */
+  public static long bytesFor(SummarySizing sizing) {
+    return StreamSummary.bytesFor(sizing.counters()) + sizing.lookupBytes();
   }
 
   /** Counts one occurrence of {@code key}. */
@@ -163,6 +191,9 @@ public final class SpaceSaving implements AutoCloseable {
     if (counter >= 0) {
       streamLength++;
       summary.increment(counter);
+      if (standing.length != 0) {
+        tellStanding(counter);
+      }
     }
     return counter;
   }
@@ -182,7 +213,79 @@ public final class SpaceSaving implements AutoCloseable {
       summary.increment(counter);
     }
     index.put(key, counter);
+    if (standing.length != 0) {
+      tellStanding(counter);
+    }
     return counter;
+  }
+
+  private void tellStanding(int counter) {
+    for (StandingQuery query : standing) {
+      query.counted(counter);
+    }
+  }
+
+  /**
+   * A continuous top-{@code k} query on this summary ({@link StandingTopK}): its answer is kept up to
+   * date with every element counted from now on (and built again after each {@link #merge}), its
+   * arrays charged to this summary's memory until it or this summary is closed.
+   *
+   * @throws BudgetExceededException if the budget cannot hold 8 bytes a counter
+   */
+  public StandingTopK standingTopK(int k) {
+    checkOpen();
+    if (k < 0) {
+      throw new IllegalArgumentException("k must be >= 0, got " + k);
+    }
+    return attach(bytes -> new StandingTopK(this, summary, memory, bytes, k));
+  }
+
+  /**
+   * A continuous frequent-elements query with support {@code phi} on this summary ({@link
+   * StandingFrequent}), kept up to date as {@link #standingTopK} is.
+   *
+   * @throws BudgetExceededException if the budget cannot hold 8 bytes a counter
+   */
+  public StandingFrequent standingFrequent(double phi) {
+    checkOpen();
+    threshold(phi);
+    return attach(bytes -> new StandingFrequent(this, summary, memory, bytes, phi));
+  }
+
+  /**
+   * Charges a standing query's arrays, makes it with the bytes charged, builds its answer and tells it
+   * of every element from now on; a failure gives the charge back.
+   */
+  private <Q extends StandingQuery> Q attach(LongFunction<Q> make) {
+    long bytes = StandingQuery.bytesFor(capacity);
+    try {
+      memory.reserveHeap(bytes);
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "keep a standing answer", "give the query more memory");
+    }
+    Q query;
+    try {
+      query = make.apply(bytes);
+      query.rebuild();
+    } catch (RuntimeException | Error e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
+    StandingQuery[] more = Arrays.copyOf(standing, standing.length + 1);
+    more[standing.length] = query;
+    standing = more;
+    return query;
+  }
+
+  /** Stops telling {@code query} of elements; its close calls this. */
+  void detach(StandingQuery query) {
+    int at = Arrays.asList(standing).indexOf(query);
+    if (at >= 0) {
+      StandingQuery[] fewer = new StandingQuery[standing.length - 1];
+      System.arraycopy(standing, 0, fewer, 0, at);
+      System.arraycopy(standing, at + 1, fewer, at, fewer.length - at);
+      standing = fewer;
+    }
   }
 
   /** Keys counted so far, merged summaries' included. */
@@ -193,6 +296,11 @@ public final class SpaceSaving implements AutoCloseable {
   /** The capacity m. */
   public int counters() {
     return capacity;
+  }
+
+  /** The counters and lookup slots this summary was laid out with. */
+  public SummarySizing sizing() {
+    return sizing;
   }
 
   /** Keys monitored now (at most {@link #counters}). */
@@ -398,6 +506,9 @@ public final class SpaceSaving implements AutoCloseable {
     }
     unmonitoredBound = bound;
     streamLength += other.streamLength;
+    for (StandingQuery query : standing) {
+      query.rebuild();
+    }
   }
 
   private void checkOpen() {
@@ -410,10 +521,13 @@ public final class SpaceSaving implements AutoCloseable {
     return new IllegalStateException("this Space-Saving summary is closed");
   }
 
-  /** Releases the heap charged for the arrays; later calls throw. Idempotent. */
+  /** Releases the heap charged for the arrays and closes the standing queries; later calls throw. Idempotent. */
   @Override
   public void close() {
     if (!closed) {
+      for (StandingQuery query : standing.clone()) {
+        query.close();
+      }
       closed = true;
       memory.releaseHeap(chargedBytes);
     }

@@ -102,6 +102,16 @@ final class StreamSummary {
     return smaller[bucket];
   }
 
+  /** The bucket with the next larger count, or {@link #NONE}. */
+  int largerBucket(int bucket) {
+    return larger[bucket];
+  }
+
+  /** The bucket {@code counter} is in. */
+  int bucketOf(int counter) {
+    return bucketOf[counter];
+  }
+
   long bucketCount(int bucket) {
     return bucketCounts[bucket];
   }

@@ -51,6 +51,16 @@ public final class StringSpaceSaving implements AutoCloseable {
     return new StringSpaceSaving(memory, SpaceSaving.create(memory, counters));
   }
 
+  /**
+   * An empty summary laid out as {@code sizing} says ({@link SpaceSaving#create(EngineMemory,
+   * SummarySizing)}).
+   *
+   * @throws BudgetExceededException if the budget cannot hold the counters
+   */
+  public static StringSpaceSaving create(EngineMemory memory, SummarySizing sizing) {
+    return new StringSpaceSaving(memory, SpaceSaving.create(memory, sizing));
+  }
+
   /** The 64-bit hash a string is counted under, from its UTF-8 bytes {@code [offset, offset + length)}. */
   public static long hash(MemorySegment bytes, long offset, int length) {
     long hash = length;

@@ -27,8 +27,19 @@
  * open-addressing table of primitive longs, key and counter side by side in one cache line
  * ({@link dev.memwall.core.frequent.CounterIndex}), and the buckets and counters are flat
  * {@code int[]}/{@code long[]} arrays linked by index: no object per element, about 100 bytes per
- * counter ({@link dev.memwall.core.frequent.SpaceSaving#bytesFor}), so a summary of a few thousand
- * counters stays in the L2 cache the way the paper's stayed in its CAM.
+ * counter ({@link dev.memwall.core.frequent.SpaceSaving#bytesFor}). {@link
+ * dev.memwall.core.frequent.SummarySizing} fits the lookup to the smallest cache level of the machine
+ * profile whose half holds it (L1d for the plans' default top-k, L2 for some thousands of counters),
+ * spending what is left of that half on more counters or sparser slots; an error bound that needs
+ * more counters than the fast levels hold gets them anyway, with a lookup that may miss to memory.
+ *
+ * <p><b>Continuous queries.</b> The paper answers queries two ways: at intervals, by a walk from the
+ * largest bucket ({@link dev.memwall.core.frequent.SpaceSaving#topK}, {@link
+ * dev.memwall.core.frequent.SpaceSaving#frequent} and their allocation-free {@code topKKeys},
+ * {@code frequentKeys}), and continuously, with an answer kept up to date as each element arrives
+ * ({@link dev.memwall.core.frequent.StandingTopK}, {@link dev.memwall.core.frequent.StandingFrequent},
+ * its Algorithms 5 and 3): an element moves at most its own counter into the answer and the
+ * answer's lowest counters out, so reading the answer walks no bucket.
  *
  * <p>Strings are counted under a 64-bit hash of their bytes, with the bytes kept only for the
  * monitored ones ({@link dev.memwall.core.frequent.StringSpaceSaving}). Plans run these summaries

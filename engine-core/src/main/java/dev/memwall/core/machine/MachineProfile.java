@@ -78,6 +78,11 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
       this(cache, effectiveBytes, hitLatencyNanos, 0);
     }
 
+    /** The bytes a structure can count on at this level: the measured effective size where known, else the size. */
+    public long usableBytes() {
+      return effectiveBytes > 0 ? effectiveBytes : cache.sizeBytes();
+    }
+
     MeasuredCache withMeasuredLineBytes(int lineBytes) {
       return new MeasuredCache(cache, effectiveBytes, hitLatencyNanos, lineBytes);
     }
@@ -126,22 +131,33 @@ public record MachineProfile(String cpu, int cores, List<MeasuredCache> caches, 
    * The size of the largest data cache that still behaves as a cache, that is whose measured hit
    * latency is under half the full miss latency T1 (on a shared VM the last level can measure as slow
    * as memory; a level whose latency was not measured does not count, unless T1 itself is unknown):
-   * its measured effective size where known, else its size; the first level's if none qualifies,
-   * 32 KiB if the profile has no caches. Structures that must stay cache-resident (a
-   * join's Bloom filter, a cluster's hash table) are sized against it.
+   * its {@linkplain MeasuredCache#usableBytes usable size}; the first level's if none qualifies, 32
+   * KiB if the profile has no caches. Structures that must stay cache-resident (a join's Bloom filter,
+   * a cluster's hash table) are sized against it.
    */
   public long fastCacheBytes() {
+    List<MeasuredCache> fast = fastDataCaches();
+    return fast.isEmpty() ? 32 << 10 : fast.getLast().usableBytes();
+  }
+
+  /**
+   * The data caches that behave as caches, smallest level first: the first level always, and every
+   * later one whose measured hit latency is under half the full miss latency T1 (any measured one
+   * when T1 is unknown). Empty only when the profile has no data caches. {@link #fastCacheBytes} is
+   * the last one's size; a structure sized to the smallest level that holds it reads this list.
+   */
+  public List<MeasuredCache> fastDataCaches() {
     List<MeasuredCache> data = caches.stream().filter(c -> c.cache().holdsData())
         .sorted(Comparator.comparingInt(c -> c.cache().level())).toList();
-    long bytes = 32 << 10;
+    List<MeasuredCache> fast = new ArrayList<>();
     for (MeasuredCache c : data) {
-      boolean fast = !Double.isFinite(missLatencyNanos)
+      boolean behaves = !Double.isFinite(missLatencyNanos)
           || Double.isFinite(c.hitLatencyNanos()) && c.hitLatencyNanos() < missLatencyNanos / 2;
-      if (fast || c == data.getFirst()) {
-        bytes = c.effectiveBytes() > 0 ? c.effectiveBytes() : c.cache().sizeBytes();
+      if (behaves || c == data.getFirst()) {
+        fast.add(c);
       }
     }
-    return bytes;
+    return List.copyOf(fast);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.frequent.SpaceSaving;
+import dev.memwall.core.frequent.SummarySizing;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.HashAggregator;
 import dev.memwall.core.operator.SortKey;
@@ -111,18 +112,25 @@ public final class Plan {
   }
 
   /**
-   * The approximately {@code k} most frequent non-null values of {@code value}, with
-   * {@link #defaultTopKCounters} counters per worker; see {@link #approxTopK(Expr, int, int)}.
+   * The approximately {@code k} most frequent non-null values of {@code value}, with at least
+   * {@link #defaultTopKCounters} counters per worker, and as many more as fit the cache level that
+   * holds their lookup on the execution's {@linkplain ExecutionContext#machine machine profile}
+   * ({@link SummarySizing#atLeast}); see {@link #approxTopK(Expr, int, int)}.
    */
   public Plan approxTopK(Expr value, int k) {
-    return approxTopK(value, k, defaultTopKCounters(k));
+    if (k < 1) {
+      throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
+    }
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), true, k, Double.NaN,
+        defaultTopKCounters(k), true));
   }
 
   /**
    * The approximately {@code k} most frequent non-null values of {@code value} (an integral, date,
    * timestamp, boolean or decimal expression, or a string column, plain or dictionary-encoded), from
    * Space-Saving summaries ({@link SpaceSaving}) of {@code counters} counters: one per worker over the
-   * rows that reach it, merged at the end. The result has at most k rows, largest count first: the
+   * rows that reach it, merged at the end; each summary's lookup gets the slots the cache level that
+   * holds it allows on the execution's machine profile ({@link SummarySizing#forCounters}). The result has at most k rows, largest count first: the
    * value (named after its column, else {@code value}), {@code count} (an upper bound of its true
    * count), {@code error_bound} (the true count is at least {@code count - error_bound}, which is at
    * most N / counters for N non-null rows) and {@code guaranteed} (its true count is at least that of
@@ -142,17 +150,19 @@ public final class Plan {
       throw new IllegalArgumentException("approxTopK needs k >= 1, got " + k);
     }
     checkCounters(counters);
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), true, k, Double.NaN, counters, false));
   }
 
   /**
    * The non-null values of {@code value} occurring in more than a share {@code phi} of the non-null
-   * rows, with {@code ceil(2 / phi)} counters per worker (errors at most half the threshold); see
-   * {@link #frequent(Expr, double, int)}.
+   * rows, with at least {@code ceil(2 / phi)} counters per worker (errors at most half the
+   * threshold), and as many more as fit the cache level that holds their lookup on the execution's
+   * machine profile ({@link SummarySizing#atLeast}); see {@link #frequent(Expr, double, int)}.
    */
   public Plan frequent(Expr value, double phi) {
     checkPhi(phi);
-    return frequent(value, phi, (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi)));
+    int counters = (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.ceil(2 / phi));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), false, 0, phi, counters, true));
   }
 
   /**
@@ -171,10 +181,40 @@ public final class Plan {
       throw new IllegalArgumentException("frequent values above " + phi + " of the rows need at least "
           + (long) Math.ceil(1 / phi) + " counters, got " + counters);
     }
-    return then(new FrequentValues(Objects.requireNonNull(value, "value"), false, 0, phi, counters));
+    return then(new FrequentValues(null, Objects.requireNonNull(value, "value"), false, 0, phi, counters, false));
   }
 
-  /** The counters {@link #approxTopK(Expr, int)} uses: 8 per value asked for, at least 256. */
+  /**
+   * The approximately {@code k} most frequent non-null values of {@code value} within each group of
+   * rows of equal {@code group} (an integral, date, timestamp or decimal expression; the rows whose
+   * key is null form one group), each group's from its own Space-Saving summaries of {@code counters}
+   * counters per worker, merged at the end. The rows are those of {@link #approxTopK(Expr, int, int)}
+   * for each group, with the group key first (named after its column, else {@code group}): by
+   * ascending key, the null key last, largest count first within a group; each row's bounds and flag
+   * hold for its group's rows.
+   *
+   * <p>Memory: a summary of about 100 bytes a counter for every group a worker sees, charged to the
+   * execution's memory: pick the counters with the number of groups in mind (the answer of a group
+   * is guaranteed only when its values are skewed enough for them). The groups' summaries share the
+   * caches, so each gets the least lookup rather than one fitted to a level.
+   *
+   * @throws IllegalArgumentException for k below 1 or counters outside 1 to
+   *     {@link SpaceSaving#MAX_COUNTERS}; a group key that is not integral is refused with the plan's
+   *     types, as a FLOAT64 value is
+   */
+  public Plan approxTopKPerGroup(Expr group, Expr value, int k, int counters) {
+    if (k < 1) {
+      throw new IllegalArgumentException("approxTopKPerGroup needs k >= 1, got " + k);
+    }
+    checkCounters(counters);
+    return then(new FrequentValues(Objects.requireNonNull(group, "group"), Objects.requireNonNull(value, "value"),
+        true, k, Double.NaN, counters, false));
+  }
+
+  /**
+   * The least counters {@link #approxTopK(Expr, int)} uses: 8 per value asked for, at least 256; more
+   * where the lookup's cache level has room for them.
+   */
   public static int defaultTopKCounters(int k) {
     return (int) Math.min(SpaceSaving.MAX_COUNTERS, Math.max(256, 8L * k));
   }
@@ -242,11 +282,13 @@ public final class Plan {
         }
         schema = new Schema(fields);
       } else if (breaker instanceof FrequentValues f) {
-        ColumnType type = FrequentCollector.valueType(binder, f.resolved(chain.aliases));
+        List<ColumnType> types = FrequentCollector.resultTypes(binder, f.resolved(chain.aliases));
         List<String> names = f.columnNames();
-        schema = new Schema(List.of(type.toField(names.get(0), true, null),
-            ColumnType.INT64.toField(names.get(1), true, null), ColumnType.INT64.toField(names.get(2), true, null),
-            ColumnType.BOOLEAN.toField(names.get(3), true, null)));
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < types.size(); c++) {
+          fields.add(types.get(c).toField(names.get(c), true, null));
+        }
+        schema = new Schema(fields);
       } else if (columns != null) {
         schema = new Schema(columns.stream().map(c -> binder.typeOf(c.expr()).toField(c.name(), true, null)).toList());
       } else {
@@ -351,7 +393,7 @@ public final class Plan {
         case Aggregation a -> rows == Long.MAX_VALUE ? rows : Math.max(1, rows);
         case Limit l -> Math.min(rows, l.rows());
         case TopN t -> Math.min(rows, t.rows());
-        case FrequentValues f -> Math.min(rows, f.topK() ? f.k() : f.counters());
+        case FrequentValues f -> f.group() != null ? rows : Math.min(rows, f.topK() ? f.k() : f.counters());
         case Filter f -> rows;
         case Project p -> rows;
         case OrderBy o -> rows;

@@ -5,6 +5,7 @@ import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.expr.Binder;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.frequent.SummarySizing;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.ExternalSort;
 import dev.memwall.core.operator.SortKey;
@@ -212,11 +213,12 @@ final class PlanExecution {
    * merged into the step's rows.
    */
   private static Table frequent(ScanSource input, Pipeline chain, FrequentValues step, ExecutionContext context) {
-    ColumnType type = FrequentCollector.valueType(new Binder(chain.outputSchema()), step);
+    List<ColumnType> types = FrequentCollector.resultTypes(new Binder(chain.outputSchema()), step);
+    SummarySizing sizing = step.sizing(context.machine());
     List<FrequentCollector> workers = PipelineWorkers.run(input, chain, context,
-        binder -> new FrequentCollector(binder, step, context.memory()), FrequentCollector::consume);
+        binder -> new FrequentCollector(binder, step, sizing, context.memory()), FrequentCollector::consume);
     try {
-      return FrequentCollector.answer(workers, step, type, context.memory());
+      return FrequentCollector.answer(workers, step, types, context.memory());
     } finally {
       Closing.closeAll(workers);
     }

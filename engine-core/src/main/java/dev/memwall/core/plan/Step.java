@@ -4,6 +4,8 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.expr.Substitution;
+import dev.memwall.core.frequent.SummarySizing;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import java.util.List;
@@ -43,27 +45,53 @@ sealed interface Step permits Step.Filter, Step.Project, Step.Stage, Step.Aggreg
 
   /**
    * The approximate top {@code k} values of {@code value} ({@code topK}), or those occurring in more
-   * than a share {@code phi} of the rows, from Space-Saving summaries of {@code counters} counters.
+   * than a share {@code phi} of the rows, from Space-Saving summaries of {@code counters} counters, or
+   * at least that many when {@code fitted}: as many as the cache level of the lookup holds
+   * ({@link SummarySizing#atLeast}); per value of {@code group} when it is not null.
    */
-  record FrequentValues(Expr value, boolean topK, int k, double phi, int counters) implements Step {
+  record FrequentValues(Expr group, Expr value, boolean topK, int k, double phi, int counters, boolean fitted)
+      implements Step {
     FrequentValues resolved(Map<String, Expr> aliases) {
-      return new FrequentValues(Substitution.apply(value, aliases), topK, k, phi, counters);
+      return new FrequentValues(group == null ? null : Substitution.apply(group, aliases),
+          Substitution.apply(value, aliases), topK, k, phi, counters, fitted);
     }
 
     /**
-     * The result's columns: the value (named after its column, or {@code value} for a computed one or a
-     * column named like the others), its count, the count's error bound, the flag.
+     * The summaries' layout on {@code machine}: the counters asked for, or at least them when fitted;
+     * grouped, the least lookup, since the groups' summaries share the caches and no one of them can
+     * own a level.
+     */
+    SummarySizing sizing(MachineProfile machine) {
+      if (group != null) {
+        return SummarySizing.unfitted(counters);
+      }
+      return fitted ? SummarySizing.atLeast(machine, counters) : SummarySizing.forCounters(machine, counters);
+    }
+
+    /**
+     * The result's columns: the group key (when grouped; named after its column, else {@code group}),
+     * the value (named after its column, or {@code value} for a computed one or a column named like
+     * another), its count, the count's error bound, the flag.
      */
     List<String> columnNames() {
       List<String> bounds = List.of("count", "error_bound", "guaranteed");
       String name = value instanceof Expr.ColumnRef ref && !bounds.contains(ref.name()) ? ref.name() : "value";
-      return List.of(name, bounds.get(0), bounds.get(1), bounds.get(2));
+      if (group == null) {
+        return List.of(name, bounds.get(0), bounds.get(1), bounds.get(2));
+      }
+      String key = group instanceof Expr.ColumnRef ref && !bounds.contains(ref.name()) && !ref.name().equals(name)
+          && !ref.name().equals("value") ? ref.name() : "group";
+      if (name.equals("group")) {
+        name = "value";
+      }
+      return List.of(key, name, bounds.get(0), bounds.get(1), bounds.get(2));
     }
 
     String describe() {
       return (topK ? "approximate top " + k : "values in more than " + phi + " of the rows") + " of "
-          + ExprText.of(value) + " (Space-Saving, " + counters
-          + " counters per worker, merged)";
+          + ExprText.of(value) + (group == null ? "" : " per " + ExprText.of(group)) + " (Space-Saving, "
+          + (fitted ? "at least " : "") + counters + " counters per " + (group == null ? "worker" : "group and worker")
+          + (fitted ? ", as many as the lookup's cache level holds" : "") + ", merged)";
     }
   }
 

@@ -13,6 +13,9 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.frequent.Guarantees;
 import dev.memwall.core.frequent.SpaceSaving;
 import dev.memwall.core.frequent.Streams;
+import dev.memwall.core.frequent.SummarySizing;
+import dev.memwall.core.machine.CacheLevel;
+import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
@@ -150,6 +153,37 @@ class FrequentValuesProperties {
         assertEquals(2, ordered.rowCount());
       }
     }
+  }
+
+  /** A machine whose L1d has 32 KiB usable, so half of it holds a lookup of 1,024 slots: 512 counters at half load. */
+  private static MachineProfile smallL1() {
+    return new MachineProfile("synthetic", 2,
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 32 << 10, 64, 8), 32 << 10, 1.5)),
+        100, 10, 10, List.of(), new MachineProfile.Bandwidth(10, 8, 12, 20, 15, 24), 4096,
+        new MachineProfile.Tlb(1536, 10, Double.NaN, List.of()));
+  }
+
+  @Example
+  void theDefaultCountersFillTheLookupsCacheLevelOfTheExecutionsProfile(EngineMemory memory) {
+    // uniform over many more values than counters: the errors approach N / counters
+    try (Table table = table(memory, 40_000, 20_000, 0, 11, false)) {
+      long length = exact(table, 0).values().stream().mapToLong(Long::longValue).sum();
+      Plan plan = Plan.scan(table).filter(col("keep").eq(lit(1))).approxTopK(col("l"), 10);
+      assertTrue(plan.explain().contains("at least 256 counters per worker"), plan.explain());
+      SummarySizing fitted = SummarySizing.atLeast(smallL1(), Plan.defaultTopKCounters(10));
+      assertEquals(new SummarySizing(512, 1024, 1, 16 << 10), fitted);
+      MachineProfile noCaches = new MachineProfile("no caches", 1, List.of(), 100, 10, 10, List.of(),
+          smallL1().bandwidth(), 4096, smallL1().tlb());
+      long fittedError = maxError(plan.execute(ExecutionContext.builder(memory).machine(smallL1()).build()));
+      long unfittedError = maxError(plan.execute(ExecutionContext.builder(memory).machine(noCaches).build()));
+      assertTrue(fittedError * 512.0 <= length, "errors within N / 512: " + fittedError + " of " + length);
+      assertTrue(unfittedError * 512.0 > length, "256 counters err beyond N / 512: " + unfittedError);
+      assertTrue(unfittedError * 256.0 <= length, unfittedError + " of " + length);
+    }
+  }
+
+  private static long maxError(Table result) {
+    return rows(result).stream().mapToLong(Guarantees.Reported::error).max().orElseThrow();
   }
 
   @Example

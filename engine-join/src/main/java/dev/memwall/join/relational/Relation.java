@@ -134,9 +134,20 @@ public final class Relation implements AutoCloseable {
     return then(steps().approxTopK(value, k, counters));
   }
 
-  /** {@link #approxTopK(Expr, int, int)} with {@link Plan#defaultTopKCounters} counters. */
+  /**
+   * {@link #approxTopK(Expr, int, int)} with at least {@link Plan#defaultTopKCounters} counters, more
+   * as the machine profile's cache allows: {@link Plan#approxTopK(Expr, int)}.
+   */
   public Relation approxTopK(Expr value, int k) {
     return then(steps().approxTopK(value, k));
+  }
+
+  /**
+   * The approximately {@code k} most frequent values of {@code value} within each group of equal
+   * {@code group} (after the joins before it): {@link Plan#approxTopKPerGroup}.
+   */
+  public Relation approxTopKPerGroup(Expr group, Expr value, int k, int counters) {
+    return then(steps().approxTopKPerGroup(group, value, k, counters));
   }
 
   /** The values of {@code value} in more than a share {@code phi} of the rows: {@link Plan#frequent(Expr, double)}. */

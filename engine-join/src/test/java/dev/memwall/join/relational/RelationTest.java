@@ -59,6 +59,15 @@ class RelationTest {
           .frequent(col("b"), 0.3).orderBy(SortKey.asc("b")).toTable()) {
         assertEquals(List.of("[deux, 2, 0, true]", "[two, 2, 0, true]"), RelationTestData.rows(frequent));
       }
+      // per k: k = 2 joined y and z twice each (two and deux), k = 3 joined w once
+      try (Table perKey = Relation.scan(l, context).join(Relation.scan(r, context)).on("k", "j").keepAll()
+          .approxTopKPerGroup(col("k"), col("b"), 1, 4).toTable()) {
+        List<String> rows = RelationTestData.rows(perKey);
+        assertEquals(2, rows.size());
+        assertTrue(rows.get(0).equals("[2, deux, 2, 0, true]") || rows.get(0).equals("[2, two, 2, 0, true]"),
+            rows.toString());
+        assertEquals("[3, three, 1, 0, true]", rows.get(1));
+      }
     }
   }
 

@@ -2,6 +2,8 @@ package dev.memwall.bench.frequent;
 
 import dev.memwall.bench.ZipfRanks;
 import dev.memwall.core.frequent.SpaceSaving;
+import dev.memwall.core.frequent.StandingFrequent;
+import dev.memwall.core.frequent.StandingTopK;
 import dev.memwall.core.memory.EngineMemory;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +31,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * after every 9 elements, 50%: after every element), alternately a top-10 and a frequent-elements
  * query at support 0.001. The score is elements per second, the queries' time included.
  *
- * <p>Three structures: {@link SpaceSaving} with {@value #COUNTERS} counters (errors at most
- * N / 1024), whose Stream Summary answers a query by walking its largest buckets; Apache
+ * <p>Four structures: {@link SpaceSaving} with {@value #COUNTERS} counters (errors at most
+ * N / 1024), whose Stream Summary answers a query by walking its largest buckets (the paper's
+ * interval queries); the same summary keeping a {@link StandingTopK} and a {@link StandingFrequent}
+ * answer up to date with every element, which a query reads without a walk (its continuous queries:
+ * their keys come in no order, where the walk's come largest first); Apache
  * DataSketches' {@link LongsSketch} (the version Spark uses) with a map of 4 x {@value #COUNTERS}
  * slots (its error bound 3.5 N / 4096, about the same), which sorts its items for every query; and
  * {@link ExactCounts}, an exact count per key in an open-addressing table, which scans all its counts
@@ -107,6 +112,25 @@ public class FrequentElementsBenchmark {
         summary.offer(stream[i]);
         if (queryEvery != 0 && (i + 1) % queryEvery == 0) {
           int n = (queries++ & 1) == 0 ? summary.topKKeys(TOP_K, answer) : summary.frequentKeys(PHI, answer);
+          sink += n == 0 ? 0 : answer[0];
+        }
+      }
+      return sink + summary.monitored();
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(STREAM)
+  public long spaceSavingStanding() {
+    try (SpaceSaving summary = SpaceSaving.create(memory, COUNTERS)) {
+      StandingTopK top = summary.standingTopK(TOP_K);
+      StandingFrequent frequent = summary.standingFrequent(PHI);
+      long sink = 0;
+      int queries = 0;
+      for (int i = 0; i < stream.length; i++) {
+        summary.offer(stream[i]);
+        if (queryEvery != 0 && (i + 1) % queryEvery == 0) {
+          int n = (queries++ & 1) == 0 ? top.keys(answer) : frequent.keys(answer);
           sink += n == 0 ? 0 : answer[0];
         }
       }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.memwall.core.frequent.SpaceSaving;
+import dev.memwall.core.frequent.StandingFrequent;
+import dev.memwall.core.frequent.StandingTopK;
 import dev.memwall.core.memory.EngineMemory;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -15,7 +17,10 @@ import org.apache.datasketches.frequencies.ErrorType;
 import org.apache.datasketches.frequencies.LongsSketch;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's exact baseline against a HashMap, and the three structures agreeing on clear heavy hitters. */
+/**
+ * The benchmark's exact baseline against a HashMap, the structures agreeing on clear heavy hitters, and
+ * the standing answers reading what the walks find on the benchmark's own stream.
+ */
 class FrequentElementsBenchmarkTest {
 
   @Test
@@ -60,6 +65,31 @@ class FrequentElementsBenchmarkTest {
       assertEquals(expected, Arrays.stream(keys).boxed().collect(Collectors.toSet()), "Space-Saving's top 5");
       assertEquals(expected, Arrays.stream(sketch.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES)).limit(5)
           .map(LongsSketch.Row::getItem).collect(Collectors.toSet()), "DataSketches' top 5");
+    }
+  }
+
+  @Test
+  void theStandingAnswersReadWhatTheWalksFind() {
+    long[] stream = FrequentElementsBenchmark.zipf(100_000, 16_384, 1.0, 4);
+    try (EngineMemory memory = EngineMemory.create("benchmark test");
+        SpaceSaving summary = SpaceSaving.create(memory, FrequentElementsBenchmark.COUNTERS)) {
+      StandingTopK top = summary.standingTopK(FrequentElementsBenchmark.TOP_K);
+      StandingFrequent frequent = summary.standingFrequent(FrequentElementsBenchmark.PHI);
+      long[] walked = new long[4 * FrequentElementsBenchmark.COUNTERS];
+      long[] kept = new long[4 * FrequentElementsBenchmark.COUNTERS];
+      for (int i = 0; i < stream.length; i++) {
+        summary.offer(stream[i]);
+        if (i % 997 == 0 || i == stream.length - 1) {
+          int n = summary.frequentKeys(FrequentElementsBenchmark.PHI, walked);
+          assertEquals(n, frequent.keys(kept));
+          assertEquals(Arrays.stream(walked, 0, n).boxed().collect(Collectors.toSet()),
+              Arrays.stream(kept, 0, n).boxed().collect(Collectors.toSet()), "frequent keys after " + (i + 1));
+          int t = summary.topKKeys(FrequentElementsBenchmark.TOP_K, walked);
+          assertEquals(t, top.keys(kept));
+          assertEquals(Arrays.stream(walked, 0, t).map(summary::estimate).sorted().boxed().toList(),
+              Arrays.stream(kept, 0, t).map(summary::estimate).sorted().boxed().toList(), "top-k counts after " + (i + 1));
+        }
+      }
     }
   }
 
