@@ -14,15 +14,10 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.Catalog;
 import dev.memwall.substrait.TableRows;
-import java.nio.channels.FileChannel;
+import dev.memwall.substrait.UnreadableColumnFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.UInt4Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,23 +56,10 @@ class SqlOverRegisteredSourcesTest {
   @Test
   void queryNamingAColumnLeftOutForItsTypeIsRefusedNamingTableAndColumn(EngineMemory memory) throws Exception {
     Path file = dir.resolve("wide.arrow");
-    try (BigIntVector id = new BigIntVector("id", memory.arrow());
-        UInt4Vector unsigned = new UInt4Vector("flags", memory.arrow())) {
-      id.setSafe(0, 1);
-      unsigned.setSafe(0, 7);
-      id.setValueCount(1);
-      unsigned.setValueCount(1);
-      VectorSchemaRoot root = VectorSchemaRoot.of(id, unsigned);
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
-        writer.start();
-        writer.writeBatch();
-        writer.end();
-      }
-    }
+    UnreadableColumnFile.write(file, "flags", 2, memory.arrow());
     try (Catalog catalog = new Catalog().registerFile("wide", file, memory)) {
       try (Table ids = Memwall.sql(catalog, "select id from wide", ExecutionContext.singleThreaded(memory))) {
-        assertEquals(List.of(List.of(1L)), TableRows.of(ids), "the other columns stay readable");
+        assertEquals(List.of(List.of(0L), List.of(1L)), TableRows.of(ids), "the other columns stay readable");
       }
       SqlException e = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select flags from wide"));
       assertTrue(e.getMessage().contains("table 'wide'") && e.getMessage().contains("flags")

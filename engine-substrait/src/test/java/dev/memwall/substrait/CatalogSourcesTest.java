@@ -18,24 +18,20 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryEncoder;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -200,23 +196,7 @@ class CatalogSourcesTest {
   @Test
   void columnOfAnUnsupportedTypeIsLeftOutWithAReasonNamingTableAndColumn(EngineMemory memory) throws IOException {
     Path file = dir.resolve("wide.arrow");
-    BufferAllocator allocator = memory.arrow();
-    try (BigIntVector id = new BigIntVector("id", allocator);
-        UInt4Vector unsigned = new UInt4Vector("u32", allocator)) {
-      for (int i = 0; i < 3; i++) {
-        id.setSafe(i, i);
-        unsigned.setSafe(i, i * 7);
-      }
-      id.setValueCount(3);
-      unsigned.setValueCount(3);
-      VectorSchemaRoot root = VectorSchemaRoot.of(id, unsigned);
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
-        writer.start();
-        writer.writeBatch();
-        writer.end();
-      }
-    }
+    UnreadableColumnFile.write(file, "u32", 3, memory.arrow());
     try (Catalog catalog = new Catalog().registerFile("wide", file, memory)) {
       Table wide = catalog.table(List.of("wide")).orElseThrow();
       assertEquals(List.of("id"), wide.schema().getFields().stream().map(Field::getName).toList());

@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,25 +40,11 @@ class CaseSharedKernelTest {
               caseWhen(col("a").gt(lit(0)), col("d"), lit(0.0)).as("d_if"))
               .execute(ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of(
-            Arrays.asList(null, 0L, null, null, 0.0),
-            Arrays.asList(150L, 150L, 300L, 1.5, 1.5),
-            Arrays.asList(null, 0L, null, null, 0.0),
-            Arrays.asList(40L, 40L, 80L, -0.5, -0.5)), rows(result));
+            Arrays.asList(null, "0", null, null, 0.0),
+            Arrays.asList("150", "150", "300", 1.5, 1.5),
+            Arrays.asList(null, "0", null, null, 0.0),
+            Arrays.asList("40", "40", "80", -0.5, -0.5)), SpillTestData.rows(result));
       }
     }
-  }
-
-  private static List<List<Object>> rows(Table table) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Batch batch : table.batches()) {
-      for (int r = 0; r < batch.rowCount(); r++) {
-        List<Object> row = new ArrayList<>();
-        for (int c = 0; c < batch.columns().size(); c++) {
-          row.add(batch.column(c).getObject(r));
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
   }
 }
