@@ -14,8 +14,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -29,7 +32,11 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code memwall sql}: SQL over the TPC-H tables of a scale factor (generated once, as
- * {@code memwall tpch} does), planned by engine-sql and run by memwall. With a statement it runs
+ * {@code memwall tpch} does), planned by engine-sql and run by memwall. {@code --table NAME=FILE}
+ * adds an Arrow IPC file as a table and {@code --data-set DIR} every table of a memwall data set
+ * directory (both repeatable); with either, the TPC-H tables are only there when {@code --sf} is
+ * given too. A missing or corrupt file, or a name given twice, fails before any statement runs
+ * (exit code 3 or 2). With a statement it runs
  * that one; without, it reads statements from the console, each ended by {@code ;}, until
  * {@code quit} or the end of input, keeping them for {@code history} and {@code !N}.
  *
@@ -40,7 +47,8 @@ import picocli.CommandLine.Parameters;
  * {@link MemwallCli} for the other exit codes.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true,
-    description = "Run SQL over the TPC-H tables of a scale factor (a statement, or a prompt without one).")
+    description = "Run SQL over the TPC-H tables of a scale factor, or Arrow files and data sets (a statement, or a"
+        + " prompt without one).")
 final class SqlCommand implements Callable<Integer> {
   private static final Pattern EXPLAIN = Pattern.compile("(?is)^\\s*explain(\\s+plan\\s+for)?\\s+(.*)$");
 
@@ -54,6 +62,15 @@ final class SqlCommand implements Callable<Integer> {
 
   @Option(names = "--sf", defaultValue = "1", paramLabel = "SF", description = "Scale factor (default ${DEFAULT-VALUE}).")
   double scaleFactor;
+
+  @Option(names = "--table", paramLabel = "NAME=FILE",
+      description = "Add the Arrow IPC file FILE as table NAME (repeatable); without --sf, no TPC-H tables.")
+  Map<String, Path> files = new LinkedHashMap<>();
+
+  @Option(names = "--data-set", paramLabel = "DIR",
+      description = "Add every table of the memwall data set in DIR (<table>-<n>.arrow parts and other Arrow files;"
+          + " repeatable); without --sf, no TPC-H tables.")
+  List<Path> dataSets = new ArrayList<>();
 
   @Option(names = "--explain", description = "Print memwall's plan instead of running the statement.")
   boolean explain;
@@ -83,10 +100,17 @@ final class SqlCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--max-rows is 0 or more, not " + maxRows);
     }
     int threadCount = ThreadCap.threads(threads, Runtime.getRuntime().availableProcessors(), spec.commandLine().getErr());
+    boolean tpch = files.isEmpty() && dataSets.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--sf");
     try (EngineMemory memory = EngineMemory.create(MemoryBudget.unbounded("memwall sql"));
-        TpchDatabase db = TpchDatabase.load(cacheDirectory.directory(), scaleFactor,
-            new TpchDataGenerator(threadCount, quiet), memory)) {
-      Catalog catalog = Catalog.of(db.tables());
+        TpchDatabase db = tpch ? TpchDatabase.load(cacheDirectory.directory(), scaleFactor,
+            new TpchDataGenerator(threadCount, quiet), memory) : null;
+        Catalog catalog = db == null ? new Catalog() : Catalog.of(db.tables())) {
+      for (Map.Entry<String, Path> file : files.entrySet()) {
+        catalog.registerFile(file.getKey(), file.getValue(), memory);
+      }
+      for (Path dataSet : dataSets) {
+        catalog.registerDataSet(dataSet, memory);
+      }
       ExecutionContext context = new ExecutionContext(memory, threadCount);
       if (statement != null) {
         return execute(catalog, context, statement) ? 0 : MemwallCli.EXIT_BAD_INPUT;
@@ -100,7 +124,8 @@ final class SqlCommand implements Callable<Integer> {
   private void prompt(Catalog catalog, ExecutionContext context) throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     List<String> history = new ArrayList<>();
-    out.println("memwall sql at SF " + scaleFactor + ": statements end with ';'; history, !N, quit");
+    out.println("memwall sql over " + String.join(", ", catalog.tables().keySet())
+        + ": statements end with ';'; history, !N, quit");
     try (BufferedReader in = new BufferedReader(console.get())) {
       StringBuilder pending = new StringBuilder();
       while (true) {

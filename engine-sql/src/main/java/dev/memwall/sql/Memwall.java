@@ -23,6 +23,10 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * may run concurrently over tables that are not changed meanwhile.
  */
 public final class Memwall {
+  /** How Calcite's validator says it found no column of a name. */
+  private static final java.util.regex.Pattern MISSING_COLUMN = java.util.regex.Pattern.compile(
+      "Column '([^']+)' not found");
+
   private Memwall() {}
 
   /**
@@ -39,8 +43,23 @@ public final class Memwall {
       if (e instanceof UnsupportedPlanException) {
         throw e;
       }
-      throw new SqlException("SQL is not valid here: " + e.getMessage(), e);
+      throw new SqlException("SQL is not valid here: " + e.getMessage() + leftOut(catalog, e), e);
     }
+  }
+
+  /**
+   * Why a column the validator did not find was left out of a table (when it was): "; " and the
+   * reasons, naming the table, the column and its Arrow type; else the empty string.
+   */
+  private static String leftOut(Catalog catalog, RuntimeException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      java.util.regex.Matcher column = MISSING_COLUMN.matcher(String.valueOf(cause.getMessage()));
+      if (column.find()) {
+        java.util.List<String> reasons = catalog.leftOut(column.group(1));
+        return reasons.isEmpty() ? "" : "; " + String.join("; ", reasons);
+      }
+    }
+    return "";
   }
 
   /** {@code sql} converted and optimized, nothing run; {@link SubstraitPlans.Prepared#explain} describes it. */

@@ -1,7 +1,12 @@
 package dev.memwall.substrait;
 
+import dev.memwall.core.Closing;
+import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.optimizer.TableStatistics;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
  * The named tables a plan may read. Names are matched without regard to case, as SQL does for
@@ -19,15 +25,26 @@ import java.util.Optional;
  * or else collected from it on first use (each column a query joins or filters on scanned once,
  * then kept with the catalog).
  *
- * <p>Ownership: the tables stay the caller's; they must stay open while plans over them are built
- * and run, and the catalog never closes them. Thread safety: registering is for one thread; a
- * catalog no longer changed may be read by several, statistics included. Bad input: a name registered twice (in any
- * case) throws {@link IllegalArgumentException}.
+ * <p>Tables come from the caller ({@link #register(String, Table)}), from Arrow IPC files
+ * ({@link #registerFile}), from a memwall data set directory ({@link #registerDataSet}) or from the
+ * caller's {@link ArrowReader} stream ({@link #registerStream}, copied once into memwall's memory, so
+ * that every query and the statistics may read it again). Columns of Arrow types memwall does not read
+ * are left out of a file's or a stream's table with the reason; a query naming one is refused with
+ * that reason, naming the table and the column ({@link #leftOut}).
+ *
+ * <p>Ownership: a table the caller registers stays the caller's; it must stay open while plans over it
+ * are built and run, and the catalog never closes it. A table the catalog made (from a file, a data
+ * set or a stream) is the catalog's: it stays valid until {@link #close}, which frees those and only
+ * those. Thread safety: registering and closing are for one thread; a catalog no longer changed may be
+ * read by several, statistics included. Bad input: a name registered twice (in any case) throws
+ * {@link IllegalArgumentException}, and a registration that fails leaves the catalog as it was.
  */
-public final class Catalog {
+public final class Catalog implements AutoCloseable {
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private final Map<String, String> names = new LinkedHashMap<>();
   private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
+  /** What the catalog made and frees on {@link #close}: mappings and copied streams. */
+  private final List<Table> owned = new ArrayList<>();
 
   /** An empty catalog. */
   public Catalog() {}
@@ -48,13 +65,128 @@ public final class Catalog {
   public Catalog register(String name, Table table, TableStatistics statistics) {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(statistics, "statistics");
+    checkFree(name);
+    String key = key(name);
+    tables.put(key, table);
+    names.put(key, name);
+    this.statistics.put(key, statistics);
+    return this;
+  }
+
+  /**
+   * Maps the Arrow IPC file {@code file} (file or stream format, zero-copy, validated as
+   * {@link dev.memwall.core.ipc.ArrowFiles#map} validates it) as table {@code name}, which the
+   * catalog owns; returns this catalog.
+   *
+   * @param memory what the mapping is accounted to (file-backed, not charged to its budget); it must
+   *     stay open until this catalog is closed
+   * @throws java.nio.file.NoSuchFileException when the file does not exist
+   * @throws dev.memwall.core.ipc.CorruptArrowFileException naming the file when it is not valid Arrow
+   */
+  public Catalog registerFile(String name, Path file, EngineMemory memory) throws IOException {
+    checkFree(name);
+    return registerOwned(Map.of(name, TableSources.map(name, List.of(file), memory)));
+  }
+
+  /**
+   * Maps every table of the memwall data set in {@code directory}, each under its own name, and owns
+   * them; returns this catalog. A table is the files {@code <table>-<n>.arrow} together, in part order
+   * (as memwall's TPC-H data sets and its Spark writer store tables), or any other Arrow file
+   * ({@code .arrow}, {@code .arrows}, {@code .feather}, {@code .ipc}) named by its file name without
+   * the extension; names starting with {@code .} or {@code _} (the manifest) are skipped. Each file is
+   * validated as {@link #registerFile} validates one; checksums a manifest keeps are not checked here.
+   *
+   * @param memory as for {@link #registerFile}
+   * @throws java.nio.file.NoSuchFileException when the directory does not exist or holds no Arrow file
+   * @throws java.nio.file.NotDirectoryException when it is a file
+   * @throws dev.memwall.core.ipc.CorruptArrowFileException naming the file when one is not valid Arrow
+   * @throws IllegalArgumentException naming the table when its parts differ in columns or dictionaries,
+   *     or when a table's name is registered already
+   */
+  public Catalog registerDataSet(Path directory, EngineMemory memory) throws IOException {
+    Map<String, List<Path>> files = TableSources.dataSetFiles(directory);
+    files.keySet().forEach(this::checkFree);
+    Map<String, TableSources.Mapped> mapped = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<String, List<Path>> table : files.entrySet()) {
+        mapped.put(table.getKey(), TableSources.map(table.getKey(), table.getValue(), memory));
+      }
+    } catch (IOException | RuntimeException e) {
+      mapped.values().forEach(m -> Closing.closeAll(m.mappings(), e));
+      throw e;
+    }
+    return registerOwned(mapped);
+  }
+
+  /**
+   * Reads {@code reader} to its end and registers its rows as table {@code name}, copied into
+   * {@code memory} and charged to its budget; returns this catalog. A stream can be read once, and a
+   * catalog's table is read by every query over it and by its statistics, so the rows are held, not
+   * streamed: a stream too large to hold is for {@code Plan.scan(BatchStream)} instead. The reader
+   * stays the caller's to close (it may be closed as soon as this returns); the copy is the catalog's.
+   *
+   * @param memory where the copy lives; it must stay open until this catalog is closed
+   * @throws dev.memwall.core.memory.BudgetExceededException when the copy does not fit the budget
+   *     (what was copied is freed by then; the reader is left part read)
+   * @throws IllegalArgumentException naming the table when the stream replaces a dictionary it has
+   *     used, or when {@code name} is registered already (then nothing is read)
+   * @throws IOException as the reader reports a failure to read
+   */
+  public Catalog registerStream(String name, ArrowReader reader, EngineMemory memory) throws IOException {
+    Objects.requireNonNull(reader, "reader");
+    checkFree(name);
+    Table copy = TableSources.copy(name, reader, memory);
+    return registerOwned(Map.of(name, new TableSources.Mapped(copy, List.of(copy))));
+  }
+
+  /** The reasons of every left-out column named {@code column} (in any case) in any table, one per table. */
+  public List<String> leftOut(String column) {
+    List<String> found = new ArrayList<>();
+    tables.forEach((key, table) -> {
+      String why = leftOut(table, column);
+      if (why != null) {
+        found.add("table '" + names.get(key) + "': " + why);
+      }
+    });
+    return found;
+  }
+
+  private static String leftOut(Table table, String column) {
+    Map<String, String> metadata = table.schema().getCustomMetadata();
+    if (metadata == null) {
+      return null;
+    }
+    for (Map.Entry<String, String> entry : metadata.entrySet()) {
+      String key = entry.getKey();
+      if (key.startsWith(Table.LEFT_OUT_METADATA_PREFIX)
+          && key.substring(Table.LEFT_OUT_METADATA_PREFIX.length()).equalsIgnoreCase(column)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** Frees the tables this catalog made (files, data sets, streams); those the caller registered stay open. */
+  @Override
+  public void close() {
+    List<Table> closing = new ArrayList<>(owned);
+    owned.clear();
+    Closing.closeAll(closing);
+  }
+
+  private void checkFree(String name) {
     String key = key(name);
     if (tables.containsKey(key)) {
       throw new IllegalArgumentException("table '" + name + "' is already registered as '" + names.get(key) + "'");
     }
-    tables.put(key, table);
-    names.put(key, name);
-    this.statistics.put(key, statistics);
+  }
+
+  /** Registers {@code made} (checked free), which this catalog owns from now on. */
+  private Catalog registerOwned(Map<String, TableSources.Mapped> made) {
+    for (Map.Entry<String, TableSources.Mapped> table : made.entrySet()) {
+      register(table.getKey(), table.getValue().table());
+      owned.addAll(table.getValue().mappings());
+    }
     return this;
   }
 

@@ -59,7 +59,11 @@ public final class Binder {
   private final List<ColumnType> columnTypes = new ArrayList<>();
   /** Per column, why memwall does not read it, or null. */
   private final List<String> unreadable = new ArrayList<>();
-  private final Map<Object, Object> kernels = new HashMap<>();
+  /**
+   * The kernels bound so far by expression, shared by every parent in one scope: each CASE binds its
+   * condition and branches in a scope of their own ({@link #isolated}).
+   */
+  private Map<Object, Object> kernels = new HashMap<>();
   private final Schema schema;
 
   /**
@@ -172,8 +176,8 @@ public final class Binder {
       case Expr.Arithmetic a -> new LongKernels.Arithmetic(a.op(),
           bindLong(a.left()), rescaleFactor(typeOf(a.left()), type),
           bindLong(a.right()), rescaleFactor(typeOf(a.right()), type), type);
-      case Expr.Case c -> new LongKernels.Case(bindFilter(c.condition()),
-          rescaled(c.then(), type), rescaled(c.otherwise(), type), type);
+      case Expr.Case c -> isolated(() -> new LongKernels.Case(bindFilter(c.condition()),
+          rescaled(c.then(), type), rescaled(c.otherwise(), type), type));
       default -> throw new IllegalArgumentException("cannot compute " + expr + " as an integral value");
     };
     kernels.put(expr, kernel);
@@ -199,7 +203,8 @@ public final class Binder {
         case Expr.ColumnRef ref -> new DoubleKernels.ColumnValues(columnIndex(ref));
         case Expr.Literal literal -> new DoubleKernels.Constant((Double) literal.value());
         case Expr.Arithmetic a -> new DoubleKernels.Arithmetic(a.op(), bindDouble(a.left()), bindDouble(a.right()));
-        case Expr.Case c -> new DoubleKernels.Case(bindFilter(c.condition()), bindDouble(c.then()), bindDouble(c.otherwise()));
+        case Expr.Case c -> isolated(() -> new DoubleKernels.Case(bindFilter(c.condition()), bindDouble(c.then()),
+            bindDouble(c.otherwise())));
         case Expr.Cast c -> typeOf(c.input()).kind() == Kind.FLOAT64 ? bindDouble(c.input())
             : new DoubleKernels.FromLong(bindLong(c.input()));
         default -> throw new IllegalArgumentException("cannot compute " + expr + " as a double");
@@ -207,6 +212,23 @@ public final class Binder {
     }
     kernels.put(new AsDouble(expr), kernel);
     return kernel;
+  }
+
+  /**
+   * What {@code bind} binds, with kernels of its own, shared with no kernel outside: a CASE evaluates
+   * its branches on the chunk narrowed to their rows, which leaves a kernel it computes there with
+   * values and null flags for those rows only, while a parent outside may already hold that kernel's
+   * arrays for every row (a projection of {@code amt} beside {@code CASE WHEN a > 0 THEN amt ELSE 0
+   * END} would lose {@code amt}'s nulls).
+   */
+  private <T> T isolated(java.util.function.Supplier<T> bind) {
+    Map<Object, Object> outer = kernels;
+    kernels = new HashMap<>();
+    try {
+      return bind.get();
+    } finally {
+      kernels = outer;
+    }
   }
 
   /**

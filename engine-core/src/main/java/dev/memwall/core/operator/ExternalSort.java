@@ -28,8 +28,9 @@ import java.util.function.Consumer;
  * more readers than the memory holds), ties going to the earlier run: runs are ordered by worker,
  * then by when they were cut, which is the order an in-memory sort of the workers' rows sees.
  *
- * <p>Comparison is {@link Sorter}'s: strings by their UTF-8 bytes, FLOAT64 by
- * {@link Double#compare} (NaN last), nulls last in either direction. Spilled runs hold strings
+ * <p>Comparison is {@link Sorter}'s: strings by their UTF-8 bytes, FLOAT64 as SQL orders them
+ * ({@code -0.0} equal to {@code 0.0}, NaN last), nulls last in either direction unless a key puts them
+ * first. Spilled runs hold strings
  * decoded, so a merged result has plain strings where an in-memory one may keep a dictionary; the
  * values are the same.
  *

@@ -20,7 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * ORDER BY and top-N over a table: sorts row references with a stable merge sort, or for a small
  * limit keeps the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by unsigned UTF-8 bytes (code point
- * order); a dictionary-encoded key whose dictionary is small against the rows compares by the rank
+ * order), doubles as SQL orders them ({@code -0.0} ties with {@code 0.0}, NaN last); a dictionary-encoded key whose dictionary is small against the rows compares by the rank
  * of each entry, computed once. A dictionary-encoded column stays encoded in the result when its
  * dictionary is small against the rows returned ({@link TableBuilder#keepsEncoded}).
  *
@@ -147,8 +147,10 @@ public final class Sorter {
   private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys, HeapCharge heap) {
     int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
     boolean[] descending = new boolean[keys.size()];
+    boolean[] nullsFirst = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       descending[i] = keys.get(i).descending();
+      nullsFirst[i] = keys.get(i).nullsFirst();
     }
     int[][] ranks = new int[keys.size()][];
     for (int i = 0; i < keys.size(); i++) {
@@ -158,7 +160,7 @@ public final class Sorter {
       for (int i = 0; i < keyColumns.length; i++) {
         Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
         Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
-        int cmp = compare(left, (int) a, right, (int) b, descending[i], ranks[i]);
+        int cmp = compare(left, (int) a, right, (int) b, descending[i], nullsFirst[i], ranks[i]);
         if (cmp != 0) {
           return cmp;
         }
@@ -330,17 +332,27 @@ public final class Sorter {
   }
 
   /**
+   * SQL's order of doubles: {@code -0.0} and {@code 0.0} are equal (a tie the next key decides, as
+   * {@code =} says), NaN after every other value and equal to itself.
+   */
+  static int compareDoubles(double left, double right) {
+    return left == right ? 0 : Double.compare(left, right);
+  }
+
+  /**
+   * @param nullsFirst whether a null comes before every value (else after), whatever the direction
    * @param ranks for a string column whose every batch codes into one dictionary, the order of each
    *     dictionary entry among them ({@link #ranksOf}); null otherwise
    */
-  static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, int[] ranks) {
+  static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, boolean nullsFirst,
+      int[] ranks) {
     boolean leftNull = left.isNull(leftRow);
     boolean rightNull = right.isNull(rightRow);
     if (leftNull || rightNull) {
-      return leftNull == rightNull ? 0 : leftNull ? 1 : -1;
+      return leftNull == rightNull ? 0 : leftNull != nullsFirst ? 1 : -1;
     }
     int cmp = switch (left.type().kind()) {
-      case FLOAT64 -> Double.compare(left.getDouble(leftRow), right.getDouble(rightRow));
+      case FLOAT64 -> compareDoubles(left.getDouble(leftRow), right.getDouble(rightRow));
       case STRING -> ranks != null
           ? Integer.compare(ranks[((DictionaryColumn) left).code(leftRow)], ranks[((DictionaryColumn) right).code(rightRow)])
           : compareStrings(left, leftRow, right, rightRow);

@@ -19,16 +19,20 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference, over a
- * string column plain or dictionary-encoded (compared by the ranks of its entries, and kept encoded
- * in the result when its dictionary is small against the rows).
+ * ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference (each key
+ * in either direction, its nulls last or first; doubles with negative zero and NaN), over a string
+ * column plain or dictionary-encoded (compared by the ranks of its entries, and kept encoded in the
+ * result when its dictionary is small against the rows).
  */
 class SorterProperties {
   private static final String[] WORDS = {"", "a", "ab", "b", "é", "Z", "zz"};
+  /** Negative zero ties with zero (SQL's order), NaN comes after every number. */
+  private static final double[] DOUBLES = {0.0, -0.0, 1.0, 2.5, -3.0, Double.NaN};
 
   @Property(tries = 100)
   void sortsLikeAStableReference(@ForAll long seed, @ForAll boolean firstDescending,
-      @ForAll boolean secondDescending, @ForAll @IntRange(min = 0, max = 300) int limit, @ForAll boolean encoded) {
+      @ForAll boolean secondDescending, @ForAll boolean firstNullsFirst, @ForAll boolean secondNullsFirst,
+      @ForAll @IntRange(min = 0, max = 300) int limit, @ForAll boolean encoded) {
     Random random = new Random(seed);
     int n = random.nextInt(250);
     List<Object[]> rows = new ArrayList<>();
@@ -36,17 +40,18 @@ class SorterProperties {
       rows.add(new Object[] {
           random.nextInt(8) == 0 ? null : (long) random.nextInt(5) - 2,
           random.nextInt(8) == 0 ? null : WORDS[random.nextInt(WORDS.length)],
-          (double) random.nextInt(4), (long) i});
+          DOUBLES[random.nextInt(DOUBLES.length)], (long) i});
     }
     long before = OffHeapBuffer.liveBuffers();
     try (EngineMemory memory = EngineMemory.create("sort");
         Table table = table(rows, encoded, memory);
-        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending), new SortKey("s", secondDescending),
-            SortKey.desc("d")), limit, memory)) {
+        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending, firstNullsFirst),
+            new SortKey("s", secondDescending, secondNullsFirst), SortKey.desc("d")), limit, memory)) {
       Comparator<Object[]> order = Comparator
-          .comparing((Object[] r) -> (Long) r[0], nullsLast(firstDescending))
-          .thenComparing(r -> (String) r[1], nullsLast(secondDescending))
-          .thenComparing(r -> (Double) r[2], Comparator.reverseOrder());
+          .comparing((Object[] r) -> (Long) r[0], nulls(firstDescending, firstNullsFirst))
+          .thenComparing(r -> (String) r[1], nulls(secondDescending, secondNullsFirst))
+          .thenComparing(r -> (Double) r[2], (Double x, Double y) -> x.doubleValue() == y.doubleValue() ? 0
+              : Double.compare(y, x));
       List<Object[]> expected = new ArrayList<>(rows);
       expected.sort(order);
       List<String> expectedText = expected.stream().limit(limit).map(Arrays::toString).toList();
@@ -55,8 +60,9 @@ class SorterProperties {
     assertEquals(before, OffHeapBuffer.liveBuffers());
   }
 
-  private static <T extends Comparable<T>> Comparator<T> nullsLast(boolean descending) {
-    return Comparator.nullsLast(descending ? Comparator.<T>reverseOrder() : Comparator.<T>naturalOrder());
+  private static <T extends Comparable<T>> Comparator<T> nulls(boolean descending, boolean nullsFirst) {
+    Comparator<T> values = descending ? Comparator.<T>reverseOrder() : Comparator.<T>naturalOrder();
+    return nullsFirst ? Comparator.nullsFirst(values) : Comparator.nullsLast(values);
   }
 
   private static List<String> rowsOf(Table table) {

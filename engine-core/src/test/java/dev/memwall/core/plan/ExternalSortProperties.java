@@ -25,8 +25,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * Spilled sort against the in-memory one: random tables (ties, nulls, strings plain and encoded,
  * decimals, doubles with NaN, infinities and negative zero, type limits) filtered and projected,
- * then ordered by random keys in both directions, with and without a limit, first with an unlimited
- * working memory to measure the need, then at 1/2, 1/8 and 1/64 of it. On one thread the rows come
+ * then ordered by random keys in both directions with nulls last or first, with and without a limit,
+ * first with an unlimited working memory to measure the need, then at 1/2, 1/8 and 1/64 of it. On one thread the rows come
  * in the same order, ties included (the sort is stable); on two, whose workers split the input
  * differently each run, the key columns come in the same order and the rows are the same (all of
  * them without a limit). A top-N never spills.
@@ -47,7 +47,8 @@ class ExternalSortProperties {
       String column = COLUMNS[random.nextInt(COLUMNS.length)];
       if (!keyNames.contains(column)) {
         keyNames.add(column);
-        keys.add(random.nextBoolean() ? SortKey.asc(column) : SortKey.desc(column));
+        SortKey key = random.nextBoolean() ? SortKey.asc(column) : SortKey.desc(column);
+        keys.add(random.nextInt(3) == 0 ? key.withNullsFirst() : key);
       }
     }
     long limit = topN ? 1 + random.nextInt(100) : Long.MAX_VALUE;
