@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * then by when they were cut, which is the order an in-memory sort of the workers' rows sees.
  *
  * <p>Comparison is {@link Sorter}'s: strings by their UTF-8 bytes, FLOAT64 by
- * {@link Double#compare} (NaN last), nulls last in either direction. Spilled runs hold strings
+ * {@link Double#compare} (NaN last), nulls where the key puts them ({@link SortKey}). Spilled runs hold strings
  * decoded, so a merged result has plain strings where an in-memory one may keep a dictionary; the
  * values are the same.
  *

@@ -18,6 +18,7 @@ final class RunMerge implements AutoCloseable {
   private final List<SortedRun.Reader> readers = new ArrayList<>();
   private final int[] keyColumns;
   private final boolean[] descending;
+  private final boolean[] nullsFirst;
   private final int[] heap;
   private int size;
   /** The reader whose row {@link #next} returned, advanced on the next call; -1 before. */
@@ -42,8 +43,10 @@ final class RunMerge implements AutoCloseable {
       }
       keyColumns = new int[keys.size()];
       descending = new boolean[keys.size()];
+      nullsFirst = new boolean[keys.size()];
       for (int i = 0; i < keys.size(); i++) {
         descending[i] = keys.get(i).descending();
+        nullsFirst[i] = keys.get(i).nullsFirst();
         keyColumns[i] = schema == null ? 0 : columnIndex(schema, keys.get(i).column());
       }
       for (int i = size / 2 - 1; i >= 0; i--) {
@@ -105,7 +108,7 @@ final class RunMerge implements AutoCloseable {
     SortedRun.Reader right = readers.get(b);
     for (int i = 0; i < keyColumns.length; i++) {
       int cmp = Sorter.compare(left.batch().column(keyColumns[i]), left.row(), right.batch().column(keyColumns[i]),
-          right.row(), descending[i], null);
+          right.row(), descending[i], nullsFirst[i], null);
       if (cmp != 0) {
         return cmp < 0;
       }

@@ -147,8 +147,10 @@ public final class Sorter {
   private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys, HeapCharge heap) {
     int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
     boolean[] descending = new boolean[keys.size()];
+    boolean[] nullsFirst = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       descending[i] = keys.get(i).descending();
+      nullsFirst[i] = keys.get(i).nullsFirst();
     }
     int[][] ranks = new int[keys.size()][];
     for (int i = 0; i < keys.size(); i++) {
@@ -158,7 +160,7 @@ public final class Sorter {
       for (int i = 0; i < keyColumns.length; i++) {
         Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
         Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
-        int cmp = compare(left, (int) a, right, (int) b, descending[i], ranks[i]);
+        int cmp = compare(left, (int) a, right, (int) b, descending[i], nullsFirst[i], ranks[i]);
         if (cmp != 0) {
           return cmp;
         }
@@ -333,11 +335,12 @@ public final class Sorter {
    * @param ranks for a string column whose every batch codes into one dictionary, the order of each
    *     dictionary entry among them ({@link #ranksOf}); null otherwise
    */
-  static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, int[] ranks) {
+  static int compare(Column left, int leftRow, Column right, int rightRow, boolean descending, boolean nullsFirst,
+      int[] ranks) {
     boolean leftNull = left.isNull(leftRow);
     boolean rightNull = right.isNull(rightRow);
     if (leftNull || rightNull) {
-      return leftNull == rightNull ? 0 : leftNull ? 1 : -1;
+      return leftNull == rightNull ? 0 : leftNull != nullsFirst ? 1 : -1;
     }
     int cmp = switch (left.type().kind()) {
       case FLOAT64 -> Double.compare(left.getDouble(leftRow), right.getDouble(rightRow));

@@ -312,7 +312,8 @@ public final class Plan {
   }
 
   private static String describe(List<SortKey> keys) {
-    return String.join(", ", keys.stream().map(k -> k.column() + (k.descending() ? " DESC" : " ASC")).toList());
+    return String.join(", ", keys.stream()
+        .map(k -> k.column() + (k.descending() ? " DESC" : " ASC") + (k.nullsFirst() ? " NULLS FIRST" : "")).toList());
   }
 
   /** The names of the result's columns, in order, as {@link #execute} will name them. */

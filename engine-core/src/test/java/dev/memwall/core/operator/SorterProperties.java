@@ -19,7 +19,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference, over a
+ * ORDER BY / top-N against {@link List#sort} with a stable comparator as the reference (each key
+ * ascending or descending, its nulls first or last), over a
  * string column plain or dictionary-encoded (compared by the ranks of its entries, and kept encoded
  * in the result when its dictionary is small against the rows).
  */
@@ -28,7 +29,8 @@ class SorterProperties {
 
   @Property(tries = 100)
   void sortsLikeAStableReference(@ForAll long seed, @ForAll boolean firstDescending,
-      @ForAll boolean secondDescending, @ForAll @IntRange(min = 0, max = 300) int limit, @ForAll boolean encoded) {
+      @ForAll boolean secondDescending, @ForAll boolean firstNullsFirst, @ForAll boolean secondNullsFirst,
+      @ForAll @IntRange(min = 0, max = 300) int limit, @ForAll boolean encoded) {
     Random random = new Random(seed);
     int n = random.nextInt(250);
     List<Object[]> rows = new ArrayList<>();
@@ -41,11 +43,12 @@ class SorterProperties {
     long before = OffHeapBuffer.liveBuffers();
     try (EngineMemory memory = EngineMemory.create("sort");
         Table table = table(rows, encoded, memory);
-        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending), new SortKey("s", secondDescending),
+        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending, firstNullsFirst),
+            new SortKey("s", secondDescending, secondNullsFirst),
             SortKey.desc("d")), limit, memory)) {
       Comparator<Object[]> order = Comparator
-          .comparing((Object[] r) -> (Long) r[0], nullsLast(firstDescending))
-          .thenComparing(r -> (String) r[1], nullsLast(secondDescending))
+          .comparing((Object[] r) -> (Long) r[0], withNulls(firstDescending, firstNullsFirst))
+          .thenComparing(r -> (String) r[1], withNulls(secondDescending, secondNullsFirst))
           .thenComparing(r -> (Double) r[2], Comparator.reverseOrder());
       List<Object[]> expected = new ArrayList<>(rows);
       expected.sort(order);
@@ -55,8 +58,9 @@ class SorterProperties {
     assertEquals(before, OffHeapBuffer.liveBuffers());
   }
 
-  private static <T extends Comparable<T>> Comparator<T> nullsLast(boolean descending) {
-    return Comparator.nullsLast(descending ? Comparator.<T>reverseOrder() : Comparator.<T>naturalOrder());
+  private static <T extends Comparable<T>> Comparator<T> withNulls(boolean descending, boolean nullsFirst) {
+    Comparator<T> values = descending ? Comparator.<T>reverseOrder() : Comparator.<T>naturalOrder();
+    return nullsFirst ? Comparator.nullsFirst(values) : Comparator.nullsLast(values);
   }
 
   private static List<String> rowsOf(Table table) {

@@ -25,7 +25,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * Spilled sort against the in-memory one: random tables (ties, nulls, strings plain and encoded,
  * decimals, doubles with NaN, infinities and negative zero, type limits) filtered and projected,
- * then ordered by random keys in both directions, with and without a limit, first with an unlimited
+ * then ordered by random keys in both directions, nulls first or last, with and without a limit, first with an unlimited
  * working memory to measure the need, then at 1/2, 1/8 and 1/64 of it. On one thread the rows come
  * in the same order, ties included (the sort is stable); on two, whose workers split the input
  * differently each run, the key columns come in the same order and the rows are the same (all of
@@ -47,7 +47,7 @@ class ExternalSortProperties {
       String column = COLUMNS[random.nextInt(COLUMNS.length)];
       if (!keyNames.contains(column)) {
         keyNames.add(column);
-        keys.add(random.nextBoolean() ? SortKey.asc(column) : SortKey.desc(column));
+        keys.add(new SortKey(column, random.nextBoolean(), random.nextBoolean()));
       }
     }
     long limit = topN ? 1 + random.nextInt(100) : Long.MAX_VALUE;
