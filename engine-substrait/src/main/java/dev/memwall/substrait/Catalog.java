@@ -28,6 +28,7 @@ public final class Catalog {
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private final Map<String, String> names = new LinkedHashMap<>();
   private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
+  private volatile long version;
 
   /** An empty catalog. */
   public Catalog() {}
@@ -55,7 +56,18 @@ public final class Catalog {
     tables.put(key, table);
     names.put(key, name);
     this.statistics.put(key, statistics);
+    version++;
     return this;
+  }
+
+  /**
+   * A number that changes with every registration (and only then), for what a host derives from
+   * the catalog's tables and keeps, such as engine-sql's SQL declaration of them: a kept derivation
+   * is current while the version it was made at is. Read after the registering thread has published
+   * the catalog, as the tables are.
+   */
+  public long version() {
+    return version;
   }
 
   /** The table named {@code name} (its last part, in any case), if registered. */
