@@ -23,9 +23,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * A {@link Catalog}'s tables as the SQL tables Calcite validates against: INT32 is INTEGER, INT64
  * BIGINT, FLOAT64 DOUBLE, DATE DATE, DECIMAL (a scaled int64) DECIMAL(18, scale), STRING (plain or
- * dictionary-encoded) VARCHAR, BOOLEAN BOOLEAN, every column nullable. A plain identifier is
- * declared in upper case, which is how SQL reads one unquoted, and names are matched without regard
- * to case, so queries find them in any case and a reserved word ({@code value}) is a name when
+ * dictionary-encoded) VARCHAR, BOOLEAN BOOLEAN, every column nullable. Tables and columns are
+ * declared with their names as registered and stored, and matched without regard to case, so a
+ * query finds them however it spells them and a reserved word ({@code value}) is a name when
  * quoted; a column memwall has no kind for, or a TIMESTAMP (which the Substrait consumer does not
  * read yet), is left out, so only a query naming it fails, at validation.
  *
@@ -81,21 +81,15 @@ final class SqlCatalog {
       for (Field field : table.getValue().schema().getFields()) {
         RelDataType type = sqlType(field);
         if (type != null) {
-          names.add(declared(field.getName()));
+          names.add(field.getName());
           types.add(TYPE_FACTORY.createTypeWithNullability(type, true));
         }
       }
       if (!names.isEmpty()) {
-        String name = declared(table.getKey());
-        root.add(name, new SubstraitTable(name, TYPE_FACTORY.createStructType(types, names)));
+        root.add(table.getKey(), new SubstraitTable(table.getKey(), TYPE_FACTORY.createStructType(types, names)));
       }
     }
     return new CalciteCatalogReader(root, List.of(), TYPE_FACTORY, CONNECTION);
-  }
-
-  /** {@code name} in upper case when it is a plain identifier (as SQL reads one unquoted), else as it is. */
-  private static String declared(String name) {
-    return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name.toUpperCase(java.util.Locale.ROOT) : name;
   }
 
   private static RelDataType sqlType(Field field) {

@@ -11,13 +11,18 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -27,16 +32,26 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.util.Util;
 
 /**
  * SQL text to a Substrait plan as Isthmus' {@code SubstraitSqlToCalcite} and {@code SqlToSubstrait}
  * do it (Calcite's parser with lenient conformance, validation, conversion to relational algebra,
- * redundant projections removed, Substrait), with a validator whose operator table also knows the
- * names other engines' SQL uses for standard functions: {@code substr(s, start[, length])} (DuckDB,
- * PostgreSQL, Oracle, BigQuery) is validated as {@code substring(s from start [for length])}, so the
- * plan carries Substrait's {@code substring}.
+ * redundant projections removed, Substrait), with two differences:
+ *
+ * <ul>
+ *   <li>Unquoted names keep the spelling the statement gives them, and names are matched without
+ *       regard to case ({@link SqlCatalog}), so {@code select sum(x) as revenue} returns a column
+ *       {@code revenue} and {@code select l_orderkey} one named {@code l_orderkey}; Isthmus' parser
+ *       upper-cases them.
+ *   <li>The validator's operator table also knows the names other engines' SQL uses for standard
+ *       functions: {@code substr(s, start[, length])} (DuckDB, PostgreSQL, Oracle, BigQuery) is
+ *       validated as {@code substring(s from start [for length])}, so the plan carries Substrait's
+ *       {@code substring}.
+ * </ul>
  *
  * <p>Words Calcite's grammar reserves (for example {@code value}) still need quoting as names: the
  * grammar is compiled into Calcite's parser.
@@ -47,11 +62,13 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  */
 final class SqlFrontEnd {
   /**
-   * Isthmus' parser configuration but for the grammar: Calcite's query grammar, without the DDL
-   * statements Isthmus' parser also reads.
+   * Isthmus' parser configuration but for the casing of unquoted names, which stays as written, and
+   * the grammar: Calcite's query grammar, without the DDL statements Isthmus' parser also reads.
    */
   static final SqlParser.Config PARSER = SqlParser.config()
-      .withUnquotedCasing(Casing.TO_UPPER)
+      .withUnquotedCasing(Casing.UNCHANGED)
+      .withQuotedCasing(Casing.UNCHANGED)
+      .withCaseSensitive(false)
       .withConformance(SqlConformanceEnum.LENIENT);
 
   /** {@code SUBSTR}: validated by being rewritten to the standard {@code SUBSTRING} call before anything else. */
@@ -99,10 +116,38 @@ final class SqlFrontEnd {
     return planner.findBestExp();
   }
 
-  /** Calcite's validator (as Isthmus configures it) over the widened operator table. */
+  /**
+   * Calcite's validator over the widened operator table, which names a select item that is a bare
+   * column reference as the column is stored ({@code select ID from orders} returns {@code id});
+   * Calcite names it as the statement spells it.
+   */
   private static final class Validator extends SqlValidatorImpl {
     Validator(Prepare.CatalogReader catalogReader) {
       super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), SqlValidator.Config.DEFAULT);
+    }
+
+    @Override
+    protected RelDataType validateSelectList(SqlNodeList items, SqlSelect select, RelDataType targetRowType) {
+      SqlValidatorScope scope = getWhereScope(select);
+      for (int i = 0; i < items.size(); i++) {
+        if (items.get(i) instanceof SqlIdentifier column && !column.isStar()) {
+          String stored = storedName(column, scope);
+          if (stored != null && !stored.equals(Util.last(column.names))) {
+            items.set(i, SqlStdOperatorTable.AS.createCall(column.getParserPosition(), column,
+                new SqlIdentifier(stored, column.getParserPosition())));
+          }
+        }
+      }
+      return super.validateSelectList(items, select, targetRowType);
+    }
+
+    /** The name of the column {@code column} refers to, as stored; null when it refers to none (validation then says why). */
+    private static String storedName(SqlIdentifier column, SqlValidatorScope scope) {
+      try {
+        return Util.last(scope.fullyQualify(column).identifier.names);
+      } catch (CalciteContextException e) {
+        return null;
+      }
     }
   }
 }

@@ -65,7 +65,7 @@ class MemwallSqlTest {
       String sql = "select c.name, sum(o.amount) as total, count(*) as n from orders o, customers c "
           + "where o.customer = c.id and o.placed < date '1994-01-01' + interval '1' year group by c.name order by total desc";
       try (Table result = Memwall.sql(catalog(orders, customers), sql, new ExecutionContext(memory, 2))) {
-        assertEquals(List.of("NAME", "TOTAL", "N"), result.schema().getFields().stream().map(f -> f.getName()).toList());
+        assertEquals(List.of("name", "total", "n"), result.schema().getFields().stream().map(f -> f.getName()).toList());
         assertEquals(List.of(row("ann", new BigDecimal("13.00"), 2L), row("bob", new BigDecimal("9.99"), 1L)), rows(result));
       }
     }
@@ -125,7 +125,7 @@ class MemwallSqlTest {
       SqlException parse = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select from where"));
       assertTrue(parse.getMessage().startsWith("SQL does not parse: "), parse.getMessage());
       SqlException unknown = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select nope from orders"));
-      assertTrue(unknown.getMessage().startsWith("SQL is not valid here: ") && unknown.getMessage().contains("NOPE"),
+      assertTrue(unknown.getMessage().startsWith("SQL is not valid here: ") && unknown.getMessage().contains("Column 'nope' not found"),
           unknown.getMessage());
     }
   }
@@ -154,6 +154,31 @@ class MemwallSqlTest {
           "select id from orders where customer not in (select id from customers)"));
       assertEquals("root > project > filter: subquery (InPredicate); subqueries are not decorrelated yet",
           e.getMessage());
+    }
+  }
+
+  @Test
+  void resultColumnsAreNamedAsTheQueryWritesAliasesAndAsTheTableStoresColumns(EngineMemory memory) throws Exception {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      try (Table result = Memwall.sql(catalog, "select ID, o.Amount, amount + amount as Doubled, sum(\"value\") as \"Quoted Sum\", "
+          + "count(*) from ORDERS o where Id < 3 group by id, amount order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of("id", "amount", "Doubled", "Quoted Sum", "EXPR$4"),
+            result.schema().getFields().stream().map(f -> f.getName()).toList(),
+            "aliases as written, columns as stored however written, an unnamed expression as Calcite names it");
+        assertEquals(List.of(row(1L, new BigDecimal("12.50"), new BigDecimal("25.00"), 0.5, 1L),
+            row(2L, new BigDecimal("0.50"), new BigDecimal("1.00"), 1.0, 1L)), rows(result));
+      }
+      try (ArrowReader reader = Memwall.stream(catalog, "select c.Name, c.id as \"ID\" from customers c",
+          ExecutionContext.singleThreaded(memory), memory.arrow())) {
+        assertEquals(List.of("name", "ID"),
+            reader.getVectorSchemaRoot().getSchema().getFields().stream().map(f -> f.getName()).toList());
+      }
+      try (Table result = Memwall.sql(catalog, "select * from (select Id as Key, NAME from customers) where key > 10",
+          ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of("Key", "name"), result.schema().getFields().stream().map(f -> f.getName()).toList(),
+            "a derived table's columns named as its select list names them");
+      }
     }
   }
 
