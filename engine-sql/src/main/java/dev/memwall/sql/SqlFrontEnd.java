@@ -4,6 +4,7 @@ import io.substrait.isthmus.calcite.SubstraitOperatorTable;
 import io.substrait.plan.Plan;
 import java.util.List;
 import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -40,13 +41,16 @@ import org.apache.calcite.util.Util;
 /**
  * SQL text to a Substrait plan as Isthmus' {@code SubstraitSqlToCalcite} and {@code SqlToSubstrait}
  * do it (Calcite's parser with lenient conformance, validation, conversion to relational algebra,
- * redundant projections removed, Substrait), with two differences:
+ * redundant projections removed, Substrait), with three differences:
  *
  * <ul>
  *   <li>Unquoted names keep the spelling the statement gives them, and names are matched without
  *       regard to case ({@link SqlCatalog}), so {@code select sum(x) as revenue} returns a column
  *       {@code revenue} and {@code select l_orderkey} one named {@code l_orderkey}; Isthmus' parser
  *       upper-cases them.
+ *   <li>An ORDER BY term without NULLS FIRST or LAST sorts nulls last in both directions, as
+ *       memwall's sort and DuckDB do (Calcite's default puts them first when descending); the plan
+ *       carries the direction either way.
  *   <li>The validator's operator table also knows the names other engines' SQL uses for standard
  *       functions: {@code substr(s, start[, length])} (DuckDB, PostgreSQL, Oracle, BigQuery) is
  *       validated as {@code substring(s from start [for length])}, so the plan carries Substrait's
@@ -70,6 +74,10 @@ final class SqlFrontEnd {
       .withQuotedCasing(Casing.UNCHANGED)
       .withCaseSensitive(false)
       .withConformance(SqlConformanceEnum.LENIENT);
+
+  /** Calcite's default validation (as Isthmus') with nulls last in either direction by default. */
+  private static final SqlValidator.Config VALIDATION =
+      SqlValidator.Config.DEFAULT.withDefaultNullCollation(NullCollation.LAST);
 
   /** {@code SUBSTR}: validated by being rewritten to the standard {@code SUBSTRING} call before anything else. */
   static final SqlFunction SUBSTR = new SqlFunction("SUBSTR", SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0_NULLABLE_VARYING,
@@ -123,7 +131,7 @@ final class SqlFrontEnd {
    */
   private static final class Validator extends SqlValidatorImpl {
     Validator(Prepare.CatalogReader catalogReader) {
-      super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), SqlValidator.Config.DEFAULT);
+      super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), VALIDATION);
     }
 
     @Override

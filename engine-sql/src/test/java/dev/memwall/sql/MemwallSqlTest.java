@@ -17,7 +17,9 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -178,6 +180,31 @@ class MemwallSqlTest {
           ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of("Key", "name"), result.schema().getFields().stream().map(f -> f.getName()).toList(),
             "a derived table's columns named as its select list names them");
+      }
+    }
+  }
+
+  @Test
+  void nullsSortLastByDefaultInBothDirectionsAndWhereNullsFirstOrLastPutsThem(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      // customers of orders 1 to 5: 10, 10, 20, 30, null; ties keep the input's order
+      Map<String, List<Long>> expected = new LinkedHashMap<>();
+      expected.put("customer", List.of(1L, 2L, 3L, 4L, 5L));
+      expected.put("customer desc", List.of(4L, 3L, 1L, 2L, 5L));
+      expected.put("customer nulls first", List.of(5L, 1L, 2L, 3L, 4L));
+      expected.put("customer asc nulls last", List.of(1L, 2L, 3L, 4L, 5L));
+      expected.put("customer desc nulls first", List.of(5L, 4L, 3L, 1L, 2L));
+      expected.put("customer desc nulls last", List.of(4L, 3L, 1L, 2L, 5L));
+      expected.put("customer desc nulls first, id desc", List.of(5L, 4L, 3L, 2L, 1L));
+      expected.put("customer nulls first limit 2", List.of(5L, 1L));
+      expected.put("customer desc limit 4", List.of(4L, 3L, 1L, 2L));
+      for (Map.Entry<String, List<Long>> order : expected.entrySet()) {
+        try (Table result = Memwall.sql(catalog, "select id from orders order by " + order.getKey(),
+            new ExecutionContext(memory, 2))) {
+          assertEquals(order.getValue(), rows(result).stream().map(r -> (Long) r.getFirst()).toList(),
+              "order by " + order.getKey());
+        }
       }
     }
   }

@@ -547,8 +547,10 @@ final class RelConverter {
       }
       String column = expressions.column(reference);
       keys.add(switch (field.direction()) {
-        case ASC_NULLS_FIRST, ASC_NULLS_LAST -> SortKey.asc(column);
-        case DESC_NULLS_FIRST, DESC_NULLS_LAST -> SortKey.desc(column);
+        case ASC_NULLS_LAST -> SortKey.asc(column);
+        case ASC_NULLS_FIRST -> SortKey.asc(column).withNullsFirst();
+        case DESC_NULLS_LAST -> SortKey.desc(column);
+        case DESC_NULLS_FIRST -> SortKey.desc(column).withNullsFirst();
         case CLUSTERED -> throw new UnsupportedPlanException(here, "sort direction CLUSTERED");
       });
     }
