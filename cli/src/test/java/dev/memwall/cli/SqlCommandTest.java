@@ -29,7 +29,7 @@ class SqlCommandTest {
     MemwallCliTest.Run run = sql("", "select n_name, n_nationkey from nation where n_regionkey = 1 order by n_name");
     assertEquals(0, run.exitCode(), run.err());
     assertEquals(List.of(
-        "N_NAME        | N_NATIONKEY",
+        "n_name        | n_nationkey",
         "--------------+------------",
         "ARGENTINA     |           1",
         "BRAZIL        |           2",
@@ -39,7 +39,7 @@ class SqlCommandTest {
         "(5 rows)"), run.out().lines().toList());
     MemwallCliTest.Run capped = sql("", "--max-rows", "2", "select n_name from nation where n_regionkey = 1 "
         + "order by n_name;");
-    assertEquals(List.of("N_NAME", "---------", "ARGENTINA", "BRAZIL", "(5 rows, the first 2 shown: raise --max-rows for more)"),
+    assertEquals(List.of("n_name", "---------", "ARGENTINA", "BRAZIL", "(5 rows, the first 2 shown: raise --max-rows for more)"),
         capped.out().lines().toList());
   }
 
@@ -49,7 +49,7 @@ class SqlCommandTest {
         + "group by o_orderpriority";
     MemwallCliTest.Run option = sql("", "--explain", query);
     assertEquals(0, option.exitCode(), option.err());
-    assertTrue(option.out().contains("join") && option.out().contains("output [O_ORDERPRIORITY, N]"), option.out());
+    assertTrue(option.out().contains("join") && option.out().contains("output [o_orderpriority, n]"), option.out());
     MemwallCliTest.Run statement = sql("", "EXPLAIN PLAN FOR " + query);
     assertEquals(option.out(), statement.out());
     assertEquals(option.out(), sql("", "explain " + query).out());
@@ -57,7 +57,7 @@ class SqlCommandTest {
 
   @Test
   void refusedStatementsAreOneLineAndExitCodeTwo() {
-    sql("", "select nope from nation").failedWith(2, "Column 'NOPE' not found");
+    sql("", "select nope from nation").failedWith(2, "Column 'nope' not found");
     sql("", "select from where").failedWith(2, "SQL does not parse");
     sql("", "select n_name from nation where n_nationkey not in (select r_regionkey from region)")
         .failedWith(2, "subquery (InPredicate); subqueries are not decorrelated yet");
@@ -73,10 +73,10 @@ class SqlCommandTest {
     assertEquals(2, out.split("\\(1 row\\)", -1).length - 1, "the count ran twice (again as !1): " + out);
     assertTrue(out.contains("1  select count(*) as n\n  from region;"), out);
     assertTrue(out.contains("      -> "), "a continuation prompt: " + out);
-    assertTrue(out.contains("output [R_NAME]"), out);
+    assertTrue(out.contains("output [r_name]"), out);
     List<String> errors = run.err().lines().toList();
     assertEquals(2, errors.size(), run.err());
-    assertTrue(errors.get(0).startsWith("memwall sql: ") && errors.get(0).contains("NOPE"), errors.get(0));
+    assertTrue(errors.get(0).startsWith("memwall sql: ") && errors.get(0).contains("nope"), errors.get(0));
     assertEquals("memwall sql: no statement !7 in the history (1 to 3)", errors.get(1));
   }
 }

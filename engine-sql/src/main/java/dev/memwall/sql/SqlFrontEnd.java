@@ -1,50 +1,83 @@
 package dev.memwall.sql;
 
-import io.substrait.extension.SimpleExtension;
-import io.substrait.isthmus.FeatureBoard;
-import io.substrait.isthmus.ImmutableFeatureBoard;
-import io.substrait.isthmus.SubstraitRelVisitor;
-import io.substrait.isthmus.SubstraitTypeSystem;
 import io.substrait.isthmus.calcite.SubstraitOperatorTable;
-import io.substrait.isthmus.sql.SubstraitSqlToCalcite;
 import io.substrait.plan.Plan;
 import java.util.List;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.util.Util;
 
 /**
- * SQL text to a Substrait plan as Isthmus' {@code SqlToSubstrait} does it (Calcite's parser with
- * lenient conformance, validation, conversion to relational algebra, Substrait), with a validator
- * whose operator table also knows the names other engines' SQL uses for standard functions:
- * {@code substr(s, start[, length])} (DuckDB, PostgreSQL, Oracle, BigQuery) is validated as
- * {@code substring(s from start [for length])}, so the plan carries Substrait's {@code substring}.
+ * SQL text to a Substrait plan as Isthmus' {@code SubstraitSqlToCalcite} and {@code SqlToSubstrait}
+ * do it (Calcite's parser with lenient conformance, validation, conversion to relational algebra,
+ * redundant projections removed, Substrait), with three differences:
+ *
+ * <ul>
+ *   <li>Unquoted names keep the spelling the statement gives them, and names are matched without
+ *       regard to case ({@link SqlCatalog}), so {@code select sum(x) as revenue} returns a column
+ *       {@code revenue} and {@code select l_orderkey} one named {@code l_orderkey}; Isthmus' parser
+ *       upper-cases them.
+ *   <li>An ORDER BY term without NULLS FIRST or LAST sorts nulls last in both directions, as
+ *       memwall's sort and DuckDB do (Calcite's default puts them first when descending); the plan
+ *       carries the direction either way.
+ *   <li>The validator's operator table also knows the names other engines' SQL uses for standard
+ *       functions: {@code substr(s, start[, length])} (DuckDB, PostgreSQL, Oracle, BigQuery) is
+ *       validated as {@code substring(s from start [for length])}, so the plan carries Substrait's
+ *       {@code substring}.
+ * </ul>
  *
  * <p>Words Calcite's grammar reserves (for example {@code value}) still need quoting as names: the
- * grammar is compiled into Calcite's parser, which Isthmus configures without a hook.
+ * grammar is compiled into Calcite's parser.
  *
- * <p>Thread safety: no state shared between calls; each call builds its validator and cluster.
+ * <p>Thread safety: calls may run concurrently; each builds its own validator, converter and cluster
+ * (they keep per-statement state), and shares only what is read: the declared catalog, the type
+ * factory, the operator table and the function converters ({@link RelToSubstrait}).
  */
 final class SqlFrontEnd {
-  private static final SimpleExtension.ExtensionCollection EXTENSIONS = SimpleExtension.loadDefaults();
-  private static final FeatureBoard FEATURES = ImmutableFeatureBoard.builder().build();
+  /**
+   * Isthmus' parser configuration but for the casing of unquoted names, which stays as written, and
+   * the grammar: Calcite's query grammar, without the DDL statements Isthmus' parser also reads.
+   */
+  static final SqlParser.Config PARSER = SqlParser.config()
+      .withUnquotedCasing(Casing.UNCHANGED)
+      .withQuotedCasing(Casing.UNCHANGED)
+      .withCaseSensitive(false)
+      .withConformance(SqlConformanceEnum.LENIENT);
+
+  /** Calcite's default validation (as Isthmus') with nulls last in either direction by default. */
+  private static final SqlValidator.Config VALIDATION =
+      SqlValidator.Config.DEFAULT.withDefaultNullCollation(NullCollation.LAST);
 
   /** {@code SUBSTR}: validated by being rewritten to the standard {@code SUBSTRING} call before anything else. */
   static final SqlFunction SUBSTR = new SqlFunction("SUBSTR", SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0_NULLABLE_VARYING,
@@ -62,30 +95,67 @@ final class SqlFrontEnd {
   private SqlFrontEnd() {}
 
   /**
-   * The plan of one statement.
+   * The plan of the text's statements, one root each.
    *
    * @throws SqlParseException when the text does not parse
    * @throws RuntimeException (Calcite's or Isthmus') when it does not validate or convert
    */
   static Plan plan(String sql, Prepare.CatalogReader catalogReader) throws SqlParseException {
+    List<SqlNode> statements = SqlParser.create(sql, PARSER).parseStmtList();
     SqlValidator validator = new Validator(catalogReader);
-    List<RelRoot> roots = SubstraitSqlToCalcite.convertQueries(sql, catalogReader, validator, cluster());
+    SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster(),
+        StandardConvertletTable.INSTANCE, SqlToRelConverter.CONFIG);
     var plan = Plan.builder().version(Plan.Version.builder().from(Plan.Version.DEFAULT_VERSION).producer("memwall").build());
-    for (RelRoot root : roots) {
-      plan.addRoots(SubstraitRelVisitor.convert(root, EXTENSIONS, FEATURES));
+    for (SqlNode statement : statements) {
+      RelRoot root = converter.convertQuery(statement, true, true);
+      plan.addRoots(RelToSubstrait.convert(root.withRel(withoutRedundantProjects(root.rel))));
     }
     return plan.build();
   }
 
   private static RelOptCluster cluster() {
-    RexBuilder rexBuilder = new RexBuilder(new JavaTypeFactoryImpl(SubstraitTypeSystem.TYPE_SYSTEM));
-    return RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), rexBuilder);
+    return RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(SqlCatalog.TYPE_FACTORY));
   }
 
-  /** Isthmus' validator configuration over the widened operator table. */
+  /** Projections that only pass their input on removed, as Isthmus does after converting a query. */
+  private static RelNode withoutRedundantProjects(RelNode rel) {
+    HepPlanner planner = new HepPlanner(HepProgram.builder().addRuleInstance(CoreRules.PROJECT_REMOVE).build());
+    planner.setRoot(rel);
+    return planner.findBestExp();
+  }
+
+  /**
+   * Calcite's validator over the widened operator table, which names a select item that is a bare
+   * column reference as the column is stored ({@code select ID from orders} returns {@code id});
+   * Calcite names it as the statement spells it.
+   */
   private static final class Validator extends SqlValidatorImpl {
     Validator(Prepare.CatalogReader catalogReader) {
-      super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), SqlValidator.Config.DEFAULT);
+      super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), VALIDATION);
+    }
+
+    @Override
+    protected RelDataType validateSelectList(SqlNodeList items, SqlSelect select, RelDataType targetRowType) {
+      SqlValidatorScope scope = getWhereScope(select);
+      for (int i = 0; i < items.size(); i++) {
+        if (items.get(i) instanceof SqlIdentifier column && !column.isStar()) {
+          String stored = storedName(column, scope);
+          if (stored != null && !stored.equals(Util.last(column.names))) {
+            items.set(i, SqlStdOperatorTable.AS.createCall(column.getParserPosition(), column,
+                new SqlIdentifier(stored, column.getParserPosition())));
+          }
+        }
+      }
+      return super.validateSelectList(items, select, targetRowType);
+    }
+
+    /** The name of the column {@code column} refers to, as stored; null when it refers to none (validation then says why). */
+    private static String storedName(SqlIdentifier column, SqlValidatorScope scope) {
+      try {
+        return Util.last(scope.fullyQualify(column).identifier.names);
+      } catch (CalciteContextException e) {
+        return null;
+      }
     }
   }
 }

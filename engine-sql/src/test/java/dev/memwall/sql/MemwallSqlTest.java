@@ -17,7 +17,9 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,7 +67,7 @@ class MemwallSqlTest {
       String sql = "select c.name, sum(o.amount) as total, count(*) as n from orders o, customers c "
           + "where o.customer = c.id and o.placed < date '1994-01-01' + interval '1' year group by c.name order by total desc";
       try (Table result = Memwall.sql(catalog(orders, customers), sql, new ExecutionContext(memory, 2))) {
-        assertEquals(List.of("NAME", "TOTAL", "N"), result.schema().getFields().stream().map(f -> f.getName()).toList());
+        assertEquals(List.of("name", "total", "n"), result.schema().getFields().stream().map(f -> f.getName()).toList());
         assertEquals(List.of(row("ann", new BigDecimal("13.00"), 2L), row("bob", new BigDecimal("9.99"), 1L)), rows(result));
       }
     }
@@ -125,7 +127,7 @@ class MemwallSqlTest {
       SqlException parse = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select from where"));
       assertTrue(parse.getMessage().startsWith("SQL does not parse: "), parse.getMessage());
       SqlException unknown = assertThrows(SqlException.class, () -> Memwall.prepare(catalog, "select nope from orders"));
-      assertTrue(unknown.getMessage().startsWith("SQL is not valid here: ") && unknown.getMessage().contains("NOPE"),
+      assertTrue(unknown.getMessage().startsWith("SQL is not valid here: ") && unknown.getMessage().contains("Column 'nope' not found"),
           unknown.getMessage());
     }
   }
@@ -154,6 +156,56 @@ class MemwallSqlTest {
           "select id from orders where customer not in (select id from customers)"));
       assertEquals("root > project > filter: subquery (InPredicate); subqueries are not decorrelated yet",
           e.getMessage());
+    }
+  }
+
+  @Test
+  void resultColumnsAreNamedAsTheQueryWritesAliasesAndAsTheTableStoresColumns(EngineMemory memory) throws Exception {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      try (Table result = Memwall.sql(catalog, "select ID, o.Amount, amount + amount as Doubled, sum(\"value\") as \"Quoted Sum\", "
+          + "count(*) from ORDERS o where Id < 3 group by id, amount order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of("id", "amount", "Doubled", "Quoted Sum", "EXPR$4"),
+            result.schema().getFields().stream().map(f -> f.getName()).toList(),
+            "aliases as written, columns as stored however written, an unnamed expression as Calcite names it");
+        assertEquals(List.of(row(1L, new BigDecimal("12.50"), new BigDecimal("25.00"), 0.5, 1L),
+            row(2L, new BigDecimal("0.50"), new BigDecimal("1.00"), 1.0, 1L)), rows(result));
+      }
+      try (ArrowReader reader = Memwall.stream(catalog, "select c.Name, c.id as \"ID\" from customers c",
+          ExecutionContext.singleThreaded(memory), memory.arrow())) {
+        assertEquals(List.of("name", "ID"),
+            reader.getVectorSchemaRoot().getSchema().getFields().stream().map(f -> f.getName()).toList());
+      }
+      try (Table result = Memwall.sql(catalog, "select * from (select Id as Key, NAME from customers) where key > 10",
+          ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of("Key", "name"), result.schema().getFields().stream().map(f -> f.getName()).toList(),
+            "a derived table's columns named as its select list names them");
+      }
+    }
+  }
+
+  @Test
+  void nullsSortLastByDefaultInBothDirectionsAndWhereNullsFirstOrLastPutsThem(EngineMemory memory) {
+    try (Table orders = orders(memory); Table customers = customers(memory)) {
+      Catalog catalog = catalog(orders, customers);
+      // customers of orders 1 to 5: 10, 10, 20, 30, null; ties keep the input's order
+      Map<String, List<Long>> expected = new LinkedHashMap<>();
+      expected.put("customer", List.of(1L, 2L, 3L, 4L, 5L));
+      expected.put("customer desc", List.of(4L, 3L, 1L, 2L, 5L));
+      expected.put("customer nulls first", List.of(5L, 1L, 2L, 3L, 4L));
+      expected.put("customer asc nulls last", List.of(1L, 2L, 3L, 4L, 5L));
+      expected.put("customer desc nulls first", List.of(5L, 4L, 3L, 1L, 2L));
+      expected.put("customer desc nulls last", List.of(4L, 3L, 1L, 2L, 5L));
+      expected.put("customer desc nulls first, id desc", List.of(5L, 4L, 3L, 2L, 1L));
+      expected.put("customer nulls first limit 2", List.of(5L, 1L));
+      expected.put("customer desc limit 4", List.of(4L, 3L, 1L, 2L));
+      for (Map.Entry<String, List<Long>> order : expected.entrySet()) {
+        try (Table result = Memwall.sql(catalog, "select id from orders order by " + order.getKey(),
+            new ExecutionContext(memory, 2))) {
+          assertEquals(order.getValue(), rows(result).stream().map(r -> (Long) r.getFirst()).toList(),
+              "order by " + order.getKey());
+        }
+      }
     }
   }
 

@@ -45,6 +45,7 @@ public final class Catalog implements AutoCloseable {
   private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
   /** What the catalog made and frees on {@link #close}: mappings and copied streams. */
   private final List<Table> owned = new ArrayList<>();
+  private volatile long version;
 
   /** An empty catalog. */
   public Catalog() {}
@@ -70,6 +71,7 @@ public final class Catalog implements AutoCloseable {
     tables.put(key, table);
     names.put(key, name);
     this.statistics.put(key, statistics);
+    version++;
     return this;
   }
 
@@ -188,6 +190,16 @@ public final class Catalog implements AutoCloseable {
       owned.addAll(table.getValue().mappings());
     }
     return this;
+  }
+
+  /**
+   * A number that changes with every registration (and only then), for what a host derives from
+   * the catalog's tables and keeps, such as engine-sql's SQL declaration of them: a kept derivation
+   * is current while the version it was made at is. Read after the registering thread has published
+   * the catalog, as the tables are.
+   */
+  public long version() {
+    return version;
   }
 
   /** The table named {@code name} (its last part, in any case), if registered. */

@@ -46,7 +46,7 @@ class PlanExplainTest {
           .filter(and(col("day").ge(date("1995-01-01")), col("price").gt(decimal("1.50"))))
           .project(col("flag").as("flag"), col("price").mul(col("qty")).as("value"))
           .aggregate(List.of(col("flag").as("flag")), Aggregate.sum(col("value"), "total"), Aggregate.countStar("n"))
-          .orderBy(SortKey.desc("total")).limit(2);
+          .orderBy(SortKey.desc("total"), SortKey.asc("flag").withNullsFirst()).limit(2);
       String text = plan.explain();
       assertEquals(before, memory.allocatedBytes(), "explain allocated memory");
       List<String> lines = text.lines().toList();
@@ -55,7 +55,7 @@ class PlanExplainTest {
       assertEquals("  project [flag, (price * qty) AS value]", lines.get(2));
       assertEquals("  -> hash aggregation by [flag] computing [SUM(value) AS total, COUNT(*) AS n]", lines.get(3));
       assertEquals("pipeline 2: scan the result of pipeline 1", lines.get(4));
-      assertEquals("  -> top 2 by total DESC (bounded heap)", lines.get(5));
+      assertEquals("  -> top 2 by total DESC, flag ASC NULLS FIRST (bounded heap)", lines.get(5));
       assertTrue(lines.get(6).startsWith("result: [flag Utf8, total Int(64, true), n Int(64, true)], at most 2 rows"),
           lines.get(6));
     }
