@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * ORDER BY's null order as the SQL says it (Calcite's default: nulls last ascending, first
- * descending; or NULLS FIRST / LAST spelled out), and negative zero tying with zero so that the next
+ * ORDER BY's null order as the SQL says it (by default nulls last in both directions, as DuckDB
+ * sorts them; or NULLS FIRST / LAST spelled out), and negative zero tying with zero so that the next
  * key decides, as {@code =} has them equal.
  */
 @ExtendWith(LeakCheck.class)
@@ -28,10 +28,12 @@ class SqlOrderByNullsTest {
     try (Table t = table(memory)) {
       Catalog catalog = new Catalog().register("t", t);
       assertEquals(Arrays.asList(1L, 2L, null), ids(catalog, "select id from t order by id", memory));
-      assertEquals(Arrays.asList(null, 2L, 1L), ids(catalog, "select id from t order by id desc", memory));
+      assertEquals(Arrays.asList(2L, 1L, null), ids(catalog, "select id from t order by id desc", memory));
+      assertEquals(Arrays.asList(null, 2L, 1L), ids(catalog, "select id from t order by id desc nulls first", memory));
       assertEquals(Arrays.asList(null, 1L, 2L), ids(catalog, "select id from t order by id asc nulls first", memory));
       assertEquals(Arrays.asList(2L, 1L, null), ids(catalog, "select id from t order by id desc nulls last", memory));
-      assertEquals(Arrays.asList(null, 2L), ids(catalog, "select id from t order by id desc limit 2", memory));
+      assertEquals(Arrays.asList(2L, 1L), ids(catalog, "select id from t order by id desc limit 2", memory));
+      assertEquals(Arrays.asList(null, 2L), ids(catalog, "select id from t order by id desc nulls first limit 2", memory));
     }
   }
 
