@@ -16,7 +16,8 @@ import java.math.RoundingMode;
  * of such a literal to INT32, INT64 or DECIMAL, by the binder's rules (integers compute as INT64; a
  * decimal sum has the larger scale, a product the sum of the scales; a cast to a smaller scale
  * rounds half away from zero). A result the binder would refuse or that overflows (a scale above 18,
- * beyond int64, or beyond INT32 for a cast to it) is left unfolded, so that running it fails as it
+ * an operand aligned to the larger scale or the result beyond int64, or beyond INT32 for a cast to
+ * it) is left unfolded, so that running it fails as it
  * would have. Everything else is returned as it is: division (computed in double), dates, doubles,
  * and anything reading a column. Stateless and thread-safe.
  */
@@ -52,13 +53,12 @@ public final class ConstantFolding {
     int scale;
     BigDecimal result;
     switch (a.op()) {
-      case ADD -> {
+      case ADD, SUB -> {
         scale = Math.max(x.scale(), y.scale());
-        result = x.add(y);
-      }
-      case SUB -> {
-        scale = Math.max(x.scale(), y.scale());
-        result = x.subtract(y);
+        if (!fits(x.setScale(scale)) || !fits(y.setScale(scale))) {
+          return a; // the binder aligns both operands to the larger scale first, which overflows
+        }
+        result = a.op() == Expr.ArithmeticOp.ADD ? x.add(y) : x.subtract(y);
       }
       case MUL -> {
         scale = x.scale() + y.scale();
@@ -94,9 +94,11 @@ public final class ConstantFolding {
 
   /** {@code value} (at {@code type}'s scale) as a literal, or {@code unfolded} when it is beyond int64. */
   private static Expr literal(BigDecimal value, ColumnType type, Expr unfolded) {
-    if (value.unscaledValue().bitLength() > 63) {
-      return unfolded;
-    }
-    return new Expr.Literal(value.unscaledValue().longValue(), type);
+    return fits(value) ? new Expr.Literal(value.unscaledValue().longValue(), type) : unfolded;
+  }
+
+  /** Whether {@code value}'s unscaled value is an int64. */
+  private static boolean fits(BigDecimal value) {
+    return value.unscaledValue().bitLength() <= 63;
   }
 }

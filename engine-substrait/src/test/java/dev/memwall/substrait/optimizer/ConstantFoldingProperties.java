@@ -64,6 +64,16 @@ class ConstantFoldingProperties {
     }
   }
 
+  /** The binder aligns an integer to the decimal's scale before adding, and 9224 at scale 15 is beyond int64. */
+  @Example
+  void aSumWhoseAlignedOperandOverflowsIsLeftToFailAsItRuns(EngineMemory memory) {
+    checkAgainstExecution(new Expr.Arithmetic(Expr.ArithmeticOp.ADD, new Expr.Literal(Long.MIN_VALUE,
+        ColumnType.decimal(15)), new Expr.Literal(9224L, ColumnType.INT32)), memory);
+    Expr overflowing = new Expr.Arithmetic(Expr.ArithmeticOp.SUB, new Expr.Literal(1L, ColumnType.decimal(15)),
+        new Expr.Literal(9224L, ColumnType.INT32));
+    assertSame(overflowing, ConstantFolding.fold(overflowing));
+  }
+
   @Example
   void expressionsReadingColumnsDivisionAndDatesAreLeftAlone() {
     Expr.Literal one = Expr.lit(1);
