@@ -2,6 +2,8 @@ package dev.memwall.substrait;
 
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.substrait.optimizer.ConstantFolding;
+import dev.memwall.substrait.optimizer.InLists;
 import io.substrait.expression.EnumArg;
 import io.substrait.expression.Expression;
 import io.substrait.expression.FieldReference;
@@ -87,7 +89,7 @@ final class ExpressionConverter {
     return switch (name) {
       case "add", "subtract" -> dateShift(name, args).orElseGet(() -> binary(name, args));
       case "multiply", "divide" -> binary(name, args);
-      case "negate" -> Expr.lit(0).sub(argument(name, args, 0, 1));
+      case "negate" -> ConstantFolding.fold(Expr.lit(0).sub(argument(name, args, 0, 1)));
       case "equal", "not_equal", "lt", "lte", "gt", "gte" -> binary(name, args);
       case "between" -> argument(name, args, 0, 3).between(argument(name, args, 1, 3), argument(name, args, 2, 3));
       case "and", "or" -> {
@@ -99,7 +101,7 @@ final class ExpressionConverter {
           throw refuse("function '" + name + "' without operands");
         }
         yield operands.size() == 1 ? operands.getFirst()
-            : name.equals("and") ? new Expr.And(operands) : new Expr.Or(operands);
+            : name.equals("and") ? new Expr.And(operands) : InLists.of(new Expr.Or(operands));
       }
       case "not" -> Expr.not(argument(name, args, 0, 1));
       case "is_null" -> Expr.isNull(argument(name, args, 0, 1));
@@ -115,7 +117,7 @@ final class ExpressionConverter {
   private Expr binary(String name, List<FunctionArg> args) {
     Expr left = argument(name, args, 0, 2);
     Expr right = argument(name, args, 1, 2);
-    return switch (name) {
+    return ConstantFolding.fold(switch (name) {
       case "add" -> left.add(right);
       case "subtract" -> left.sub(right);
       case "multiply" -> left.mul(right);
@@ -127,7 +129,7 @@ final class ExpressionConverter {
       case "gt" -> left.gt(right);
       case "gte" -> left.ge(right);
       default -> throw new IllegalStateException("not a binary function: " + name);
-    };
+    });
   }
 
   /** A date literal plus or minus an interval literal, folded into the date it is; empty for anything else. */
@@ -201,7 +203,7 @@ final class ExpressionConverter {
         && source.kind() == ColumnType.Kind.STRING)) {
       return operand; // varchar(n) to string and the like: memwall's strings have no length
     }
-    return Expr.cast(operand, target);
+    return ConstantFolding.fold(Expr.cast(operand, target));
   }
 
   private Expr ifThen(Expression.IfThen ifThen, int clause) {

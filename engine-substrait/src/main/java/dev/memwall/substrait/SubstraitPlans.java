@@ -8,6 +8,7 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
+import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
@@ -25,7 +26,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * library's {@link ProtoPlanConverter}) with one root is converted into a {@link LogicalRel}
  * against a {@link Catalog}, which refuses anything outside the supported subset (see the package
  * documentation) with an {@link UnsupportedPlanException} before anything runs; its comma joins
- * are ordered ({@link JoinOrder}); it is then lowered onto a {@link Relation} whose output columns
+ * are ordered ({@link JoinOrder}) and a count over a left outer join's optional side is taken
+ * before the join ({@link EagerCount}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
@@ -65,8 +67,8 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    return new Prepared(JoinOrder.optimize(converted.rel(), converter::joinable,
-        new CardinalityEstimator(scan -> catalog.statistics(scan.table()))), converted.names(),
+    return new Prepared(EagerCount.rewrite(JoinOrder.optimize(converted.rel(), converter::joinable,
+        new CardinalityEstimator(scan -> catalog.statistics(scan.table())))), converted.names(),
         unique(outputNames));
   }
 

@@ -18,7 +18,8 @@ import java.util.function.BiPredicate;
  * leaves: anything that is not a cross, an inner join or a filter over them, itself optimized
  * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
- * too). A conjunct reading one leaf is pushed down onto that leaf; a {@code field = field}
+ * too). A conjunct reading one leaf is pushed down onto that leaf, and so is what an OR over several
+ * leaves implies on one of them ({@link DisjunctionPushdown}); a {@code field = field}
  * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are
  * applied right after the join that brings their columns together. {@link JoinEnumerator} then
  * orders the joins from the estimates of {@link CardinalityEstimator} (distinct counts and ranges,
@@ -138,6 +139,7 @@ public final class JoinOrder {
         edges.add(new JoinEnumerator.Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
       } else {
         spanning.put(conjunct, touched);
+        DisjunctionPushdown.implied(conjunct, owner).forEach((leaf, implied) -> pushed.get(leaf).add(implied));
       }
     }
     List<LogicalRel> filtered = new ArrayList<>();

@@ -4,6 +4,10 @@
  * on one input pushed down to it, the join tree built by greedy operator ordering on the estimates of
  * {@link dev.memwall.substrait.optimizer.CardinalityEstimator}, which reads each table's
  * {@link dev.memwall.substrait.optimizer.TableStatistics} (row count; per column distinct count, nulls
- * and range, supplied or collected on first use).
+ * and range, supplied or collected on first use), and pushes down the single-input filters an OR over
+ * several inputs implies ({@link dev.memwall.substrait.optimizer.DisjunctionPushdown}).
+ * {@link dev.memwall.substrait.optimizer.EagerCount} counts a left outer join's optional side before
+ * the join; {@link dev.memwall.substrait.optimizer.ConstantFolding} and
+ * {@link dev.memwall.substrait.optimizer.InLists} simplify expressions as they are converted.
  */
 package dev.memwall.substrait.optimizer;

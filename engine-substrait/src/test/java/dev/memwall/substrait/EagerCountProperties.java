@@ -1,0 +1,116 @@
+package dev.memwall.substrait;
+
+import static dev.memwall.core.expr.Expr.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.memwall.core.expr.NamedExpr;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Table;
+import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.optimizer.EagerCount;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * {@link EagerCount} against the plan it rewrites, both run: a preserved table {@code (k, v)} and an
+ * optional one {@code (ok, x)}, their keys skewed, repeated and null, {@code x} null in places, the
+ * optional side possibly empty; per preserved key (and per {@code v} too), the counts of {@code x}.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class EagerCountProperties {
+  @Property(tries = 100)
+  void countingBeforeTheJoinGivesTheSameGroupsAndCounts(@ForAll("keys") @Size(max = 30) List<Long> preserved,
+      @ForAll("keys") @Size(max = 60) List<Long> optional, @ForAll boolean groupByValueToo, EngineMemory memory) {
+    try (Table left = table(memory, "k", "v", preserved); Table right = table(memory, "ok", "x", optional)) {
+      List<NamedExpr> keys = new ArrayList<>(List.of(col("k").as("k")));
+      if (groupByValueToo) {
+        keys.add(col("v").as("v"));
+      }
+      LogicalRel plan = new LogicalRel.Aggregation(new LogicalRel.Project(join(left, right),
+          List.of(col("k").as("k"), col("v").as("v"), col("x").as("x"))), keys,
+          List.of(Aggregate.count(col("x"), "c"), Aggregate.count(col("x"), "c2")));
+      LogicalRel rewritten = EagerCount.rewrite(plan);
+      assertNotEquals(plan, rewritten);
+      assertEquals(run(memory, plan), run(memory, rewritten));
+    }
+  }
+
+  @Example
+  void countStarMeasuresOfThePreservedSideAndGroupsWithoutTheJoinKeyAreLeftAlone(EngineMemory memory) {
+    try (Table left = table(memory, "k", "v", List.of(1L)); Table right = table(memory, "ok", "x", List.of(1L))) {
+      List<LogicalRel> kept = List.of(
+          new LogicalRel.Aggregation(join(left, right), List.of(col("k").as("k")), List.of(Aggregate.countStar("c"))),
+          new LogicalRel.Aggregation(join(left, right), List.of(col("k").as("k")), List.of(Aggregate.count(col("v"), "c"))),
+          new LogicalRel.Aggregation(join(left, right), List.of(col("v").as("v")), List.of(Aggregate.count(col("x"), "c"))),
+          new LogicalRel.Aggregation(join(left, right), List.of(col("k").as("k")), List.of(Aggregate.sum(col("x"), "c"))),
+          new LogicalRel.Aggregation(join(left, right), List.of(col("x").as("x")), List.of(Aggregate.count(col("x"), "c"))),
+          new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.INNER, scan(left), scan(right), List.of("k"),
+              List.of("ok")), List.of(col("k").as("k")), List.of(Aggregate.count(col("x"), "c"))));
+      for (LogicalRel plan : kept) {
+        assertEquals(plan, EagerCount.rewrite(plan), plan.toString());
+      }
+    }
+  }
+
+  private static LogicalRel join(Table left, Table right) {
+    return new LogicalRel.Join(JoinKind.LEFT_OUTER, scan(left), scan(right), List.of("k"), List.of("ok"));
+  }
+
+  private static LogicalRel scan(Table table) {
+    List<String> columns = table.schema().getFields().stream().map(field -> field.getName()).toList();
+    return new LogicalRel.Scan(columns.getFirst(), table, columns, columns);
+  }
+
+  /** Rows of {@code (key, value)}: the value is the key's position mod 3, null where the position is a multiple of 4. */
+  private static Table table(EngineMemory memory, String key, String value, List<Long> keys) {
+    try (TableBuilder builder = new TableBuilder(List.of(key, value), List.of(ColumnType.INT64, ColumnType.INT64),
+        memory.arrow())) {
+      for (int i = 0; i < keys.size(); i++) {
+        if (keys.get(i) == null) {
+          builder.appendNull();
+        } else {
+          builder.appendLong(keys.get(i));
+        }
+        if (i % 4 == 0) {
+          builder.appendNull();
+        } else {
+          builder.appendLong(i % 3);
+        }
+        builder.endRow();
+      }
+      return builder.build();
+    }
+  }
+
+  private static List<List<Object>> run(EngineMemory memory, LogicalRel plan) {
+    try (Table result = new RelationLowering(new ExecutionContext(memory, 2))
+        .lower(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
+      List<List<Object>> rows = new ArrayList<>(TableRows.of(result));
+      rows.sort(Comparator.comparing(Object::toString));
+      return rows;
+    }
+  }
+
+  @Provide
+  Arbitrary<List<Long>> keys() {
+    return Arbitraries.oneOf(Arbitraries.longs().between(0, 5), Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE))
+        .injectNull(0.15).list();
+  }
+}
