@@ -62,7 +62,7 @@ class SqlCommandTablesTest {
         dir.resolve("set").toString(), "select p.name, sum(v.amount) as total from people p, visits v "
             + "where p.id = v.person group by p.name order by p.name");
     assertEquals(0, run.exitCode(), run.err());
-    assertEquals(List.of("NAME | TOTAL", "-----+------", "ann  |  30.0", "bob  |   3.0", "(2 rows)"),
+    assertEquals(List.of("name | total", "-----+------", "ann  |  30.0", "bob  |   3.0", "(2 rows)"),
         run.out().lines().toList());
     assertEquals(false, Files.exists(dir.resolve("no-tpch")), "no TPC-H data set generated");
   }
