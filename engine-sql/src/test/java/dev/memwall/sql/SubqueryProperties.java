@@ -1,6 +1,8 @@
 package dev.memwall.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
@@ -21,6 +23,7 @@ import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -28,8 +31,8 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * NOT IN, EXISTS and NOT EXISTS correlated beyond a key equality, and COUNT(DISTINCT) through SQL
- * text, over random tables {@code t(id BIGINT, x BIGINT, v INTEGER)} and {@code s(y BIGINT, w
+ * NOT IN, EXISTS and NOT EXISTS correlated beyond a key equality, a correlated scalar subquery
+ * grouped for the filtered outer rows' keys only, and COUNT(DISTINCT) through SQL text, over random tables {@code t(id BIGINT, x BIGINT, v INTEGER)} and {@code s(y BIGINT, w
  * INTEGER)} with nulls, duplicates, BIGINT's and INTEGER's limits and empty tables, against a
  * reference of SQL's semantics written here (three-valued comparisons; NOT IN is never true when
  * the subquery yields a null, and not true for a null value over a non-empty subquery).
@@ -116,6 +119,39 @@ class SubqueryProperties {
     String sql = "select id from t where " + (negated ? "not " : "") + "exists (select * from s where s.y = t.x and "
         + comparison + ") order by id";
     assertEquals(expected, run(outer, inner, sql, memory), sql);
+  }
+
+  @Property(tries = 80)
+  void aCorrelatedScalarGroupedForTheOuterRowsKeysOnlyFollowsSql(@ForAll("outers") List<Outer> outer,
+      @ForAll("inners") List<Inner> inner, @ForAll("ints") Integer bound, EngineMemory memory) {
+    int limit = bound == null ? 0 : bound;
+    List<List<Object>> expected = new ArrayList<>();
+    for (Outer row : outer) {
+      Integer largest = null;
+      for (Inner candidate : inner) {
+        if (row.x() != null && row.x().equals(candidate.y()) && candidate.w() != null) {
+          largest = largest == null ? candidate.w() : Math.max(largest, candidate.w());
+        }
+      }
+      if (row.v() != null && row.v() > limit && largest != null && row.v() < largest) {
+        expected.add(List.of(row.id()));
+      }
+    }
+    String sql = "select id from t where v > " + limit + " and v < (select max(w) from s where s.y = t.x) order by id";
+    assertEquals(expected, run(outer, inner, sql, memory), sql);
+  }
+
+  @Example
+  void aCorrelatedScalarIsGroupedOnlyForTheKeysOfTheFilteredOuterTable(EngineMemory memory) {
+    try (Table t = outer(List.of(), memory); Table s = inner(List.of(), memory)) {
+      Catalog catalog = new Catalog().register("t", t).register("s", s);
+      String reduced = Memwall.prepare(catalog, "select id from t where v > 0 and v < (select max(w) from s "
+          + "where s.y = t.x)").explain();
+      assertTrue(reduced.contains("semi join on [y] = [x]"), reduced);
+      String whole = Memwall.prepare(catalog, "select id from t where v < (select max(w) from s where s.y = t.x)")
+          .explain();
+      assertFalse(whole.contains("semi join"), "an unfiltered table has every key: nothing to reduce\n" + whole);
+    }
   }
 
   @Provide

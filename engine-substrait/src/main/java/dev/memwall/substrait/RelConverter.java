@@ -166,9 +166,13 @@ final class RelConverter {
    * with SQL's nulls ({@link NullAwareAntiJoin}), and {@code [NOT] EXISTS (subquery)} whose
    * subquery is a filter correlated by {@code inner field = outer field} conjuncts a semi (anti)
    * join on those fields with the subquery's other conjuncts, or, with one {@code inner field op
-   * outer field} comparison besides, a join with its groups' extremes ({@link CorrelatedComparison}). The joins go above the filter of the
-   * remaining conjuncts: a semi or anti join only drops rows, so the order does not change the
-   * result, and the filter stays on its input, where a comma join's conditions must be.
+   * outer field} comparison besides, a join with its groups' extremes ({@link CorrelatedComparison}).
+   * The order: uncorrelated scalar subqueries crossed with the input, the filter of the conjuncts that
+   * read no correlated scalar value (on its input, where a comma join's conditions must be), the
+   * semi and anti joins, the correlated scalar subqueries' joins, each grouping only the keys of a
+   * relation that has at least those of the rows that got there ({@link KeyReduction}), and the
+   * filter of the conjuncts that read their values. Every step only drops rows or adds columns, so
+   * the order does not change the result.
    */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
@@ -186,17 +190,19 @@ final class RelConverter {
       }
     }
     LogicalRel rel = input.rel();
+    Set<String> correlatedValues = new HashSet<>();
     for (Scalar scalar : scalars) { // uncorrelated: one row, crossing it adds its value as a column
       if (scalar.outerKeys().isEmpty()) {
         rel = new LogicalRel.Cross(rel, scalar.rel());
-        continue;
-      }
-      if (!kept.stream().allMatch(conjunct -> rejectsNull(conjunct, scalar.value()))) {
+      } else if (kept.stream().allMatch(conjunct -> rejectsNull(conjunct, scalar.value()))) {
+        correlatedValues.add(scalar.value());
+      } else {
         throw new UnsupportedPlanException(here, "correlated scalar subquery outside a comparison of the filter's "
             + "conditions");
       }
-      rel = new LogicalRel.Join(JoinKind.INNER, rel, scalar.rel(), scalar.outerKeys(), scalar.innerKeys());
     }
+    List<Expr> late = kept.stream().filter(c -> Exprs.columns(c).stream().anyMatch(correlatedValues::contains)).toList();
+    kept.removeAll(late);
     rel = kept.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(kept));
     for (Expression subquery : subqueries) {
       if (subquery instanceof Expression.InPredicate in) {
@@ -207,6 +213,15 @@ final class RelConverter {
         rel = exists(rel, exists(subquery), !(subquery instanceof Expression.SetPredicate), input.names(), here);
       }
     }
+    for (Scalar scalar : scalars) { // correlated: grouped for the keys of the rows that got here only
+      if (!scalar.outerKeys().isEmpty()) {
+        LogicalRel reducer = KeyReduction.reducer(rel, scalar.outerKeys());
+        LogicalRel grouped = reducer == null ? scalar.rel()
+            : KeyReduction.reduce(scalar.rel(), reducer, scalar.innerKeys(), scalar.outerKeys());
+        rel = new LogicalRel.Join(JoinKind.INNER, rel, grouped, scalar.outerKeys(), scalar.innerKeys());
+      }
+    }
+    rel = late.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(late));
     return new Converted(rel, input.names());
   }
 
