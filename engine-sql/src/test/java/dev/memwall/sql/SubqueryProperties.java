@@ -141,6 +141,42 @@ class SubqueryProperties {
     assertEquals(expected, run(outer, inner, sql, memory), sql);
   }
 
+  @Property(tries = 60)
+  void anInSubqueryOverAJoinKeepsTheRowsOfTheJoinWhoseKeyItHas(@ForAll("outers") List<Outer> outer,
+      @ForAll("inners") List<Inner> inner, @ForAll("ints") Integer bound, @ForAll boolean negated,
+      EngineMemory memory) {
+    int limit = bound == null ? 0 : bound;
+    Set<Long> values = new HashSet<>();
+    inner.stream().filter(row -> row.y() != null && row.w() != null && row.w() > limit).forEach(r -> values.add(r.y()));
+    List<List<Object>> expected = new ArrayList<>();
+    for (Outer row : outer) {
+      for (Inner other : inner) {
+        if (row.x() != null && row.x().equals(other.y()) && values.contains(row.x()) != negated) {
+          expected.add(Arrays.asList(row.id(), other.w()));
+        }
+      }
+    }
+    String sql = "select t.id, s.w from t, s where t.x = s.y and " + (negated ? "not " : "") + "exists (select * "
+        + "from s i where i.y = t.x and i.w > " + limit + ")";
+    List<List<Object>> actual = new ArrayList<>(run(outer, inner, sql, memory));
+    Comparator<List<Object>> byRow = Comparator.comparing((List<Object> row) -> (Long) row.get(0))
+        .thenComparing(row -> (Integer) row.get(1), Comparator.nullsFirst(Comparator.naturalOrder()));
+    expected.sort(byRow);
+    actual.sort(byRow);
+    assertEquals(expected, actual, sql);
+  }
+
+  @Example
+  void aSubquerysSemiJoinGoesOnTheJoinInputWithItsKey(EngineMemory memory) {
+    try (Table t = outer(List.of(), memory); Table s = inner(List.of(), memory)) {
+      String plan = Memwall.prepare(new Catalog().register("t", t).register("s", s), "select t.id, s.w from t, s "
+          + "where t.x = s.y and t.x in (select y from s where w > 0)").explain();
+      int inner = plan.indexOf("inner join");
+      int semi = plan.indexOf("semi join");
+      assertTrue(inner >= 0 && semi > inner, "the semi join is below the inner join\n" + plan);
+    }
+  }
+
   @Example
   void aCorrelatedScalarIsGroupedOnlyForTheKeysOfTheFilteredOuterTable(EngineMemory memory) {
     try (Table t = outer(List.of(), memory); Table s = inner(List.of(), memory)) {

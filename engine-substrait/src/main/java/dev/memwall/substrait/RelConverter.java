@@ -395,7 +395,7 @@ final class RelConverter {
           + "BIGINT or DATE of one type)");
     }
     if (!negated) {
-      return new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
+      return SemiJoinPlacement.place(rel, JoinKind.SEMI, haystack.rel(), List.of(needle.name()), haystack.names());
     }
     boolean nullable = in.needles().getFirst().getType().nullable()
         || in.haystack().getRecordType().fields().getFirst().nullable();
@@ -440,7 +440,7 @@ final class RelConverter {
       return comparison.exists(rel, inner.rel(), inner.outerKeys(), inner.innerKeys(), negated,
           names);
     }
-    return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, inner.rel(), inner.outerKeys(),
+    return SemiJoinPlacement.place(rel, negated ? JoinKind.ANTI : JoinKind.SEMI, inner.rel(), inner.outerKeys(),
         inner.innerKeys());
   }
 

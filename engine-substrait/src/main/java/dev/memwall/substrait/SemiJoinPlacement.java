@@ -1,0 +1,43 @@
+package dev.memwall.substrait;
+
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import java.util.List;
+
+/**
+ * Where a subquery's semi or anti join goes: on the input of the enclosing query's join region
+ * that has all of its key columns, not above the whole region (TPC-H Q18: {@code o_orderkey IN
+ * (...)} keeps the 57 large orders before they are joined with customer and lineitem, instead of
+ * joining all of them first). A semi or anti join keeps or drops each row by its key columns
+ * alone, and a cross product, an inner join or a filter keeps a row only if it keeps the rows of
+ * its inputs that it is made of, so dropping an input's rows first drops the same result rows.
+ * Outer joins and everything else are not looked into. Stateless.
+ */
+final class SemiJoinPlacement {
+  private SemiJoinPlacement() {}
+
+  /**
+   * {@code rel} with the rows joined ({@code kind} SEMI or ANTI) with {@code build} on {@code keys
+   * = buildKeys}, the join placed as deep as the keys allow.
+   */
+  static LogicalRel place(LogicalRel rel, JoinKind kind, LogicalRel build, List<String> keys, List<String> buildKeys) {
+    if (kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
+      throw new IllegalArgumentException("only semi and anti joins are placed, not " + kind);
+    }
+    return switch (rel) {
+      case LogicalRel.Filter filter -> new LogicalRel.Filter(place(filter.input(), kind, build, keys, buildKeys),
+          filter.condition());
+      case LogicalRel.Cross cross when cross.left().columns().containsAll(keys) ->
+          new LogicalRel.Cross(place(cross.left(), kind, build, keys, buildKeys), cross.right());
+      case LogicalRel.Cross cross when cross.right().columns().containsAll(keys) ->
+          new LogicalRel.Cross(cross.left(), place(cross.right(), kind, build, keys, buildKeys));
+      case LogicalRel.Join join when join.kind() == JoinKind.INNER && join.left().columns().containsAll(keys) ->
+          new LogicalRel.Join(JoinKind.INNER, place(join.left(), kind, build, keys, buildKeys), join.right(),
+              join.leftKeys(), join.rightKeys());
+      case LogicalRel.Join join when join.kind() == JoinKind.INNER && join.right().columns().containsAll(keys) ->
+          new LogicalRel.Join(JoinKind.INNER, join.left(), place(join.right(), kind, build, keys, buildKeys),
+              join.leftKeys(), join.rightKeys());
+      default -> new LogicalRel.Join(kind, rel, build, keys, buildKeys);
+    };
+  }
+}
