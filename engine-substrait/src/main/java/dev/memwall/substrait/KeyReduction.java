@@ -67,14 +67,15 @@ final class KeyReduction {
 
   /**
    * {@code grouped} (projects over an aggregation grouped by {@code innerKeys}) with the
-   * aggregation's input semi-joined with {@code reducer} on {@code innerKeys = outerKeys}.
+   * aggregation's input semi-joined with {@code reducer} on {@code innerKeys = outerKeys}, on the
+   * input of its join region that has the inner keys ({@link SemiJoinPlacement}).
    */
   static LogicalRel reduce(LogicalRel grouped, LogicalRel reducer, List<String> innerKeys, List<String> outerKeys) {
     return switch (grouped) {
       case LogicalRel.Project project -> new LogicalRel.Project(reduce(project.input(), reducer, innerKeys, outerKeys),
           project.outputs());
-      case LogicalRel.Aggregation aggregation -> new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI,
-          aggregation.input(), reducer, innerKeys, outerKeys), aggregation.keys(), aggregation.measures());
+      case LogicalRel.Aggregation aggregation -> new LogicalRel.Aggregation(SemiJoinPlacement.place(
+          aggregation.input(), JoinKind.SEMI, reducer, innerKeys, outerKeys), aggregation.keys(), aggregation.measures());
       default -> throw new IllegalStateException("not a grouped subquery: " + grouped);
     };
   }

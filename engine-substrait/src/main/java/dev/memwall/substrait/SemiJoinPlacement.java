@@ -1,5 +1,6 @@
 package dev.memwall.substrait;
 
+import dev.memwall.core.expr.Expr;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import java.util.List;
@@ -10,8 +11,9 @@ import java.util.List;
  * (...)} keeps the 57 large orders before they are joined with customer and lineitem, instead of
  * joining all of them first). A semi or anti join keeps or drops each row by its key columns
  * alone, and a cross product, an inner join or a filter keeps a row only if it keeps the rows of
- * its inputs that it is made of, so dropping an input's rows first drops the same result rows.
- * Outer joins and everything else are not looked into. Stateless.
+ * its inputs that it is made of, so dropping an input's rows first drops the same result rows; a
+ * project that passes the key columns on unchanged keeps its rows one for one. Outer joins and
+ * everything else are not looked into. Stateless.
  */
 final class SemiJoinPlacement {
   private SemiJoinPlacement() {}
@@ -27,6 +29,8 @@ final class SemiJoinPlacement {
     return switch (rel) {
       case LogicalRel.Filter filter -> new LogicalRel.Filter(place(filter.input(), kind, build, keys, buildKeys),
           filter.condition());
+      case LogicalRel.Project project when passes(project, keys) -> new LogicalRel.Project(place(project.input(), kind,
+          build, keys, buildKeys), project.outputs());
       case LogicalRel.Cross cross when cross.left().columns().containsAll(keys) ->
           new LogicalRel.Cross(place(cross.left(), kind, build, keys, buildKeys), cross.right());
       case LogicalRel.Cross cross when cross.right().columns().containsAll(keys) ->
@@ -39,5 +43,12 @@ final class SemiJoinPlacement {
               join.leftKeys(), join.rightKeys());
       default -> new LogicalRel.Join(kind, rel, build, keys, buildKeys);
     };
+  }
+
+  /** Whether {@code project} passes each of {@code keys} on from its input unchanged, under its own name. */
+  private static boolean passes(LogicalRel.Project project, List<String> keys) {
+    return keys.stream().allMatch(key -> project.input().columns().contains(key) && project.outputs().stream()
+        .anyMatch(output -> output.name().equals(key) && output.expr() instanceof Expr.ColumnRef ref
+            && ref.name().equals(key)));
   }
 }
