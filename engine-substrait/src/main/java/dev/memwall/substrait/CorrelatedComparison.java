@@ -1,6 +1,7 @@
 package dev.memwall.substrait;
 
 import dev.memwall.core.expr.Expr;
+import dev.memwall.core.expr.ExprText;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.substrait.logical.LogicalRel;
@@ -74,15 +75,7 @@ record CorrelatedComparison(String inner, Expr.ComparisonOp op, String outer) {
 
   @Override
   public String toString() {
-    String symbol = switch (op) {
-      case EQ -> "=";
-      case NE -> "<>";
-      case LT -> "<";
-      case LE -> "<=";
-      case GT -> ">";
-      case GE -> ">=";
-    };
-    return inner + " " + symbol + " " + outer;
+    return ExprText.of(new Expr.Comparison(op, Expr.col(inner), Expr.col(outer)));
   }
 
   /** {@code op} for {@code b op' a} meaning {@code a op b}. */
