@@ -19,7 +19,9 @@ import java.util.Set;
  * project that passes the key columns on unchanged keeps its rows one for one. Outer joins and
  * everything else are not looked into. The conditions of the filters passed on the way down that
  * read only the input the join goes on are applied to it below the join as well (they stay where
- * they were too), so that the join does not probe rows they drop. Stateless.
+ * they were too), so that the join does not probe rows they drop. A cross product with one row (an
+ * uncorrelated scalar subquery's value) is not looked into: the conditions on that value are
+ * often the selective ones (TPC-H Q22's {@code c_acctbal > (select avg ...)}). Stateless.
  */
 final class SemiJoinPlacement {
   private SemiJoinPlacement() {}
@@ -43,6 +45,8 @@ final class SemiJoinPlacement {
           concat(above, Exprs.conjuncts(filter.condition()))), filter.condition());
       case LogicalRel.Project project when passes(project, keys) -> new LogicalRel.Project(place(project.input(), kind,
           build, keys, buildKeys, List.of()), project.outputs());
+      case LogicalRel.Cross cross when oneRow(cross.left()) || oneRow(cross.right()) ->
+          onInput(rel, kind, build, keys, buildKeys, above); // the conditions on the crossed-in value stay below
       case LogicalRel.Cross cross when cross.left().columns().containsAll(keys) ->
           new LogicalRel.Cross(place(cross.left(), kind, build, keys, buildKeys, above), cross.right());
       case LogicalRel.Cross cross when cross.right().columns().containsAll(keys) ->
@@ -56,14 +60,24 @@ final class SemiJoinPlacement {
       case LogicalRel.Cross cross -> new LogicalRel.Join(kind, rel, build, keys, buildKeys);
       case LogicalRel.Join join when join.kind() == JoinKind.INNER -> new LogicalRel.Join(kind, rel, build, keys,
           buildKeys);
-      default -> {
-        // the filters above that read only this input apply here too, so the join probes their rows only
-        Set<String> columns = new HashSet<>(rel.columns());
-        List<Expr> own = above.stream().filter(c -> columns.containsAll(Exprs.columns(c))).toList();
-        yield new LogicalRel.Join(kind, own.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(own)), build, keys,
-            buildKeys);
-      }
+      default -> onInput(rel, kind, build, keys, buildKeys, above);
     };
+  }
+
+  /** The join on {@code rel}, below it the conditions of {@code above} that read only {@code rel}'s columns. */
+  private static LogicalRel onInput(LogicalRel rel, JoinKind kind, LogicalRel build, List<String> keys,
+      List<String> buildKeys, List<Expr> above) {
+    // the filters above that read only this input apply here too, so the join probes their rows only
+    Set<String> columns = new HashSet<>(rel.columns());
+    List<Expr> own = above.stream().filter(c -> columns.containsAll(Exprs.columns(c))).toList();
+    return new LogicalRel.Join(kind, own.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(own)), build, keys,
+        buildKeys);
+  }
+
+  /** Whether {@code rel} is certainly one row: a global aggregation, possibly projected. */
+  private static boolean oneRow(LogicalRel rel) {
+    return rel instanceof LogicalRel.Aggregation aggregation && aggregation.keys().isEmpty()
+        || rel instanceof LogicalRel.Project project && oneRow(project.input());
   }
 
   private static List<Expr> concat(List<Expr> first, List<Expr> second) {
