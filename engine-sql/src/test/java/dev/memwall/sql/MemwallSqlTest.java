@@ -133,7 +133,7 @@ class MemwallSqlTest {
   }
 
   @Test
-  void inExistsAndScalarSubqueriesRunAndNotInIsRefusedBeforeRunning(EngineMemory memory) {
+  void inNotInExistsAndScalarSubqueriesRunAndACorrelatedNotInIsRefusedBeforeRunning(EngineMemory memory) {
     try (Table orders = orders(memory); Table customers = customers(memory)) {
       Catalog catalog = catalog(orders, customers);
       try (Table result = Memwall.sql(catalog, "select id from orders where customer in (select id from customers) "
@@ -152,9 +152,18 @@ class MemwallSqlTest {
           + "where i.customer = o.customer)", ExecutionContext.singleThreaded(memory))) {
         assertEquals(List.of(row(1L)), rows(result), "customer 10's average is 6.50; order 5 has no customer");
       }
+      try (Table result = Memwall.sql(catalog, "select id from orders where customer not in (select id from customers) "
+          + "order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(4L)), rows(result), "customer 30 is not among 10, 20 and 50; order 5's null is not "
+            + "known to be absent");
+      }
+      try (Table result = Memwall.sql(catalog, "select id from orders o where exists (select * from orders i "
+          + "where i.customer = o.customer and i.id <> o.id) order by id", ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(1L), row(2L)), rows(result), "only customer 10 has a second order");
+      }
       UnsupportedPlanException e = assertThrows(UnsupportedPlanException.class, () -> Memwall.prepare(catalog,
-          "select id from orders where customer not in (select id from customers)"));
-      assertEquals("root > project > filter: subquery (InPredicate); subqueries are not decorrelated yet",
+          "select id from orders o where customer not in (select c.id from customers c where c.id > o.id)"));
+      assertEquals("root > project > filter (not in) > project > filter: outer reference (a correlated subquery)",
           e.getMessage());
     }
   }

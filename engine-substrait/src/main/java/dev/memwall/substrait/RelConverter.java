@@ -39,11 +39,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * gets a name unique within the plan ({@link Names}).
  *
  * <p>Supported: named-table reads (with their filter), filter (an uncorrelated {@code field IN
- * (subquery)} among its conjuncts as a semi join, {@code [NOT] EXISTS} correlated by field equalities
- * as a semi or anti join, a scalar subquery that is a global aggregate as a column crossed in, or
+ * (subquery)} among its conjuncts as a semi join, {@code field NOT IN (subquery)} as an anti join
+ * with SQL's nulls ({@link NullAwareAntiJoin}), {@code [NOT] EXISTS} correlated by field equalities
+ * as a semi or anti join, and by one comparison of fields besides ({@link CorrelatedComparison}), a
+ * scalar subquery that is a global aggregate as a column crossed in, or
  * joined on its correlation's fields), project (Substrait's project appends
  * its expressions to the input's fields), aggregate (one grouping set; sum, avg, min, max, count,
- * count(*); no DISTINCT or filter per measure), sort by fields, fetch without offset, inner, left,
+ * count(*); DISTINCT only where every measure is over one argument's ({@link DistinctAggregation});
+ * no filter per measure), sort by fields, fetch without offset, inner, left,
  * right (turned around), semi and anti joins whose condition has at least one field-equals-field
  * conjunct across the sides (the other conjuncts are filtered after an inner join, and pushed into
  * the other side of an outer, semi or anti join when they read only that side; anything else is
@@ -159,11 +162,17 @@ final class RelConverter {
    * aggregate over a filter correlated by field equalities is grouped by its inner fields and joined
    * on them, which is exact where the value is only compared (a row without a group compares with
    * null and is dropped either way). Among its conjuncts, {@code field IN (subquery)} with an uncorrelated one-column
-   * subquery becomes a semi join with the subquery, and {@code [NOT] EXISTS (subquery)} whose
-   * subquery is a filter correlated only by {@code inner field = outer field} conjuncts a semi (anti)
-   * join on those fields with the subquery's other conjuncts. The joins go above the filter of the
-   * remaining conjuncts: a semi or anti join only drops rows, so the order does not change the
-   * result, and the filter stays on its input, where a comma join's conditions must be.
+   * subquery becomes a semi join with the subquery, {@code field NOT IN (subquery)} an anti join
+   * with SQL's nulls ({@link NullAwareAntiJoin}), and {@code [NOT] EXISTS (subquery)} whose
+   * subquery is a filter correlated by {@code inner field = outer field} conjuncts a semi (anti)
+   * join on those fields with the subquery's other conjuncts, or, with one {@code inner field op
+   * outer field} comparison besides, a join with its groups' extremes ({@link CorrelatedComparison}).
+   * The order: uncorrelated scalar subqueries crossed with the input, the filter of the conjuncts that
+   * read no correlated scalar value (on its input, where a comma join's conditions must be), the
+   * semi and anti joins, the correlated scalar subqueries' joins, each grouping only the keys of a
+   * relation that has at least those of the rows that got there ({@link KeyReduction}), and the
+   * filter of the conjuncts that read their values. Every step only drops rows or adds columns, so
+   * the order does not change the result.
    */
   private Converted filter(Filter filter, String here) {
     Converted input = convert(filter.getInput(), here);
@@ -173,29 +182,46 @@ final class RelConverter {
     List<Expr> kept = new ArrayList<>();
     List<Expression> subqueries = new ArrayList<>();
     for (Expression conjunct : conjuncts(filter.getCondition())) {
-      if (conjunct instanceof Expression.InPredicate in && in.needles().size() == 1 || exists(conjunct) != null) {
+      if (conjunct instanceof Expression.InPredicate in && in.needles().size() == 1 || exists(conjunct) != null
+          || notIn(conjunct) != null) {
         subqueries.add(conjunct);
       } else {
         kept.add(expressions.convert(conjunct));
       }
     }
     LogicalRel rel = input.rel();
+    Set<String> correlatedValues = new HashSet<>();
     for (Scalar scalar : scalars) { // uncorrelated: one row, crossing it adds its value as a column
       if (scalar.outerKeys().isEmpty()) {
         rel = new LogicalRel.Cross(rel, scalar.rel());
-        continue;
-      }
-      if (!kept.stream().allMatch(conjunct -> rejectsNull(conjunct, scalar.value()))) {
+      } else if (kept.stream().allMatch(conjunct -> rejectsNull(conjunct, scalar.value()))) {
+        correlatedValues.add(scalar.value());
+      } else {
         throw new UnsupportedPlanException(here, "correlated scalar subquery outside a comparison of the filter's "
             + "conditions");
       }
-      rel = new LogicalRel.Join(JoinKind.INNER, rel, scalar.rel(), scalar.outerKeys(), scalar.innerKeys());
     }
+    List<Expr> late = kept.stream().filter(c -> Exprs.columns(c).stream().anyMatch(correlatedValues::contains)).toList();
+    kept.removeAll(late);
     rel = kept.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(kept));
     for (Expression subquery : subqueries) {
-      rel = subquery instanceof Expression.InPredicate in ? in(rel, in, expressions, here)
-          : exists(rel, exists(subquery), !(subquery instanceof Expression.SetPredicate), input.names(), here);
+      if (subquery instanceof Expression.InPredicate in) {
+        rel = in(rel, in, expressions, false, here);
+      } else if (notIn(subquery) != null) {
+        rel = in(rel, notIn(subquery), expressions, true, here);
+      } else {
+        rel = exists(rel, exists(subquery), !(subquery instanceof Expression.SetPredicate), input.names(), here);
+      }
     }
+    for (Scalar scalar : scalars) { // correlated: grouped for the keys of the rows that got here only
+      if (!scalar.outerKeys().isEmpty()) {
+        LogicalRel reducer = KeyReduction.reducer(rel, scalar.outerKeys());
+        LogicalRel grouped = reducer == null ? scalar.rel()
+            : KeyReduction.reduce(scalar.rel(), reducer, scalar.innerKeys(), scalar.outerKeys());
+        rel = new LogicalRel.Join(JoinKind.INNER, rel, grouped, scalar.outerKeys(), scalar.innerKeys());
+      }
+    }
+    rel = late.isEmpty() ? rel : new LogicalRel.Filter(rel, Exprs.and(late));
     return new Converted(rel, input.names());
   }
 
@@ -280,6 +306,10 @@ final class RelConverter {
         if (!(global.rel() instanceof LogicalRel.Aggregation aggregation) || aggregate.getRemap().isPresent()) {
           throw new UnsupportedPlanException(at, "correlated scalar subquery whose aggregate has an emit");
         }
+        if (aggregate.getMeasures().stream()
+            .anyMatch(m -> m.getFunction().invocation() == Expression.AggregationInvocation.DISTINCT)) {
+          throw new UnsupportedPlanException(at, "correlated scalar subquery over DISTINCT values");
+        }
         if (aggregation.measures().stream().anyMatch(m -> m.function() == Aggregate.Function.COUNT)) {
           throw new UnsupportedPlanException(at, "correlated scalar subquery over a count (a missing group counts 0, "
               + "not null)");
@@ -290,6 +320,10 @@ final class RelConverter {
       }
       case Filter filter -> {
         Decorrelated inner = decorrelate(filter, outer, at);
+        if (!inner.comparisons().isEmpty()) {
+          throw new UnsupportedPlanException(at, "correlated scalar subquery with a comparison beyond its field "
+              + "equalities: " + inner.comparisons());
+        }
         if (inner.outerKeys().isEmpty()) {
           yield null;
         }
@@ -334,19 +368,39 @@ final class RelConverter {
     };
   }
 
-  private LogicalRel in(LogicalRel rel, Expression.InPredicate in, ExpressionConverter expressions, String here) {
+  /** The IN predicate of one value that {@code conjunct} negates, or null. */
+  private static Expression.InPredicate notIn(Expression conjunct) {
+    return conjunct instanceof Expression.ScalarFunctionInvocation call && call.declaration().name().equalsIgnoreCase("not")
+        && call.arguments().size() == 1 && call.arguments().getFirst() instanceof Expression.InPredicate in
+        && in.needles().size() == 1 ? in : null;
+  }
+
+  /**
+   * {@code rel} semi-joined with {@code in}'s uncorrelated one-column subquery ({@code negated}: the
+   * rows for which NOT IN is true, {@link NullAwareAntiJoin}).
+   */
+  private LogicalRel in(LogicalRel rel, Expression.InPredicate in, ExpressionConverter expressions, boolean negated,
+      String here) {
+    String kind = negated ? "NOT IN" : "IN";
     if (!(expressions.convert(in.needles().getFirst()) instanceof Expr.ColumnRef needle)) {
-      throw new UnsupportedPlanException(here, "IN subquery whose value is not a field");
+      throw new UnsupportedPlanException(here, kind + " subquery whose value is not a field");
     }
-    Converted haystack = convert(in.haystack(), here + " (in)");
+    String inside = here + (negated ? " (not in)" : " (in)");
+    Converted haystack = convert(in.haystack(), inside);
     if (haystack.names().size() != 1) {
-      throw new UnsupportedPlanException(here, "IN subquery with " + haystack.names().size() + " columns");
+      throw new UnsupportedPlanException(here, kind + " subquery with " + haystack.names().size() + " columns");
     }
     if (!joinable(needle.name(), haystack.names().getFirst())) {
-      throw new UnsupportedPlanException(here, "IN subquery on columns a hash join does not key on (INTEGER, BIGINT "
-          + "or DATE of one type)");
+      throw new UnsupportedPlanException(here, kind + " subquery on columns a hash join does not key on (INTEGER, "
+          + "BIGINT or DATE of one type)");
     }
-    return new LogicalRel.Join(JoinKind.SEMI, rel, haystack.rel(), List.of(needle.name()), haystack.names());
+    if (!negated) {
+      return SemiJoinPlacement.place(rel, JoinKind.SEMI, haystack.rel(), List.of(needle.name()), haystack.names());
+    }
+    boolean nullable = in.needles().getFirst().getType().nullable()
+        || in.haystack().getRecordType().fields().getFirst().nullable();
+    return NullAwareAntiJoin.notIn(rel, needle.name(), haystack, nullable ? convert(in.haystack(), inside) : null,
+        nullable, names);
   }
 
   /** The EXISTS predicate {@code conjunct} is or negates, or null. */
@@ -372,16 +426,34 @@ final class RelConverter {
     if (inner.outerKeys().isEmpty()) {
       throw new UnsupportedPlanException(where, "EXISTS subquery without an inner field = outer field condition");
     }
-    return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, inner.rel(), inner.outerKeys(),
+    if (inner.comparisons().size() > 1) {
+      throw new UnsupportedPlanException(where, "EXISTS subquery correlated by " + inner.comparisons().size()
+          + " comparisons beyond its field equalities (at most one: " + inner.comparisons() + ")");
+    }
+    if (inner.comparisons().size() == 1) {
+      CorrelatedComparison comparison = inner.comparisons().getFirst();
+      if (!CorrelatedComparison.takes(types.get(comparison.inner()))) {
+        throw new UnsupportedPlanException(where, "EXISTS subquery comparing " + comparison.inner() + " with "
+            + comparison.outer() + " beyond its key equalities, a type MIN and MAX do not take (only numbers, dates "
+            + "and booleans)");
+      }
+      return comparison.exists(rel, inner.rel(), inner.outerKeys(), inner.innerKeys(), negated,
+          names);
+    }
+    return SemiJoinPlacement.place(rel, negated ? JoinKind.ANTI : JoinKind.SEMI, inner.rel(), inner.outerKeys(),
         inner.innerKeys());
   }
 
-  /** A subquery's filter without its {@code inner field = outer field} conjuncts, which are its key pairs. */
-  private record Decorrelated(LogicalRel rel, List<String> names, List<String> outerKeys, List<String> innerKeys) {}
+  /**
+   * A subquery's filter without its {@code inner field = outer field} conjuncts, which are its key
+   * pairs, and its {@code inner field op outer field} comparisons.
+   */
+  private record Decorrelated(LogicalRel rel, List<String> names, List<String> outerKeys, List<String> innerKeys,
+      List<CorrelatedComparison> comparisons) {}
 
   /**
-   * {@code filter}, a subquery's, with its correlation conjuncts taken out as key pairs; the other
-   * conjuncts filter its input. {@code outer} names the enclosing query's fields.
+   * {@code filter}, a subquery's, with its correlation conjuncts taken out as key pairs and
+   * comparisons; the other conjuncts filter its input. {@code outer} names the enclosing query's fields.
    *
    * @throws UnsupportedPlanException for an outer reference in any other conjunct
    */
@@ -391,18 +463,23 @@ final class RelConverter {
     List<String> outerKeys = new ArrayList<>();
     List<String> innerKeys = new ArrayList<>();
     List<Expr> kept = new ArrayList<>();
+    List<CorrelatedComparison> comparisons = new ArrayList<>();
     for (Expression conjunct : conjuncts(filter.getCondition())) {
       String[] pair = correlation(conjunct, outer, expressions, here);
+      CorrelatedComparison comparison = pair == null ? CorrelatedComparison.of(conjunct, outer, expressions) : null;
       if (pair != null) {
         outerKeys.add(pair[0]);
         innerKeys.add(pair[1]);
+      } else if (comparison != null) {
+        comparisons.add(comparison);
       } else {
         kept.add(expressions.convert(conjunct)); // an outer reference elsewhere is refused here
       }
     }
     LogicalRel rel = kept.isEmpty() ? input.rel() : new LogicalRel.Filter(input.rel(), Exprs.and(kept));
-    return new Decorrelated(rel, input.names(), outerKeys, innerKeys);
+    return new Decorrelated(rel, input.names(), outerKeys, innerKeys, comparisons);
   }
+
 
   /**
    * The outer and inner column of {@code conjunct} when it is {@code inner field = outer field}, or null.
@@ -433,7 +510,7 @@ final class RelConverter {
   }
 
   /** Whether {@code reference} is a field of the query one level out. */
-  private static boolean isOuterField(FieldReference reference) {
+  static boolean isOuterField(FieldReference reference) {
     return reference.isOuterReference() && reference.outerReferenceStepsOut().orElse(0) == 1
         && reference.segments().size() == 1 && reference.segments().getFirst() instanceof FieldReference.StructField;
   }
@@ -493,15 +570,18 @@ final class RelConverter {
       }
     }
     List<Aggregate> measures = new ArrayList<>();
+    List<Boolean> distinct = new ArrayList<>();
     for (io.substrait.relation.Aggregate.Measure measure : aggregate.getMeasures()) {
       String name = typed(names.fresh("agg"), measure.getFunction().getType());
       measures.add(measure(measure, expressions, name, here));
+      distinct.add(measure.getFunction().invocation() == Expression.AggregationInvocation.DISTINCT);
       fields.add(name);
     }
     if (keys.isEmpty() && measures.isEmpty()) {
       throw new UnsupportedPlanException(here, "an aggregate without groupings or measures");
     }
-    return new Converted(new LogicalRel.Aggregation(input.rel(), keys, measures), fields);
+    return new Converted(distinct.contains(true) ? DistinctAggregation.plan(input.rel(), keys, measures, distinct, names,
+        here) : new LogicalRel.Aggregation(input.rel(), keys, measures), fields);
   }
 
   private static Aggregate measure(io.substrait.relation.Aggregate.Measure measure, ExpressionConverter expressions,
@@ -511,15 +591,12 @@ final class RelConverter {
     if (measure.getPreMeasureFilter().isPresent()) {
       throw new UnsupportedPlanException(here, "aggregate function '" + function + "' with a filter");
     }
-    if (call.invocation() == Expression.AggregationInvocation.DISTINCT) {
-      throw new UnsupportedPlanException(here, "aggregate function '" + function + "' over DISTINCT values");
-    }
     if (call.aggregationPhase() != Expression.AggregationPhase.INITIAL_TO_RESULT) {
       throw new UnsupportedPlanException(here, "aggregate function '" + function + "' in phase "
           + call.aggregationPhase() + " (only INITIAL_TO_RESULT)");
     }
     List<FunctionArg> args = call.arguments();
-    if (function.equals("count") && args.isEmpty()) {
+    if (function.equals("count") && args.isEmpty() && call.invocation() != Expression.AggregationInvocation.DISTINCT) {
       return Aggregate.countStar(name);
     }
     if (args.size() != 1 || !(args.getFirst() instanceof Expression argument)) {

@@ -110,9 +110,12 @@ class RefusalTest {
         refused("root > aggregate: aggregate function 'count' with a filter",
             () -> aggregateT(input -> B.measure(Fixture.aggregate("count", N.I64, AggregationInvocation.ALL),
                 B.bool(true)))),
-        refused("root > aggregate: aggregate function 'count' over DISTINCT values",
-            () -> aggregateT(input -> B.measure(Fixture.aggregate("count", N.I64, AggregationInvocation.DISTINCT,
-                B.fieldReference(input, 0))))),
+        refused("root > aggregate: aggregate functions over DISTINCT values beside others (only measures that are all "
+            + "over the DISTINCT values of one argument)", () -> plan(Aggregate.builder().input(t)
+                .addGroupings(B.grouping(t, 1))
+                .addMeasures(B.measure(Fixture.aggregate("count", N.I64, AggregationInvocation.DISTINCT,
+                    B.fieldReference(t, 0))), B.measure(Fixture.aggregate("count", N.I64, AggregationInvocation.ALL,
+                    B.fieldReference(t, 0)))).build(), "g", "a", "b")),
         refused("root > aggregate: aggregate function 'sum' in phase INITIAL_TO_INTERMEDIATE (only INITIAL_TO_RESULT)",
             () -> aggregateT(input -> B.measure(Fixture.aggregate("sum", N.I64,
                 Expression.AggregationPhase.INITIAL_TO_INTERMEDIATE, AggregationInvocation.ALL,
@@ -168,8 +171,28 @@ class RefusalTest {
                 B.str("x")), Fixture.scanU())))),
         refused("root > filter (exists) > filter: outer reference (a correlated subquery)",
             () -> filterT(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(0, N.I64, 1)), call("lt", N.BOOLEAN,
+                B.negate(B.fieldReference(inner, 0)), FieldReference.newRootStructOuterReference(4, N.I32, 1))),
+                Fixture.scanU())))),
+        refused("root > filter (exists) > filter: EXISTS subquery correlated by 2 comparisons beyond its field "
+            + "equalities (at most one: [uid < qty, uid < id])",
+            () -> filterT(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
                 FieldReference.newRootStructOuterReference(0, N.I64, 1)), call("lt", N.BOOLEAN, B.fieldReference(inner, 0),
-                FieldReference.newRootStructOuterReference(4, N.I32, 1))), Fixture.scanU())))),
+                FieldReference.newRootStructOuterReference(4, N.I32, 1)), call("gt", N.BOOLEAN,
+                FieldReference.newRootStructOuterReference(0, N.I64, 1), B.fieldReference(inner, 0))),
+                Fixture.scanU())))),
+        refused("root > filter (exists) > filter: EXISTS subquery comparing label with grp beyond its key equalities, a "
+            + "type MIN and MAX do not take (only numbers, dates and booleans)",
+            () -> filterT(input -> B.exists(B.filter(inner -> B.and(call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(0, N.I64, 1)), call("not_equal", N.BOOLEAN,
+                B.fieldReference(inner, 1), FieldReference.newRootStructOuterReference(1, N.STRING, 1))),
+                Fixture.scanU())))),
+        refused("root > filter: NOT IN subquery with 2 columns", () -> filterT(input -> call("not", N.BOOLEAN,
+            B.inPredicate(Fixture.scanU(), B.fieldReference(input, 0))))),
+        refused("root > filter (not in) > filter: outer reference (a correlated subquery)", () -> filterT(input ->
+            call("not", N.BOOLEAN, B.inPredicate(B.filter(inner -> call("equal", N.BOOLEAN, B.fieldReference(inner, 0),
+                FieldReference.newRootStructOuterReference(0, N.I64, 1)), B.remap(0), Fixture.scanU()),
+                B.fieldReference(input, 0))))),
         refused("root > filter: scalar subquery with 2 columns", () -> filterT(input -> call("gt", N.BOOLEAN,
             B.fieldReference(input, 0), B.scalarSubquery(Fixture.scanU(), N.I64)))),
         refused("root > filter: scalar subquery that is not certainly one row (only a global aggregate, possibly "
@@ -185,7 +208,8 @@ class RefusalTest {
             () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
                 B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.remap(0), correlatedFilterU()),
                 N.I64)))),
-        refused("root > filter (scalar) > aggregate > filter: outer reference (a correlated subquery)",
+        refused("root > filter (scalar) > aggregate > filter: correlated scalar subquery with a comparison beyond its "
+            + "field equalities: [uid < id]",
             () -> filterT(input -> call("gt", N.BOOLEAN, B.fieldReference(input, 0), B.scalarSubquery(
                 B.aggregate(inner -> B.grouping(), inner -> List.of(B.max(inner, 0)), B.filter(inner -> call("lt",
                     N.BOOLEAN, B.fieldReference(inner, 0), FieldReference.newRootStructOuterReference(0, N.I64, 1)),
