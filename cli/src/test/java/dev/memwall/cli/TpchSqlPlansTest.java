@@ -24,24 +24,16 @@ class TpchSqlPlansTest {
   }
 
   @Test
-  void sqlPlansAreVerifiedAgainstDuckDbAndARefusedQueryIsReportedNotRunByHand() throws Exception {
+  void sqlPlansAreVerifiedAgainstDuckDb() {
     MemwallCliTest.Run run = tpch("--plans", "sql", "--queries", "6,16,22");
-    assertEquals(0, run.exitCode(), "a refusal is a known limit of the SQL path; stderr: " + run.err() + run.out());
+    assertEquals(0, run.exitCode(), "stderr: " + run.err() + run.out());
     String out = run.out();
     assertTrue(out.contains("on memwall (plans from SQL), 2 threads"), out);
-    assertTrue(out.lines().anyMatch(line -> line.startsWith("Q6 ") && line.strip().endsWith("yes")), out);
-    assertTrue(out.lines().anyMatch(line -> line.startsWith("Q22 ") && line.strip().endsWith("yes")), out);
-    assertTrue(out.lines().anyMatch(line -> line.startsWith("Q16 ") && line.strip().endsWith("REFUSED")), out);
-    assertTrue(out.contains("Q16 REFUSED, refused: root > "), out);
-    assertTrue(out.lines().anyMatch(line -> line.startsWith("total ") && !line.contains("NO")), "a refusal is no failure: " + out);
-    assertTrue(out.contains("subquery (InPredicate)"), "the reason is the SQL path's message: " + out);
-    assertEquals("[Q16] refused by the SQL path (not run; see the table for why)", run.err().strip());
-    Path markdown;
-    try (var files = Files.list(cache.resolve("report"))) {
-      markdown = files.filter(file -> file.getFileName().toString().startsWith("tpch-memwall-sql-")
-          && file.toString().endsWith(".md")).findFirst().orElseThrow();
+    for (String query : List.of("Q6 ", "Q16 ", "Q22 ")) {
+      assertTrue(out.lines().anyMatch(line -> line.startsWith(query) && line.strip().endsWith("yes")), query + out);
     }
-    assertTrue(Files.readString(markdown).contains("| Q16 | | | | | refused: root > "), Files.readString(markdown));
+    assertTrue(out.lines().anyMatch(line -> line.startsWith("total ") && !line.contains("NO")), out);
+    assertEquals("", run.err().strip(), "nothing refused or failed");
   }
 
   @Test
