@@ -2,6 +2,7 @@ package dev.memwall.substrait;
 
 import dev.memwall.core.Closing;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.stats.StatisticsFile;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
@@ -95,6 +98,9 @@ public final class Catalog implements AutoCloseable {
    * ({@code .arrow}, {@code .arrows}, {@code .feather}, {@code .ipc}) named by its file name without
    * the extension; names starting with {@code .} or {@code _} (the manifest) are skipped. Each file is
    * validated as {@link #registerFile} validates one; checksums a manifest keeps are not checked here.
+   * A table whose parts the directory's statistics sidecar ({@link StatisticsFile}) describes, fresh,
+   * gets the statistics its writer kept, with no first-use pass; a missing, stale or corrupt sidecar
+   * is no failure: that table's statistics are then collected on first use.
    *
    * @param memory as for {@link #registerFile}
    * @throws java.nio.file.NoSuchFileException when the directory does not exist or holds no Arrow file
@@ -115,7 +121,19 @@ public final class Catalog implements AutoCloseable {
       mapped.values().forEach(m -> Closing.closeAll(m.mappings(), e));
       throw e;
     }
-    return registerOwned(mapped);
+    Map<String, StatisticsFile.Part> parts = StatisticsFile.read(directory);
+    Map<String, TableStatistics> kept = new LinkedHashMap<>();
+    mapped.forEach((name, table) -> StatisticsFile.merged(directory, files.get(name), parts)
+        .filter(merged -> merged.rows() == table.table().rowCount()
+            && merged.columns().keySet().equals(columnNames(table.table())))
+        .ifPresent(merged -> kept.put(name, TableStatistics.sketched(table.table(), merged.columns()))));
+    return registerOwned(mapped, kept);
+  }
+
+  private static Set<String> columnNames(Table table) {
+    Set<String> names = new HashSet<>();
+    table.schema().getFields().forEach(field -> names.add(field.getName()));
+    return names;
   }
 
   /**
@@ -183,8 +201,15 @@ public final class Catalog implements AutoCloseable {
 
   /** Registers {@code made} (checked free), which this catalog owns from now on. */
   private Catalog registerOwned(Map<String, TableSources.Mapped> made) {
+    return registerOwned(made, Map.of());
+  }
+
+  /** Registers {@code made} as {@link #registerOwned(Map)} does, with the {@code statistics} known for some. */
+  private Catalog registerOwned(Map<String, TableSources.Mapped> made, Map<String, TableStatistics> statistics) {
     for (Map.Entry<String, TableSources.Mapped> table : made.entrySet()) {
-      register(table.getKey(), table.getValue().table());
+      Table registered = table.getValue().table();
+      register(table.getKey(), registered,
+          statistics.getOrDefault(table.getKey(), TableStatistics.collected(registered)));
       owned.addAll(table.getValue().mappings());
     }
     return this;
