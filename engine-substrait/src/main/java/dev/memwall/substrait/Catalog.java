@@ -121,13 +121,37 @@ public final class Catalog implements AutoCloseable {
       mapped.values().forEach(m -> Closing.closeAll(m.mappings(), e));
       throw e;
     }
+    Map<String, Table> tables = new LinkedHashMap<>();
+    mapped.forEach((name, table) -> tables.put(name, table.table()));
+    return registerOwned(mapped, keptStatistics(directory, files, tables));
+  }
+
+  /**
+   * A catalog of the caller's {@code tables} by name (as {@link #of} makes one), which are the
+   * tables of the memwall data set in {@code directory} mapped by the caller (a TPC-H database): each
+   * gets the statistics the data set's sidecar keeps for it where they are fresh and describe its
+   * rows and columns, as {@link #registerDataSet} does, else collects them on first use. Ownership:
+   * the tables stay the caller's.
+   *
+   * @throws java.nio.file.NoSuchFileException when the directory does not exist or holds no Arrow file
+   */
+  public static Catalog ofDataSet(Map<String, Table> tables, Path directory) throws IOException {
+    Map<String, TableStatistics> kept = keptStatistics(directory, TableSources.dataSetFiles(directory), tables);
+    Catalog catalog = new Catalog();
+    tables.forEach((name, table) -> catalog.register(name, table,
+        kept.getOrDefault(name, TableStatistics.collected(table))));
+    return catalog;
+  }
+
+  /** The statistics {@code directory}'s sidecar keeps, fresh, for those of {@code tables} it describes. */
+  private static Map<String, TableStatistics> keptStatistics(Path directory, Map<String, List<Path>> files,
+      Map<String, Table> tables) {
     Map<String, StatisticsFile.Part> parts = StatisticsFile.read(directory);
     Map<String, TableStatistics> kept = new LinkedHashMap<>();
-    mapped.forEach((name, table) -> StatisticsFile.merged(directory, files.get(name), parts)
-        .filter(merged -> merged.rows() == table.table().rowCount()
-            && merged.columns().keySet().equals(columnNames(table.table())))
-        .ifPresent(merged -> kept.put(name, TableStatistics.sketched(table.table(), merged.columns()))));
-    return registerOwned(mapped, kept);
+    tables.forEach((name, table) -> StatisticsFile.merged(directory, files.getOrDefault(name, List.of()), parts)
+        .filter(merged -> merged.rows() == table.rowCount() && merged.columns().keySet().equals(columnNames(table)))
+        .ifPresent(merged -> kept.put(name, TableStatistics.sketched(table, merged.columns()))));
+    return kept;
   }
 
   private static Set<String> columnNames(Table table) {

@@ -1,5 +1,6 @@
 package dev.memwall.tpch.data;
 
+import dev.memwall.core.stats.StatisticsFile;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -34,7 +35,7 @@ import java.util.Properties;
 public record TpchManifest(int formatVersion, double scaleFactor, Map<String, TableFiles> tables,
     Map<String, FileChecksums> checksums) {
   /** The manifest's file name inside a data directory. */
-  public static final String FILE_NAME = "_COMPLETE";
+  public static final String FILE_NAME = StatisticsFile.MANIFEST;
   /** Bumped whenever the on-disk layout ({@link TpchSchema}) changes; older sets are regenerated. */
   public static final int FORMAT_VERSION = 1;
 
