@@ -150,7 +150,12 @@ public final class Catalog implements AutoCloseable {
     Map<String, TableStatistics> kept = new LinkedHashMap<>();
     tables.forEach((name, table) -> StatisticsFile.merged(directory, files.getOrDefault(name, List.of()), parts)
         .filter(merged -> merged.rows() == table.rowCount() && merged.columns().keySet().equals(columnNames(table)))
-        .ifPresent(merged -> kept.put(name, TableStatistics.sketched(table, merged.columns()))));
+        .ifPresent(merged -> {
+          try {
+            kept.put(name, TableStatistics.sketched(table, merged.columns()));
+          } catch (RuntimeException e) { // sketches no column of this type could give: collect instead
+          }
+        }));
     return kept;
   }
 
