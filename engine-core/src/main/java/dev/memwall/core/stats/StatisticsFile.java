@@ -1,5 +1,6 @@
 package dev.memwall.core.stats;
 
+import dev.memwall.core.AtomicFiles;
 import dev.memwall.core.vector.Table;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -9,9 +10,9 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +89,10 @@ public final class StatisticsFile {
   /** A table's statistics merged from its parts. */
   public record Merged(long rows, Map<String, ColumnSketch> columns) {}
 
-  /** Writes {@code parts} as {@code directory}'s sidecar, replacing any. On failure no sidecar is half written. */
+  /**
+   * Writes {@code parts} as {@code directory}'s sidecar, replacing any. On failure no sidecar is half
+   * written (the temporary file is removed), and an I/O failure names the file ({@link FileSystemException}).
+   */
   public static void write(Path directory, List<Part> parts) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(new DeflaterOutputStream(body))) {
@@ -118,15 +122,7 @@ public final class StatisticsFile {
     CRC32C crc = new CRC32C();
     crc.update(file.array(), 0, file.position());
     file.putInt((int) crc.getValue());
-    Path temporary = directory.resolve(FILE_NAME + ".tmp");
-    try {
-      Files.write(temporary, file.array());
-      Files.move(temporary, directory.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(temporary);
-      throw e;
-    }
+    AtomicFiles.write(directory.resolve(FILE_NAME), file.array());
   }
 
   /** The parts {@code directory}'s sidecar describes, by file name; empty when there is none or it is not valid. */
