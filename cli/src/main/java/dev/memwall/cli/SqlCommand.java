@@ -104,7 +104,7 @@ final class SqlCommand implements Callable<Integer> {
     try (EngineMemory memory = EngineMemory.create(MemoryBudget.unbounded("memwall sql"));
         TpchDatabase db = tpch ? TpchDatabase.load(cacheDirectory.directory(), scaleFactor,
             new TpchDataGenerator(threadCount, quiet), memory) : null;
-        Catalog catalog = db == null ? new Catalog() : Catalog.of(db.tables())) {
+        Catalog catalog = db == null ? new Catalog() : Catalog.ofDataSet(db.tables(), db.directory())) {
       for (Map.Entry<String, Path> file : files.entrySet()) {
         catalog.registerFile(file.getKey(), file.getValue(), memory);
       }

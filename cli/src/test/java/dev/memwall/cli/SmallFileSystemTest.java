@@ -72,8 +72,8 @@ class SmallFileSystemTest {
 
     assertEquals("0", seen.get("roomy.exit"), "with room again: " + seen);
     assertTrue(seen.get("roomy.out").contains("|Q6              1 "), seen.get("roomy.out"));
-    assertEquals("[data, data/sf0.01, data/sf0.01/.memwall.lock, data/sf0.01/_COMPLETE, data/sf0.01/customer-1.arrow,"
-        + " data/sf0.01/lineitem-1.arrow, data/sf0.01/nation-1.arrow, data/sf0.01/orders-1.arrow,"
+    assertEquals("[data, data/sf0.01, data/sf0.01/.memwall.lock, data/sf0.01/_COMPLETE, data/sf0.01/_STATISTICS,"
+        + " data/sf0.01/customer-1.arrow, data/sf0.01/lineitem-1.arrow, data/sf0.01/nation-1.arrow, data/sf0.01/orders-1.arrow,"
         + " data/sf0.01/part-1.arrow, data/sf0.01/partsupp-1.arrow, data/sf0.01/region-1.arrow,"
         + " data/sf0.01/supplier-1.arrow]", seen.get("roomy.left"));
     assertEquals("0", seen.get("check.exit"), seen.get("check.err"));

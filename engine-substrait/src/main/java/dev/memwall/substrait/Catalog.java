@@ -2,6 +2,7 @@ package dev.memwall.substrait;
 
 import dev.memwall.core.Closing;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.stats.StatisticsFile;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
@@ -97,6 +100,9 @@ public final class Catalog implements AutoCloseable {
    * ({@code .arrow}, {@code .arrows}, {@code .feather}, {@code .ipc}) named by its file name without
    * the extension; names starting with {@code .} or {@code _} (the manifest) are skipped. Each file is
    * validated as {@link #registerFile} validates one; checksums a manifest keeps are not checked here.
+   * A table whose parts the directory's statistics sidecar ({@link StatisticsFile}) describes, fresh,
+   * gets the statistics its writer kept, with no first-use pass; a missing, stale or corrupt sidecar
+   * is no failure: that table's statistics are then collected on first use.
    *
    * @param memory as for {@link #registerFile}
    * @throws java.nio.file.NoSuchFileException when the directory does not exist or holds no Arrow file
@@ -117,7 +123,48 @@ public final class Catalog implements AutoCloseable {
       mapped.values().forEach(m -> Closing.closeAll(m.mappings(), e));
       throw e;
     }
-    return registerOwned(mapped);
+    Map<String, Table> tables = new LinkedHashMap<>();
+    mapped.forEach((name, table) -> tables.put(name, table.table()));
+    return registerOwned(mapped, keptStatistics(directory, files, tables));
+  }
+
+  /**
+   * A catalog of the caller's {@code tables} by name (as {@link #of} makes one), which are the
+   * tables of the memwall data set in {@code directory} mapped by the caller (a TPC-H database): each
+   * gets the statistics the data set's sidecar keeps for it where they are fresh and describe its
+   * rows and columns, as {@link #registerDataSet} does, else collects them on first use. Ownership:
+   * the tables stay the caller's.
+   *
+   * @throws java.nio.file.NoSuchFileException when the directory does not exist or holds no Arrow file
+   */
+  public static Catalog ofDataSet(Map<String, Table> tables, Path directory) throws IOException {
+    Map<String, TableStatistics> kept = keptStatistics(directory, TableSources.dataSetFiles(directory), tables);
+    Catalog catalog = new Catalog();
+    tables.forEach((name, table) -> catalog.register(name, table,
+        kept.getOrDefault(name, TableStatistics.collected(table))));
+    return catalog;
+  }
+
+  /** The statistics {@code directory}'s sidecar keeps, fresh, for those of {@code tables} it describes. */
+  private static Map<String, TableStatistics> keptStatistics(Path directory, Map<String, List<Path>> files,
+      Map<String, Table> tables) {
+    Map<String, StatisticsFile.Part> parts = StatisticsFile.read(directory);
+    Map<String, TableStatistics> kept = new LinkedHashMap<>();
+    tables.forEach((name, table) -> StatisticsFile.merged(directory, files.getOrDefault(name, List.of()), parts)
+        .filter(merged -> merged.rows() == table.rowCount() && merged.columns().keySet().equals(columnNames(table)))
+        .ifPresent(merged -> {
+          try {
+            kept.put(name, TableStatistics.sketched(table, merged.columns()));
+          } catch (RuntimeException e) { // sketches no column of this type could give: collect instead
+          }
+        }));
+    return kept;
+  }
+
+  private static Set<String> columnNames(Table table) {
+    Set<String> names = new HashSet<>();
+    table.schema().getFields().forEach(field -> names.add(field.getName()));
+    return names;
   }
 
   /**
@@ -185,8 +232,15 @@ public final class Catalog implements AutoCloseable {
 
   /** Registers {@code made} (checked free), which this catalog owns from now on. */
   private Catalog registerOwned(Map<String, TableSources.Mapped> made) {
+    return registerOwned(made, Map.of());
+  }
+
+  /** Registers {@code made} as {@link #registerOwned(Map)} does, with the {@code statistics} known for some. */
+  private Catalog registerOwned(Map<String, TableSources.Mapped> made, Map<String, TableStatistics> statistics) {
     for (Map.Entry<String, TableSources.Mapped> table : made.entrySet()) {
-      register(table.getKey(), table.getValue().table());
+      Table registered = table.getValue().table();
+      register(table.getKey(), registered,
+          statistics.getOrDefault(table.getKey(), TableStatistics.collected(registered)));
       owned.addAll(table.getValue().mappings());
     }
     return this;

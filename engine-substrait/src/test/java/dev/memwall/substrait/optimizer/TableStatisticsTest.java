@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.stats.HyperLogLog;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;

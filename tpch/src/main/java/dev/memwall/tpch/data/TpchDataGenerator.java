@@ -3,6 +3,7 @@ package dev.memwall.tpch.data;
 import dev.memwall.core.CacheDirectory;
 import dev.memwall.core.ipc.ArrowFiles;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.stats.StatisticsFile;
 import dev.memwall.core.vector.Table;
 import dev.memwall.tpch.data.TpchSchema.ColumnLayout;
 import io.trino.tpch.TpchColumn;
@@ -221,6 +222,7 @@ public final class TpchDataGenerator {
     });
     Map<String, Long> rows = new HashMap<>();
     Map<String, FileChecksums> checksums = new HashMap<>();
+    List<StatisticsFile.Part> statistics = new ArrayList<>();
     java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
     try (ProgressBar progress = progressBar(scaleFactor, estimatedRows)) {
       List<Future<WrittenPart>> futures = new ArrayList<>();
@@ -240,6 +242,7 @@ public final class TpchDataGenerator {
           WrittenPart written = await(futures.get(i));
           rows.merge(tasks.get(i).table(), written.rows(), Long::sum);
           checksums.put(TpchManifest.fileName(tasks.get(i).table(), tasks.get(i).part()), written.checksums());
+          statistics.add(written.statistics());
         } catch (IOException | RuntimeException e) {
           // Report the failure that stopped the run, not the cancellations it caused.
           if (failure == null || failure instanceof java.util.concurrent.CancellationException) {
@@ -262,6 +265,7 @@ public final class TpchDataGenerator {
     partsPerTable.forEach((table, parts) -> tables.put(table, new TpchManifest.TableFiles(rows.get(table), parts)));
     TpchManifest manifest = new TpchManifest(TpchManifest.FORMAT_VERSION, scaleFactor, tables, checksums);
     try {
+      StatisticsFile.write(dir, statistics); // before the manifest: a complete set has its statistics
       manifest.write(dir);
     } catch (FileSystemException e) {
       throw new DataDirectoryException(dir, "cannot write its manifest (" + e.getMessage() + ")", e);
@@ -391,7 +395,8 @@ public final class TpchDataGenerator {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
-        if (name.endsWith(".arrow") || name.endsWith(".arrow.tmp") || name.startsWith(TpchManifest.FILE_NAME)) {
+        if (name.endsWith(".arrow") || name.endsWith(".arrow.tmp") || name.startsWith(TpchManifest.FILE_NAME)
+            || name.startsWith(StatisticsFile.FILE_NAME)) {
           Files.delete(file);
         }
       }
@@ -412,8 +417,8 @@ public final class TpchDataGenerator {
     };
   }
 
-  /** What writing one part gave: its rows, and the checksums of the file as written. */
-  private record WrittenPart(long rows, FileChecksums checksums) {}
+  /** What writing one part gave: its rows, and the checksums and statistics of the file as written. */
+  private record WrittenPart(long rows, FileChecksums checksums, StatisticsFile.Part statistics) {}
 
   private static WrittenPart writePart(Path dir, String table, int part, int parts, double scaleFactor,
       EngineMemory memory, ProgressBar progress, java.util.concurrent.atomic.AtomicBoolean cancelled)
@@ -468,7 +473,8 @@ public final class TpchDataGenerator {
       }
       Path written = TpchManifest.file(dir, table, part);
       try (Table mapped = ArrowFiles.map(written, memory)) { // the file as written, structure validated
-        return new WrittenPart(rows, FileChecksums.of(written, mapped));
+        FileChecksums checksums = FileChecksums.of(written, mapped);
+        return new WrittenPart(rows, checksums, StatisticsFile.Part.of(written, mapped, checksums.file()));
       }
     } catch (FileSystemException e) {
       throw new DataDirectoryException(dir, "cannot write " + table + " part " + part + " (" + e.getMessage() + ")", e);

@@ -1,14 +1,14 @@
 package dev.memwall.tpch.data;
 
+import dev.memwall.core.AtomicFiles;
+import dev.memwall.core.stats.StatisticsFile;
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +34,7 @@ import java.util.Properties;
 public record TpchManifest(int formatVersion, double scaleFactor, Map<String, TableFiles> tables,
     Map<String, FileChecksums> checksums) {
   /** The manifest's file name inside a data directory. */
-  public static final String FILE_NAME = "_COMPLETE";
+  public static final String FILE_NAME = StatisticsFile.MANIFEST;
   /** Bumped whenever the on-disk layout ({@link TpchSchema}) changes; older sets are regenerated. */
   public static final int FORMAT_VERSION = 1;
 
@@ -150,23 +150,7 @@ public record TpchManifest(int formatVersion, double scaleFactor, Map<String, Ta
         }
       }
     }
-    Path temporary = dir.resolve(FILE_NAME + ".tmp");
-    try {
-      try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-        writer.write(text.toString());
-      } catch (FileSystemException e) {
-        throw e;
-      } catch (IOException e) { // a write's failure names no file
-        FileSystemException named = new FileSystemException(temporary.toString(), null, e.getMessage());
-        named.initCause(e);
-        throw named;
-      }
-      Files.move(temporary, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(temporary);
-      throw e;
-    }
+    AtomicFiles.write(dir.resolve(FILE_NAME), text.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /** The directory name for a scale factor: {@code sf1}, {@code sf0.01}, {@code sf10}. */
