@@ -218,6 +218,28 @@ class MemwallSqlTest {
     }
   }
 
+  @Test
+  void integerArithmeticIsAnIntegerWhoseOverflowIsAnError(EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("a"), List.of(ColumnType.INT32), memory.arrow())) {
+      builder.appendLong(Integer.MAX_VALUE).endRow();
+      builder.appendLong(Integer.MIN_VALUE).endRow();
+      builder.appendNull().endRow();
+      try (Table t = builder.build()) {
+        Catalog catalog = new Catalog().register("t", t);
+        ExecutionContext context = new ExecutionContext(memory, 1);
+        try (Table result = Memwall.sql(catalog, "select a - 1 as x from t where a > 0 or a is null", context)) {
+          assertEquals(new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true),
+              result.schema().findField("x").getType(), "INTEGER - INTEGER is an INTEGER");
+          assertEquals(List.of(row(Integer.MAX_VALUE - 1), row((Object) null)), rows(result));
+        }
+        for (String overflowing : List.of("a + 1", "a * 2", "a - (-1)", "a + a", "-a", "a - 1")) {
+          String sql = "select " + overflowing + " as x from t";
+          assertThrows(ArithmeticException.class, () -> Memwall.sql(catalog, sql, context).close(), sql);
+        }
+      }
+    }
+  }
+
   private static List<Object> row(Object... values) {
     return Arrays.asList(values);
   }

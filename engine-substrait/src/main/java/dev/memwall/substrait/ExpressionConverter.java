@@ -8,6 +8,7 @@ import io.substrait.expression.EnumArg;
 import io.substrait.expression.Expression;
 import io.substrait.expression.FieldReference;
 import io.substrait.expression.FunctionArg;
+import io.substrait.type.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -87,9 +88,10 @@ final class ExpressionConverter {
     String name = call.declaration().name().toLowerCase(Locale.ROOT);
     List<FunctionArg> args = call.arguments();
     return switch (name) {
-      case "add", "subtract" -> dateShift(name, args).orElseGet(() -> binary(name, args));
-      case "multiply", "divide" -> binary(name, args);
-      case "negate" -> ConstantFolding.fold(Expr.lit(0).sub(argument(name, args, 0, 1)));
+      case "add", "subtract" -> dateShift(name, args).orElseGet(() -> int32(call, binary(name, args)));
+      case "multiply" -> int32(call, binary(name, args));
+      case "divide" -> binary(name, args);
+      case "negate" -> int32(call, ConstantFolding.fold(Expr.lit(0).sub(argument(name, args, 0, 1))));
       case "equal", "not_equal", "lt", "lte", "gt", "gte" -> binary(name, args);
       case "between" -> argument(name, args, 0, 3).between(argument(name, args, 1, 3), argument(name, args, 2, 3));
       case "and", "or" -> {
@@ -112,6 +114,15 @@ final class ExpressionConverter {
       case "extract" -> extract(name, args);
       default -> throw refuse("function '" + name + "'");
     };
+  }
+
+  /**
+   * {@code result} as the INT32 the plan declares for {@code call}, when it declares one: memwall's
+   * integer arithmetic computes in 64 bits, and SQL's {@code INTEGER + INTEGER} is an INTEGER whose
+   * overflow is an error (as in DuckDB and PostgreSQL), which the checked cast raises.
+   */
+  private static Expr int32(Expression.ScalarFunctionInvocation call, Expr result) {
+    return call.outputType() instanceof Type.I32 ? ConstantFolding.fold(result.cast(ColumnType.INT32)) : result;
   }
 
   private Expr binary(String name, List<FunctionArg> args) {
