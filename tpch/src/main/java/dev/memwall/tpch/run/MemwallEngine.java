@@ -30,7 +30,7 @@ public final class MemwallEngine implements QueryEngine {
   public MemwallEngine(TpchDatabase database, EngineMemory memory, int threads, boolean sqlPlans) {
     this.database = database;
     this.context = new ExecutionContext(memory, threads);
-    this.sqlCatalog = sqlPlans ? Catalog.of(database.tables()) : null;
+    this.sqlCatalog = sqlPlans ? TpchCatalog.of(database) : null;
   }
 
   @Override
