@@ -9,7 +9,6 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
-import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.LogicalRel;
@@ -17,8 +16,6 @@ import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -65,7 +62,7 @@ class KeyRewriteProperties {
       assertNotEquals(plan, rewritten);
       assertEquals(List.of(key, "oname"), ((LogicalRel.Aggregation) ((LogicalRel.Project) rewritten).input()).keys()
           .stream().map(NamedExpr::name).toList(), "the string stays a key, od is carried");
-      assertEquals(run(memory, plan), run(memory, rewritten));
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
     }
   }
 
@@ -95,7 +92,7 @@ class KeyRewriteProperties {
               Aggregate.max(col("x"), "m")));
       LogicalRel rewritten = AggregateBeforeLookup.rewrite(plan, DECLARED);
       assertNotEquals(plan, rewritten);
-      assertEquals(run(memory, plan), run(memory, rewritten));
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
     }
   }
 
@@ -119,15 +116,6 @@ class KeyRewriteProperties {
         assertEquals(plan, AggregateBeforeLookup.rewrite(plan, DECLARED), plan.toString());
       }
       assertEquals(kept.get(2), AggregateBeforeLookup.rewrite(kept.get(2), scan -> List.of()));
-    }
-  }
-
-  private static List<List<Object>> run(EngineMemory memory, LogicalRel plan) {
-    try (Table result = new RelationLowering(new ExecutionContext(memory, 2))
-        .lower(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
-      List<List<Object>> rows = new ArrayList<>(TableRows.of(result));
-      rows.sort(Comparator.comparing(Object::toString));
-      return rows;
     }
   }
 
