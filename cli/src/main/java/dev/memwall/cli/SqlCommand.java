@@ -10,6 +10,7 @@ import dev.memwall.substrait.Catalog;
 import dev.memwall.substrait.UnsupportedPlanException;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
+import dev.memwall.tpch.run.TpchCatalog;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -104,7 +105,7 @@ final class SqlCommand implements Callable<Integer> {
     try (EngineMemory memory = EngineMemory.create(MemoryBudget.unbounded("memwall sql"));
         TpchDatabase db = tpch ? TpchDatabase.load(cacheDirectory.directory(), scaleFactor,
             new TpchDataGenerator(threadCount, quiet), memory) : null;
-        Catalog catalog = db == null ? new Catalog() : Catalog.ofDataSet(db.tables(), db.directory())) {
+        Catalog catalog = db == null ? new Catalog() : TpchCatalog.of(db)) {
       for (Map.Entry<String, Path> file : files.entrySet()) {
         catalog.registerFile(file.getKey(), file.getValue(), memory);
       }

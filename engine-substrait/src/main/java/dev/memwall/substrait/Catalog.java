@@ -46,6 +46,7 @@ public final class Catalog implements AutoCloseable {
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private final Map<String, String> names = new LinkedHashMap<>();
   private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
+  private final Map<String, List<List<String>>> keys = new LinkedHashMap<>();
   /** What the catalog made and frees on {@link #close}: mappings and copied streams. */
   private final List<Table> owned = new ArrayList<>();
   private volatile long version;
@@ -186,6 +187,45 @@ public final class Catalog implements AutoCloseable {
     checkFree(name);
     Table copy = TableSources.copy(name, reader, memory);
     return registerOwned(Map.of(name, new TableSources.Mapped(copy, List.of(copy))));
+  }
+
+  /**
+   * Declares that {@code columns} of the table registered as {@code table} are a key of it: no two
+   * rows agree on all of them and none of them is null in any row (a primary key, or a unique key
+   * over non-null columns); returns this catalog. The optimizer relies on it without checking, as SQL
+   * engines rely on constraints declared {@code RELY}: it groups by the key alone and carries the
+   * columns the key determines, and aggregates before a join to the table when the join only
+   * supplies such columns. A declaration the data does not satisfy gives wrong answers. A table may
+   * have several keys; declaring one again is harmless.
+   *
+   * @throws IllegalArgumentException when no table has that name, {@code columns} is empty, or a
+   *     column is not the table's (names in any case)
+   */
+  public Catalog declareKey(String table, List<String> columns) {
+    Table found = tables.get(key(table));
+    if (found == null) {
+      throw new IllegalArgumentException("no table '" + table + "' in the catalog (it has " + names.values() + ")");
+    }
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("a key of table '" + table + "' needs at least one column");
+    }
+    List<String> stored = new ArrayList<>();
+    for (String column : columns) {
+      stored.add(found.schema().getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName)
+          .filter(name -> name.equalsIgnoreCase(column)).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("table '" + table + "' has no column '" + column
+              + "' for a key")));
+    }
+    List<List<String>> declared = keys.computeIfAbsent(key(table), k -> new ArrayList<>());
+    if (!declared.contains(stored)) {
+      declared.add(List.copyOf(stored));
+    }
+    return this;
+  }
+
+  /** The keys declared for the table registered as {@code table} (in any case), its column names as stored. */
+  public List<List<String>> keys(String table) {
+    return List.copyOf(keys.getOrDefault(key(table), List.of()));
   }
 
   /** The reasons of every left-out column named {@code column} (in any case) in any table, one per table. */

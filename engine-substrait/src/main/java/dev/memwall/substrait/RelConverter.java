@@ -79,6 +79,11 @@ final class RelConverter {
         || left.kind() == ColumnType.Kind.INT64 || left.kind() == ColumnType.Kind.DATE);
   }
 
+  /** The memwall type Substrait declares for column {@code name}, or null where it declares none memwall has. */
+  ColumnType type(String name) {
+    return types.get(name);
+  }
+
   /** {@code name}, recorded as of {@code type}'s memwall type where it has one. */
   private String typed(String name, io.substrait.type.Type type) {
     SubstraitTypes.of(type).ifPresent(columnType -> types.put(name, columnType));

@@ -7,7 +7,9 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
+import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import io.substrait.plan.Plan;
@@ -18,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
@@ -26,7 +29,10 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * library's {@link ProtoPlanConverter}) with one root is converted into a {@link LogicalRel}
  * against a {@link Catalog}, which refuses anything outside the supported subset (see the package
  * documentation) with an {@link UnsupportedPlanException} before anything runs; its comma joins
- * are ordered ({@link JoinOrder}) and a count over a left outer join's optional side is taken
+ * are ordered ({@link JoinOrder}), an aggregation is taken before a join that only looks up
+ * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
+ * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
+ * and a count over a left outer join's optional side is taken
  * before the join ({@link EagerCount}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
  *
@@ -67,9 +73,12 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    return new Prepared(EagerCount.rewrite(JoinOrder.optimize(converted.rel(), converter::joinable,
-        new CardinalityEstimator(scan -> catalog.statistics(scan.table())))), converted.names(),
-        unique(outputNames));
+    LogicalRel ordered = JoinOrder.optimize(converted.rel(), converter::joinable,
+        new CardinalityEstimator(scan -> catalog.statistics(scan.table())));
+    Function<LogicalRel.Scan, List<List<String>>> keys = scan -> catalog.keys(scan.table());
+    LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
+        converter::type);
+    return new Prepared(EagerCount.rewrite(grouped), converted.names(), unique(outputNames));
   }
 
   /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */

@@ -8,7 +8,6 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
-import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -16,8 +15,6 @@ import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.optimizer.EagerCount;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -48,7 +45,7 @@ class EagerCountProperties {
           List.of(Aggregate.count(col("x"), "c"), Aggregate.count(col("x"), "c2")));
       LogicalRel rewritten = EagerCount.rewrite(plan);
       assertNotEquals(plan, rewritten);
-      assertEquals(run(memory, plan), run(memory, rewritten));
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
     }
   }
 
@@ -96,15 +93,6 @@ class EagerCountProperties {
         builder.endRow();
       }
       return builder.build();
-    }
-  }
-
-  private static List<List<Object>> run(EngineMemory memory, LogicalRel plan) {
-    try (Table result = new RelationLowering(new ExecutionContext(memory, 2))
-        .lower(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
-      List<List<Object>> rows = new ArrayList<>(TableRows.of(result));
-      rows.sort(Comparator.comparing(Object::toString));
-      return rows;
     }
   }
 

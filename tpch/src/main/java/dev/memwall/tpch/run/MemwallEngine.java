@@ -8,8 +8,6 @@ import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.verify.ResultComparator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -32,16 +30,7 @@ public final class MemwallEngine implements QueryEngine {
   public MemwallEngine(TpchDatabase database, EngineMemory memory, int threads, boolean sqlPlans) {
     this.database = database;
     this.context = new ExecutionContext(memory, threads);
-    this.sqlCatalog = sqlPlans ? catalog(database) : null;
-  }
-
-  /** The database's tables, with the statistics its data set's sidecar keeps where it has them. */
-  private static Catalog catalog(TpchDatabase database) {
-    try {
-      return Catalog.ofDataSet(database.tables(), database.directory());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the data set " + database.directory(), e);
-    }
+    this.sqlCatalog = sqlPlans ? TpchCatalog.of(database) : null;
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.sql.Memwall;
 import dev.memwall.sql.SqlException;
 import dev.memwall.substrait.Catalog;
+import dev.memwall.tpch.run.TpchCatalog;
 import dev.memwall.substrait.UnsupportedPlanException;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
@@ -52,7 +53,7 @@ class SqlQueriesAgainstDuckDbTest {
     }
     try (TpchDatabase db = TpchDatabase.load(cache, SCALE_FACTOR, new TpchDataGenerator(2, true), memory);
         DuckDbOracle oracle = DuckDbOracle.of(db, 1, memory)) {
-      Catalog catalog = Catalog.of(db.tables());
+      Catalog catalog = TpchCatalog.of(db);
       for (int number : SUPPORTED) {
         for (QueryParameters parameters : List.of(TpchParameters.validation(number, SCALE_FACTOR),
             TpchParameters.random(number, SCALE_FACTOR, 1), TpchParameters.random(number, SCALE_FACTOR, 2))) {

@@ -1,0 +1,25 @@
+package dev.memwall.substrait;
+
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.logical.LogicalRel;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/** Logical plans run for the rewrite tests, which compare a plan's rows with its rewrite's in any order. */
+final class LogicalRuns {
+  private LogicalRuns() {}
+
+  /** The rows of {@code plan}, lowered and run on two threads, sorted by their text. */
+  static List<List<Object>> sortedRows(EngineMemory memory, LogicalRel plan) {
+    try (Table result = new RelationLowering(new ExecutionContext(memory, 2))
+        .lower(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
+      List<List<Object>> rows = new ArrayList<>(TableRows.of(result));
+      rows.sort(Comparator.comparing(Object::toString));
+      return rows;
+    }
+  }
+}
