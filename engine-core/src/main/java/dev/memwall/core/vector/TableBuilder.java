@@ -3,6 +3,7 @@ package dev.memwall.core.vector;
 import dev.memwall.core.memory.ArrowSegments;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -187,6 +188,16 @@ public final class TableBuilder implements AutoCloseable {
     }
     v.setSafe(row, utf8);
     return this;
+  }
+
+  /** Appends {@code value}, or a null when it is null (see {@link #appendLong(long)}). */
+  public TableBuilder appendLongOrNull(Long value) {
+    return value == null ? appendNull() : appendLong(value);
+  }
+
+  /** Appends {@code value} as UTF-8, or a null when it is null. */
+  public TableBuilder appendStringOrNull(String value) {
+    return value == null ? appendNull() : appendString(value.getBytes(StandardCharsets.UTF_8));
   }
 
   public TableBuilder appendNull() {

@@ -73,9 +73,9 @@ class TableBuilderProperties {
 
   private static void appendRow(TableBuilder builder, Object[] values) {
     if (values[0] == null) builder.appendNull(); else builder.appendLong((Integer) values[0]);
-    if (values[1] == null) builder.appendNull(); else builder.appendLong((Long) values[1]);
+    builder.appendLongOrNull((Long) values[1]);
     if (values[2] == null) builder.appendNull(); else builder.appendDouble((Double) values[2]);
-    if (values[3] == null) builder.appendNull(); else builder.appendString(((String) values[3]).getBytes(StandardCharsets.UTF_8));
+    builder.appendStringOrNull((String) values[3]);
     builder.endRow();
   }
 

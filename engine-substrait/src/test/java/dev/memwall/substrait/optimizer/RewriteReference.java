@@ -9,7 +9,6 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.TableRows;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -28,29 +27,13 @@ final class RewriteReference {
     try (TableBuilder builder = new TableBuilder(List.of("n", "d", "s", "t"),
         List.of(ColumnType.INT64, ColumnType.decimal(2), ColumnType.STRING, ColumnType.STRING), memory.arrow())) {
       for (Row row : rows) {
-        appendLong(builder, row.n());
-        appendLong(builder, row.d());
-        appendString(builder, row.s());
-        appendString(builder, row.t());
+        builder.appendLongOrNull(row.n());
+        builder.appendLongOrNull(row.d());
+        builder.appendStringOrNull(row.s());
+        builder.appendStringOrNull(row.t());
         builder.endRow();
       }
       return builder.build();
-    }
-  }
-
-  private static void appendLong(TableBuilder builder, Long value) {
-    if (value == null) {
-      builder.appendNull();
-    } else {
-      builder.appendLong(value);
-    }
-  }
-
-  private static void appendString(TableBuilder builder, String value) {
-    if (value == null) {
-      builder.appendNull();
-    } else {
-      builder.appendString(value.getBytes(StandardCharsets.UTF_8));
     }
   }
 

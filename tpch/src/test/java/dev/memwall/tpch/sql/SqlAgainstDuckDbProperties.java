@@ -19,7 +19,6 @@ import dev.memwall.tpch.verify.ResultComparator;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -206,16 +205,16 @@ class SqlAgainstDuckDbProperties {
         ColumnType.INT32, ColumnType.FLOAT64, ColumnType.STRING, ColumnType.DATE, ColumnType.decimal(2)),
         memory.arrow())) {
       for (TRow row : rows) {
-        appendLong(builder, row.k());
-        appendLong(builder, row.a() == null ? null : row.a().longValue());
+        builder.appendLongOrNull(row.k());
+        builder.appendLongOrNull(row.a() == null ? null : row.a().longValue());
         if (row.d() == null) {
           builder.appendNull();
         } else {
           builder.appendDouble(row.d());
         }
-        appendString(builder, row.s());
-        appendLong(builder, row.dt() == null ? null : row.dt().longValue());
-        appendLong(builder, row.amt());
+        builder.appendStringOrNull(row.s());
+        builder.appendLongOrNull(row.dt() == null ? null : row.dt().longValue());
+        builder.appendLongOrNull(row.amt());
         builder.endRow();
       }
       return builder.build();
@@ -226,28 +225,12 @@ class SqlAgainstDuckDbProperties {
     try (TableBuilder builder = new TableBuilder(List.of("k", "b", "s"),
         List.of(ColumnType.INT64, ColumnType.INT32, ColumnType.STRING), memory.arrow())) {
       for (URow row : rows) {
-        appendLong(builder, row.k());
-        appendLong(builder, row.b() == null ? null : row.b().longValue());
-        appendString(builder, row.s());
+        builder.appendLongOrNull(row.k());
+        builder.appendLongOrNull(row.b() == null ? null : row.b().longValue());
+        builder.appendStringOrNull(row.s());
         builder.endRow();
       }
       return builder.build();
-    }
-  }
-
-  private static void appendLong(TableBuilder builder, Long value) {
-    if (value == null) {
-      builder.appendNull();
-    } else {
-      builder.appendLong(value);
-    }
-  }
-
-  private static void appendString(TableBuilder builder, String value) {
-    if (value == null) {
-      builder.appendNull();
-    } else {
-      builder.appendString(value.getBytes(StandardCharsets.UTF_8));
     }
   }
 
