@@ -114,6 +114,14 @@ class MemwallSqlTest {
           () -> Memwall.prepare(catalog, "select substr(name, 2) from customers"));
       assertEquals("root > project: function 'substring' with 2 arguments (start and length are needed)",
           noLength.getMessage(), "substr without a length is the same substring the consumer refuses");
+      UnsupportedPlanException twoStrings = assertThrows(UnsupportedPlanException.class,
+          () -> Memwall.prepare(catalog, "select c.id from customers c, customers d where c.id = d.id and c.name = d.name"));
+      assertTrue(twoStrings.getMessage().contains("function 'equal' over two string expressions"),
+          twoStrings.getMessage());
+      try (Table result = Memwall.sql(catalog, "select id from customers where name = 'bob'",
+          ExecutionContext.singleThreaded(memory))) {
+        assertEquals(List.of(row(20)), rows(result), "a string against a literal still runs");
+      }
       SqlException wrongArguments = assertThrows(SqlException.class,
           () -> Memwall.prepare(catalog, "select substr(name) from customers"));
       assertTrue(wrongArguments.getMessage().startsWith("SQL is not valid here: "), wrongArguments.getMessage());

@@ -128,6 +128,10 @@ final class ExpressionConverter {
   private Expr binary(String name, List<FunctionArg> args) {
     Expr left = argument(name, args, 0, 2);
     Expr right = argument(name, args, 1, 2);
+    if (isString(args.get(0)) && isString(args.get(1))
+        && !(left instanceof Expr.Literal) && !(right instanceof Expr.Literal)) {
+      throw refuse("function '" + name + "' over two string expressions (a string compares with a literal only)");
+    }
     return ConstantFolding.fold(switch (name) {
       case "add" -> left.add(right);
       case "subtract" -> left.sub(right);
@@ -141,6 +145,11 @@ final class ExpressionConverter {
       case "gte" -> left.ge(right);
       default -> throw new IllegalStateException("not a binary function: " + name);
     });
+  }
+
+  private static boolean isString(FunctionArg arg) {
+    return arg instanceof Expression e
+        && (e.getType() instanceof Type.Str || e.getType() instanceof Type.VarChar || e.getType() instanceof Type.FixedChar);
   }
 
   /** A date literal plus or minus an interval literal, folded into the date it is; empty for anything else. */
