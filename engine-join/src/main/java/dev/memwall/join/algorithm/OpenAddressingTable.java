@@ -63,6 +63,8 @@ public final class OpenAddressingTable implements AutoCloseable {
   private final long rangeMask;
   /** The sum of the heads the inserters loaded ahead; never read, only there to keep those loads. */
   private final AtomicLong touchedHeads = new AtomicLong();
+  /** Rows inserted behind another row of the same hash (chained from its slot's {@code more}). */
+  private final AtomicLong chainedRows = new AtomicLong();
 
   private OpenAddressingTable(OffHeapBuffer tableBuffer, OffHeapBuffer nextBuffer, long slots, int ranges) {
     this.tableBuffer = tableBuffer;
@@ -213,6 +215,7 @@ public final class OpenAddressingTable implements AutoCloseable {
     private final int[] rows = new int[INSERT_GROUP];
     private int count;
     private long touched;
+    private long chained;
 
     void add(long h, int row) {
       hashes[count] = h;
@@ -229,20 +232,22 @@ public final class OpenAddressingTable implements AutoCloseable {
         heads += t.get(INT, ((hashes[i] >>> shift) << SLOT_SHIFT) + HEAD);
       }
       for (int i = 0; i < count; i++) {
-        insert(hashes[i], rows[i]);
+        chained += insert(hashes[i], rows[i]);
       }
       touched += heads;
       count = 0;
     }
 
-    /** Inserts what is buffered and publishes the loads' sum, so they are not dead code. */
+    /** Inserts what is buffered and publishes the loads' sum, so they are not dead code, and the rows chained. */
     void finish() {
       flush();
       touchedHeads.addAndGet(touched);
+      chainedRows.addAndGet(chained);
     }
   }
 
-  private void insert(long h, int row) {
+  /** Inserts {@code row} of hash {@code h}; returns 1 when it is chained behind a row of the same hash, else 0. */
+  private int insert(long h, int row) {
     long slot = h >>> shift;
     while (true) {
       long at = slot << SLOT_SHIFT;
@@ -250,12 +255,12 @@ public final class OpenAddressingTable implements AutoCloseable {
       if (head == 0) {
         table.set(HASH, at, h);
         table.set(INT, at + HEAD, row + 1);
-        return; // the slot's more is still 0: no further rows
+        return 0; // the slot's more is still 0: no further rows
       }
       if (table.get(HASH, at) == h) {
         next.setAtIndex(INT, row, table.get(INT, at + MORE));
         table.set(INT, at + MORE, row + 1);
-        return;
+        return 1;
       }
       slot = following(slot);
     }
@@ -264,6 +269,15 @@ public final class OpenAddressingTable implements AutoCloseable {
   /** The slot probing visits after {@code slot}: the next one, wrapping around within its range. */
   private long following(long slot) {
     return (slot & ~rangeMask) | ((slot + 1) & rangeMask);
+  }
+
+  /**
+   * Whether every hash in the table has one row: then a lookup finds at most one candidate row, and a
+   * probe row at most one partner (where the key shape is not exact, that row's key must still be
+   * confirmed). False as soon as two rows share a hash, whether their keys are equal or collide.
+   */
+  public boolean oneRowPerHash() {
+    return chainedRows.get() == 0;
   }
 
   /** The entry of hash {@code h} (its rows, read with {@link #firstRow} and {@link #secondRow}), or 0 when no row has it. */

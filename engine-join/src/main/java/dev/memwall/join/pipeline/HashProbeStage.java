@@ -50,6 +50,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <ul>
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
+ *   <li>An {@link JoinType#INNER} join that emits no build column, over a build side whose key hashes
+ *       each have one row ({@link OpenAddressingTable#oneRowPerHash}), gives every probe row at most
+ *       one partner: it is a semi join, and narrows as one instead of copying its rows' columns into
+ *       pairs. Its output is then the probe side's columns, whatever {@code probeOutputs} named; the
+ *       caller projects them ({@link dev.memwall.join.relational.Relation} does).
  *   <li>{@link JoinType#INNER} and {@link JoinType#LEFT_OUTER} emit chunks of (probe row, build row)
  *       pairs over a per-thread {@link ScratchBatch}: the chosen probe columns (each evaluated and
  *       copied by its {@link OutputColumn}) then the chosen build columns (gathered). Strings are not copied: they are codes into the probe
@@ -77,6 +82,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   private final KeyFilter filter;
   /** A marking stage's marks, one byte per build row, 1 once a probe row matched it; null for the others. */
   private final OffHeapBuffer marks;
+  /** Whether the stage only narrows the selection: semi and anti joins, and inner joins that are semi joins. */
+  private final boolean narrowing;
 
   private HashProbeStage(JoinType type, List<String> probeKeys, List<String> probeOutputs, KeyColumns buildKeys,
       OpenAddressingTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs,
@@ -91,13 +98,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     this.locator = locator;
     this.buildOutputs = buildOutputs;
     this.marks = marks;
+    this.narrowing = type == JoinType.SEMI || type == JoinType.ANTI
+        || (type == JoinType.INNER && buildOutputs.isEmpty() && table.oneRowPerHash());
   }
 
   @Override
   public String describe() {
     String keys = String.join(", ", probeKeys) + " = build side's " + String.join(", ", buildKeys.names());
     String kind = marks != null ? "marking probe (the build side's rows matched by the probe side)"
-        : "hash probe (" + type + " join)";
+        : "hash probe (" + type + " join" + (type == JoinType.INNER && narrowing ? " on unique keys, narrowing" : "") + ")";
     return kind + " on " + keys + "; build side " + buildKeys.rowCount() + " rows, open-addressing table of about "
         + OpenAddressingTable.bytesFor(buildKeys.rowCount()) + " bytes" + (filter != null ? " behind a key filter" : "")
         + (buildOutputs.isEmpty() ? "" : ", emitting " + buildOutputs.stream().map(BuildColumn::name).toList());
@@ -109,7 +118,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * {@code probeKeyTypes}, which are checked first.
    *
    * @param probeOutputs the probe columns inner and left outer joins emit, in order; null: every
-   *     column the probe side has at this point
+   *     column the probe side has at this point. An inner join that {@linkplain #narrowsOnly narrows
+   *     only} (no build outputs, one build row per key hash) emits every column instead
    * @param buildOutputs the build columns inner and left outer joins emit after them (none for semi
    *     and anti joins)
    * @param cacheBytes the cache a lookup structure must fit to be fast (see
@@ -254,9 +264,14 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     return type;
   }
 
+  /**
+   * Whether the stage passes its input's chunks on with a narrower selection: a semi or anti join,
+   * or an inner join that emits no build column and whose build side has one row per key hash (each
+   * probe row then has at most one partner, so the join is a semi join). Known once built.
+   */
   @Override
   public boolean narrowsOnly() {
-    return type == JoinType.SEMI || type == JoinType.ANTI;
+    return narrowing;
   }
 
   @Override
@@ -281,7 +296,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     if (marks != null) {
       return new Marking(bound);
     }
-    return narrowsOnly() ? new Narrowing(bound) : new Pairing(bound, context);
+    return narrowing ? new Narrowing(bound) : new Pairing(bound, context);
   }
 
   /**
@@ -332,48 +347,46 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   }
 
   /**
-   * The part of a worker both kinds share: evaluates a chunk's keys and finds each selected row's
-   * entry in the table (0: no partner, or a null key).
+   * The part of a worker every kind shares: evaluates a chunk's keys and looks up the selected rows
+   * with a non-null key that pass the filter ({@link #probe}: the rows a partner can have, often
+   * few), or every selected row's entry by position ({@link #lookUp}: for the joins that also emit
+   * or keep the rows without a partner).
    */
   private abstract class Lookup implements Worker {
     final LongKernel[] keyKernels;
     final long[][] keys;
     final int[] positions = new int[Chunk.CAPACITY];
-    /** Table entry of the row at position k, by k; 0 for none. */
+    /** Table entry of the row at position k, by k; 0 for none. Filled by {@link #lookUp} only. */
     final long[] entryAt = new long[Chunk.CAPACITY];
-    private final int[] keyed = new int[Chunk.CAPACITY];
+    /** The positions {@link #probe} looked up, in increasing order, and their {@link #entries}. */
+    final int[] keyed = new int[Chunk.CAPACITY];
+    /** The table entry of {@code keyed[i]}; 0 for none. */
+    final long[] entries = new long[Chunk.CAPACITY];
     private final int[] candidates = new int[Chunk.CAPACITY];
     private final long[] hashes = new long[Chunk.CAPACITY];
     private long sampledRows;
     private long sampledMatches;
     private int sampledChunks;
-    private final long[] entries = new long[Chunk.CAPACITY];
 
     Lookup(Bound bound) {
       this.keyKernels = bound.keys();
       this.keys = new long[keyKernels.length][];
     }
 
-    /** Looks up the selected rows of {@code chunk}; returns how many there are (listed in {@link #positions}). */
-    int lookUp(Chunk chunk) {
-      int n = chunk.copySelection(positions);
+    /**
+     * Looks up the selected rows of {@code chunk} whose key is not null and passes the filter: lists
+     * them in {@code keyed[0, m)} with their {@code entries}, and returns m. The other selected rows
+     * have no partner.
+     */
+    int probe(Chunk chunk) {
       boolean anyNull = false;
       for (int c = 0; c < keyKernels.length; c++) {
         keys[c] = keyKernels[c].evaluate(chunk);
         anyNull |= keyKernels[c].anyNull();
       }
-      int m = 0;
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
-        entryAt[k] = 0;
-        boolean isNull = false;
-        if (anyNull) {
-          for (LongKernel kernel : keyKernels) {
-            isNull |= kernel.anyNull() && kernel.nulls()[k];
-          }
-        }
-        keyed[m] = k;
-        m += isNull ? 0 : 1;
+      int m = chunk.copySelection(keyed);
+      if (anyNull) {
+        m = dropNullKeys(m);
       }
       KeyBitmap keySet = filter.bitmap();
       if (keySet != null) {
@@ -385,11 +398,39 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
         m = keepCandidates(keysFilter, m);
       }
       table.entriesOf(hashes, m, entries);
-      for (int i = 0; i < m; i++) {
-        entryAt[keyed[i]] = entries[i];
-      }
       if (filter.undecided()) {
         sample(m);
+      }
+      return m;
+    }
+
+    /** Narrows {@code keyed[0, m)} to the positions whose key has no null column; returns how many. */
+    private int dropNullKeys(int m) {
+      int kept = 0;
+      for (int i = 0; i < m; i++) {
+        int k = keyed[i];
+        boolean isNull = false;
+        for (LongKernel kernel : keyKernels) {
+          isNull |= kernel.anyNull() && kernel.nulls()[k];
+        }
+        keyed[kept] = k;
+        kept += isNull ? 0 : 1;
+      }
+      return kept;
+    }
+
+    /**
+     * Looks up every selected row of {@code chunk}: lists them in {@link #positions} and returns how
+     * many, with the entry of position k in {@code entryAt[k]} (0: no partner, or a null key).
+     */
+    int lookUp(Chunk chunk) {
+      int m = probe(chunk);
+      int n = chunk.copySelection(positions);
+      for (int i = 0; i < n; i++) {
+        entryAt[positions[i]] = 0;
+      }
+      for (int i = 0; i < m; i++) {
+        entryAt[keyed[i]] = entries[i];
       }
       return n;
     }
@@ -421,9 +462,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       return shape.exact() || buildKeys.sameKey(row, keys, k);
     }
 
-    /** Whether some build row of the entry of position {@code k} has its key. */
-    final boolean matches(int k) {
-      long entry = entryAt[k];
+    /** Whether some build row of {@code entry}, the entry position {@code k} found, has its key. */
+    final boolean matches(long entry, int k) {
       if (entry == 0) {
         return false;
       }
@@ -445,7 +485,10 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     public void close() {}
   }
 
-  /** Semi and anti joins: the chunk goes on with the rows that have (have no) partner selected. */
+  /**
+   * Semi joins (and inner joins that are semi joins) and anti joins: the chunk goes on with the rows
+   * that have (have no) partner selected. A semi join visits only the rows {@link #probe} looked up.
+   */
   private final class Narrowing extends Lookup {
     Narrowing(Bound bound) {
       super(bound);
@@ -453,14 +496,22 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
 
     @Override
     public void process(Chunk chunk, Consumer<Chunk> next) {
-      int n = lookUp(chunk);
-      boolean keepMatched = type == JoinType.SEMI;
       int[] selection = chunk.selection();
       int kept = 0;
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
-        selection[kept] = k;
-        kept += matches(k) == keepMatched ? 1 : 0;
+      if (type == JoinType.ANTI) {
+        int n = lookUp(chunk);
+        for (int i = 0; i < n; i++) {
+          int k = positions[i];
+          selection[kept] = k;
+          kept += matches(entryAt[k], k) ? 0 : 1;
+        }
+      } else {
+        int m = probe(chunk);
+        for (int i = 0; i < m; i++) {
+          int k = keyed[i];
+          selection[kept] = k;
+          kept += matches(entries[i], k) ? 1 : 0;
+        }
       }
       chunk.select(selection, kept);
       if (kept > 0) {
@@ -479,10 +530,10 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
 
     @Override
     public void process(Chunk chunk, Consumer<Chunk> next) {
-      int n = lookUp(chunk);
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
-        long entry = entryAt[k];
+      int m = probe(chunk);
+      for (int i = 0; i < m; i++) {
+        int k = keyed[i];
+        long entry = entries[i];
         if (entry == 0) {
           continue;
         }
@@ -528,10 +579,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
 
     @Override
     public void process(Chunk chunk, Consumer<Chunk> next) {
-      int n = lookUp(chunk);
-      if (!outer) {
-        n = keepFound(chunk, n);
-      }
+      int n = outer ? lookUp(chunk) : keepFound(chunk);
       for (OutputColumn output : probeOutputs) {
         output.evaluate(chunk);
       }
@@ -562,19 +610,23 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
 
     /**
-     * Narrows {@link #positions} to the {@code n} rows whose key found an entry, and the chunk's
-     * selection with them when that drops rows, so the probe columns are then evaluated for those
-     * rows only (a selective join would otherwise copy every column of every chunk); returns how
-     * many are left. Only for inner joins: an outer join emits every row.
+     * Looks up the chunk's rows and lists those whose key found an entry in {@link #positions} (with
+     * their {@link #entryAt}); narrows the chunk's selection to them when that drops rows, so the
+     * probe columns are then evaluated for those rows only (a selective join would otherwise copy
+     * every column of every chunk); returns how many. Only for inner joins: an outer join emits every
+     * row. Visits only the rows {@link #probe} looked up, not every selected row.
      */
-    private int keepFound(Chunk chunk, int n) {
+    private int keepFound(Chunk chunk) {
+      int m = probe(chunk);
       int found = 0;
-      for (int i = 0; i < n; i++) {
-        int k = positions[i];
+      for (int i = 0; i < m; i++) {
+        int k = keyed[i];
+        long entry = entries[i];
         positions[found] = k;
-        found += entryAt[k] != 0 ? 1 : 0;
+        entryAt[k] = entry;
+        found += entry != 0 ? 1 : 0;
       }
-      if (found < n) {
+      if (found < chunk.selected()) {
         chunk.select(positions, found);
       }
       return found;

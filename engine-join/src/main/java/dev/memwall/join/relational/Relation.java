@@ -511,7 +511,9 @@ public final class Relation implements AutoCloseable {
      * its next pending step ({@link HashProbeStage}). A semi or anti join whose left input is certainly
      * the smaller one hashes the left input instead and streams the right one through it
      * ({@link #markLeft}): before running the right input when that is a stream of rows (no pipeline
-     * breaker), else once it has run and turned out larger.
+     * breaker), else once it has run and turned out larger. An inner join that keeps no right column
+     * and whose right keys turn out unique is a semi join, and its probe narrows as one
+     * ({@link HashProbeStage#narrowsOnly}): the left rows are not copied into pairs.
      */
     private Relation runPipelined(OutputChoice choice) {
       ExecutionContext context = left.context;
@@ -551,7 +553,9 @@ public final class Relation implements AutoCloseable {
         List<String> before = left.columnNames();
         Relation joined = left.then(stage, owned);
         rightTable = null; // the joined relation owns it now
-        return semiOrAnti && !output.left().equals(before) ? joined.select(output.left().toArray(String[]::new)) : joined;
+        // a semi or anti join, or an inner join that is a semi join (no right column kept, the right keys
+        // unique), narrows the left rows' selection and passes every left column on: keep the chosen ones
+        return stage.narrowsOnly() && !output.left().equals(before) ? joined.select(output.left().toArray(String[]::new)) : joined;
       } finally {
         if (ownsRight && rightTable != null) {
           rightTable.close();

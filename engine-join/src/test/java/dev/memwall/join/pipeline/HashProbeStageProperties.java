@@ -48,7 +48,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class HashProbeStageProperties {
-  private static final String[] WORDS = {"alpha", "beta1", "gamma", "delta1", "", "eps11"};
+  static final String[] WORDS = {"alpha", "beta1", "gamma", "delta1", "", "eps11"};
   /** The most joined rows a chain case may produce: its expected rows are listed on a 2 GiB test heap. */
   private static final long MAX_CHAIN_ROWS = 400_000;
 
@@ -235,7 +235,7 @@ class HashProbeStageProperties {
     }
   }
 
-  private static List<Object> keyOf(Row row, int keyCount) {
+  static List<Object> keyOf(Row row, int keyCount) {
     List<Object> key = new ArrayList<>();
     for (int i = 0; i < keyCount; i++) {
       key.add(row.key(i));
@@ -262,7 +262,7 @@ class HashProbeStageProperties {
   }
 
   /** Rows over a small key domain, half of them on one key, a few at the types' limits, some nulls. */
-  private static List<Row> rows(Random random, int count, int domain) {
+  static List<Row> rows(Random random, int count, int domain) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       int k = random.nextBoolean() ? 0 : random.nextInt(domain);
@@ -280,7 +280,7 @@ class HashProbeStageProperties {
    * The rows as a table with columns {prefix}a, b, c, v, s, cut into batches of random sizes (some
    * empty); s plain, or dictionary-encoded with one dictionary for every batch.
    */
-  private static Table table(EngineMemory memory, Random random, List<Row> rows, String prefix, boolean dictionary) {
+  static Table table(EngineMemory memory, Random random, List<Row> rows, String prefix, boolean dictionary) {
     DictionaryEncoding encoding = dictionary ? new DictionaryEncoding(1, false, new ArrowType.Int(16, true)) : null;
     Schema schema = new Schema(List.of(
         ColumnType.INT32.toField(prefix + "a", true, null),
@@ -345,7 +345,7 @@ class HashProbeStageProperties {
     }
   }
 
-  private static List<String> rows(Table table) {
+  static List<String> rows(Table table) {
     List<String> rows = new ArrayList<>();
     for (Batch batch : table.batches()) {
       for (int r = 0; r < batch.rowCount(); r++) {
@@ -383,7 +383,7 @@ class HashProbeStageProperties {
     return rows;
   }
 
-  private static List<String> sorted(List<List<Object>> rows) {
+  static List<String> sorted(List<List<Object>> rows) {
     List<String> out = new ArrayList<>();
     for (List<Object> row : rows) {
       out.add(Arrays.toString(row.stream().map(v -> v instanceof Number n ? (Object) n.longValue() : v).toArray()));

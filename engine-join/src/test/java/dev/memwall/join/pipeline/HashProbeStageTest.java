@@ -3,7 +3,9 @@ package dev.memwall.join.pipeline;
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.substring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * When {@link HashProbeStage} puts its Bloom filter in front of the table, that it never changes a
- * result, and that it refuses a computed string among the probe columns it carries, by name.
+ * result, when an inner join narrows as a semi join, and that it refuses a computed string among the
+ * probe columns it carries, by name.
  */
 @ExtendWith(LeakCheck.class)
 class HashProbeStageTest {
@@ -58,15 +61,42 @@ class HashProbeStageTest {
   }
 
   @Test
+  void anInnerJoinWithoutBuildColumnsOverUniqueKeysNarrowsAsASemiJoin(EngineMemory memory) {
+    ExecutionContext context = new ExecutionContext(memory, 1);
+    try (Table unique = keys(memory, 10, i -> i);
+        Table repeated = keys(memory, 10, i -> i % 5);
+        Table probe = words(memory);
+        HashProbeStage semi = HashProbeStage.build(unique, List.of("k"), JoinType.INNER, List.of("k"),
+            List.of(ColumnType.INT64), List.of("k"), List.of(), 1 << 16, context);
+        HashProbeStage pairing = HashProbeStage.build(repeated, List.of("k"), JoinType.INNER, List.of("k"),
+            List.of(ColumnType.INT64), List.of("k"), List.of(), 1 << 16, context);
+        HashProbeStage emitting = HashProbeStage.build(unique, List.of("k"), JoinType.INNER, List.of("k"),
+            List.of(ColumnType.INT64), List.of("s"), List.of("k"), 1 << 16, context)) {
+      assertTrue(semi.narrowsOnly(), semi.describe());
+      assertEquals(List.of("k", "s"), semi.outputColumns(List.of("k", "s")), "every probe column passes on");
+      assertFalse(pairing.narrowsOnly(), "keys with two rows each pair");
+      assertFalse(emitting.narrowsOnly(), "a build column to emit pairs");
+      try (Table narrowed = Plan.scan(probe).stage(semi).execute(context);
+          Table paired = Plan.scan(probe).stage(pairing).execute(context)) {
+        assertEquals(3, narrowed.rowCount());
+        assertEquals(2, narrowed.schema().getFields().size());
+        assertEquals(6, paired.rowCount(), "each probe row twice");
+        assertEquals(1, paired.schema().getFields().size());
+      }
+    }
+  }
+
+  @Test
   void aComputedStringAmongTheProbeColumnsIsRefusedByName(EngineMemory memory) {
     ExecutionContext context = new ExecutionContext(memory, 1);
-    try (Table build = keys(memory, 10, i -> i);
+    // keys 0..4 twice each: the join pairs (a join over unique keys would narrow and copy nothing)
+    try (Table build = keys(memory, 10, i -> i % 5);
         Table probe = words(memory);
         HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
             List.of(ColumnType.INT64), null, List.of(), 1 << 16, context)) {
       Plan carried = Plan.scan(probe).stage(stage);
       try (Table joined = carried.execute(context)) {
-        assertEquals(3, joined.rowCount(), "a string column is carried as it is");
+        assertEquals(6, joined.rowCount(), "a string column is carried as it is");
       }
       Plan computed = Plan.scan(probe).project(col("k").as("k"), substring(col("s"), 1, 2).as("prefix")).stage(stage);
       var e = assertThrows(IllegalArgumentException.class, () -> computed.execute(context).close());
