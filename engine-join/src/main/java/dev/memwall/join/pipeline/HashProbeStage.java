@@ -384,13 +384,18 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
         keys[c] = keyKernels[c].evaluate(chunk);
         anyNull |= keyKernels[c].anyNull();
       }
-      int m = chunk.copySelection(keyed);
-      if (anyNull) {
-        m = dropNullKeys(m);
-      }
       KeyBitmap keySet = filter.bitmap();
-      if (keySet != null) {
-        m = keySet.select(keys[0], keyed, m);
+      int m;
+      if (keySet != null && !anyNull && chunk.isDense()) {
+        m = keySet.selectAll(keys[0], chunk.count(), keyed); // no selection to copy and read back
+      } else {
+        m = chunk.copySelection(keyed);
+        if (anyNull) {
+          m = dropNullKeys(m);
+        }
+        if (keySet != null) {
+          m = keySet.select(keys[0], keyed, m);
+        }
       }
       KeyColumns.hashValues(shape, keys, keyed, m, hashes);
       RegisterBlockedBloomFilter keysFilter = filter.bloom();

@@ -86,6 +86,26 @@ final class KeyBitmap implements AutoCloseable {
     return kept;
   }
 
+  /**
+   * {@link #select} over every position {@code k < count} (a chunk whose rows are all selected): writes
+   * the positions whose {@code keys[k]} is in the set, in order, to the front of {@code positions};
+   * returns how many. Reads no selection, so the loop is a load of the key and of its word per row.
+   */
+  int selectAll(long[] keys, int count, int[] positions) {
+    long base = min;
+    long last = lastOffset;
+    long lastAt = lastWord;
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+      long offset = keys[k] - base;
+      long word = words.getAtIndex(WORD, Math.min(offset >>> 6, lastAt));
+      int inRange = Long.compareUnsigned(offset, last) <= 0 ? 1 : 0;
+      positions[kept] = k;
+      kept += (int) (word >>> offset) & inRange;
+    }
+    return kept;
+  }
+
   @Override
   public void close() {
     buffer.close();

@@ -60,6 +60,15 @@ class KeyBitmapProperties {
         actual.add(positions[i]);
       }
       assertEquals(expected, actual);
+      int[] all = new int[probes.length];
+      int keptOfAll = bitmap.selectAll(probes, probes.length, all);
+      List<Integer> expectedOfAll = new ArrayList<>();
+      for (int k = 0; k < probes.length; k++) {
+        if (keys.contains(probes[k])) {
+          expectedOfAll.add(k);
+        }
+      }
+      assertEquals(expectedOfAll, java.util.Arrays.stream(all, 0, keptOfAll).boxed().toList(), "every position selected");
       assertThrows(IllegalArgumentException.class, () -> bitmap.add(max == Long.MAX_VALUE ? min - 1 : max + 1));
     }
   }
