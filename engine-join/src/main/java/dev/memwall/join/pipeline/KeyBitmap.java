@@ -71,17 +71,11 @@ final class KeyBitmap implements AutoCloseable {
    * the range reads the last word and is then masked out.
    */
   int select(long[] keys, int[] positions, int n) {
-    long base = min;
-    long last = lastOffset;
-    long lastAt = lastWord;
     int kept = 0;
     for (int i = 0; i < n; i++) {
       int k = positions[i];
-      long offset = keys[k] - base;
-      long word = words.getAtIndex(WORD, Math.min(offset >>> 6, lastAt));
-      int inRange = Long.compareUnsigned(offset, last) <= 0 ? 1 : 0;
       positions[kept] = k;
-      kept += (int) (word >>> offset) & inRange;
+      kept += bit(keys[k]);
     }
     return kept;
   }
@@ -92,18 +86,20 @@ final class KeyBitmap implements AutoCloseable {
    * returns how many. Reads no selection, so the loop is a load of the key and of its word per row.
    */
   int selectAll(long[] keys, int count, int[] positions) {
-    long base = min;
-    long last = lastOffset;
-    long lastAt = lastWord;
     int kept = 0;
     for (int k = 0; k < count; k++) {
-      long offset = keys[k] - base;
-      long word = words.getAtIndex(WORD, Math.min(offset >>> 6, lastAt));
-      int inRange = Long.compareUnsigned(offset, last) <= 0 ? 1 : 0;
       positions[kept] = k;
-      kept += (int) (word >>> offset) & inRange;
+      kept += bit(keys[k]);
     }
     return kept;
+  }
+
+  /** 1 when {@code key} is in the set, else 0, without a branch. */
+  private int bit(long key) {
+    long offset = key - min;
+    long word = words.getAtIndex(WORD, Math.min(offset >>> 6, lastWord));
+    int inRange = Long.compareUnsigned(offset, lastOffset) <= 0 ? 1 : 0;
+    return (int) (word >>> offset) & inRange;
   }
 
   @Override
