@@ -12,6 +12,7 @@ import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
+import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
@@ -34,8 +35,10 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
  * a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}) and an aggregation computed twice is computed once ({@link
- * CommonAggregations}, through a relation shared by its readers, {@link LogicalRel.Shared}); it is then lowered onto a {@link Relation} whose output columns
+ * before the join ({@link EagerCount}), an aggregation computed twice is computed once ({@link
+ * CommonAggregations}) and an aggregation joined on its grouping keys groups only the keys the join
+ * reads ({@link GroupReduction}), the two last through relations shared by their readers
+ * ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names, an uncorrelated scalar subquery run first and read as a literal.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
@@ -81,7 +84,8 @@ public final class SubstraitPlans {
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
     int[] sharedIds = {0};
-    LogicalRel shared = CommonAggregations.rewrite(EagerCount.rewrite(grouped), () -> ++sharedIds[0]);
+    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(EagerCount.rewrite(grouped),
+        () -> ++sharedIds[0]), estimator, () -> ++sharedIds[0]);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

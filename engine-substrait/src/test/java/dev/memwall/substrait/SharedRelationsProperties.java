@@ -15,8 +15,13 @@ import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.optimizer.CardinalityEstimator;
+import dev.memwall.substrait.optimizer.ColumnStatistics;
 import dev.memwall.substrait.optimizer.CommonAggregations;
+import dev.memwall.substrait.optimizer.GroupReduction;
+import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -28,13 +33,49 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * The rewrite that shares a relation between its readers ({@link CommonAggregations}) and the lowering of uncorrelated scalar subqueries into literals, each against
+ * The rewrites that share a relation between its readers ({@link CommonAggregations}, {@link
+ * GroupReduction}) and the lowering of uncorrelated scalar subqueries into literals, each against
  * the plan it rewrites, both run: tables {@code (k, v)} whose keys are skewed, repeated, null and
  * at the type's limits, values null in places, tables possibly empty. Every run is checked for
  * leaks, the shared results included.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class SharedRelationsProperties {
+  /** Statistics under which the outer table is tiny and the grouped one large, so that the reduction applies. */
+  private static final CardinalityEstimator OUTER_SMALL = new CardinalityEstimator(scan -> scan.table().equals("o")
+      ? TableStatistics.supplied(10, Map.of("k", ColumnStatistics.distinct(10)))
+      : TableStatistics.supplied(1_000_000, Map.of("k", ColumnStatistics.distinct(1_000_000))));
+  private static final CardinalityEstimator OUTER_LARGE = new CardinalityEstimator(
+      scan -> TableStatistics.supplied(1_000_000, Map.of("k", ColumnStatistics.distinct(1_000_000))));
+
+  @Property(tries = 60)
+  void aJoinedAggregationGroupedOnlyForTheOtherSidesKeysGivesTheSameRows(
+      @ForAll("keys") @Size(max = 20) List<Long> outer, @ForAll("keys") @Size(max = 60) List<Long> inner,
+      @ForAll JoinKind kind, @ForAll boolean aggregationOnTheLeft, EngineMemory memory) {
+    try (Table o = table(memory, outer); Table i = table(memory, inner)) {
+      LogicalRel plan = reducible(o, i, kind, aggregationOnTheLeft);
+      LogicalRel rewritten = GroupReduction.rewrite(plan, OUTER_SMALL, ids());
+      boolean applies = kind == JoinKind.INNER || kind == JoinKind.LEFT_OUTER && !aggregationOnTheLeft;
+      if (applies) {
+        assertNotEquals(plan, rewritten);
+      } else {
+        assertEquals(plan, rewritten);
+      }
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+    }
+  }
+
+  @Example
+  void theGroupingIsNotReducedWhereTheOtherSideIsLargeOrTheJoinReadsAMeasure(EngineMemory memory) {
+    try (Table o = table(memory, List.of(1L)); Table i = table(memory, List.of(1L))) {
+      LogicalRel large = reducible(o, i, JoinKind.INNER, true);
+      assertEquals(large, GroupReduction.rewrite(large, OUTER_LARGE, ids()));
+      LogicalRel onMeasure = new LogicalRel.Join(JoinKind.INNER, scan("o", o, ""), grouped(i),
+          List.of("k"), List.of("hi"));
+      assertEquals(onMeasure, GroupReduction.rewrite(onMeasure, OUTER_SMALL, ids()));
+    }
+  }
+
   @Property(tries = 60)
   void anAggregationComputedTwiceIsComputedOnceWithTheSameRows(@ForAll("keys") @Size(max = 40) List<Long> keys,
       @ForAll("keys") @Size(max = 40) List<Long> other, EngineMemory memory) {
@@ -121,6 +162,20 @@ class SharedRelationsProperties {
           () -> lowering.lower(shared, java.util.Set.of("k")));
       Assertions.assertTrue(e.getMessage().contains("lowerRoot"), e.getMessage());
     }
+  }
+
+  /** {@code o}'s rows with a positive value joined on their key with {@code i} grouped by key. */
+  private static LogicalRel reducible(Table o, Table i, JoinKind kind, boolean aggregationOnTheLeft) {
+    LogicalRel outer = new LogicalRel.Filter(scan("o", o, ""), col("v").gt(lit(0L)));
+    LogicalRel groups = grouped(i);
+    return aggregationOnTheLeft
+        ? new LogicalRel.Join(kind, groups, outer, List.of("ki"), List.of("k"))
+        : new LogicalRel.Join(kind, outer, groups, List.of("k"), List.of("ki"));
+  }
+
+  private static LogicalRel grouped(Table i) {
+    return new LogicalRel.Aggregation(scan("i", i, "i"), List.of(col("ki").as("ki")), List.of(
+        Aggregate.min(col("vi"), "lo"), Aggregate.max(col("vi"), "hi"), Aggregate.countStar("n")));
   }
 
   /** The sums of {@code v} by {@code k} over the rows with a positive {@code v}, columns suffixed {@code suffix}. */
