@@ -9,9 +9,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
@@ -193,23 +191,13 @@ class SharedRelationsProperties {
     return () -> ++next[0];
   }
 
-  /** Rows of {@code (k, v)}: v is the row's position mod 3, null at every fourth. */
   private static Table table(EngineMemory memory, List<Long> keys) {
-    try (TableBuilder builder = new TableBuilder(List.of("k", "v"), List.of(ColumnType.INT64, ColumnType.INT64),
-        memory.arrow())) {
-      for (int r = 0; r < keys.size(); r++) {
-        builder.appendLongOrNull(keys.get(r));
-        builder.appendLongOrNull(r % 4 == 0 ? null : (long) (r % 3));
-        builder.endRow();
-      }
-      return builder.build();
-    }
+    return KeyValueTables.of(memory, "k", "v", keys);
   }
 
   @Provide
   Arbitrary<List<Long>> keys() {
-    return Arbitraries.oneOf(Arbitraries.longs().between(0, 5), Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE))
-        .injectNull(0.15).list();
+    return KeyValueTables.keys();
   }
 
   /** The functions of the scalar (a sum or average overflows at the keys' limits, in both plans alike). */
