@@ -64,10 +64,12 @@ class SharedRelationsProperties {
   }
 
   @Example
-  void theGroupingIsNotReducedWhereTheOtherSideIsLargeOrTheJoinReadsAMeasure(EngineMemory memory) {
+  void theGroupingIsNotReducedWhereTheOtherSideIsLargeOrATableReadWholeOrTheJoinReadsAMeasure(EngineMemory memory) {
     try (Table o = table(memory, List.of(1L)); Table i = table(memory, List.of(1L))) {
       LogicalRel large = reducible(o, i, JoinKind.INNER, true);
       assertEquals(large, GroupReduction.rewrite(large, OUTER_LARGE, ids()));
+      LogicalRel whole = new LogicalRel.Join(JoinKind.INNER, scan("o", o, ""), grouped(i), List.of("k"), List.of("ki"));
+      assertEquals(whole, GroupReduction.rewrite(whole, OUTER_SMALL, ids()));
       LogicalRel onMeasure = new LogicalRel.Join(JoinKind.INNER, scan("o", o, ""), grouped(i),
           List.of("k"), List.of("hi"));
       assertEquals(onMeasure, GroupReduction.rewrite(onMeasure, OUTER_SMALL, ids()));
@@ -148,6 +150,18 @@ class SharedRelationsProperties {
       List<List<Object>> rows = LogicalRuns.sortedRows(memory, kept);
       assertEquals(2, rows.size());
       rows.forEach(row -> assertEquals(null, row.get(1)));
+    }
+  }
+
+  @Example
+  void aPlanFailingAfterItsSharedResultRanFreesIt(EngineMemory memory) {
+    try (Table t = table(memory, List.of(Long.MAX_VALUE, 1L, Long.MAX_VALUE, 2L, 3L))) {
+      // the largest key per value, shared; the sum of those keys overflows once the shared result exists
+      LogicalRel largest = new LogicalRel.Shared(1, new LogicalRel.Aggregation(scan("t", t, ""),
+          List.of(col("v").as("v")), List.of(Aggregate.max(col("k"), "top"))));
+      LogicalRel total = new LogicalRel.Aggregation(largest, List.of(), List.of(Aggregate.sum(col("top"), "total")));
+      LogicalRel plan = new LogicalRel.Cross(largest, total);
+      Assertions.assertThrows(ArithmeticException.class, () -> LogicalRuns.sortedRows(memory, plan));
     }
   }
 

@@ -27,8 +27,10 @@ import java.util.function.IntSupplier;
  *
  * <p>The other side O is read twice, so it becomes a {@link LogicalRel.Shared} relation computed
  * once (as a join's build side it is materialized anyway). It applies where it pays by the
- * estimates: O's distinct keys (its rows where unknown) are at most a {@link #REDUCTION} of the
- * aggregation's estimated groups. Joins are visited from the leaves up, so an enclosing join's
+ * estimates: O's distinct keys (its rows where unknown) are fewer than a {@link #REDUCTION} of the
+ * aggregation's estimated groups, and O is not a table read whole (a table's keys are commonly all
+ * of a foreign key's, as {@code KeyReduction} also assumes, and copying it to share it would cost
+ * more than the reduction saves). Joins are visited from the leaves up, so an enclosing join's
  * other side may itself hold a reduced one. Stateless and thread-safe.
  */
 public final class GroupReduction {
@@ -88,7 +90,8 @@ public final class GroupReduction {
    */
   private static Optional<LogicalRel.Aggregation> reduced(LogicalRel side, List<String> keys, LogicalRel other,
       List<String> otherKeys, CardinalityEstimator estimator) {
-    if (!(side instanceof LogicalRel.Aggregation a) || keys.stream().anyMatch(key -> input(a, key) == null)) {
+    if (!(side instanceof LogicalRel.Aggregation a) || keys.stream().anyMatch(key -> input(a, key) == null)
+        || wholeTable(other)) {
       return Optional.empty();
     }
     double groups = estimator.of(a).rows();
@@ -98,7 +101,12 @@ public final class GroupReduction {
       otherKeyValues = Math.min(otherKeyValues, kept.column(otherKeys.getFirst()).map(ColumnStatistics::distinct)
           .orElse(otherKeyValues));
     }
-    return otherKeyValues <= REDUCTION * groups ? Optional.of(a) : Optional.empty();
+    return otherKeyValues < REDUCTION * groups ? Optional.of(a) : Optional.empty();
+  }
+
+  /** Whether {@code rel} is a table read whole (possibly projected), whose keys nothing has reduced. */
+  private static boolean wholeTable(LogicalRel rel) {
+    return rel instanceof LogicalRel.Scan || rel instanceof LogicalRel.Project project && wholeTable(project.input());
   }
 
   /** The input column grouping key {@code key} of {@code a} passes on unchanged, or null. */
