@@ -46,7 +46,8 @@ final class RelationLowering {
     try (SharedResults results = new SharedResults(root, required)) {
       shared = results;
       Relation relation = lower(root, required);
-      return relation.holding(results.release());
+      List<Table> tables = results.release();
+      return tables.isEmpty() ? relation : relation.holding(tables);
     } finally {
       shared = null;
     }
