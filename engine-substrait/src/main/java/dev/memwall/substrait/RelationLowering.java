@@ -5,6 +5,7 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
 import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
@@ -12,6 +13,7 @@ import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,9 +32,25 @@ final class RelationLowering {
 
   private final ExecutionContext context;
   private int crossKeys;
+  private SharedResults shared;
 
   RelationLowering(ExecutionContext context) {
     this.context = context;
+  }
+
+  /**
+   * {@code root} with at least the columns {@code required}, the tables of its shared relations
+   * ({@link LogicalRel.Shared}) held by the returned relation, which frees them once it has run.
+   */
+  Relation lowerRoot(LogicalRel root, Set<String> required) {
+    try (SharedResults results = new SharedResults(root, required)) {
+      shared = results;
+      Relation relation = lower(root, required);
+      List<Table> tables = results.release();
+      return tables.isEmpty() ? relation : relation.holding(tables);
+    } finally {
+      shared = null;
+    }
   }
 
   /** {@code rel} with at least the columns {@code required}. */
@@ -65,6 +83,12 @@ final class RelationLowering {
       case LogicalRel.Limit limit -> lower(limit.input(), required).limit(limit.rows());
       case LogicalRel.Join join -> join(join, required);
       case LogicalRel.Cross cross -> cross(cross, required);
+      case LogicalRel.Shared s -> {
+        if (shared == null) {
+          throw new IllegalStateException("a plan with shared relations is lowered by lowerRoot, which frees them");
+        }
+        yield Relation.scan(shared.result(s, (input, columns) -> lower(input, columns).toTable()), context);
+      }
     };
   }
 
@@ -91,6 +115,7 @@ final class RelationLowering {
       case LogicalRel.Cross cross -> definedBySubstring(column, cross.left())
           || definedBySubstring(column, cross.right());
       case LogicalRel.Scan scan -> false;
+      case LogicalRel.Shared shared -> definedBySubstring(column, shared.input());
       case LogicalRel.Aggregation aggregation -> false; // its keys and measures are stored columns of its result
     };
   }
@@ -159,32 +184,74 @@ final class RelationLowering {
     return spec.on(join.leftKeys(), join.rightKeys()).keep(keep.toArray(String[]::new));
   }
 
-  /** A cross product: both inputs get a constant key column, joined on it. */
+  /**
+   * A cross product: both inputs get a constant key column, joined on it. A side that is certainly
+   * one row (an uncorrelated scalar subquery) runs first, and its values become literal columns of
+   * the other side's rows ({@link ScalarValues}); it is joined in only where they cannot.
+   */
   private Relation cross(LogicalRel.Cross cross, Set<String> required) {
+    boolean rightIsValue = SemiJoinPlacement.oneRow(cross.right());
+    if (rightIsValue || SemiJoinPlacement.oneRow(cross.left())) {
+      LogicalRel value = rightIsValue ? cross.right() : cross.left();
+      Table values = lower(value, new LinkedHashSet<>(value.columns())).toTable();
+      Optional<List<NamedExpr>> literals;
+      try {
+        literals = ScalarValues.literals(values);
+      } catch (RuntimeException | Error e) {
+        values.close();
+        throw e;
+      }
+      if (literals.isPresent()) {
+        values.close();
+        LogicalRel rows = rightIsValue ? cross.left() : cross.right();
+        List<NamedExpr> outputs = new ArrayList<>();
+        rows.columns().stream().filter(required::contains).forEach(name -> outputs.add(Expr.col(name).as(name)));
+        outputs.addAll(literals.get());
+        return lower(rows, required).project(outputs.toArray(NamedExpr[]::new));
+      }
+      Relation valueRows = Relation.own(values, context); // null or not one row: joined in as a table
+      return crossed(rightIsValue ? null : valueRows, cross.left(), rightIsValue ? valueRows : null, cross.right(),
+          required);
+    }
+    return crossed(null, cross.left(), null, cross.right(), required);
+  }
+
+  /** The cross product of {@code left} and {@code right}, each lowered unless already given as a relation. */
+  private Relation crossed(Relation leftGiven, LogicalRel leftRel, Relation rightGiven, LogicalRel rightRel,
+      Set<String> required) {
+    LogicalRel cross = new LogicalRel.Cross(leftRel, rightRel);
     String leftKey = CROSS_KEY + (crossKeys++);
     String rightKey = CROSS_KEY + (crossKeys++);
-    Relation left = withKey(cross.left(), required, leftKey);
+    Relation left;
+    try {
+      left = withKey(leftGiven, leftRel, required, leftKey);
+    } catch (RuntimeException | Error e) {
+      if (rightGiven != null) {
+        rightGiven.close();
+      }
+      throw e;
+    }
     Relation right;
     try {
-      right = withKey(cross.right(), required, rightKey);
+      right = withKey(rightGiven, rightRel, required, rightKey);
     } catch (RuntimeException | Error e) {
       left.close();
       throw e;
     }
     List<String> keep = new ArrayList<>();
-    cross.left().columns().stream().filter(required::contains).forEach(keep::add);
-    cross.right().columns().stream().filter(required::contains).forEach(keep::add);
+    cross.columns().stream().filter(required::contains).forEach(keep::add);
     if (keep.isEmpty()) {
       keep.add(leftKey);
     }
     return left.join(right).on(leftKey, rightKey).keep(keep.toArray(String[]::new));
   }
 
-  private Relation withKey(LogicalRel rel, Set<String> required, String key) {
+  /** {@code rel} ({@code given}: already lowered) with its required columns and the constant {@code key}. */
+  private Relation withKey(Relation given, LogicalRel rel, Set<String> required, String key) {
     List<NamedExpr> outputs = new ArrayList<>();
     rel.columns().stream().filter(required::contains).forEach(name -> outputs.add(Expr.col(name).as(name)));
     outputs.add(Expr.lit(0L).as(key));
-    return lower(rel, required).project(outputs.toArray(NamedExpr[]::new));
+    return (given != null ? given : lower(rel, required)).project(outputs.toArray(NamedExpr[]::new));
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

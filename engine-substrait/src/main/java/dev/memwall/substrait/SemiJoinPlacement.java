@@ -75,7 +75,7 @@ final class SemiJoinPlacement {
   }
 
   /** Whether {@code rel} is certainly one row: a global aggregation, possibly projected. */
-  private static boolean oneRow(LogicalRel rel) {
+  static boolean oneRow(LogicalRel rel) {
     return rel instanceof LogicalRel.Aggregation aggregation && aggregation.keys().isEmpty()
         || rel instanceof LogicalRel.Project project && oneRow(project.input());
   }

@@ -9,8 +9,10 @@ import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
+import dev.memwall.substrait.optimizer.CommonAggregations;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
+import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
@@ -32,9 +34,12 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * are ordered ({@link JoinOrder}), an aggregation is taken before a join that only looks up
  * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
- * and a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}); it is then lowered onto a {@link Relation} whose output columns
- * carry the root's names.
+ * a count over a left outer join's optional side is taken
+ * before the join ({@link EagerCount}), an aggregation computed twice is computed once ({@link
+ * CommonAggregations}) and an aggregation joined on its grouping keys groups only the keys the join
+ * reads ({@link GroupReduction}), the two last through relations shared by their readers
+ * ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation} whose output columns
+ * carry the root's names, an uncorrelated scalar subquery run first and read as a literal.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
  * consumed; {@link #execute}'s table and {@link #stream}'s reader are the caller's to close.
@@ -73,12 +78,15 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    LogicalRel ordered = JoinOrder.optimize(converted.rel(), converter::joinable,
-        new CardinalityEstimator(scan -> catalog.statistics(scan.table())));
+    CardinalityEstimator estimator = new CardinalityEstimator(scan -> catalog.statistics(scan.table()));
+    LogicalRel ordered = JoinOrder.optimize(converted.rel(), converter::joinable, estimator);
     Function<LogicalRel.Scan, List<List<String>>> keys = scan -> catalog.keys(scan.table());
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
-    return new Prepared(EagerCount.rewrite(grouped), converted.names(), unique(outputNames));
+    int[] sharedIds = {0};
+    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(EagerCount.rewrite(grouped),
+        () -> ++sharedIds[0]), estimator, () -> ++sharedIds[0]);
+    return new Prepared(shared, converted.names(), unique(outputNames));
   }
 
   /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */
@@ -92,7 +100,7 @@ public final class SubstraitPlans {
    */
   public static Relation relation(Prepared plan, ExecutionContext context) {
     Set<String> required = new LinkedHashSet<>(plan.internalNames());
-    Relation relation = new RelationLowering(context).lower(plan.rel(), required);
+    Relation relation = new RelationLowering(context).lowerRoot(plan.rel(), required);
     List<NamedExpr> outputs = new ArrayList<>();
     for (int i = 0; i < plan.internalNames().size(); i++) {
       outputs.add(Expr.col(plan.internalNames().get(i)).as(plan.outputNames().get(i)));

@@ -8,15 +8,12 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.optimizer.EagerCount;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -75,30 +72,12 @@ class EagerCountProperties {
     return new LogicalRel.Scan(columns.getFirst(), table, columns, columns);
   }
 
-  /** Rows of {@code (key, value)}: the value is the key's position mod 3, null where the position is a multiple of 4. */
   private static Table table(EngineMemory memory, String key, String value, List<Long> keys) {
-    try (TableBuilder builder = new TableBuilder(List.of(key, value), List.of(ColumnType.INT64, ColumnType.INT64),
-        memory.arrow())) {
-      for (int i = 0; i < keys.size(); i++) {
-        if (keys.get(i) == null) {
-          builder.appendNull();
-        } else {
-          builder.appendLong(keys.get(i));
-        }
-        if (i % 4 == 0) {
-          builder.appendNull();
-        } else {
-          builder.appendLong(i % 3);
-        }
-        builder.endRow();
-      }
-      return builder.build();
-    }
+    return KeyValueTables.of(memory, key, value, keys);
   }
 
   @Provide
   Arbitrary<List<Long>> keys() {
-    return Arbitraries.oneOf(Arbitraries.longs().between(0, 5), Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE))
-        .injectNull(0.15).list();
+    return KeyValueTables.keys();
   }
 }

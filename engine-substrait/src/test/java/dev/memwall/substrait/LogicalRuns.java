@@ -16,7 +16,7 @@ final class LogicalRuns {
   /** The rows of {@code plan}, lowered and run on two threads, sorted by their text. */
   static List<List<Object>> sortedRows(EngineMemory memory, LogicalRel plan) {
     try (Table result = new RelationLowering(new ExecutionContext(memory, 2))
-        .lower(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
+        .lowerRoot(plan, new LinkedHashSet<>(plan.columns())).toTable()) {
       List<List<Object>> rows = new ArrayList<>(TableRows.of(result));
       rows.sort(Comparator.comparing(Object::toString));
       return rows;

@@ -192,6 +192,17 @@ public final class Relation implements AutoCloseable {
     return new JoinSpec(this, right, JoinType.ANTI);
   }
 
+  /**
+   * This relation, also owning {@code resources}: they are freed with what it owns, when it is
+   * closed or once a step that consumes it has run (tables its steps read that someone must free
+   * after them, such as a shared intermediate result). Consumes this relation.
+   */
+  public Relation holding(List<? extends AutoCloseable> resources) {
+    Relation successor = then(steps());
+    successor.resources.addAll(resources);
+    return successor;
+  }
+
   /** Runs the pending steps and hands the result to the caller, who closes it; consumes this relation. */
   public Table toTable() {
     boolean owned = ownsResult();

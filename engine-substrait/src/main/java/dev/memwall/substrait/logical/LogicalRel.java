@@ -130,6 +130,23 @@ public sealed interface LogicalRel {
     }
   }
 
+  /**
+   * The rows of {@code input}, computed once for every node of the plan that refers to the same
+   * {@code id}: the plan's readers of one relation (a common subexpression, or a relation both
+   * joined with and reduced by) share one materialized result instead of each computing it. Every
+   * node of one id has an equal {@code input}; the result lives until the plan's run ends.
+   */
+  record Shared(int id, LogicalRel input) implements LogicalRel {
+    public Shared {
+      Objects.requireNonNull(input, "input");
+    }
+
+    @Override
+    public List<String> columns() {
+      return input.columns();
+    }
+  }
+
   /** The joins memwall runs. */
   enum JoinKind { INNER, LEFT_OUTER, SEMI, ANTI }
 }

@@ -105,6 +105,7 @@ public final class CardinalityEstimator {
         Estimate right = of(cross.right());
         yield new Estimate(left.rows() * right.rows(), either(left, right));
       }
+      case LogicalRel.Shared shared -> of(shared.input());
     };
   }
 

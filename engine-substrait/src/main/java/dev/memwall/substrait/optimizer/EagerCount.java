@@ -45,6 +45,7 @@ public final class EagerCount {
       case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), rewrite(join.left()), rewrite(join.right()),
           join.leftKeys(), join.rightKeys());
       case LogicalRel.Cross cross -> new LogicalRel.Cross(rewrite(cross.left()), rewrite(cross.right()));
+      case LogicalRel.Shared shared -> new LogicalRel.Shared(shared.id(), rewrite(shared.input()));
     };
   }
 

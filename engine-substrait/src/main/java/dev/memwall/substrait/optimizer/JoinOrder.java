@@ -63,6 +63,7 @@ public final class JoinOrder {
           optimize(join.right()), join.leftKeys(), join.rightKeys());
       case LogicalRel.Cross cross -> new LogicalRel.Cross(optimize(cross.left()),
           optimize(cross.right()));
+      case LogicalRel.Shared shared -> new LogicalRel.Shared(shared.id(), optimize(shared.input()));
     };
   }
 

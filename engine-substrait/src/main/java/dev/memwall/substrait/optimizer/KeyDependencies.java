@@ -78,6 +78,7 @@ final class KeyDependencies {
         }
       };
       case LogicalRel.Cross cross -> unique(cross.left(), closed) && unique(cross.right(), closed);
+      case LogicalRel.Shared shared -> unique(shared.input(), closed);
     };
   }
 
@@ -126,6 +127,7 @@ final class KeyDependencies {
         found.addAll(dependencies(cross.right()));
         yield found;
       }
+      case LogicalRel.Shared shared -> dependencies(shared.input());
     };
   }
 

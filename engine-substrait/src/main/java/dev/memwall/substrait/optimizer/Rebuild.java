@@ -23,6 +23,7 @@ final class Rebuild {
           bottomUp(join.right(), rewrite), join.leftKeys(), join.rightKeys());
       case LogicalRel.Cross cross -> new LogicalRel.Cross(bottomUp(cross.left(), rewrite),
           bottomUp(cross.right(), rewrite));
+      case LogicalRel.Shared shared -> new LogicalRel.Shared(shared.id(), bottomUp(shared.input(), rewrite));
     };
   }
 

@@ -11,7 +11,10 @@
  * derives which columns determine which, so that
  * {@link dev.memwall.substrait.optimizer.AggregateBeforeLookup} aggregates before joins that only look
  * up grouping columns and {@link dev.memwall.substrait.optimizer.DeterminedGroupingKeys} groups by
- * fewer keys, carrying the determined ones. {@link dev.memwall.substrait.optimizer.ConstantFolding} and
+ * fewer keys, carrying the determined ones. {@link dev.memwall.substrait.optimizer.CommonAggregations}
+ * computes an aggregation that appears twice once, and {@link dev.memwall.substrait.optimizer.GroupReduction}
+ * groups a joined aggregation only for the keys the join reads; both share a relation between its
+ * readers ({@link dev.memwall.substrait.logical.LogicalRel.Shared}). {@link dev.memwall.substrait.optimizer.ConstantFolding} and
  * {@link dev.memwall.substrait.optimizer.InLists} simplify expressions as they are converted.
  */
 package dev.memwall.substrait.optimizer;

@@ -114,6 +114,7 @@ class SqlJoinOrderTest {
       case LogicalRel.Limit limit -> List.of(limit.input());
       case LogicalRel.Join join -> List.of(join.left(), join.right());
       case LogicalRel.Cross cross -> List.of(cross.left(), cross.right());
+      case LogicalRel.Shared shared -> List.of(shared.input());
     };
   }
 }
