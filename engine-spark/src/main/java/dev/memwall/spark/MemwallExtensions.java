@@ -32,7 +32,12 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
         return new ColumnarRule() {
           @Override
           public Rule<SparkPlan> postColumnarTransitions() {
-            return new PartialAggregateRule();
+            return new Rule<SparkPlan>() { // joins first: an aggregation over a join may then run in memwall
+              @Override
+              public SparkPlan apply(SparkPlan plan) {
+                return new PartialAggregateRule().apply(new BroadcastJoinRule().apply(plan));
+              }
+            };
           }
         };
       }
@@ -52,8 +57,8 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
   }
 
   private static void walk(SparkPlan plan, List<String> lines) {
-    if (plan instanceof MemwallPartialAggregateExec memwall) {
-      lines.add("memwall runs: " + memwall.simpleString(10));
+    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallHashJoinExec) {
+      lines.add("memwall runs: " + plan.simpleString(10));
     }
     if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
       lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "
