@@ -95,6 +95,7 @@ class JoinAccelerationTest {
       "select /*+ broadcast(d) */ f.id, f.k, f.s, f.v, d.id, d.s, d.x, d.v from fact f join dim d on f.k = d.k",
       "select /*+ broadcast(d) */ f.id, f.x, d.id, d.g, d.kd from fact f left join dim d on f.k = d.k",
       "select /*+ broadcast(d) */ d.id, d.v, f.id, f.g from dim d right join fact f on d.g = f.g",
+      "select /*+ broadcast(d) */ d.id, d.s, f.id, f.v from dim d join fact f on d.k = f.k",
       "select /*+ broadcast(d) */ f.* from fact f left semi join dim d on f.k = d.k",
       "select /*+ broadcast(d) */ f.* from fact f left anti join dim d on f.k = d.k",
       "select /*+ broadcast(d) */ f.id, d.id from fact f join dim d on f.k = d.k and f.g = d.g",
