@@ -58,15 +58,7 @@ final class BroadcastJoinRule extends Rule<SparkPlan> {
   }
 
   private SparkPlan rewrite(SparkPlan plan) {
-    List<SparkPlan> children = CollectionConverters.asJava(plan.children());
-    List<SparkPlan> rewritten = new ArrayList<>(children.size());
-    boolean changed = false;
-    for (SparkPlan child : children) {
-      SparkPlan next = rewrite(child);
-      changed |= next != child;
-      rewritten.add(next);
-    }
-    SparkPlan node = changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
+    SparkPlan node = PlanChildren.map(plan, this::rewrite);
     return node instanceof BroadcastHashJoinExec join ? replace(join) : node;
   }
 

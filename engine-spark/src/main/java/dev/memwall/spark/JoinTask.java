@@ -30,7 +30,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What a task of {@link MemwallHashJoinExec} runs for its input partition (a run of record batches of one
@@ -134,14 +133,7 @@ record JoinTask(StructType dataSchema, List<String> readColumns, Predicate[] pus
   }
 
   private static ColumnType keyType(DataType type) {
-    if (DataTypes.IntegerType.equals(type)) {
-      return ColumnType.INT32;
-    } else if (DataTypes.LongType.equals(type)) {
-      return ColumnType.INT64;
-    } else if (DataTypes.DateType.equals(type)) {
-      return ColumnType.DATE;
-    }
-    throw new IllegalStateException("memwall: a join key of type " + type + " was planned");
+    return RowTables.columnType(DataTypes.createStructField("key", type, true));
   }
 
   private static void closeAfter(TaskResources resources, Throwable failure) {

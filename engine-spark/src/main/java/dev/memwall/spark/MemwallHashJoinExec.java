@@ -1,9 +1,7 @@
 package dev.memwall.spark;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -110,12 +108,7 @@ public final class MemwallHashJoinExec extends SparkPlan {
     }
     JoinTask run = new JoinTask(task.dataSchema(), task.readColumns(), task.pushed(), task.probes(), broadcasts,
         task.outputNames(), task.taskMemoryBytes());
-    List<MemwallInputPartition> partitions = Arrays.stream(scan.planInputPartitions())
-        .map(MemwallInputPartition.class::cast).toList();
-    return JavaSparkContext.fromSparkContext(sparkContext())
-        .parallelize(partitions, Math.max(1, partitions.size()))
-        .mapPartitions(run)
-        .rdd();
+    return ScanTasks.run(sparkContext(), scan, run);
   }
 
   @Override

@@ -127,7 +127,7 @@ class AccelerationProperties {
    * Random broadcast joins of the kinds memwall runs ({@link BroadcastJoinRule}: a memwall scan streamed
    * through a broadcast side, inner, left outer, semi or anti, on the skewed int key with nulls; the
    * broadcast side filtered or aggregated or not): Spark gives the same rows with memwall's extension as
-   * without it, and memwall runs the join, unless adaptive execution found the join empty before it ran.
+   * without it, and memwall runs the join, unless adaptive execution removed it (a side found empty).
    */
   @Property(tries = 10)
   void broadcastJoinsOverAScanRunInMemwall(@ForAll("memwallJoins") JoinQuery query, @ForAll long seed,
@@ -136,11 +136,12 @@ class AccelerationProperties {
     Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
     List<String> explained = MemwallExtensions.explain(memwall);
     String plan = memwall.queryExecution().executedPlan().toString();
+    String finalPlan = plan.contains("== Initial Plan ==") ? plan.substring(0, plan.indexOf("== Initial Plan ==")) : plan;
     boolean joined = explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin"));
     Statistics.label("memwall joins").collect(joined);
-    if (!plan.contains("EmptyRelation")) {
-      assertTrue(joined, query.sql("fact", "dim") + "\n" + explained + "\n" + plan);
-    }
+    // adaptive execution replaces a join with an empty side by an empty relation or a projection of nulls
+    boolean sparkJoins = java.util.regex.Pattern.compile("HashJoin|MergeJoin|NestedLoopJoin").matcher(finalPlan).find();
+    assertTrue(joined || !sparkJoins, query.sql("fact", "dim") + "\n" + explained + "\n" + plan);
     SparkTestSession.assertTaskResourcesFreed();
   }
 

@@ -3,6 +3,7 @@ package dev.memwall.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
@@ -180,6 +181,19 @@ class JoinAccelerationTest {
     long leaks = TaskResources.leakCount();
     assertSameAsSpark("select /*+ broadcast(a, b) */ f.id, a.s, b.s from fact f join dim a on f.k = a.k"
         + " join dim b on f.g = b.g");
+    SparkTestSession.assertTaskResourcesFreed();
+    assertEquals(leaks, TaskResources.leakCount());
+  }
+
+  @Test
+  void aBuildSideTooBigForTheTaskFailsByName() {
+    long leaks = TaskResources.leakCount();
+    spark.read().format("memwall").option(MemwallSettings.TASK_MEMORY_OPTION, "16k")
+        .load(dir.resolve("fact").toString()).createOrReplaceTempView("small_fact");
+    SparkException failure = assertThrows(SparkException.class, () -> spark.sql(
+        "select /*+ broadcast(d) */ f.id, d.s from small_fact f join dim d on f.k = d.k").collectAsList());
+    assertTrue(failure.getMessage().contains("BudgetExceededException")
+        && failure.getMessage().contains("memwall hash join"), failure.getMessage());
     SparkTestSession.assertTaskResourcesFreed();
     assertEquals(leaks, TaskResources.leakCount());
   }
