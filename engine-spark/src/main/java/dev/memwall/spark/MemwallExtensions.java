@@ -16,9 +16,11 @@ import scala.runtime.BoxedUnit;
 
 /**
  * memwall's Spark session extensions: with {@code spark.sql.extensions=dev.memwall.spark.MemwallExtensions},
- * a partial hash aggregation directly over a memwall scan runs inside memwall
- * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates, and stays
- * Spark's otherwise (per aggregation, with the reason logged and shown by {@link #explain}).
+ * a broadcast hash join whose streamed side is a memwall scan (or such a join already in memwall) runs inside
+ * memwall ({@link MemwallHashJoinExec}, {@link BroadcastJoinRule}) whenever memwall supports its type and keys,
+ * and a partial hash aggregation directly over a memwall scan runs inside memwall
+ * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates; each stays
+ * Spark's otherwise (per operator, with the reason logged and shown by {@link #explain}).
  *
  * <p>Spark instantiates this class by name (public no-argument constructor) and applies it to each new
  * session. Thread safety: stateless.
@@ -32,7 +34,12 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
         return new ColumnarRule() {
           @Override
           public Rule<SparkPlan> postColumnarTransitions() {
-            return new PartialAggregateRule();
+            return new Rule<SparkPlan>() { // joins first: an aggregation over a join may then run in memwall
+              @Override
+              public SparkPlan apply(SparkPlan plan) {
+                return new PartialAggregateRule().apply(new BroadcastJoinRule().apply(plan));
+              }
+            };
           }
         };
       }
@@ -43,7 +50,7 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
   /**
    * What memwall runs of {@code dataset}'s physical plan (the final one, once the query has run under
    * adaptive execution): one line per operator memwall runs, and one per aggregation over a memwall scan
-   * that it left to Spark, with why.
+   * or broadcast hash join that it left to Spark, with why.
    */
   public static List<String> explain(Dataset<?> dataset) {
     List<String> lines = new ArrayList<>();
@@ -52,8 +59,8 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
   }
 
   private static void walk(SparkPlan plan, List<String> lines) {
-    if (plan instanceof MemwallPartialAggregateExec memwall) {
-      lines.add("memwall runs: " + memwall.simpleString(10));
+    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallHashJoinExec) {
+      lines.add("memwall runs: " + plan.simpleString(10));
     }
     if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
       lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "

@@ -1,8 +1,5 @@
 package dev.memwall.spark;
 
-import java.util.Arrays;
-import java.util.List;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -72,12 +69,7 @@ public final class MemwallPartialAggregateExec extends SparkPlan {
 
   @Override
   public RDD<InternalRow> doExecute() {
-    List<MemwallInputPartition> partitions = Arrays.stream(scan.planInputPartitions())
-        .map(MemwallInputPartition.class::cast).toList();
-    return JavaSparkContext.fromSparkContext(sparkContext())
-        .parallelize(partitions, Math.max(1, partitions.size()))
-        .mapPartitions(task)
-        .rdd();
+    return ScanTasks.run(sparkContext(), scan, task);
   }
 
   @Override

@@ -106,6 +106,48 @@ class AccelerationProperties {
   void joinsAnswerAsSparkDoes(@ForAll("joins") JoinQuery query, @ForAll long seed,
       @ForAll @IntRange(min = 1, max = 2500) int factRows, @ForAll @IntRange(max = 300) int dimRows,
       @ForAll @DoubleRange(max = 0.4) double skew) throws Exception {
+    Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
+    String sql = query.sql("fact", "dim");
+    List<String> explained = MemwallExtensions.explain(memwall);
+    assertTrue(explained.stream().filter(line -> line.startsWith("memwall leaves"))
+        .filter(line -> !line.startsWith("memwall leaves to Spark: BroadcastHashJoin"))
+        .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
+    String plan = memwall.queryExecution().executedPlan().toString();
+    Statistics.label("join").collect(query.join(), query.hint());
+    Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
+    // Spark moves a semi or anti join on the grouping key below the aggregation (over the scan); adaptive
+    // execution skips what meets an empty side
+    if (query.leftAggregated() && query.seesRight() && !plan.contains("EmptyRelation")) {
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), sql + "\n" + plan);
+    }
+    SparkTestSession.assertTaskResourcesFreed();
+  }
+
+  /**
+   * Random broadcast joins of the kinds memwall runs ({@link BroadcastJoinRule}: a memwall scan streamed
+   * through a broadcast side, inner, left outer, semi or anti, on the skewed int key with nulls; the
+   * broadcast side filtered or aggregated or not): Spark gives the same rows with memwall's extension as
+   * without it, and memwall runs the join, unless adaptive execution removed it (a side found empty).
+   */
+  @Property(tries = 10)
+  void broadcastJoinsOverAScanRunInMemwall(@ForAll("memwallJoins") JoinQuery query, @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 2500) int factRows, @ForAll @IntRange(max = 300) int dimRows,
+      @ForAll @DoubleRange(max = 0.4) double skew) throws Exception {
+    Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
+    List<String> explained = MemwallExtensions.explain(memwall);
+    String plan = memwall.queryExecution().executedPlan().toString();
+    String finalPlan = plan.contains("== Initial Plan ==") ? plan.substring(0, plan.indexOf("== Initial Plan ==")) : plan;
+    boolean joined = explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin"));
+    Statistics.label("memwall joins").collect(joined);
+    // adaptive execution replaces a join with an empty side by an empty relation or a projection of nulls
+    boolean sparkJoins = java.util.regex.Pattern.compile("HashJoin|MergeJoin|NestedLoopJoin").matcher(finalPlan).find();
+    assertTrue(joined || !sparkJoins, query.sql("fact", "dim") + "\n" + explained + "\n" + plan);
+    SparkTestSession.assertTaskResourcesFreed();
+  }
+
+  /** Writes the query's tables (once per draw of their parameters) and checks its answer against Spark's. */
+  private static Dataset<Row> runJoin(JoinQuery query, long seed, int factRows, int dimRows, double skew)
+      throws Exception {
     Path files = Files.createDirectories(dir.resolve("join-" + Long.toHexString(seed) + "-" + factRows + "-" + dimRows
         + "-" + Double.hashCode(skew)));
     if (Files.notExists(files.resolve("dim"))) {
@@ -119,20 +161,7 @@ class AccelerationProperties {
     }
     spark.read().format("memwall").load(files.resolve("fact").toString()).createOrReplaceTempView("fact");
     spark.read().format("memwall").load(files.resolve("dim").toString()).createOrReplaceTempView("dim");
-    String sql = query.sql("fact", "dim");
-    Dataset<Row> memwall = answerWithAndWithoutMemwall(sql).memwall();
-    List<String> explained = MemwallExtensions.explain(memwall);
-    assertTrue(explained.stream().filter(line -> line.startsWith("memwall leaves"))
-        .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
-    String plan = memwall.queryExecution().executedPlan().toString();
-    Statistics.label("join").collect(query.join(), query.hint());
-    Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
-    // Spark moves a semi or anti join on the grouping key below the aggregation (over the scan); adaptive
-    // execution skips what meets an empty side
-    if (query.leftAggregated() && query.seesRight() && !plan.contains("EmptyRelation")) {
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), sql + "\n" + plan);
-    }
-    SparkTestSession.assertTaskResourcesFreed();
+    return answerWithAndWithoutMemwall(query.sql("fact", "dim")).memwall();
   }
 
   /** The rows of a query, and the query run with memwall's extension. */
@@ -158,6 +187,14 @@ class AccelerationProperties {
   @Provide
   Arbitrary<JoinQuery> joins() {
     return JoinQuery.queries();
+  }
+
+  /** Broadcast joins memwall runs: {@code l} a filtered scan, no condition over both sides. */
+  @Provide
+  Arbitrary<JoinQuery> memwallJoins() {
+    return JoinQuery.queries().map(query -> new JoinQuery(query.join().equals("full") ? "inner" : query.join(),
+        "broadcast", "k", false, query.rightAggregated(), query.leftFilter(), query.rightFilter(),
+        query.above().contains("r.") ? "" : query.above(), query.groupBy(), query.aggregates()));
   }
 
   @Provide

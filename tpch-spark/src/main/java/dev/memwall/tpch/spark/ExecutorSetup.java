@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
 /**
  * What executors in other JVMs (a standalone cluster, YARN, Kubernetes) need for memwall, set on a session
  * builder when the master is not {@code local}: memwall's jars ({@code spark.jars}: engine-spark,
- * engine-core and the Arrow allocator engine-core brings, which Spark's distribution lacks) and memwall's
+ * engine-core, engine-join (the joins it runs) and the Arrow allocator engine-core brings, which Spark's distribution lacks) and memwall's
  * JVM flags ({@code spark.executor.extraJavaOptions}: native access for the FFM memory, Arrow's
  * {@code java.nio} access), next to the module options Spark adds to every JVM it starts itself.
  *
@@ -48,7 +48,7 @@ final class ExecutorSetup {
   static Set<String> jars() {
     Set<String> jars = new LinkedHashSet<>();
     for (String name : new String[] {MemwallExtensions.class.getName(), Table.class.getName(),
-        "org.apache.arrow.memory.unsafe.UnsafeAllocationManager"}) {
+        "dev.memwall.join.pipeline.HashProbeStage", "org.apache.arrow.memory.unsafe.UnsafeAllocationManager"}) {
       Class<?> type;
       try {
         type = Class.forName(name, false, ExecutorSetup.class.getClassLoader());
