@@ -111,6 +111,8 @@ public final class SpillingAggregation implements AutoCloseable {
   private volatile boolean partitioned;
   private final AtomicLong runs = new AtomicLong();
   private final AtomicInteger depth = new AtomicInteger();
+  /** The partitions of the workers' runs aggregated each on its own; 0 while the tables merge. */
+  private int aggregatedPartitions;
   /**
    * The most working memory one worker's table may hold before it spills of its own accord: an
    * equal share of what the working memory had free when the operator started, so that no worker
@@ -416,7 +418,7 @@ public final class SpillingAggregation implements AutoCloseable {
     if (reports != null) {
       try {
         reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
-            (int) runs.get(), depth.get()));
+            (int) runs.get(), depth.get(), aggregatedPartitions));
       } catch (RuntimeException | Error e) {
         result.close();
         throw e;
@@ -495,6 +497,7 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
     int partitions = 1 << partitionBits;
+    aggregatedPartitions = partitions;
     int tasks = Math.min(threads, partitions);
     partitionShare = working.memory().availableBytes() / tasks;
     List<HashAggregator.ResultWriter> results = new ArrayList<>();
