@@ -254,6 +254,9 @@ public final class SpillingAggregation implements AutoCloseable {
     /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
     public void consume(Chunk chunk) {
       int n = chunk.selected();
+      if (spilled && writer != null && !writer.onDisk()) {
+        writer.toDisk(() -> directory.newFile("aggregation-worker")); // another worker spilled: free the memory
+      }
       if (passThrough) {
         passOn(chunk, n);
         return;
@@ -358,16 +361,23 @@ public final class SpillingAggregation implements AutoCloseable {
 
     /** Pass-through: the chunk's own groups, aggregated in a small table, go straight to the partitions. */
     private void passOn(Chunk chunk, int n) {
-      try {
-        aggregator.reserveRoom(n);
-      } catch (BudgetExceededException e) {
-        if (writer.onDisk()) {
-          throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+      int waits = 0;
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          break;
+        } catch (BudgetExceededException e) {
+          if (!writer.onDisk()) {
+            SpillDirectory spills = directory(e, "build");
+            writer.toDisk(() -> spills.newFile("aggregation-worker")); // frees the runs it kept in memory
+          } else if (threads > 1 && waits++ < MAX_WAITS) {
+            // another worker's runs in memory go to disk at its next chunk, now that this one spilled
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+          } else {
+            throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+          }
         }
-        SpillDirectory spills = directory(e, "build");
-        writer.toDisk(() -> spills.newFile("aggregation-worker")); // frees the runs in memory
-        passOn(chunk, n);
-        return;
       }
       aggregator.consume(chunk);
       consumedRows.addAndGet(chunk.count());

@@ -184,17 +184,20 @@ class PartitionedAggregationProperties {
     if (shape == Shape.ALL_DISTINCT && rows > 1) {
       keys[rows - 1] = keys[0]; // one duplicate, across morsels
     }
-    int hot = rows == 0 ? 0 : overflow ? 5 : 3;
+    int hot = overflow && rows >= 5 ? 5 : Math.min(rows, 3);
     int hotKeyRow = rows == 0 ? 0 : random.nextInt(rows);
     String[] domain = {"", "a", "grün", "é", "promo tin"};
     List<String> names = List.of("g", "s", "v", "d", "x", "day");
     List<ColumnType> types = List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.INT64, ColumnType.decimal(2),
         ColumnType.FLOAT64, ColumnType.DATE);
     boolean[] hotRows = new boolean[rows];
-    for (int i = 0; i < hot; i++) {
+    for (int i = 0; i < hot; ) {
       int r = random.nextInt(rows);
-      hotRows[r] = true;
-      keys[r] = keys[hotKeyRow];
+      if (!hotRows[r]) { // distinct rows: five quarters of the range always overflow, three never
+        hotRows[r] = true;
+        keys[r] = keys[hotKeyRow];
+        i++;
+      }
     }
     try (TableBuilder builder = new TableBuilder(names, types, memory.arrow())) {
       for (int r = 0; r < rows; r++) {
