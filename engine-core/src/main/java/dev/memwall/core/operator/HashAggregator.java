@@ -312,6 +312,14 @@ public final class HashAggregator implements AutoCloseable {
     return table.groups();
   }
 
+  /**
+   * Whether every group so far came in strictly increasing order of a single integral key, so that
+   * the table has no slots and partials merge as in {@link #merge}'s ordered case.
+   */
+  boolean ordered() {
+    return groupKeys.length == 1 && groupKeys[0] instanceof GroupKey.Integral && table.ordered();
+  }
+
   /** The bytes of one group as a spilled record: its key tuple, its row count, then each owned accumulator's value and null count. */
   public int recordBytes() {
     int owners = (int) Arrays.stream(accumulators).filter(Accumulator::ownsState).count();

@@ -1,10 +1,15 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.spill.SpillFile;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The spill format of a {@link SpillingAggregation}: a <em>run</em> is every group of one
@@ -20,6 +25,14 @@ import java.util.List;
  * partitions of each level cut differently and independently of the bits the hash tables use for
  * their slots.
  *
+ * <p>The same runs serve a partitioned aggregation that has not run out of memory: a writer made
+ * {@linkplain Writer#Writer(EngineMemory, Function, int, int) in memory} keeps each block in an
+ * off-heap buffer of the operator's working memory instead of appending it to a file, and once a
+ * buffer is refused (or the operator {@linkplain Writer#toDisk spills}) it goes on to a file with the
+ * same partitions, so that a partition's segments may lie partly in memory and partly on disk and
+ * are read alike. A partition's buffers are freed by {@link #release} once it is aggregated, the
+ * rest by {@link Writer#releaseMemory}.
+ *
  * <p>The staging blocks are on the heap (at most {@value #STAGING_BYTES} bytes for all partitions
  * together, beside the workers' other chunk-sized scratch arrays), so that spilling needs no memory
  * from the budget that just refused some. Thread safety: a {@link Writer} is for one thread, and a
@@ -33,10 +46,22 @@ final class PartialRuns {
 
   private PartialRuns() {}
 
-  /** A byte range of a spill file holding records of one partition. */
-  record Segment(SpillFile file, long from, long to) {
+  /**
+   * A byte range holding records of one partition: of a spill file, or (where {@code block} is not
+   * null, {@code file} then null) of an off-heap buffer in memory.
+   */
+  record Segment(SpillFile file, OffHeapBuffer block, long from, long to) {
     long bytes() {
       return to - from;
+    }
+  }
+
+  /** Frees the in-memory blocks of {@code segments} (a partition aggregated); those on disk stay with their file. */
+  static void release(List<Segment> segments) {
+    for (Segment segment : segments) {
+      if (segment.block() != null) {
+        segment.block().close();
+      }
     }
   }
 
@@ -60,9 +85,17 @@ final class PartialRuns {
     return partitions;
   }
 
-  /** Writes runs of one level's partitions to one file, through a staging block per partition. */
+  /**
+   * Writes runs of one level's partitions to one file, or into memory until memory is refused,
+   * through a staging block per partition.
+   */
   static final class Writer {
-    private final SpillFile file;
+    /** Where the blocks go; null while they stay in {@link #memory}. */
+    private SpillFile file;
+    /** Where blocks are kept while {@link #file} is null. */
+    private final EngineMemory memory;
+    /** The file to go on in when memory refuses a block; it may throw the refusal, named, instead. */
+    private final Function<BudgetExceededException, SpillFile> onRefusal;
     private final int level;
     private final int bits;
     private final int recordBytes;
@@ -73,7 +106,22 @@ final class PartialRuns {
     final List<List<Segment>> partitions;
 
     Writer(SpillFile file, int level, int bits, int recordBytes) {
+      this(file, null, null, level, bits, recordBytes);
+    }
+
+    /**
+     * A writer of level 0 keeping its blocks in off-heap buffers of {@code memory}; when a buffer is
+     * refused it asks {@code onRefusal} for a file and writes that block and all later ones there.
+     */
+    Writer(EngineMemory memory, Function<BudgetExceededException, SpillFile> onRefusal, int bits, int recordBytes) {
+      this(null, memory, onRefusal, 0, bits, recordBytes);
+    }
+
+    private Writer(SpillFile file, EngineMemory memory, Function<BudgetExceededException, SpillFile> onRefusal,
+        int level, int bits, int recordBytes) {
       this.file = file;
+      this.memory = memory;
+      this.onRefusal = onRefusal;
       this.level = level;
       this.bits = bits;
       this.recordBytes = recordBytes;
@@ -120,9 +168,51 @@ final class PartialRuns {
       }
     }
 
-    /** Deletes the file, with every run written to it. */
+    /** Whether the blocks go to a file (from the start, or since memory was refused). */
+    boolean onDisk() {
+      return file != null;
+    }
+
+    /**
+     * Writes the blocks kept in memory and all later ones to the file {@code files} gives, freeing
+     * the memory, unless they go to a file already; a spill.
+     */
+    void toDisk(Supplier<SpillFile> files) {
+      if (file == null) {
+        file = files.get();
+        moveToDisk();
+      }
+    }
+
+    /** Appends every block still in memory to the file, in place of its buffer, and frees the buffer. */
+    private void moveToDisk() {
+      for (List<Segment> segments : partitions) {
+        for (int i = 0; i < segments.size(); i++) {
+          Segment segment = segments.get(i);
+          if (segment.block() != null && !segment.block().isClosed()) {
+            ExecutionControl.checkpoint();
+            long at = file.size();
+            file.append(segment.block().segment().asSlice(segment.from(), segment.bytes()));
+            segments.set(i, new Segment(file, null, at, at + segment.bytes()));
+            segment.block().close();
+          }
+        }
+      }
+    }
+
+    /** Frees the blocks kept in memory; those of partitions already {@linkplain #release released} stay freed. */
+    void releaseMemory() {
+      for (List<Segment> segments : partitions) {
+        release(segments);
+      }
+    }
+
+    /** Frees the blocks in memory and deletes the file, with every run written to it. */
     void close() {
-      file.delete();
+      releaseMemory();
+      if (file != null) {
+        file.delete();
+      }
     }
 
     private void flush(int p) {
@@ -130,14 +220,26 @@ final class PartialRuns {
         return;
       }
       ExecutionControl.checkpoint();
+      if (file == null) {
+        try {
+          OffHeapBuffer block = memory.allocate(filled[p]);
+          MemorySegment.copy(blocks[p], 0, block.segment(), 0, filled[p]);
+          partitions.get(p).add(new Segment(null, block, 0, filled[p]));
+          filled[p] = 0;
+          return;
+        } catch (BudgetExceededException e) {
+          file = onRefusal.apply(e); // the blocks so far, this one and the next ones go to disk
+          moveToDisk();
+        }
+      }
       long at = file.size();
       file.append(blocks[p].asSlice(0, filled[p]));
       List<Segment> segments = partitions.get(p);
       Segment last = segments.isEmpty() ? null : segments.getLast();
-      if (last != null && last.to() == at) {
-        segments.set(segments.size() - 1, new Segment(file, last.from(), at + filled[p])); // back to back: one read
+      if (last != null && last.file() == file && last.to() == at) {
+        segments.set(segments.size() - 1, new Segment(file, null, last.from(), at + filled[p])); // back to back: one read
       } else {
-        segments.add(new Segment(file, at, at + filled[p]));
+        segments.add(new Segment(file, null, at, at + filled[p]));
       }
       filled[p] = 0;
     }
@@ -154,11 +256,20 @@ final class PartialRuns {
     void visit(MemorySegment block, int count);
   }
 
-  /** Reads every record of {@code segments} back, a block at a time; checks for cancellation once per block. */
+  /**
+   * Reads every record of {@code segments} back, a block at a time (a block in memory as it lies,
+   * without a copy); checks for cancellation once per block.
+   */
   static void read(List<Segment> segments, int recordBytes, byte[] staging, BlockVisitor visitor) {
     MemorySegment block = MemorySegment.ofArray(staging);
     long perBlock = (long) (staging.length / recordBytes) * recordBytes;
     for (Segment segment : segments) {
+      if (segment.block() != null) {
+        ExecutionControl.checkpoint();
+        visitor.visit(segment.block().segment().asSlice(segment.from(), segment.bytes()),
+            (int) (segment.bytes() / recordBytes));
+        continue;
+      }
       for (long at = segment.from(); at < segment.to(); ) {
         ExecutionControl.checkpoint();
         long bytes = Math.min(perBlock, segment.to() - at);

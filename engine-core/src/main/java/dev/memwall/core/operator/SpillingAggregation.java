@@ -35,6 +35,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the workers' tables do (sums, counts, minima, maxima, the null counts behind SQL's nulls), so the
  * result has the same rows as the in-memory aggregation; their order differs (it is unspecified).
  *
+ * <p>Many groups on several threads are aggregated in partitions, in memory, as the morsel-driven
+ * engines do (Leis et al. 2014; DuckDB): a worker's table that grows past what its fast cache holds
+ * ({@link #partitionGroups}) while not {@linkplain HashAggregator#ordered ordered} is written out as
+ * a run of {@link PartialRuns} kept in off-heap buffers of the working memory and cleared, and a
+ * worker whose table folded fewer than {@value #PASS_THROUGH_ROWS_PER_GROUP} rows a group passes each
+ * chunk's groups on instead, as after a spill. At the end every partition is aggregated by one
+ * thread from all workers' runs, the partitions on all threads at once, as the spilled partitions
+ * are: no thread merges the workers' tables alone. Few groups (every table within the cache) and
+ * ordered keys keep the in-memory merge; so do one worker and aggregations that may not spill (their
+ * buffers could be refused where the merge of the tables would fit). A buffer refused goes to disk,
+ * as a spill.
+ *
  * <p>Where spilling is off, or cannot help (the memory does not hold an empty table taking one chunk
  * of rows), the {@link BudgetExceededException} names the operator and its stage: {@code build}
  * (consuming rows), {@code merge} (folding partial groups) or {@code output} (writing the result).
@@ -68,6 +80,15 @@ public final class SpillingAggregation implements AutoCloseable {
   private static final long WAIT_NANOS = 500_000;
   /** The deepest re-partitioning of a partition before the aggregation gives up. */
   static final int MAX_LEVEL = 8;
+  /** The fewest groups a worker's table holds before it is partitioned out, however small the cache. */
+  static final int MIN_PARTITION_GROUPS = 4096;
+  /**
+   * System property that fixes the groups above which a worker's table is partitioned out (by
+   * default from the fast cache, see {@link #partitionGroups}); a benchmark that compares the
+   * partitioned aggregation with the merge of the workers' tables sets it to a value no table
+   * reaches.
+   */
+  public static final String PARTITION_GROUPS_PROPERTY = "memwall.aggregation.partitionGroups";
 
   private final EngineMemory output;
   private final WorkingMemory working;
@@ -86,8 +107,12 @@ public final class SpillingAggregation implements AutoCloseable {
   /** Partition bits of the workers' runs, decided by the first spill; 0 before. */
   private int partitionBits;
   private volatile boolean spilled;
+  /** Whether a worker's table was partitioned out in memory (see the class comment). */
+  private volatile boolean partitioned;
   private final AtomicLong runs = new AtomicLong();
   private final AtomicInteger depth = new AtomicInteger();
+  /** The partitions of the workers' runs aggregated each on its own; 0 while the tables merge. */
+  private int aggregatedPartitions;
   /**
    * The most working memory one worker's table may hold before it spills of its own accord: an
    * equal share of what the working memory had free when the operator started, so that no worker
@@ -184,6 +209,26 @@ public final class SpillingAggregation implements AutoCloseable {
     }
   }
 
+  /**
+   * The groups above which a worker's table of records of {@code recordBytes} is partitioned out
+   * (see the class comment): as many as the fast cache holds with the table's slots, at least
+   * {@value #MIN_PARTITION_GROUPS}; {@link Long#MAX_VALUE} (never) for one worker, no keys, or spilling off.
+   */
+  private long partitionGroups(int recordBytes) {
+    int peers;
+    synchronized (workers) {
+      peers = workers.size(); // every worker exists before the first one consumes
+    }
+    if (peers < 2 || keys.isEmpty() || !spill.enabled()) {
+      return Long.MAX_VALUE;
+    }
+    Long fixed = Long.getLong(PARTITION_GROUPS_PROPERTY);
+    if (fixed != null) {
+      return Math.max(1, fixed);
+    }
+    return Math.max(MIN_PARTITION_GROUPS, cacheBytes / (recordBytes + 2L * Long.BYTES));
+  }
+
   /** One thread's share of the aggregation: a table that spills as runs to a file of its own. */
   public final class Worker implements AutoCloseable {
     private final Binder binder;
@@ -198,6 +243,8 @@ public final class SpillingAggregation implements AutoCloseable {
      * table and its groups go straight to the partitions.
      */
     private boolean passThrough;
+    /** Groups above which this worker's table is partitioned out; -1 until the first chunk. */
+    private long partitionGroups = -1;
 
     private Worker(Binder binder) {
       this.binder = binder;
@@ -207,6 +254,9 @@ public final class SpillingAggregation implements AutoCloseable {
     /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
     public void consume(Chunk chunk) {
       int n = chunk.selected();
+      if (spilled && writer != null && !writer.onDisk()) {
+        writer.toDisk(() -> directory.newFile("aggregation-worker")); // another worker spilled: free the memory
+      }
       if (passThrough) {
         passOn(chunk, n);
         return;
@@ -222,6 +272,12 @@ public final class SpillingAggregation implements AutoCloseable {
           aggregator.consume(chunk);
           consumedRows.addAndGet(chunk.count());
           rowsSinceSpill += n;
+          if (partitionGroups < 0) {
+            partitionGroups = partitionGroups(aggregator.recordBytes());
+          }
+          if (aggregator.groups() > partitionGroups && !aggregator.ordered()) {
+            partitionOut();
+          }
           return;
         } catch (BudgetExceededException e) {
           if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
@@ -269,16 +325,63 @@ public final class SpillingAggregation implements AutoCloseable {
       aggregator = newAggregator(binder, stage);
     }
 
+    /**
+     * Writes this worker's table, grown past the cache, to the partitions in memory and clears it, or
+     * passes chunks on from now where it folded too few rows a group to be worth a table.
+     */
+    private void partitionOut() {
+      partitioned = true;
+      writer().add(aggregator, 0);
+      boolean poorlyFolded = rowsSinceSpill < PASS_THROUGH_ROWS_PER_GROUP * (long) aggregator.groups();
+      rowsSinceSpill = 0;
+      if (poorlyFolded) {
+        passThrough = true;
+        aggregator.close(); // a small table for a chunk's groups: clearing a cache-sized one each chunk costs
+        aggregator = null;
+        aggregator = newAggregator(binder, "build");
+      } else {
+        aggregator.clear();
+      }
+    }
+
+    /**
+     * This worker's runs: on disk once the operator spilled, before that in the working memory, going
+     * to disk (a spill) when a buffer is refused.
+     */
+    private PartialRuns.Writer writer() {
+      if (writer == null) {
+        int bits = partitionBits(aggregator);
+        writer = spilled
+            ? new PartialRuns.Writer(directory.newFile("aggregation-worker"), 0, bits, aggregator.recordBytes())
+            : new PartialRuns.Writer(working.memory(), refusal -> directory(refusal, "build").newFile("aggregation-worker"),
+                bits, aggregator.recordBytes());
+      }
+      return writer;
+    }
+
     /** Pass-through: the chunk's own groups, aggregated in a small table, go straight to the partitions. */
     private void passOn(Chunk chunk, int n) {
-      try {
-        aggregator.reserveRoom(n);
-        aggregator.consume(chunk);
-      } catch (BudgetExceededException e) {
-        throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+      int waits = 0;
+      while (true) {
+        try {
+          aggregator.reserveRoom(n);
+          break;
+        } catch (BudgetExceededException e) {
+          if (!writer.onDisk()) {
+            SpillDirectory spills = directory(e, "build");
+            writer.toDisk(() -> spills.newFile("aggregation-worker")); // frees the runs it kept in memory
+          } else if (threads > 1 && waits++ < MAX_WAITS) {
+            // another worker's runs in memory go to disk at its next chunk, now that this one spilled
+            ExecutionControl.checkpoint();
+            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
+          } else {
+            throw e.in(OPERATOR, "build", "the memory does not hold even one chunk's groups; give the query more memory");
+          }
+        }
       }
+      aggregator.consume(chunk);
       consumedRows.addAndGet(chunk.count());
-      writer.add(aggregator, 0);
+      writer().add(aggregator, 0);
       aggregator.clear();
     }
 
@@ -290,13 +393,18 @@ public final class SpillingAggregation implements AutoCloseable {
       close();
     }
 
+    /** Spills groups {@code [from, groups)} as a run to disk (a writer that kept its runs in memory goes on on disk). */
     private void writeRun(SpillDirectory spills, int from) {
-      if (writer == null) {
-        writer = new PartialRuns.Writer(spills.newFile("aggregation-worker"), 0, partitionBits(aggregator),
-            aggregator.recordBytes());
-      }
+      writer().toDisk(() -> spills.newFile("aggregation-worker"));
       writer.write(aggregator, from);
       runs.incrementAndGet();
+    }
+
+    /** Frees the runs this worker kept in memory (its files go with the spill directory). */
+    private void releaseRuns() {
+      if (writer != null) {
+        writer.releaseMemory();
+      }
     }
 
     @Override
@@ -316,11 +424,11 @@ public final class SpillingAggregation implements AutoCloseable {
    * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
    */
   public Table finish(List<Worker> finished) {
-    Table result = spilled ? spilledResult(finished) : inMemoryResult(finished);
+    Table result = spilled || partitioned ? partitionedResult(finished) : inMemoryResult(finished);
     if (reports != null) {
       try {
         reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
-            (int) runs.get(), depth.get()));
+            (int) runs.get(), depth.get(), aggregatedPartitions));
       } catch (RuntimeException | Error e) {
         result.close();
         throw e;
@@ -352,7 +460,7 @@ public final class SpillingAggregation implements AutoCloseable {
             for (int q = p + 1; q < partials.size(); q++) {
               finished.get(q).spillRest(0);
             }
-            return spilledResult(finished);
+            return partitionedResult(finished);
           }
           first.mergeGroups(other, g, n);
           if ((g & ((1 << 16) - 1)) == 0) {
@@ -370,12 +478,19 @@ public final class SpillingAggregation implements AutoCloseable {
     }
   }
 
-  /** The tables left are spilled; every partition of the runs is aggregated on its own. */
-  private Table spilledResult(List<Worker> finished) {
+  /**
+   * The tables left are written as runs too (to disk once the operator spilled, otherwise in memory);
+   * every partition of the runs is aggregated on its own.
+   */
+  private Table partitionedResult(List<Worker> finished) {
     List<PartialRuns.Writer> writers = new ArrayList<>();
     for (Worker worker : finished) {
       if (worker.aggregator != null && worker.aggregator.groups() > 0) {
-        worker.writeRun(directory, 0);
+        if (spilled) {
+          worker.writeRun(directory, 0);
+        } else {
+          worker.writer().write(worker.aggregator, 0);
+        }
       }
       worker.close();
       if (worker.writer != null) {
@@ -392,6 +507,7 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
     int partitions = 1 << partitionBits;
+    aggregatedPartitions = partitions;
     int tasks = Math.min(threads, partitions);
     partitionShare = working.memory().availableBytes() / tasks;
     List<HashAggregator.ResultWriter> results = new ArrayList<>();
@@ -415,6 +531,7 @@ public final class SpillingAggregation implements AutoCloseable {
               segments.addAll(writer.partitions.get(p));
             }
             aggregatePartition(segments, 1, result, block);
+            PartialRuns.release(segments); // aggregated: its records in memory are not needed again
           }
         });
       }
@@ -438,7 +555,9 @@ public final class SpillingAggregation implements AutoCloseable {
     if (segments.isEmpty()) {
       return;
     }
-    depth.accumulateAndGet(level, Math::max);
+    if (spilled) {
+      depth.accumulateAndGet(level, Math::max); // partitions in memory only are no spill
+    }
     Binder binder = new Binder(schema);
     Overflow overflow = new Overflow(segments, level, binder);
     try {
@@ -531,7 +650,7 @@ public final class SpillingAggregation implements AutoCloseable {
             + " levels of re-partitioning; give the query more memory");
       }
       if (writer == null) {
-        writer = new PartialRuns.Writer(directory.newFile("aggregation-level-" + level), level,
+        writer = new PartialRuns.Writer(directory(refusal, "merge").newFile("aggregation-level-" + level), level,
             PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
       }
       spillAggregator();
@@ -570,6 +689,9 @@ public final class SpillingAggregation implements AutoCloseable {
     List<AutoCloseable> owned = new ArrayList<>();
     synchronized (workers) {
       owned.addAll(workers);
+      for (Worker worker : workers) {
+        owned.add(worker::releaseRuns);
+      }
     }
     synchronized (this) {
       owned.add(directory);

@@ -12,8 +12,16 @@ package dev.memwall.core.spill;
  * @param runs spill runs written (aggregation: partitioned runs of partial groups; sort: sorted runs)
  * @param depth aggregation: the deepest level of re-partitioning (0: none, 1: one pass over the
  *     partitions); sort: the merge passes
+ * @param partitions aggregation: the partitions of runs aggregated each on its own, spilled or kept in
+ *     memory (0: the workers' tables were merged); other operators: 0
  */
-public record SpillReport(String operator, long peakWorkingBytes, long spilledBytes, int runs, int depth) {
+public record SpillReport(String operator, long peakWorkingBytes, long spilledBytes, int runs, int depth,
+    int partitions) {
+  /** A report of an operator that does not partition its runs (a sort, a join). */
+  public SpillReport(String operator, long peakWorkingBytes, long spilledBytes, int runs, int depth) {
+    this(operator, peakWorkingBytes, spilledBytes, runs, depth, 0);
+  }
+
   /** Whether the operator wrote anything to disk. */
   public boolean spilled() {
     return spilledBytes > 0;

@@ -6,9 +6,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,16 +48,7 @@ public class GroupPrefetchBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("group-prefetch-benchmark");
-    try (TableBuilder builder = new TableBuilder(List.of("k", "v"), List.of(ColumnType.INT64, ColumnType.INT64),
-        memory.arrow())) {
-      long state = 42;
-      for (int r = 0; r < rows; r++) {
-        state = state * 6364136223846793005L + 1442695040888963407L;
-        long key = Long.remainderUnsigned(state >>> 11, groups) * 32 + 7; // sparse keys, like TPC-H's order keys
-        builder.appendLong(key).appendLong(r & 1023).endRow();
-      }
-      table = builder.build();
-    }
+    table = RandomKeys.table(memory, rows, groups);
   }
 
   @TearDown(Level.Trial)
