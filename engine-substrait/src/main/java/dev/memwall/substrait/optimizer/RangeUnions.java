@@ -171,29 +171,14 @@ public final class RangeUnions {
     if (!(conjunct instanceof Expr.Comparison c) || c.op() == ComparisonOp.NE) {
       return null;
     }
-    ComparisonOp op = c.op();
-    Expr.ColumnRef column;
-    Expr.Literal value;
-    if (c.left() instanceof Expr.ColumnRef l && c.right() instanceof Expr.Literal r) {
-      column = l;
-      value = r;
-    } else if (c.right() instanceof Expr.ColumnRef r && c.left() instanceof Expr.Literal l) {
-      column = r;
-      value = l;
-      op = switch (op) {
-        case LT -> ComparisonOp.GT;
-        case LE -> ComparisonOp.GE;
-        case GT -> ComparisonOp.LT;
-        case GE -> ComparisonOp.LE;
-        default -> op;
-      };
-    } else {
+    if (c.left() instanceof Expr.Literal && c.right() instanceof Expr.ColumnRef) { // 5 < q is q > 5
+      return bound(new Expr.Comparison(MIRRORED.get(c.op()), c.right(), c.left()));
+    }
+    if (!(c.left() instanceof Expr.ColumnRef column) || !(c.right() instanceof Expr.Literal value)
+        || !(value.value() instanceof Long) || !numeric(value.type())) {
       return null;
     }
-    if (!(value.value() instanceof Long) || !numeric(value.type())) {
-      return null;
-    }
-    Interval interval = switch (op) {
+    Interval interval = switch (c.op()) {
       case EQ -> new Interval(value, true, value, true);
       case LT -> new Interval(null, false, value, false);
       case LE -> new Interval(null, false, value, true);
@@ -203,6 +188,11 @@ public final class RangeUnions {
     };
     return new Bound(column, value, interval);
   }
+
+  /** Each comparison as it reads with its operands swapped. */
+  private static final java.util.Map<ComparisonOp, ComparisonOp> MIRRORED = java.util.Map.of(ComparisonOp.EQ,
+      ComparisonOp.EQ, ComparisonOp.LT, ComparisonOp.GT, ComparisonOp.LE, ComparisonOp.GE, ComparisonOp.GT,
+      ComparisonOp.LT, ComparisonOp.GE, ComparisonOp.LE);
 
   private static boolean numeric(ColumnType type) {
     return switch (type.kind()) {

@@ -62,14 +62,19 @@ class JoinOrderTest {
     }
   }
 
+  /** The plan of {@code cross} filtered by {@code b = s}, {@code b > 4} and {@code branches}. */
+  private static String keyedAndFiltered(LogicalRel cross, Expr branches) {
+    return Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, and(col("b").eq(col("s")), col("b").gt(lit(4)),
+        branches)), (a, b) -> true, ESTIMATOR));
+  }
+
   @Test
   void whatAnOrImpliesOnAnInputRunsAfterItsOwnConditionsWhereItDropsMostRows(EngineMemory memory) {
     try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
       LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
       Expr narrow = or(and(col("b_v").ge(lit(1)), col("b_v").le(lit(2)), col("s_v").eq(lit(1))),
           and(col("b_v").ge(lit(2)), col("b_v").le(lit(3)), col("s_v").eq(lit(2))));
-      String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross,
-          and(col("b").eq(col("s")), col("b").gt(lit(4)), narrow)), (a, b) -> true, ESTIMATOR));
+      String plan = keyedAndFiltered(cross, narrow);
       assertEquals("""
           filter %s
             inner join on [b] = [s]
@@ -92,8 +97,7 @@ class JoinOrderTest {
           and(col("b_v").ge(lit(3)), col("b_v").le(lit(6)), col("s_v").eq(lit(2))));
       Expr silent = or(and(col("b_v").ge(lit(1)), col("s_v").eq(lit(1))), col("s_v").eq(lit(2)));
       for (Expr branches : List.of(wide, silent)) {
-        String plan = Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross,
-            and(col("b").eq(col("s")), col("b").gt(lit(4)), branches)), (a, b) -> true, ESTIMATOR));
+        String plan = keyedAndFiltered(cross, branches);
         assertTrue(plan.contains("\n  inner join on [b] = [s]\n    filter Comparison[op=GT, left=ColumnRef[name=b], "
             + "right=Literal[value=4, type=INT64]]\n      scan big [b, b_v]\n"), plan);
       }
