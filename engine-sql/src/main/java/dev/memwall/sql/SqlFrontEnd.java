@@ -2,6 +2,7 @@ package dev.memwall.sql;
 
 import io.substrait.isthmus.calcite.SubstraitOperatorTable;
 import io.substrait.plan.Plan;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.NullCollation;
@@ -11,7 +12,8 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
-import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.rules.ProjectRemoveRule;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -101,27 +103,56 @@ final class SqlFrontEnd {
    * @throws RuntimeException (Calcite's or Isthmus') when it does not validate or convert
    */
   static Plan plan(String sql, Prepare.CatalogReader catalogReader) throws SqlParseException {
+    var plan = Plan.builder().version(Plan.Version.builder().from(Plan.Version.DEFAULT_VERSION).producer("memwall").build());
+    for (RelRoot root : relational(sql, catalogReader)) {
+      plan.addRoots(RelToSubstrait.convert(root.withRel(withoutRedundantProjects(root.rel))));
+    }
+    return plan.build();
+  }
+
+  /** The text's statements validated and converted to Calcite's relational algebra, as they come. */
+  static List<RelRoot> relational(String sql, Prepare.CatalogReader catalogReader) throws SqlParseException {
     List<SqlNode> statements = SqlParser.create(sql, PARSER).parseStmtList();
     SqlValidator validator = new Validator(catalogReader);
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster(),
         StandardConvertletTable.INSTANCE, SqlToRelConverter.CONFIG);
-    var plan = Plan.builder().version(Plan.Version.builder().from(Plan.Version.DEFAULT_VERSION).producer("memwall").build());
+    List<RelRoot> roots = new ArrayList<>();
     for (SqlNode statement : statements) {
-      RelRoot root = converter.convertQuery(statement, true, true);
-      plan.addRoots(RelToSubstrait.convert(root.withRel(withoutRedundantProjects(root.rel))));
+      roots.add(converter.convertQuery(statement, true, true));
     }
-    return plan.build();
+    return roots;
   }
 
   private static RelOptCluster cluster() {
     return RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(SqlCatalog.TYPE_FACTORY));
   }
 
-  /** Projections that only pass their input on removed, as Isthmus does after converting a query. */
-  private static RelNode withoutRedundantProjects(RelNode rel) {
-    HepPlanner planner = new HepPlanner(HepProgram.builder().addRuleInstance(CoreRules.PROJECT_REMOVE).build());
-    planner.setRoot(rel);
-    return planner.findBestExp();
+  /**
+   * Projections that only pass their input on removed, as Isthmus does after converting a query
+   * with Calcite's {@code PROJECT_REMOVE} rule, but in one pass from the leaves up rather than
+   * through a new rule planner per statement: a trivial projection ({@link
+   * ProjectRemoveRule#isTrivial}) gives way to its input, which, when it is a projection itself,
+   * takes the removed one's field names, as the rule does. A projection that is not trivial stays so
+   * when its input's trivial projections are gone (triviality depends on its expressions and its
+   * input's field types, which removing one does not change), so one pass reaches the rule's fixpoint.
+   * Relations inside subquery expressions are left as they are, as the rule's planner leaves them.
+   */
+  static RelNode withoutRedundantProjects(RelNode rel) {
+    List<RelNode> inputs = rel.getInputs();
+    List<RelNode> stripped = new ArrayList<>(inputs.size());
+    boolean changed = false;
+    for (RelNode input : inputs) {
+      RelNode without = withoutRedundantProjects(input);
+      stripped.add(without);
+      changed |= without != input;
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), stripped) : rel;
+    if (!(node instanceof Project project) || !ProjectRemoveRule.isTrivial(project)) {
+      return node;
+    }
+    return project.getInput() instanceof Project child
+        ? child.copy(child.getTraitSet(), child.getInput(), child.getProjects(), project.getRowType())
+        : project.getInput();
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.substrait.optimizer.ConstantFolding;
 import dev.memwall.substrait.optimizer.InLists;
+import dev.memwall.substrait.optimizer.RangeUnions;
 import io.substrait.expression.EnumArg;
 import io.substrait.expression.Expression;
 import io.substrait.expression.FieldReference;
@@ -103,7 +104,7 @@ final class ExpressionConverter {
           throw refuse("function '" + name + "' without operands");
         }
         yield operands.size() == 1 ? operands.getFirst()
-            : name.equals("and") ? new Expr.And(operands) : InLists.of(new Expr.Or(operands));
+            : name.equals("and") ? new Expr.And(operands) : RangeUnions.of(InLists.of(new Expr.Or(operands)));
       }
       case "not" -> Expr.not(argument(name, args, 0, 1));
       case "is_null" -> Expr.isNull(argument(name, args, 0, 1));

@@ -17,7 +17,8 @@ import java.util.Set;
  * implied: a row the OR keeps is kept by one operand, all of whose conjuncts are true, those on the
  * input among them. Filtering the input by it first drops only rows the OR drops; the OR itself
  * still applies after the join, so the result is the same, nulls included (a null conjunct fails
- * the operand either way).
+ * the operand either way). The implied OR's string equalities are taken as IN lists ({@link InLists})
+ * and its ranges of one column merged ({@link RangeUnions}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -60,7 +61,8 @@ public final class DisjunctionPushdown {
         }
       }
       if (branches != null) {
-        implied.put(input, InLists.of(branches.size() == 1 ? branches.getFirst() : new Expr.Or(List.copyOf(branches))));
+        implied.put(input, RangeUnions.of(InLists.of(branches.size() == 1 ? branches.getFirst()
+            : new Expr.Or(List.copyOf(branches)))));
       }
     }
     return implied;

@@ -19,7 +19,8 @@ import java.util.function.BiPredicate;
  * first) and its conjuncts (the filters' and the inner joins' keys). Conjuncts that every OR
  * operand repeats are factored out of the OR first ({@code (a and x) or (a and y)} gives {@code a}
  * too). A conjunct reading one leaf is pushed down onto that leaf, and so is what an OR over several
- * leaves implies on one of them ({@link DisjunctionPushdown}); a {@code field = field}
+ * leaves implies on one of them ({@link DisjunctionPushdown}) where the estimate says it drops most
+ * rows, in a filter of its own above the leaf's own conditions; a {@code field = field}
  * conjunct across two leaves, of types a hash join takes as keys, is a join edge; the rest are
  * applied right after the join that brings their columns together. {@link JoinEnumerator} then
  * orders the joins from the estimates of {@link CardinalityEstimator} (distinct counts and ranges,
@@ -39,6 +40,9 @@ public final class JoinOrder {
       CardinalityEstimator estimator) {
     return new JoinOrder(joinable, estimator).optimize(rel);
   }
+
+  /** The largest estimated share of an input's rows a filter implied on it may keep and still be applied. */
+  static final double IMPLIED_KEEPS_AT_MOST = 0.5;
 
   private final BiPredicate<String, String> joinable;
   private final CardinalityEstimator estimator;
@@ -117,7 +121,11 @@ public final class JoinOrder {
       }
     }
     List<List<Expr>> pushed = new ArrayList<>();
-    leaves.forEach(leaf -> pushed.add(new ArrayList<>()));
+    List<List<Expr>> implied = new ArrayList<>();
+    leaves.forEach(leaf -> {
+      pushed.add(new ArrayList<>());
+      implied.add(new ArrayList<>());
+    });
     List<JoinEnumerator.Edge> edges = new ArrayList<>();
     List<Expr> constant = new ArrayList<>();
     Map<Expr, Set<Integer>> spanning = new java.util.LinkedHashMap<>();
@@ -140,16 +148,34 @@ public final class JoinOrder {
         edges.add(new JoinEnumerator.Edge(owner.get(a.name()), a.name(), owner.get(b.name()), b.name()));
       } else {
         spanning.put(conjunct, touched);
-        DisjunctionPushdown.implied(conjunct, owner).forEach((leaf, implied) -> pushed.get(leaf).add(implied));
+        DisjunctionPushdown.implied(conjunct, owner).forEach((leaf, filter) -> implied.get(leaf).add(filter));
       }
     }
     List<LogicalRel> filtered = new ArrayList<>();
     for (int i = 0; i < leaves.size(); i++) {
-      filtered.add(pushed.get(i).isEmpty() ? leaves.get(i)
-          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i))));
+      LogicalRel leaf = pushed.get(i).isEmpty() ? leaves.get(i)
+          : new LogicalRel.Filter(leaves.get(i), Exprs.and(pushed.get(i)));
+      filtered.add(impliedFilter(leaf, implied.get(i)));
     }
     LogicalRel result = new JoinEnumerator(estimator, joinable, edges, spanning).join(filtered);
     return constant.isEmpty() ? result : new LogicalRel.Filter(result, Exprs.and(constant));
+  }
+
+  /**
+   * {@code leaf} with the filters ORs over several inputs imply on it, where they are worth running:
+   * they only repeat part of a condition applied after the join anyway, so one that keeps most of the
+   * leaf's rows (by the estimate: more than {@link #IMPLIED_KEEPS_AT_MOST}) saves the join little
+   * and costs a pass over its columns, often ones nothing else reads before the join. A kept one runs
+   * in a filter of its own above the leaf's own conditions, on the rows they keep, rather than first,
+   * where the binder puts a range.
+   */
+  private LogicalRel impliedFilter(LogicalRel leaf, List<Expr> implied) {
+    if (implied.isEmpty()) {
+      return leaf;
+    }
+    Expr condition = Exprs.and(implied);
+    return estimator.selectivity(estimator.of(leaf), condition) > IMPLIED_KEEPS_AT_MOST ? leaf
+        : new LogicalRel.Filter(leaf, condition);
   }
 
   /**

@@ -5,7 +5,8 @@
  * {@link dev.memwall.substrait.optimizer.CardinalityEstimator}, which reads each table's
  * {@link dev.memwall.substrait.optimizer.TableStatistics} (row count; per column distinct count, nulls
  * and range, supplied or collected on first use), and pushes down the single-input filters an OR over
- * several inputs implies ({@link dev.memwall.substrait.optimizer.DisjunctionPushdown}).
+ * several inputs implies ({@link dev.memwall.substrait.optimizer.DisjunctionPushdown}) where they drop
+ * most rows.
  * {@link dev.memwall.substrait.optimizer.EagerCount} counts a left outer join's optional side before
  * the join. From the keys the catalog declares, {@code KeyDependencies}
  * derives which columns determine which, so that
@@ -14,7 +15,8 @@
  * fewer keys, carrying the determined ones. {@link dev.memwall.substrait.optimizer.CommonAggregations}
  * computes an aggregation that appears twice once, and {@link dev.memwall.substrait.optimizer.GroupReduction}
  * groups a joined aggregation only for the keys the join reads; both share a relation between its
- * readers ({@link dev.memwall.substrait.logical.LogicalRel.Shared}). {@link dev.memwall.substrait.optimizer.ConstantFolding} and
- * {@link dev.memwall.substrait.optimizer.InLists} simplify expressions as they are converted.
+ * readers ({@link dev.memwall.substrait.logical.LogicalRel.Shared}). {@link dev.memwall.substrait.optimizer.ConstantFolding},
+ * {@link dev.memwall.substrait.optimizer.InLists} and {@link dev.memwall.substrait.optimizer.RangeUnions}
+ * simplify expressions as they are converted.
  */
 package dev.memwall.substrait.optimizer;

@@ -62,6 +62,48 @@ class JoinOrderTest {
     }
   }
 
+  /** The plan of {@code cross} filtered by {@code b = s}, {@code b > 4} and {@code branches}. */
+  private static String keyedAndFiltered(LogicalRel cross, Expr branches) {
+    return Explain.of(JoinOrder.optimize(new LogicalRel.Filter(cross, and(col("b").eq(col("s")), col("b").gt(lit(4)),
+        branches)), (a, b) -> true, ESTIMATOR));
+  }
+
+  @Test
+  void whatAnOrImpliesOnAnInputRunsAfterItsOwnConditionsWhereItDropsMostRows(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
+      Expr narrow = or(and(col("b_v").ge(lit(1)), col("b_v").le(lit(2)), col("s_v").eq(lit(1))),
+          and(col("b_v").ge(lit(2)), col("b_v").le(lit(3)), col("s_v").eq(lit(2))));
+      String plan = keyedAndFiltered(cross, narrow);
+      assertEquals("""
+          filter %s
+            inner join on [b] = [s]
+              filter And[operands=[Comparison[op=GE, left=ColumnRef[name=b_v], right=Literal[value=1, type=INT64]], \
+          Comparison[op=LE, left=ColumnRef[name=b_v], right=Literal[value=3, type=INT64]]]]
+                filter Comparison[op=GT, left=ColumnRef[name=b], right=Literal[value=4, type=INT64]]
+                  scan big [b, b_v]
+              filter Or[operands=[Comparison[op=EQ, left=ColumnRef[name=s_v], right=Literal[value=1, type=INT64]], \
+          Comparison[op=EQ, left=ColumnRef[name=s_v], right=Literal[value=2, type=INT64]]]]
+                scan small [s, s_v]
+          """.formatted(narrow), plan);
+    }
+  }
+
+  @Test
+  void anImpliedFilterThatKeepsMostRowsOrThatAnOperandIsSilentAboutIsNotApplied(EngineMemory memory) {
+    try (Table big = table(memory, "b", 1000); Table small = table(memory, "s", 10)) {
+      LogicalRel cross = new LogicalRel.Cross(scan("big", big), scan("small", small));
+      Expr wide = or(and(col("b_v").ge(lit(0)), col("b_v").le(lit(4)), col("s_v").eq(lit(1))),
+          and(col("b_v").ge(lit(3)), col("b_v").le(lit(6)), col("s_v").eq(lit(2))));
+      Expr silent = or(and(col("b_v").ge(lit(1)), col("s_v").eq(lit(1))), col("s_v").eq(lit(2)));
+      for (Expr branches : List.of(wide, silent)) {
+        String plan = keyedAndFiltered(cross, branches);
+        assertTrue(plan.contains("\n  inner join on [b] = [s]\n    filter Comparison[op=GT, left=ColumnRef[name=b], "
+            + "right=Literal[value=4, type=INT64]]\n      scan big [b, b_v]\n"), plan);
+      }
+    }
+  }
+
   @Test
   void tablesNoConditionLinksAreCrossedSmallestFirst(EngineMemory memory) {
     try (Table big = table(memory, "b", 1000); Table mid = table(memory, "m", 100); Table small = table(memory, "s", 10)) {
