@@ -1,13 +1,11 @@
 package dev.memwall.spark;
 
 import dev.memwall.core.concurrent.QueryCancelledException;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -76,13 +74,23 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
       resources.checkKilled();
       RowBatches batches = new RowBatches(rows, aggregation.inputTypes(), resources.memory().arrow());
       Table result = resources.own(aggregation.plan(batches).execute(resources.context()));
-      return new Output(resources, result, aggregation, project());
+      List<OutputSlot> slots = aggregation.slots();
+      DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
+          .toArray(DataType[]::new);
+      Projection project = project();
+      return new ResultRows(resources, result, (batch, row) -> {
+        Object[] values = new Object[slots.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = SparkValues.of(batch, row, slots.get(i), types[i]);
+        }
+        return project.apply(new GenericInternalRow(values));
+      }, 0);
     } catch (QueryCancelledException e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       resources.checkKilled(); // a killed task reports as killed
       throw e;
     } catch (RuntimeException | Error e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       throw e;
     }
   }
@@ -119,65 +127,5 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
   /** A Spark row of a merged buffer row. */
   private interface Projection {
     InternalRow apply(InternalRow merged);
-  }
-
-  private static void closeAfter(TaskResources resources, Throwable failure) {
-    try {
-      resources.close();
-    } catch (RuntimeException | Error e) {
-      failure.addSuppressed(e);
-    }
-  }
-
-  /** The output rows of memwall's merged groups, made one at a time; frees the resources after the last. */
-  private static final class Output implements Iterator<InternalRow> {
-    private final TaskResources resources;
-    private final Table result;
-    private final List<OutputSlot> slots;
-    private final DataType[] types;
-    private final Projection project;
-    private int batch;
-    private int row;
-    private boolean done;
-
-    Output(TaskResources resources, Table result, FinalAggregation aggregation, Projection project) {
-      this.resources = resources;
-      this.result = result;
-      this.slots = aggregation.slots();
-      this.types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
-          .toArray(DataType[]::new);
-      this.project = project;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (done) {
-        return false;
-      }
-      while (batch < result.batches().size() && row == result.batches().get(batch).rowCount()) {
-        batch++;
-        row = 0;
-      }
-      if (batch == result.batches().size()) {
-        done = true;
-        resources.close();
-        return false;
-      }
-      return true;
-    }
-
-    @Override
-    public InternalRow next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("no more final aggregation rows");
-      }
-      Batch current = result.batches().get(batch);
-      Object[] values = new Object[slots.size()];
-      for (int i = 0; i < values.length; i++) {
-        values[i] = SparkValues.of(current, row, slots.get(i), types[i]);
-      }
-      row++;
-      return project.apply(new GenericInternalRow(values));
-    }
   }
 }

@@ -18,7 +18,9 @@ import scala.runtime.BoxedUnit;
  * memwall's Spark session extensions: with {@code spark.sql.extensions=dev.memwall.spark.MemwallExtensions},
  * a partial hash aggregation directly over a memwall scan runs inside memwall
  * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates, as does a
- * final hash aggregation whose functions memwall merges ({@link MemwallFinalAggregateExec}); each stays
+ * final hash aggregation whose functions memwall merges ({@link MemwallFinalAggregateExec}), and a sort or
+ * an {@code ORDER BY ... LIMIT} whose order memwall keeps ({@link MemwallSortExec},
+ * {@link MemwallTakeOrderedExec}); each stays
  * Spark's otherwise (per aggregation, with the reason logged and shown by {@link #explain}).
  *
  * <p>Spark instantiates this class by name (public no-argument constructor) and applies it to each new
@@ -33,7 +35,7 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
         return new ColumnarRule() {
           @Override
           public Rule<SparkPlan> postColumnarTransitions() {
-            return new MemwallRules(new PartialAggregateRule(), new FinalAggregateRule());
+            return new MemwallRules(new PartialAggregateRule(), new FinalAggregateRule(), new SortRule());
           }
         };
       }
@@ -43,8 +45,8 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
 
   /**
    * What memwall runs of {@code dataset}'s physical plan (the final one, once the query has run under
-   * adaptive execution): one line per operator memwall runs, and one per aggregation (over a memwall scan,
-   * or final) that it left to Spark, with why.
+   * adaptive execution): one line per operator memwall runs, and one per operator it could take (an
+   * aggregation over a memwall scan, a final aggregation, a sort) that it left to Spark, with why.
    */
   public static List<String> explain(Dataset<?> dataset) {
     List<String> lines = new ArrayList<>();
@@ -53,7 +55,8 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
   }
 
   private static void walk(SparkPlan plan, List<String> lines) {
-    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallFinalAggregateExec) {
+    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallFinalAggregateExec
+        || plan instanceof MemwallSortExec || plan instanceof MemwallTakeOrderedExec) {
       lines.add("memwall runs: " + plan.simpleString(10));
     }
     if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
