@@ -1,7 +1,5 @@
 package dev.memwall.spark;
 
-import dev.memwall.core.concurrent.QueryCancelledException;
-import dev.memwall.core.vector.Table;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -69,30 +67,18 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
   @Override
   public Iterator<InternalRow> call(Iterator<InternalRow> rows) {
     FinalAggregation aggregation = aggregation();
-    TaskResources resources = TaskResources.open("memwall final aggregation", taskMemoryBytes);
-    try {
-      resources.checkKilled();
-      RowBatches batches = new RowBatches(rows, aggregation.inputTypes(), resources.memory().arrow());
-      Table result = resources.own(aggregation.plan(batches).execute(resources.context()));
-      List<OutputSlot> slots = aggregation.slots();
-      DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
-          .toArray(DataType[]::new);
-      Projection project = project();
-      return new ResultRows(resources, result, (batch, row) -> {
-        Object[] values = new Object[slots.size()];
-        for (int i = 0; i < values.length; i++) {
-          values[i] = SparkValues.of(batch, row, slots.get(i), types[i]);
-        }
-        return project.apply(new GenericInternalRow(values));
-      }, 0);
-    } catch (QueryCancelledException e) {
-      resources.closeAfter(e);
-      resources.checkKilled(); // a killed task reports as killed
-      throw e;
-    } catch (RuntimeException | Error e) {
-      resources.closeAfter(e);
-      throw e;
-    }
+    List<OutputSlot> slots = aggregation.slots();
+    DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
+        .toArray(DataType[]::new);
+    Projection project = project();
+    return ResultRows.run("memwall final aggregation", taskMemoryBytes, rows, aggregation.inputTypes(),
+        aggregation::plan, (batch, row) -> {
+          Object[] values = new Object[slots.size()];
+          for (int i = 0; i < values.length; i++) {
+            values[i] = SparkValues.of(batch, row, slots.get(i), types[i]);
+          }
+          return project.apply(new GenericInternalRow(values));
+        }, 0);
   }
 
   /**

@@ -20,7 +20,7 @@ import scala.collection.immutable.Seq;
  * <p>Ownership: each task's memwall memory is freed once its last row is read, or when the task ends.
  * Thread safety: a plan node is immutable.
  */
-public final class MemwallFinalAggregateExec extends SparkPlan {
+public final class MemwallFinalAggregateExec extends MemwallUnaryExec {
   private static final long serialVersionUID = 1L;
 
   private final Seq<Attribute> output;
@@ -53,13 +53,9 @@ public final class MemwallFinalAggregateExec extends SparkPlan {
     return output;
   }
 
+  @Override
   public SparkPlan child() {
     return child;
-  }
-
-  @Override
-  public Seq<SparkPlan> children() {
-    return scala.collection.immutable.List$.MODULE$.<SparkPlan>empty().$colon$colon(child);
   }
 
   @Override
@@ -83,29 +79,12 @@ public final class MemwallFinalAggregateExec extends SparkPlan {
   }
 
   @Override
-  public String simpleString(int maxFields) {
-    return nodeName() + " " + description + " output " + output.mkString("[", ", ", "]");
+  Object[] arguments() {
+    return new Object[] {output, child, task, description, partitioning};
   }
 
   @Override
-  public int productArity() {
-    return 5;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return switch (n) {
-      case 0 -> output;
-      case 1 -> child;
-      case 2 -> task;
-      case 3 -> description;
-      case 4 -> partitioning;
-      default -> throw new IndexOutOfBoundsException(n);
-    };
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof MemwallFinalAggregateExec;
+  String description() {
+    return description;
   }
 }

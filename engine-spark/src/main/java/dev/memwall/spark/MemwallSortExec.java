@@ -18,7 +18,7 @@ import scala.collection.immutable.Seq;
  * Spark's reflective copies. Ownership: each task's memwall memory is freed once its last row is read, or
  * when the task ends. Thread safety: a plan node is immutable.
  */
-public final class MemwallSortExec extends SparkPlan {
+public final class MemwallSortExec extends MemwallUnaryExec {
   private static final long serialVersionUID = 1L;
 
   private final Seq<SortOrder> order;
@@ -44,13 +44,9 @@ public final class MemwallSortExec extends SparkPlan {
     return child.output();
   }
 
+  @Override
   public SparkPlan child() {
     return child;
-  }
-
-  @Override
-  public Seq<SparkPlan> children() {
-    return scala.collection.immutable.List$.MODULE$.<SparkPlan>empty().$colon$colon(child);
   }
 
   @Override
@@ -79,28 +75,12 @@ public final class MemwallSortExec extends SparkPlan {
   }
 
   @Override
-  public String simpleString(int maxFields) {
-    return nodeName() + " " + description + " " + order.mkString("[", ", ", "]");
+  Object[] arguments() {
+    return new Object[] {order, child, task, description};
   }
 
   @Override
-  public int productArity() {
-    return 4;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return switch (n) {
-      case 0 -> order;
-      case 1 -> child;
-      case 2 -> task;
-      case 3 -> description;
-      default -> throw new IndexOutOfBoundsException(n);
-    };
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof MemwallSortExec;
+  String description() {
+    return description;
   }
 }

@@ -26,7 +26,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * Spark's reflective copies. Ownership: each task's memwall memory is freed once its last row is read, or
  * when the task ends. Thread safety: a plan node is immutable.
  */
-public final class MemwallTakeOrderedExec extends SparkPlan {
+public final class MemwallTakeOrderedExec extends MemwallUnaryExec {
   private static final long serialVersionUID = 1L;
 
   private final Seq<NamedExpression> projectList;
@@ -57,13 +57,9 @@ public final class MemwallTakeOrderedExec extends SparkPlan {
         .map(NamedExpression::toAttribute).toList()).toSeq();
   }
 
+  @Override
   public SparkPlan child() {
     return child;
-  }
-
-  @Override
-  public Seq<SparkPlan> children() {
-    return scala.collection.immutable.List$.MODULE$.<SparkPlan>empty().$colon$colon(child);
   }
 
   @Override
@@ -114,29 +110,12 @@ public final class MemwallTakeOrderedExec extends SparkPlan {
   }
 
   @Override
-  public String simpleString(int maxFields) {
-    return nodeName() + " " + description + " output " + output().mkString("[", ", ", "]");
+  Object[] arguments() {
+    return new Object[] {projectList, child, local, last, description};
   }
 
   @Override
-  public int productArity() {
-    return 5;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return switch (n) {
-      case 0 -> projectList;
-      case 1 -> child;
-      case 2 -> local;
-      case 3 -> last;
-      case 4 -> description;
-      default -> throw new IndexOutOfBoundsException(n);
-    };
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof MemwallTakeOrderedExec;
+  String description() {
+    return description;
   }
 }

@@ -1,5 +1,7 @@
 package dev.memwall.spark;
 
+import dev.memwall.core.concurrent.QueryCancelledException;
+import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
 import java.util.Iterator;
@@ -21,6 +23,35 @@ final class ResultRows implements Iterator<InternalRow> {
     InternalRow make(Batch batch, int row);
   }
 
+  /**
+   * Runs a memwall plan over {@code rows} in new {@link TaskResources} of the current task and returns its
+   * result's rows: {@code plan} makes the plan over the rows read into memwall's batches of {@code types}
+   * ({@link RowBatches}), which runs at once on the task's thread.
+   *
+   * @param name what runs, for the budget's name
+   * @param skip the result's first rows to leave out
+   * @throws dev.memwall.core.concurrent.QueryCancelledException or Spark's {@code TaskKilledException} when
+   *     the task is killed, everything freed first
+   */
+  static ResultRows run(String name, long taskMemoryBytes, Iterator<InternalRow> rows,
+      org.apache.spark.sql.types.DataType[] types, java.util.function.Function<RowBatches, Plan> plan,
+      RowMaker maker, long skip) {
+    TaskResources resources = TaskResources.open(name, taskMemoryBytes);
+    try {
+      resources.checkKilled();
+      RowBatches batches = new RowBatches(rows, types, resources.memory().arrow());
+      Table result = resources.own(plan.apply(batches).execute(resources.context()));
+      return new ResultRows(resources, result, maker, skip);
+    } catch (QueryCancelledException e) {
+      resources.closeAfter(e);
+      resources.checkKilled(); // a killed task reports as killed
+      throw e;
+    } catch (RuntimeException | Error e) {
+      resources.closeAfter(e);
+      throw e;
+    }
+  }
+
   private final TaskResources resources;
   private final Table result;
   private final RowMaker maker;
@@ -31,7 +62,7 @@ final class ResultRows implements Iterator<InternalRow> {
   /**
    * @param skip the rows to leave out first (a query's OFFSET)
    */
-  ResultRows(TaskResources resources, Table result, RowMaker maker, long skip) {
+  private ResultRows(TaskResources resources, Table result, RowMaker maker, long skip) {
     this.resources = resources;
     this.result = result;
     this.maker = maker;

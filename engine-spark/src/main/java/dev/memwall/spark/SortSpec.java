@@ -17,7 +17,9 @@ import org.apache.spark.sql.types.DataType;
  * itself, -0.0 tied with 0.0; strings by their unsigned UTF-8 bytes; decimals by value (one scale per
  * column); booleans false before true.
  *
- * <p>Refused, with the reason: a key that is not a column of the input (an expression Spark computes), and
+ * <p>A key may be a column or Spark's normalization of a double column ({@code NormalizeFloatingNumbers}, in
+ * the sorts of a join on doubles), which orders as the column does. Refused, with the reason: another key
+ * (an expression Spark computes), and
  * an input column of a type memwall does not hold ({@link RowBatches#columnType}), since every column travels
  * through memwall's sort. Thread safety: immutable.
  *
@@ -46,7 +48,8 @@ record SortSpec(DataType[] types, List<SortKey> keys) {
     List<SortKey> keys = new ArrayList<>();
     for (SortOrder key : order) {
       int position = -1;
-      if (key.child() instanceof Attribute attribute) {
+      // Spark's normalization of a double key (-0.0 to 0.0, one NaN) orders as memwall orders the double itself
+      if (FloatOrder.normalizedKey(key.child()) instanceof Attribute attribute) {
         for (int i = 0; i < input.size() && position < 0; i++) {
           position = input.get(i).exprId().equals(attribute.exprId()) ? i : -1;
         }

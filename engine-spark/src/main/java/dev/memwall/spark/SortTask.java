@@ -1,8 +1,6 @@
 package dev.memwall.spark;
 
-import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.vector.Column;
-import dev.memwall.core.vector.Table;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
@@ -50,28 +48,16 @@ record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long o
           + translation.reason());
     }
     SortSpec spec = translation.spec();
-    TaskResources resources = TaskResources.open("memwall sort", taskMemoryBytes);
-    try {
-      resources.checkKilled();
-      RowBatches batches = new RowBatches(rows, spec.types(), resources.memory().arrow());
-      Table result = resources.own(spec.plan(batches, limit).execute(resources.context()));
-      DataType[] types = spec.types();
-      UnsafeProjection project = UnsafeProjection.create(types);
-      return new ResultRows(resources, result, (batch, row) -> {
-        Object[] values = new Object[types.length];
-        for (int i = 0; i < values.length; i++) {
-          Column column = batch.column(i);
-          values[i] = column.isNull(row) ? null : SparkValues.value(column, row, types[i]);
-        }
-        return project.apply(new GenericInternalRow(values));
-      }, offset);
-    } catch (QueryCancelledException e) {
-      resources.closeAfter(e);
-      resources.checkKilled(); // a killed task reports as killed
-      throw e;
-    } catch (RuntimeException | Error e) {
-      resources.closeAfter(e);
-      throw e;
-    }
+    DataType[] types = spec.types();
+    UnsafeProjection project = UnsafeProjection.create(types);
+    return ResultRows.run("memwall sort", taskMemoryBytes, rows, types, batches -> spec.plan(batches, limit),
+        (batch, row) -> {
+          Object[] values = new Object[types.length];
+          for (int i = 0; i < values.length; i++) {
+            Column column = batch.column(i);
+            values[i] = column.isNull(row) ? null : SparkValues.value(column, row, types[i]);
+          }
+          return project.apply(new GenericInternalRow(values));
+        }, offset);
   }
 }

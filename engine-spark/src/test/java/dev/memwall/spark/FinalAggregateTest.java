@@ -1,6 +1,5 @@
 package dev.memwall.spark;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,15 +64,7 @@ class FinalAggregateTest {
 
   /** Runs {@code sql} with memwall's extension and without; returns memwall's explanation. */
   private static List<String> assertSameAsSpark(String sql) {
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = SparkTestSession.sortedRowsZeroAsZero(spark.sql(sql));
-    } finally {
-      spark.conf().unset(MemwallSettings.ACCELERATION);
-    }
-    Dataset<Row> memwall = spark.sql(sql);
-    assertEquals(expected, SparkTestSession.sortedRowsZeroAsZero(memwall), sql);
+    Dataset<Row> memwall = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::sortedRowsZeroAsZero).memwall();
     SparkTestSession.assertTaskResourcesFreed();
     return MemwallExtensions.explain(memwall);
   }

@@ -1,6 +1,5 @@
 package dev.memwall.spark;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -64,19 +63,7 @@ class SortTest {
 
   /** Runs {@code sql} with memwall's extension and without: the same rows in the same order; memwall's explanation. */
   private static List<String> assertSameAsSpark(String sql) {
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<List<Object>> expected;
-    try {
-      expected = SparkTestSession.rows(spark.sql(sql));
-    } finally {
-      spark.conf().unset(MemwallSettings.ACCELERATION);
-    }
-    Dataset<Row> memwall = spark.sql(sql);
-    List<List<Object>> actual = SparkTestSession.rows(memwall);
-    assertEquals(expected.size(), actual.size(), sql);
-    for (int i = 0; i < expected.size(); i++) {
-      assertEquals(expected.get(i).toString(), actual.get(i).toString(), "row " + i + " of " + sql);
-    }
+    Dataset<Row> memwall = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::orderedRows).memwall();
     SparkTestSession.assertTaskResourcesFreed();
     return MemwallExtensions.explain(memwall);
   }
@@ -119,16 +106,8 @@ class SortTest {
   void sortsTheSidesOfASortMergeJoin() {
     spark.conf().set("spark.sql.autoBroadcastJoinThreshold", -1);
     try {
-      spark.conf().set(MemwallSettings.ACCELERATION, false);
       String sql = "select a.id, b.id, a.x, b.s from t a join t b on a.k = b.k and a.s = b.s where a.k <> 7";
-      List<String> expected;
-      try {
-        expected = SparkTestSession.sortedRows(spark.sql(sql));
-      } finally {
-        spark.conf().unset(MemwallSettings.ACCELERATION);
-      }
-      Dataset<Row> memwall = spark.sql(sql);
-      assertEquals(expected, SparkTestSession.sortedRows(memwall));
+      Dataset<Row> memwall = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::sortedRows).memwall();
       List<String> explained = MemwallExtensions.explain(memwall);
       assertTrue(explained.stream().filter(line -> line.startsWith("memwall runs: MemwallSort")).count() >= 2,
           explained.toString());
