@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * memwall runs return the rows Spark returns alone, in Spark's order: nulls first or last in either
  * direction, NaN above every number, -0.0 tied with 0.0 (the next key decides), strings by their UTF-8 bytes
  * (a character beyond the 16-bit range after U+FFFD), decimals, dates and booleans, duplicates, one value
- * holding most rows, no rows; the sorts of a sort-merge join too. A sort by an expression stays Spark's,
- * with the reason.
+ * holding most rows, no rows; the sorts of a sort-merge join too. A sort by an expression, and a full sort
+ * whose input may not fit a task's memory (or whose size is not known), stay Spark's, with the reason.
  */
 class SortTest {
   static SparkSession spark;
@@ -114,6 +114,30 @@ class SortTest {
       SparkTestSession.assertTaskResourcesFreed();
     } finally {
       spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+    }
+  }
+
+  @Test
+  void leavesASortThatMayNotFitToSparkAndSaysWhy() {
+    spark.conf().set(MemwallSettings.TASK_MEMORY, "2m");
+    try {
+      List<String> explained = assertSameAsSpark("select * from t order by x, id");
+      assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall runs: MemwallSort")), explained.toString());
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall leaves") && line.contains("may not fit")),
+          explained.toString());
+      explained = assertSameAsSpark("select * from t order by x, id limit 5"); // a top-N keeps 5 rows
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallTakeOrdered")),
+          explained.toString());
+    } finally {
+      spark.conf().unset(MemwallSettings.TASK_MEMORY);
+    }
+    spark.conf().set("spark.sql.adaptive.enabled", false);
+    try {
+      List<String> explained = assertSameAsSpark("select * from t order by x, id");
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall leaves") && line.contains("not known")),
+          explained.toString());
+    } finally {
+      spark.conf().unset("spark.sql.adaptive.enabled");
     }
   }
 
