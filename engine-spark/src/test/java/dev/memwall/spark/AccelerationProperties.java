@@ -120,8 +120,9 @@ class AccelerationProperties {
     List<String> explained = MemwallExtensions.explain(memwall);
     assertTrue(explained.stream().filter(line -> line.startsWith("memwall leaves") && line.contains("HashAggregate"))
         .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
-    assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall leaves") && line.contains("Sort")),
-        sql + "\n" + explained);
+    // a join's sorts are memwall's but for their size (SortRule.tooBigToSort)
+    assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall leaves") && line.contains("Sort")
+        && !line.contains("memwall builds a sort's result whole")), sql + "\n" + explained);
     String plan = memwall.queryExecution().executedPlan().toString();
     Statistics.label("join").collect(query.join(), query.hint());
     Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
