@@ -29,15 +29,20 @@ abstract class OperatorRule extends Rule<SparkPlan> {
   }
 
   private SparkPlan rewrite(SparkPlan plan) {
+    return replace(withChildren(plan, this::rewrite));
+  }
+
+  /** {@code plan} with {@code rewrite} of each child in its place; {@code plan} itself when none changed. */
+  static SparkPlan withChildren(SparkPlan plan, java.util.function.UnaryOperator<SparkPlan> rewrite) {
     List<SparkPlan> children = CollectionConverters.asJava(plan.children());
     List<SparkPlan> rewritten = new ArrayList<>(children.size());
     boolean changed = false;
     for (SparkPlan child : children) {
-      SparkPlan next = rewrite(child);
+      SparkPlan next = rewrite.apply(child);
       changed |= next != child;
       rewritten.add(next);
     }
-    return replace(changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan);
+    return changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
   }
 
   /** Leaves {@code operator} to Spark, saying why; returns it. */

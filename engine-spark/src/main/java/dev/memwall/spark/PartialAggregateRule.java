@@ -59,15 +59,7 @@ final class PartialAggregateRule extends Rule<SparkPlan> {
       aggregate.setTagValue(FALLBACK, reason);
       return plan;
     }
-    List<SparkPlan> children = CollectionConverters.asJava(plan.children());
-    List<SparkPlan> rewritten = new ArrayList<>(children.size());
-    boolean changed = false;
-    for (SparkPlan child : children) {
-      SparkPlan next = rewrite(child);
-      changed |= next != child;
-      rewritten.add(next);
-    }
-    return changed ? plan.withNewChildren(CollectionConverters.asScala(rewritten).toSeq()) : plan;
+    return OperatorRule.withChildren(plan, this::rewrite);
   }
 
   private static String reasonNotToReplace(HashAggregateExec aggregate, BatchScanExec scan) {
