@@ -17,10 +17,13 @@ import scala.runtime.BoxedUnit;
 /**
  * memwall's Spark session extensions: with {@code spark.sql.extensions=dev.memwall.spark.MemwallExtensions},
  * a broadcast hash join whose streamed side is a memwall scan (or such a join already in memwall) runs inside
- * memwall ({@link MemwallHashJoinExec}, {@link BroadcastJoinRule}) whenever memwall supports its type and keys,
- * and a partial hash aggregation directly over a memwall scan runs inside memwall
- * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates; each stays
- * Spark's otherwise (per operator, with the reason logged and shown by {@link #explain}).
+ * memwall ({@link MemwallHashJoinExec}, {@link BroadcastJoinRule}) whenever memwall supports its type and keys;
+ * a partial hash aggregation directly over a memwall scan runs inside memwall
+ * ({@link MemwallPartialAggregateExec}) whenever memwall computes all its keys and aggregates, as does a
+ * final hash aggregation whose functions memwall merges ({@link MemwallFinalAggregateExec}), and a sort or
+ * an {@code ORDER BY ... LIMIT} whose order memwall keeps ({@link MemwallSortExec},
+ * {@link MemwallTakeOrderedExec}); each stays Spark's otherwise (per operator, with the reason logged and
+ * shown by {@link #explain}).
  *
  * <p>Spark instantiates this class by name (public no-argument constructor) and applies it to each new
  * session. Thread safety: stateless.
@@ -34,12 +37,9 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
         return new ColumnarRule() {
           @Override
           public Rule<SparkPlan> postColumnarTransitions() {
-            return new Rule<SparkPlan>() { // joins first: an aggregation over a join may then run in memwall
-              @Override
-              public SparkPlan apply(SparkPlan plan) {
-                return new PartialAggregateRule().apply(new BroadcastJoinRule().apply(plan));
-              }
-            };
+            // joins first: an aggregation over a join may then run in memwall
+            return new MemwallRules(new BroadcastJoinRule(), new PartialAggregateRule(),
+                new FinalAggregateRule(), new SortRule());
           }
         };
       }
@@ -49,8 +49,9 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
 
   /**
    * What memwall runs of {@code dataset}'s physical plan (the final one, once the query has run under
-   * adaptive execution): one line per operator memwall runs, and one per aggregation over a memwall scan
-   * or broadcast hash join that it left to Spark, with why.
+   * adaptive execution): one line per operator memwall runs, and one per operator it could take (a
+   * broadcast hash join, an aggregation over a memwall scan, a final aggregation, a sort) that it left to
+   * Spark, with why.
    */
   public static List<String> explain(Dataset<?> dataset) {
     List<String> lines = new ArrayList<>();
@@ -59,7 +60,9 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
   }
 
   private static void walk(SparkPlan plan, List<String> lines) {
-    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallHashJoinExec) {
+    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallFinalAggregateExec
+        || plan instanceof MemwallSortExec || plan instanceof MemwallTakeOrderedExec
+        || plan instanceof MemwallHashJoinExec) {
       lines.add("memwall runs: " + plan.simpleString(10));
     }
     if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {

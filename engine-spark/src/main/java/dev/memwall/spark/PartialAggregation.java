@@ -162,24 +162,36 @@ record PartialAggregation(List<NamedExpr> keys, List<Aggregate> aggregates, List
     } catch (IllegalArgumentException e) {
       throw new CatalystTranslator.Untranslatable("memwall refuses the aggregation: " + e.getMessage());
     }
+    checkSlots(slots, result, output);
+  }
+
+  /**
+   * Checks that the columns of memwall's aggregation {@code result} hold the Spark type of each slot's
+   * column of {@code output}.
+   *
+   * @throws CatalystTranslator.Untranslatable naming the first column that does not
+   */
+  static void checkSlots(List<OutputSlot> slots, Schema result, StructType output)
+      throws CatalystTranslator.Untranslatable {
     for (int i = 0; i < slots.size(); i++) {
       OutputSlot slot = slots.get(i);
       DataType spark = output.fields()[i].dataType();
       ColumnType memwall = ColumnType.of(result.getFields().get(slot.column()));
       boolean fits = switch (slot.kind()) {
-        case COUNT -> memwall.kind() == ColumnType.Kind.INT64;
+        case COUNT, IS_EMPTY -> memwall.isIntegral() && memwall.kind() != ColumnType.Kind.DATE;
         case TOTAL_MIN -> CatalystTranslator.agrees(spark, memwall)
             && ColumnType.of(result.getFields().get(slot.column() + 1)).isIntegral();
         case IS_NULL -> true;
         // an average of integers: Spark sums doubles, memwall exact int64s (then converted)
-        case VALUE_OR_ZERO -> CatalystTranslator.agrees(spark, memwall) || (!(spark instanceof DecimalType)
-            && memwall.isIntegral() && memwall.kind() != ColumnType.Kind.DATE && spark.equals(
-                DataTypes.DoubleType));
-        case VALUE -> CatalystTranslator.agrees(spark, memwall);
+        case VALUE_OR_ZERO, SUM_UNLESS_NULL -> CatalystTranslator.agrees(spark, memwall)
+            || (!(spark instanceof DecimalType) && memwall.isIntegral() && memwall.kind() != ColumnType.Kind.DATE
+                && spark.equals(DataTypes.DoubleType));
+        case VALUE -> CatalystTranslator.agrees(spark, memwall)
+            || (DataTypes.BooleanType.equals(spark) && memwall.kind() == ColumnType.Kind.INT32);
       };
       if (!fits) {
-        throw new CatalystTranslator.Untranslatable("column " + output.fields()[i].name() + " of Spark's partial"
-            + " output is " + spark.simpleString() + " but memwall computes " + memwall);
+        throw new CatalystTranslator.Untranslatable("column " + output.fields()[i].name() + " of Spark's"
+            + " aggregation output is " + spark.simpleString() + " but memwall computes " + memwall);
       }
     }
   }

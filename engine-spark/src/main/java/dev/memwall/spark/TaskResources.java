@@ -162,6 +162,15 @@ final class TaskResources implements AutoCloseable {
     }
   }
 
+  /** {@link #close}, after {@code failure}: what closing throws is added to it as suppressed. */
+  void closeAfter(Throwable failure) {
+    try {
+      close();
+    } catch (RuntimeException | Error e) {
+      failure.addSuppressed(e);
+    }
+  }
+
   /** How many resources are open in this JVM (all tasks): 0 once every task has ended. For tests and metrics. */
   static int openCount() {
     return OPEN.size();

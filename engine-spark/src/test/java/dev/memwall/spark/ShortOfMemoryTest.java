@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A partial aggregation memwall runs in tasks whose memory Spark grants holds a fraction of their groups:
  * it emits its groups early, slice by slice, instead of failing, and gives Spark's answer; with less
- * memory than one slice's groups need it fails with memwall's named budget error, freeing everything.
+ * memory than one slice's groups need it fails with memwall's named budget error, freeing everything. A final
+ * aggregation, which memwall builds whole, fails the same way when a task's merged groups do not fit.
  */
 class ShortOfMemoryTest {
   @TempDir static Path dir;
@@ -63,6 +64,9 @@ class ShortOfMemoryTest {
     List<String> expected = SparkTestSession.sortedRows(spark.sql(sql));
     spark.conf().set(MemwallSettings.ACCELERATION, true);
     spark.conf().set(MemwallSettings.TASK_MEMORY, "2m"); // 300K groups need several times that
+    // the final aggregation's groups must fit a task (finalAggregationShortOfMemoryFails...): 64 partitions of them do
+    spark.conf().set("spark.sql.shuffle.partitions", 64);
+    spark.conf().set("spark.sql.adaptive.coalescePartitions.enabled", false);
     try {
       Dataset<Row> memwall = spark.sql(sql);
       List<String> actual = SparkTestSession.sortedRows(memwall);
@@ -70,6 +74,26 @@ class ShortOfMemoryTest {
           MemwallExtensions.explain(memwall).toString());
       assertEquals(300_000, actual.size());
       assertEquals(expected, actual);
+    } finally {
+      spark.conf().unset(MemwallSettings.TASK_MEMORY);
+      spark.conf().set("spark.sql.shuffle.partitions", 2);
+      spark.conf().unset("spark.sql.adaptive.coalescePartitions.enabled");
+    }
+    SparkTestSession.assertTaskResourcesFreed();
+  }
+
+  @Test
+  void aFinalAggregationShortOfMemoryFailsWithTheBudgetNamed() {
+    spark.conf().set(MemwallSettings.TASK_MEMORY, "2m"); // enough for the partial slices, not 150K merged groups
+    try {
+      Exception e = assertThrows(Exception.class,
+          () -> spark.sql("select k, sum(v), count(*) from groups group by k").collectAsList());
+      StringBuilder causes = new StringBuilder();
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        causes.append(t).append('\n');
+      }
+      assertTrue(causes.toString().contains("BudgetExceededException") && causes.toString().contains(
+          "memwall final aggregation") && causes.toString().contains(MemwallSettings.TASK_MEMORY), causes.toString());
     } finally {
       spark.conf().unset(MemwallSettings.TASK_MEMORY);
     }

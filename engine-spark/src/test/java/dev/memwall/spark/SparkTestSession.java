@@ -95,6 +95,32 @@ final class SparkTestSession {
     return rows;
   }
 
+  /** A query run with memwall's operators, and its answer (the same as without them). */
+  record Answered<T>(Dataset<Row> memwall, T answer) {}
+
+  /**
+   * Runs {@code sql} without memwall's operators ({@value MemwallSettings#ACCELERATION} false), then with them,
+   * and checks that {@code answer} of both is the same.
+   */
+  static <T> Answered<T> assertSameWithMemwall(SparkSession spark, String sql,
+      java.util.function.Function<Dataset<Row>, T> answer) {
+    spark.conf().set(MemwallSettings.ACCELERATION, false);
+    T expected;
+    try {
+      expected = answer.apply(spark.sql(sql));
+    } finally {
+      spark.conf().set(MemwallSettings.ACCELERATION, true);
+    }
+    Dataset<Row> memwall = spark.sql(sql);
+    assertEquals(expected, answer.apply(memwall), sql);
+    return new Answered<>(memwall, expected);
+  }
+
+  /** The rows of {@code dataset} as text, in the order Spark returns them. */
+  static List<String> orderedRows(Dataset<Row> dataset) {
+    return rows(dataset).stream().map(Object::toString).toList();
+  }
+
   /**
    * Makes a view {@code name} of the memwall data set in {@code dir} and a view {@code reference} of the
    * same rows as a local relation, which Spark computes alone.
