@@ -248,6 +248,26 @@ class MemwallSqlTest {
     }
   }
 
+  @Test
+  void aLimitOfNoRowsEvaluatesNothingBelowIt(EngineMemory memory) {
+    try (TableBuilder builder = new TableBuilder(List.of("k"), List.of(ColumnType.INT64), memory.arrow())) {
+      builder.appendLong(Long.MIN_VALUE).endRow();
+      builder.appendLong(7).endRow();
+      try (Table t = builder.build()) {
+        Catalog catalog = new Catalog().register("t", t);
+        ExecutionContext context = new ExecutionContext(memory, 2);
+        try (Table none = Memwall.sql(catalog, "select k - 1 as d from t order by d limit 0", context);
+            Table noGroups = Memwall.sql(catalog, "select count(*) as n from t limit 0", context)) {
+          assertEquals(List.of(), rows(none));
+          assertEquals(List.of(), rows(noGroups));
+        }
+        // the same expression under a limit that passes rows is evaluated, and overflows
+        assertThrows(ArithmeticException.class,
+            () -> Memwall.sql(catalog, "select k - 1 as d from t order by d limit 1", context).close());
+      }
+    }
+  }
+
   private static List<Object> row(Object... values) {
     return Arrays.asList(values);
   }

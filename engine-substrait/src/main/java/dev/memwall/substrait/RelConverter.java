@@ -10,6 +10,7 @@ import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.logical.Names;
+import dev.memwall.substrait.optimizer.EmptyLimit;
 import io.substrait.expression.AggregateFunctionInvocation;
 import io.substrait.expression.Expression;
 import io.substrait.expression.FieldReference;
@@ -645,7 +646,7 @@ final class RelConverter {
     }
     Converted input = convert(fetch.getInput(), here);
     return fetch.getCount().isPresent()
-        ? new Converted(new LogicalRel.Limit(input.rel(), fetch.getCount().getAsLong()), input.names())
+        ? new Converted(EmptyLimit.of(input.rel(), fetch.getCount().getAsLong()), input.names())
         : input;
   }
 
