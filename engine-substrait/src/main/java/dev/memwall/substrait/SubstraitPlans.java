@@ -12,6 +12,7 @@ import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.TopNBeforeLookup;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
 import java.util.ArrayList;
@@ -32,7 +33,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * are ordered ({@link JoinOrder}), an aggregation is taken before a join that only looks up
  * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
- * and a count over a left outer join's optional side is taken
+ * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
+ * declared foreign keys), and a count over a left outer join's optional side is taken
  * before the join ({@link EagerCount}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
  *
@@ -78,7 +80,8 @@ public final class SubstraitPlans {
     Function<LogicalRel.Scan, List<List<String>>> keys = scan -> catalog.keys(scan.table());
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
-    return new Prepared(EagerCount.rewrite(grouped), converted.names(), unique(outputNames));
+    LogicalRel limited = TopNBeforeLookup.rewrite(grouped, keys, scan -> catalog.foreignKeys(scan.table()));
+    return new Prepared(EagerCount.rewrite(limited), converted.names(), unique(outputNames));
   }
 
   /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */
