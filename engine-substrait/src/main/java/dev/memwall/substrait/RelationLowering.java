@@ -5,13 +5,16 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.plan.ExecutionContext;
+import dev.memwall.core.vector.Table;
 import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,6 +32,8 @@ final class RelationLowering {
   private static final String CROSS_KEY = "cross$key";
 
   private final ExecutionContext context;
+  /** Inputs materialized once and read again inside a join's build side, by identity ({@link #sharedJoin}). */
+  private final Map<LogicalRel, Table> shared = new IdentityHashMap<>();
   private int crossKeys;
 
   RelationLowering(ExecutionContext context) {
@@ -37,6 +42,10 @@ final class RelationLowering {
 
   /** {@code rel} with at least the columns {@code required}. */
   Relation lower(LogicalRel rel, Set<String> required) {
+    Table materialized = shared.get(rel);
+    if (materialized != null) {
+      return Relation.scan(materialized, context);
+    }
     return switch (rel) {
       case LogicalRel.Scan scan -> scan(scan, required);
       case LogicalRel.Filter filter -> lower(filter.input(), union(required, Exprs.columns(filter.condition())))
@@ -142,6 +151,9 @@ final class RelationLowering {
     if (keep.isEmpty()) {
       keep.add(join.leftKeys().getFirst());
     }
+    if (join.kind() == JoinKind.INNER && SharedReads.readIn(join.right(), join.left())) {
+      return sharedJoin(join, required, keep);
+    }
     Relation left = lower(join.left(), union(required, Set.copyOf(join.leftKeys())));
     Relation right;
     try {
@@ -157,6 +169,31 @@ final class RelationLowering {
       case ANTI -> left.antiJoin(right);
     };
     return spec.on(join.leftKeys(), join.rightKeys()).keep(keep.toArray(String[]::new));
+  }
+
+  /**
+   * An inner join whose build side reads its probe side again (the very node, as {@code
+   * SharedAggregateInput} plans it): the probe side is materialized once, the build side reads it
+   * borrowed and runs when the join's columns are chosen, and the probe reads it owned, so that it is
+   * freed with the join's result.
+   */
+  private Relation sharedJoin(LogicalRel.Join join, Set<String> required, List<String> keep) {
+    Set<String> needed = union(required, Set.copyOf(join.leftKeys()));
+    needed.addAll(SharedReads.columns(join.right(), join.left()));
+    needed.retainAll(join.left().columns());
+    Table table = lower(join.left(), needed).toTable();
+    Relation right;
+    try {
+      shared.put(join.left(), table);
+      right = lower(join.right(), union(required, Set.copyOf(join.rightKeys())));
+    } catch (RuntimeException | Error e) {
+      table.close();
+      throw e;
+    } finally {
+      shared.remove(join.left());
+    }
+    return Relation.own(table, context).join(right).on(join.leftKeys(), join.rightKeys())
+        .keep(keep.toArray(String[]::new));
   }
 
   /** A cross product: both inputs get a constant key column, joined on it. */

@@ -12,6 +12,7 @@ import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
@@ -34,8 +35,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
  * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
- * declared foreign keys), and a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}); it is then lowered onto a {@link Relation} whose output columns
+ * declared foreign keys), a count over a left outer join's optional side is taken
+ * before the join ({@link EagerCount}), and an aggregate joined back to the rows it is computed over
+ * reads them once ({@link SharedAggregateInput}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
@@ -75,13 +77,14 @@ public final class SubstraitPlans {
       throw new UnsupportedPlanException("root", outputNames.size() + " names for " + converted.names().size()
           + " fields (nested names are not supported)");
     }
-    LogicalRel ordered = JoinOrder.optimize(converted.rel(), converter::joinable,
-        new CardinalityEstimator(scan -> catalog.statistics(scan.table())));
+    CardinalityEstimator estimator = new CardinalityEstimator(scan -> catalog.statistics(scan.table()));
+    LogicalRel ordered = JoinOrder.optimize(converted.rel(), converter::joinable, estimator);
     Function<LogicalRel.Scan, List<List<String>>> keys = scan -> catalog.keys(scan.table());
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
     LogicalRel limited = TopNBeforeLookup.rewrite(grouped, keys, scan -> catalog.foreignKeys(scan.table()));
-    return new Prepared(EagerCount.rewrite(limited), converted.names(), unique(outputNames));
+    LogicalRel shared = SharedAggregateInput.rewrite(EagerCount.rewrite(limited), estimator);
+    return new Prepared(shared, converted.names(), unique(outputNames));
   }
 
   /** As {@link #prepare(Plan, Catalog)} for a protobuf plan. */

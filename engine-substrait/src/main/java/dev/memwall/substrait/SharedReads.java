@@ -1,0 +1,52 @@
+package dev.memwall.substrait;
+
+import dev.memwall.substrait.logical.Exprs;
+import dev.memwall.substrait.logical.LogicalRel;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where a plan reads one of its nodes again: the node itself, found by identity (equal nodes that
+ * are not the same one are separate reads). Stateless and thread-safe.
+ */
+final class SharedReads {
+  private SharedReads() {}
+
+  /** Whether {@code node} (the very object) is {@code rel} or one of its inputs at any depth. */
+  static boolean readIn(LogicalRel rel, LogicalRel node) {
+    return rel == node || inputs(rel).stream().anyMatch(input -> readIn(input, node));
+  }
+
+  /** The columns of {@code node} that the nodes of {@code rel} reading it use: all where one is not a project. */
+  static Set<String> columns(LogicalRel rel, LogicalRel node) {
+    Set<String> read = new HashSet<>();
+    collect(rel, node, read);
+    return read;
+  }
+
+  private static void collect(LogicalRel rel, LogicalRel node, Set<String> read) {
+    if (rel == node) {
+      read.addAll(node.columns());
+      return;
+    }
+    if (rel instanceof LogicalRel.Project project && project.input() == node) {
+      project.outputs().forEach(output -> read.addAll(Exprs.columns(output.expr())));
+      return;
+    }
+    inputs(rel).forEach(input -> collect(input, node, read));
+  }
+
+  private static List<LogicalRel> inputs(LogicalRel rel) {
+    return switch (rel) {
+      case LogicalRel.Scan scan -> List.of();
+      case LogicalRel.Filter filter -> List.of(filter.input());
+      case LogicalRel.Project project -> List.of(project.input());
+      case LogicalRel.Aggregation a -> List.of(a.input());
+      case LogicalRel.Sort sort -> List.of(sort.input());
+      case LogicalRel.Limit limit -> List.of(limit.input());
+      case LogicalRel.Join join -> List.of(join.left(), join.right());
+      case LogicalRel.Cross cross -> List.of(cross.left(), cross.right());
+    };
+  }
+}
