@@ -18,7 +18,10 @@ final class SharedReads {
     return rel == node || inputs(rel).stream().anyMatch(input -> readIn(input, node));
   }
 
-  /** The columns of {@code node} that the nodes of {@code rel} reading it use: all where one is not a project. */
+  /**
+   * The columns of {@code node} that the nodes of {@code rel} reading it use: a project's inputs, a
+   * semi or anti join's right keys, and all of them for any other reader.
+   */
   static Set<String> columns(LogicalRel rel, LogicalRel node) {
     Set<String> read = new HashSet<>();
     collect(rel, node, read);
@@ -32,6 +35,12 @@ final class SharedReads {
     }
     if (rel instanceof LogicalRel.Project project && project.input() == node) {
       project.outputs().forEach(output -> read.addAll(Exprs.columns(output.expr())));
+      return;
+    }
+    if (rel instanceof LogicalRel.Join join && join.right() == node
+        && (join.kind() == LogicalRel.JoinKind.SEMI || join.kind() == LogicalRel.JoinKind.ANTI)) {
+      read.addAll(join.rightKeys()); // a semi or anti join reads only the keys of its right side
+      collect(join.left(), node, read);
       return;
     }
     inputs(rel).forEach(input -> collect(input, node, read));

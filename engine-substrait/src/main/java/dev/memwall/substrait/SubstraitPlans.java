@@ -12,6 +12,7 @@ import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
 import io.substrait.plan.Plan;
@@ -37,7 +38,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
  * declared foreign keys), a count over a left outer join's optional side is taken
  * before the join ({@link EagerCount}), and an aggregate joined back to the rows it is computed over
- * reads them once ({@link SharedAggregateInput}); it is then lowered onto a {@link Relation} whose output columns
+ * reads them once ({@link SharedAggregateInput}), as does a join's probe side that its build side
+ * repeats ({@link RepeatedJoinInput}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
@@ -83,7 +85,8 @@ public final class SubstraitPlans {
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
     LogicalRel limited = TopNBeforeLookup.rewrite(grouped, keys, scan -> catalog.foreignKeys(scan.table()));
-    LogicalRel shared = SharedAggregateInput.rewrite(EagerCount.rewrite(limited), estimator);
+    LogicalRel shared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(EagerCount.rewrite(limited), estimator),
+        estimator);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

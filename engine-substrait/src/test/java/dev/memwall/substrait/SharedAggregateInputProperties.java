@@ -2,6 +2,7 @@ package dev.memwall.substrait;
 
 import static dev.memwall.core.expr.Expr.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,7 @@ import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.ColumnStatistics;
+import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.ArrayList;
@@ -32,7 +34,7 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * {@link SharedAggregateInput} against the plans it rewrites, both run: {@code lines(lk, v)} joined
+ * {@link SharedAggregateInput} and {@link RepeatedJoinInput} against the plans they rewrite, both run: {@code lines(lk, v)} joined
  * to the chosen {@code parts(pk, flag)} and to the per-key aggregate of the lines of those parts,
  * TPC-H Q17's decorrelated shape. Keys repeat on both sides (a part listed twice), are skewed, null
  * and dangling, values are null in places, and either table may be empty. The estimates come from
@@ -65,6 +67,51 @@ class SharedAggregateInputProperties {
       assertNotEquals(plan, rewritten);
       assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
     }
+  }
+
+  @Property(tries = 100)
+  void aProbeSideItsBuildSideRepeatsIsReadOnceWithTheSameRows(
+      @ForAll @Size(max = 30) List<@IntRange(min = 0, max = 30) Integer> lines,
+      @ForAll @Size(max = 8) List<@IntRange(min = 0, max = 12) Integer> parts, EngineMemory memory) {
+    try (Tables t = Tables.of(memory, lines, parts)) {
+      LogicalRel plan = repeated(t, t.chosenParts());
+      LogicalRel rewritten = RepeatedJoinInput.rewrite(plan, ESTIMATES);
+      LogicalRel.Join join = (LogicalRel.Join) rewritten;
+      assertTrue(readsTheVeryNode(join.right(), join.left()), "the copy is replaced by the probe side itself");
+      assertFalse(readsTheVeryNode(((LogicalRel.Join) plan).right(), ((LogicalRel.Join) plan).left()));
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+    }
+  }
+
+  @Example
+  void aProbeSideThatIsAScanOrKeepsMostOfItsTableIsReadAgain(EngineMemory memory) {
+    try (Tables t = Tables.of(memory, List.of(1, 2), List.of(1))) {
+      for (LogicalRel plan : List.of(repeated(t, t.parts()), new LogicalRel.Join(JoinKind.INNER, t.lines(),
+          new LogicalRel.Join(JoinKind.SEMI, t.linesCopy(), t.lines(), List.of("lk2"), List.of("lk")), List.of("lk"),
+          List.of("lk2")))) {
+        LogicalRel.Join join = (LogicalRel.Join) RepeatedJoinInput.rewrite(plan, ESTIMATES);
+        assertFalse(readsTheVeryNode(join.right(), join.left()), plan.toString());
+      }
+    }
+  }
+
+  /** The lines of {@code parts} joined to the per-key aggregate of the lines reduced to those lines, built apart. */
+  private static LogicalRel repeated(Tables t, LogicalRel parts) {
+    LogicalRel chosenLines = new LogicalRel.Join(JoinKind.SEMI, t.lines(), parts, List.of("lk"), List.of("pk"));
+    LogicalRel again = new LogicalRel.Join(JoinKind.SEMI, t.lines(), parts, List.of("lk"), List.of("pk"));
+    LogicalRel aggregate = t.subquery(new LogicalRel.Join(JoinKind.SEMI, t.linesCopy(), again, List.of("lk2"),
+        List.of("lk")));
+    return new LogicalRel.Join(JoinKind.INNER, chosenLines, aggregate, List.of("lk"), List.of("lk2"));
+  }
+
+  private static boolean readsTheVeryNode(LogicalRel rel, LogicalRel node) {
+    return rel == node || switch (rel) {
+      case LogicalRel.Join join -> readsTheVeryNode(join.left(), node) || readsTheVeryNode(join.right(), node);
+      case LogicalRel.Project project -> readsTheVeryNode(project.input(), node);
+      case LogicalRel.Aggregation a -> readsTheVeryNode(a.input(), node);
+      case LogicalRel.Filter filter -> readsTheVeryNode(filter.input(), node);
+      default -> false;
+    };
   }
 
   @Example

@@ -2,18 +2,29 @@ package dev.memwall.substrait.logical;
 
 import java.util.stream.Collectors;
 
-/** A logical plan as indented text, one node a line, inputs below their parent. */
+/**
+ * A logical plan as indented text, one node a line, inputs below their parent. An inner join whose
+ * build side reads its probe side again (the very node, which the lowering materializes once) says
+ * so, and the second read is one line.
+ */
 public final class Explain {
   private Explain() {}
 
   public static String of(LogicalRel rel) {
     StringBuilder text = new StringBuilder();
-    append(rel, 0, text);
+    append(rel, 0, text, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
     return text.toString();
   }
 
-  private static void append(LogicalRel rel, int depth, StringBuilder text) {
+  private static void append(LogicalRel rel, int depth, StringBuilder text, java.util.Set<LogicalRel> shared) {
     text.append("  ".repeat(depth));
+    if (shared.contains(rel)) {
+      text.append("the join's probe side, read again\n");
+      return;
+    }
+    if (rel instanceof LogicalRel.Join join && !readAgain(join).isEmpty()) {
+      text.append("(probe side materialized once) ");
+    }
     switch (rel) {
       case LogicalRel.Scan scan -> text.append("scan ").append(scan.table()).append(' ').append(scan.columns());
       case LogicalRel.Filter filter -> text.append("filter ").append(filter.condition());
@@ -30,19 +41,41 @@ public final class Explain {
     text.append('\n');
     switch (rel) {
       case LogicalRel.Scan scan -> { }
-      case LogicalRel.Filter filter -> append(filter.input(), depth + 1, text);
-      case LogicalRel.Project project -> append(project.input(), depth + 1, text);
-      case LogicalRel.Aggregation a -> append(a.input(), depth + 1, text);
-      case LogicalRel.Sort sort -> append(sort.input(), depth + 1, text);
-      case LogicalRel.Limit limit -> append(limit.input(), depth + 1, text);
+      case LogicalRel.Filter filter -> append(filter.input(), depth + 1, text, shared);
+      case LogicalRel.Project project -> append(project.input(), depth + 1, text, shared);
+      case LogicalRel.Aggregation a -> append(a.input(), depth + 1, text, shared);
+      case LogicalRel.Sort sort -> append(sort.input(), depth + 1, text, shared);
+      case LogicalRel.Limit limit -> append(limit.input(), depth + 1, text, shared);
       case LogicalRel.Join join -> {
-        append(join.left(), depth + 1, text);
-        append(join.right(), depth + 1, text);
+        append(join.left(), depth + 1, text, shared);
+        java.util.List<LogicalRel> again = readAgain(join);
+        shared.addAll(again);
+        append(join.right(), depth + 1, text, shared);
+        again.forEach(shared::remove);
       }
       case LogicalRel.Cross cross -> {
-        append(cross.left(), depth + 1, text);
-        append(cross.right(), depth + 1, text);
+        append(cross.left(), depth + 1, text, shared);
+        append(cross.right(), depth + 1, text, shared);
       }
     }
+  }
+
+  private static java.util.List<LogicalRel> readAgain(LogicalRel.Join join) {
+    return join.kind() == LogicalRel.JoinKind.INNER && readIn(join.right(), join.left()) ? java.util.List.of(join.left())
+        : java.util.List.of();
+  }
+
+  /** Whether {@code node} (the very object) is {@code rel} or one of its inputs at any depth. */
+  private static boolean readIn(LogicalRel rel, LogicalRel node) {
+    return rel == node || switch (rel) {
+      case LogicalRel.Scan scan -> false;
+      case LogicalRel.Filter filter -> readIn(filter.input(), node);
+      case LogicalRel.Project project -> readIn(project.input(), node);
+      case LogicalRel.Aggregation a -> readIn(a.input(), node);
+      case LogicalRel.Sort sort -> readIn(sort.input(), node);
+      case LogicalRel.Limit limit -> readIn(limit.input(), node);
+      case LogicalRel.Join join -> readIn(join.left(), node) || readIn(join.right(), node);
+      case LogicalRel.Cross cross -> readIn(cross.left(), node) || readIn(cross.right(), node);
+    };
   }
 }

@@ -1,0 +1,52 @@
+package dev.memwall.substrait.optimizer;
+
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+
+/**
+ * An inner join's probe side computed once where its build side computes it again: TPC-H Q20's
+ * partsupp rows of the chosen parts are joined to the shipped quantities of their lineitems, which
+ * a semi join reduced to those same partsupp rows, planned as an equal copy of them. The copies in
+ * the build side are replaced by the probe side itself, one node read twice, which the lowering
+ * materializes once and both read. The plan's rows are unchanged: equal nodes (the same reads of the
+ * same tables under the same names, the same filters and joins) have the same rows.
+ *
+ * <p>It is done where the probe side is not a plain scan (re-reading a table costs less than holding
+ * a copy) and is estimated at most half the rows of the largest table it reads, for the same reason.
+ * Stateless and thread-safe when the estimator is.
+ */
+public final class RepeatedJoinInput {
+  private RepeatedJoinInput() {}
+
+  /** {@code rel} with each inner join of that kind, at any depth, reading its probe side once; the same rows. */
+  public static LogicalRel rewrite(LogicalRel rel, CardinalityEstimator estimator) {
+    return Rebuild.eachNode(rel, node -> node instanceof LogicalRel.Join join && join.kind() == JoinKind.INNER
+        && !(join.left() instanceof LogicalRel.Scan) && repeats(join.right(), join.left())
+        && estimator.of(join.left()).rows() <= SharedAggregateInput.MOST_SHARED * largestTable(join.left(), estimator)
+        ? new LogicalRel.Join(JoinKind.INNER, join.left(), Rebuild.eachNode(join.right(),
+            inner -> inner.equals(join.left()) ? join.left() : inner), join.leftKeys(), join.rightKeys())
+        : node);
+  }
+
+  /** Whether {@code rel} holds a node equal to {@code node}. */
+  private static boolean repeats(LogicalRel rel, LogicalRel node) {
+    boolean[] found = {false};
+    Rebuild.eachNode(rel, inner -> {
+      found[0] |= inner.equals(node);
+      return inner;
+    });
+    return found[0];
+  }
+
+  /** The estimated rows of the largest table {@code rel} scans. */
+  private static double largestTable(LogicalRel rel, CardinalityEstimator estimator) {
+    double[] largest = {0};
+    Rebuild.eachNode(rel, inner -> {
+      if (inner instanceof LogicalRel.Scan scan) {
+        largest[0] = Math.max(largest[0], estimator.of(scan).rows());
+      }
+      return inner;
+    });
+    return largest[0];
+  }
+}
