@@ -10,6 +10,7 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.logical.SharedReads;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;

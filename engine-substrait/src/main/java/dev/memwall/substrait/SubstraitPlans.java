@@ -8,6 +8,7 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
+import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
@@ -37,7 +38,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
  * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
  * declared foreign keys), a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}), and an aggregate joined back to the rows it is computed over
+ * before the join ({@link EagerCount}), a join's build side is semi joined to a filtered input its
+ * probe side is joined to on the same key ({@link BuildSideReduction}), and an aggregate joined back to the rows it is computed over
  * reads them once ({@link SharedAggregateInput}), as does a join's probe side that its build side
  * repeats ({@link RepeatedJoinInput}); it is then lowered onto a {@link Relation} whose output columns
  * carry the root's names.
@@ -85,8 +87,8 @@ public final class SubstraitPlans {
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
     LogicalRel limited = TopNBeforeLookup.rewrite(grouped, keys, scan -> catalog.foreignKeys(scan.table()));
-    LogicalRel shared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(EagerCount.rewrite(limited), estimator),
-        estimator);
+    LogicalRel reduced = BuildSideReduction.rewrite(EagerCount.rewrite(limited), estimator);
+    LogicalRel shared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator), estimator);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

@@ -61,21 +61,7 @@ public final class Explain {
   }
 
   private static java.util.List<LogicalRel> readAgain(LogicalRel.Join join) {
-    return join.kind() == LogicalRel.JoinKind.INNER && readIn(join.right(), join.left()) ? java.util.List.of(join.left())
-        : java.util.List.of();
-  }
-
-  /** Whether {@code node} (the very object) is {@code rel} or one of its inputs at any depth. */
-  private static boolean readIn(LogicalRel rel, LogicalRel node) {
-    return rel == node || switch (rel) {
-      case LogicalRel.Scan scan -> false;
-      case LogicalRel.Filter filter -> readIn(filter.input(), node);
-      case LogicalRel.Project project -> readIn(project.input(), node);
-      case LogicalRel.Aggregation a -> readIn(a.input(), node);
-      case LogicalRel.Sort sort -> readIn(sort.input(), node);
-      case LogicalRel.Limit limit -> readIn(limit.input(), node);
-      case LogicalRel.Join join -> readIn(join.left(), node) || readIn(join.right(), node);
-      case LogicalRel.Cross cross -> readIn(cross.left(), node) || readIn(cross.right(), node);
-    };
+    return join.kind() == LogicalRel.JoinKind.INNER && SharedReads.readIn(join.right(), join.left())
+        ? java.util.List.of(join.left()) : java.util.List.of();
   }
 }

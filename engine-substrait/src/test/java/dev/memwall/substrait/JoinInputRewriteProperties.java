@@ -18,6 +18,7 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.ColumnStatistics;
 import dev.memwall.substrait.optimizer.RepeatedJoinInput;
@@ -34,14 +35,15 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * {@link SharedAggregateInput} and {@link RepeatedJoinInput} against the plans they rewrite, both run: {@code lines(lk, v)} joined
+ * {@link SharedAggregateInput}, {@link RepeatedJoinInput} and {@link BuildSideReduction} against the
+ * plans they rewrite, both run: {@code lines(lk, v)} joined
  * to the chosen {@code parts(pk, flag)} and to the per-key aggregate of the lines of those parts,
  * TPC-H Q17's decorrelated shape. Keys repeat on both sides (a part listed twice), are skewed, null
  * and dangling, values are null in places, and either table may be empty. The estimates come from
  * supplied statistics that make lines large and the chosen parts few, so that sharing pays.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
-class SharedAggregateInputProperties {
+class JoinInputRewriteProperties {
   private static final CardinalityEstimator ESTIMATES = new CardinalityEstimator(scan -> scan.table().equals("lines")
       ? TableStatistics.supplied(1e6, Map.of("lk", ColumnStatistics.distinct(1e4)))
       : TableStatistics.supplied(1e4, Map.of("pk", ColumnStatistics.distinct(1e4),
@@ -112,6 +114,38 @@ class SharedAggregateInputProperties {
       case LogicalRel.Filter filter -> readsTheVeryNode(filter.input(), node);
       default -> false;
     };
+  }
+
+  @Property(tries = 100)
+  void aBuildSideReducedToTheProbeSidesKeysGivesTheSameRows(
+      @ForAll @Size(max = 30) List<@IntRange(min = 0, max = 30) Integer> lines,
+      @ForAll @Size(max = 8) List<@IntRange(min = 0, max = 12) Integer> parts, @ForAll boolean partsFirst,
+      EngineMemory memory) {
+    try (Tables t = Tables.of(memory, lines, parts)) {
+      LogicalRel probe = partsFirst
+          ? new LogicalRel.Join(JoinKind.INNER, t.chosenParts(), t.lines(), List.of("pk"), List.of("lk"))
+          : new LogicalRel.Join(JoinKind.INNER, t.lines(), t.chosenParts(), List.of("lk"), List.of("pk"));
+      LogicalRel build = new LogicalRel.Filter(t.linesCopy(), col("v2").gt(Expr.lit(2L)));
+      LogicalRel plan = new LogicalRel.Join(JoinKind.INNER, new LogicalRel.Filter(probe, col("v").lt(Expr.lit(9L))),
+          build, List.of("lk"), List.of("lk2"));
+      LogicalRel rewritten = BuildSideReduction.rewrite(plan, ESTIMATES);
+      assertNotEquals(plan, rewritten);
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+    }
+  }
+
+  @Example
+  void aBuildSideIsNotReducedByAWholeTableOrAnOptionalSide(EngineMemory memory) {
+    try (Tables t = Tables.of(memory, List.of(1, 2), List.of(1))) {
+      List<LogicalRel> probes = List.of(
+          new LogicalRel.Join(JoinKind.INNER, t.lines(), t.parts(), List.of("lk"), List.of("pk")),
+          new LogicalRel.Join(JoinKind.LEFT_OUTER, t.chosenParts(), t.lines(), List.of("pk"), List.of("lk")));
+      for (LogicalRel probe : probes) {
+        String key = probe.columns().contains("lk") ? "lk" : "pk";
+        LogicalRel plan = new LogicalRel.Join(JoinKind.INNER, probe, t.linesCopy(), List.of(key), List.of("lk2"));
+        assertEquals(plan, BuildSideReduction.rewrite(plan, ESTIMATES), plan.toString());
+      }
+    }
   }
 
   @Example

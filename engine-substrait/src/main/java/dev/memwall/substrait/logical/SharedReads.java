@@ -1,7 +1,5 @@
-package dev.memwall.substrait;
+package dev.memwall.substrait.logical;
 
-import dev.memwall.substrait.logical.Exprs;
-import dev.memwall.substrait.logical.LogicalRel;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -10,11 +8,11 @@ import java.util.Set;
  * Where a plan reads one of its nodes again: the node itself, found by identity (equal nodes that
  * are not the same one are separate reads). Stateless and thread-safe.
  */
-final class SharedReads {
+public final class SharedReads {
   private SharedReads() {}
 
   /** Whether {@code node} (the very object) is {@code rel} or one of its inputs at any depth. */
-  static boolean readIn(LogicalRel rel, LogicalRel node) {
+  public static boolean readIn(LogicalRel rel, LogicalRel node) {
     return rel == node || inputs(rel).stream().anyMatch(input -> readIn(input, node));
   }
 
@@ -22,7 +20,7 @@ final class SharedReads {
    * The columns of {@code node} that the nodes of {@code rel} reading it use: a project's inputs, a
    * semi or anti join's right keys, and all of them for any other reader.
    */
-  static Set<String> columns(LogicalRel rel, LogicalRel node) {
+  public static Set<String> columns(LogicalRel rel, LogicalRel node) {
     Set<String> read = new HashSet<>();
     collect(rel, node, read);
     return read;
