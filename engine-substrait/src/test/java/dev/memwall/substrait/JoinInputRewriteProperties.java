@@ -86,11 +86,12 @@ class JoinInputRewriteProperties {
   }
 
   @Example
-  void aProbeSideThatIsAScanOrKeepsMostOfItsTableIsReadAgain(EngineMemory memory) {
+  void aProbeSideThatIsAScanFilteredOrNotOrKeepsMostOfItsTableIsReadAgain(EngineMemory memory) {
     try (Tables t = Tables.of(memory, List.of(1, 2), List.of(1))) {
       for (LogicalRel plan : List.of(repeated(t, t.parts()), new LogicalRel.Join(JoinKind.INNER, t.lines(),
           new LogicalRel.Join(JoinKind.SEMI, t.linesCopy(), t.lines(), List.of("lk2"), List.of("lk")), List.of("lk"),
-          List.of("lk2")))) {
+          List.of("lk2")), new LogicalRel.Join(JoinKind.INNER, t.chosenParts(), new LogicalRel.Join(JoinKind.SEMI,
+              t.linesCopy(), t.chosenParts(), List.of("lk2"), List.of("pk")), List.of("pk"), List.of("lk2")))) {
         LogicalRel.Join join = (LogicalRel.Join) RepeatedJoinInput.rewrite(plan, ESTIMATES);
         assertFalse(readsTheVeryNode(join.right(), join.left()), plan.toString());
       }

@@ -11,8 +11,8 @@ import dev.memwall.substrait.logical.LogicalRel.JoinKind;
  * materializes once and both read. The plan's rows are unchanged: equal nodes (the same reads of the
  * same tables under the same names, the same filters and joins) have the same rows.
  *
- * <p>It is done where the probe side is not a plain scan (re-reading a table costs less than holding
- * a copy) and is estimated at most half the rows of the largest table it reads, for the same reason.
+ * <p>It is done where the probe side is not a scan, filtered or not (re-reading a table costs about
+ * what holding the rows it keeps does), and is estimated at most half the rows of the largest table it reads, for the same reason.
  * Stateless and thread-safe when the estimator is.
  */
 public final class RepeatedJoinInput {
@@ -21,11 +21,16 @@ public final class RepeatedJoinInput {
   /** {@code rel} with each inner join of that kind, at any depth, reading its probe side once; the same rows. */
   public static LogicalRel rewrite(LogicalRel rel, CardinalityEstimator estimator) {
     return Rebuild.eachNode(rel, node -> node instanceof LogicalRel.Join join && join.kind() == JoinKind.INNER
-        && !(join.left() instanceof LogicalRel.Scan) && repeats(join.right(), join.left())
+        && !filteredScan(join.left()) && repeats(join.right(), join.left())
         && estimator.of(join.left()).rows() <= SharedAggregateInput.MOST_SHARED * largestTable(join.left(), estimator)
         ? new LogicalRel.Join(JoinKind.INNER, join.left(), Rebuild.eachNode(join.right(),
             inner -> inner.equals(join.left()) ? join.left() : inner), join.leftKeys(), join.rightKeys())
         : node);
+  }
+
+  /** Whether {@code rel} is a scan, possibly filtered: reading it again costs what holding its rows would. */
+  private static boolean filteredScan(LogicalRel rel) {
+    return rel instanceof LogicalRel.Scan || rel instanceof LogicalRel.Filter filter && filteredScan(filter.input());
   }
 
   /** Whether {@code rel} holds a node equal to {@code node}. */
