@@ -158,24 +158,19 @@ class KeyRewriteProperties {
     }
 
     LogicalRel lines() {
-      return scan("lines", lineTable);
+      return LogicalRuns.scan("lines", lineTable);
     }
 
     LogicalRel orders() {
-      return scan("orders", orderTable);
+      return LogicalRuns.scan("orders", orderTable);
     }
 
     LogicalRel cust() {
-      return scan("cust", custTable);
+      return LogicalRuns.scan("cust", custTable);
     }
 
     LogicalRel nat() {
-      return scan("nat", natTable);
-    }
-
-    private static LogicalRel scan(String name, Table table) {
-      List<String> columns = table.schema().getFields().stream().map(field -> field.getName()).toList();
-      return new LogicalRel.Scan(name, table, columns, columns);
+      return LogicalRuns.scan("nat", natTable);
     }
 
     @Override
