@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -69,7 +70,9 @@ class JoinInputRewriteProperties {
           List.of(col("lk").as("lk"), col("v").as("v"), col("s").as("s"), col("n").as("n"), col("flag").as("flag")));
       LogicalRel rewritten = SharedAggregateInput.rewrite(plan, ESTIMATES, ids());
       assertNotEquals(plan, rewritten);
-      assertTrue(rewritten.toString().contains("Shared["), "the semi join is a shared relation: " + rewritten);
+      assertTrue(holds(rewritten, inner -> inner instanceof LogicalRel.Shared shared
+          && shared.input() instanceof LogicalRel.Join semi && semi.kind() == JoinKind.SEMI),
+          "the semi join is a shared relation: " + rewritten);
       assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
     }
   }
@@ -119,11 +122,16 @@ class JoinInputRewriteProperties {
   }
 
   private static boolean readsTheVeryNode(LogicalRel rel, LogicalRel node) {
-    return rel == node || switch (rel) {
-      case LogicalRel.Join join -> readsTheVeryNode(join.left(), node) || readsTheVeryNode(join.right(), node);
-      case LogicalRel.Project project -> readsTheVeryNode(project.input(), node);
-      case LogicalRel.Aggregation a -> readsTheVeryNode(a.input(), node);
-      case LogicalRel.Filter filter -> readsTheVeryNode(filter.input(), node);
+    return holds(rel, inner -> inner == node);
+  }
+
+  /** Whether {@code rel} or a node below it (through joins, projects, aggregations and filters) passes {@code test}. */
+  private static boolean holds(LogicalRel rel, Predicate<LogicalRel> test) {
+    return test.test(rel) || switch (rel) {
+      case LogicalRel.Join join -> holds(join.left(), test) || holds(join.right(), test);
+      case LogicalRel.Project project -> holds(project.input(), test);
+      case LogicalRel.Aggregation a -> holds(a.input(), test);
+      case LogicalRel.Filter filter -> holds(filter.input(), test);
       default -> false;
     };
   }

@@ -33,8 +33,7 @@ public final class RepeatedJoinInput {
 
   /** {@code join} with its probe side shared and read by the build side where that repeats it. */
   private static LogicalRel shared(LogicalRel.Join join, IntSupplier ids) {
-    LogicalRel probe = join.left() instanceof LogicalRel.Shared ? join.left()
-        : new LogicalRel.Shared(ids.getAsInt(), join.left());
+    LogicalRel probe = Rebuild.shared(join.left(), ids);
     return new LogicalRel.Join(JoinKind.INNER, probe, Rebuild.eachNode(join.right(),
         inner -> inner.equals(join.left()) ? probe : inner), join.leftKeys(), join.rightKeys());
   }
