@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import dev.memwall.core.Closing;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
@@ -58,12 +57,12 @@ class TopNBeforeLookupProperties {
       @ForAll @UniqueElements @Size(min = 1, max = 4) List<@LongRange(min = 0, max = 6) Long> nations,
       @ForAll @IntRange(max = 12) int rows, @ForAll boolean aggregateFirst, @ForAll boolean lookupOnTheLeft,
       @ForAll boolean descending, @ForAll boolean nullsFirst, @ForAll boolean breakTies, EngineMemory memory) {
-    try (Tables t = Tables.of(memory, orders, customers, nations, false)) {
+    try (NamedTables t = tables(memory, orders, customers, nations, false)) {
       LogicalRel input = aggregateFirst
-          ? new LogicalRel.Aggregation(t.orders(), List.of(col("ock").as("ock")),
+          ? new LogicalRel.Aggregation(t.scan("orders"), List.of(col("ock").as("ock")),
               List.of(Aggregate.sum(col("od"), "od"), Aggregate.max(col("ok"), "ok")))
-          : t.orders();
-      LogicalRel lookup = new LogicalRel.Join(JoinKind.INNER, t.cust(), t.nat(), List.of("cnk"), List.of("nk"));
+          : t.scan("orders");
+      LogicalRel lookup = new LogicalRel.Join(JoinKind.INNER, t.scan("cust"), t.scan("nat"), List.of("cnk"), List.of("nk"));
       LogicalRel join = lookupOnTheLeft
           ? new LogicalRel.Join(JoinKind.INNER, lookup, input, List.of("ck"), List.of("ock"))
           : new LogicalRel.Join(JoinKind.INNER, input, lookup, List.of("ock"), List.of("ck"));
@@ -86,8 +85,8 @@ class TopNBeforeLookupProperties {
       @ForAll @UniqueElements @Size(max = 10) List<@LongRange(min = -3, max = 20) Long> customers,
       @ForAll @IntRange(max = 12) int rows, @ForAll boolean descending, @ForAll boolean breakTies,
       EngineMemory memory) {
-    try (Tables t = Tables.of(memory, orders, customers, List.of(0L), true)) {
-      LogicalRel join = new LogicalRel.Join(JoinKind.LEFT_OUTER, t.orders(), t.cust(), List.of("ock"), List.of("ck"));
+    try (NamedTables t = tables(memory, orders, customers, List.of(0L), true)) {
+      LogicalRel join = new LogicalRel.Join(JoinKind.LEFT_OUTER, t.scan("orders"), t.scan("cust"), List.of("ock"), List.of("ck"));
       List<SortKey> keys = new ArrayList<>(List.of(new SortKey("od", descending)));
       if (breakTies) {
         keys.add(SortKey.desc("ok"));
@@ -101,13 +100,13 @@ class TopNBeforeLookupProperties {
 
   @Example
   void aJoinThatMayDropOrRepeatRowsOrOrdersByTheLookupIsLeftAlone(EngineMemory memory) {
-    try (Tables t = Tables.of(memory, List.of(1, 2), List.of(1L, 2L), List.of(0L), false)) {
-      LogicalRel lookup = new LogicalRel.Join(JoinKind.INNER, t.cust(), t.nat(), List.of("cnk"), List.of("nk"));
-      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.orders(), lookup, List.of("ock"), List.of("ck"));
-      LogicalRel filteredLookup = new LogicalRel.Join(JoinKind.INNER, t.orders(),
-          new LogicalRel.Filter(t.cust(), col("cname").eq(Expr.lit("c0"))), List.of("ock"), List.of("ck"));
-      LogicalRel byOrderKey = new LogicalRel.Join(JoinKind.INNER, t.cust(), t.orders(), List.of("ck"), List.of("ok"));
-      LogicalRel outerFromTheLookup = new LogicalRel.Join(JoinKind.LEFT_OUTER, t.cust(), t.orders(), List.of("ck"),
+    try (NamedTables t = tables(memory, List.of(1, 2), List.of(1L, 2L), List.of(0L), false)) {
+      LogicalRel lookup = new LogicalRel.Join(JoinKind.INNER, t.scan("cust"), t.scan("nat"), List.of("cnk"), List.of("nk"));
+      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.scan("orders"), lookup, List.of("ock"), List.of("ck"));
+      LogicalRel filteredLookup = new LogicalRel.Join(JoinKind.INNER, t.scan("orders"),
+          new LogicalRel.Filter(t.scan("cust"), col("cname").eq(Expr.lit("c0"))), List.of("ock"), List.of("ck"));
+      LogicalRel byOrderKey = new LogicalRel.Join(JoinKind.INNER, t.scan("cust"), t.scan("orders"), List.of("ck"), List.of("ok"));
+      LogicalRel outerFromTheLookup = new LogicalRel.Join(JoinKind.LEFT_OUTER, t.scan("cust"), t.scan("orders"), List.of("ck"),
           List.of("ock"));
       List<LogicalRel> kept = List.of(
           top(filteredLookup, "od"), // the filter on the lookup may drop orders
@@ -162,48 +161,29 @@ class TopNBeforeLookupProperties {
   }
 
   /** The three tables; orders reference customers by position, customers nations, unless {@code dangling}. */
-  private record Tables(Table orderTable, Table custTable, Table natTable) implements AutoCloseable {
-    static Tables of(EngineMemory memory, List<Integer> orders, List<Long> customers, List<Long> nations,
-        boolean dangling) {
-      List<Object[]> orderRows = new ArrayList<>();
-      for (int i = 0; i < orders.size(); i++) {
-        int draw = orders.get(i);
-        Long reference = customers.isEmpty() || dangling && draw % 7 == 6 ? (draw % 2 == 0 ? null : 99L)
-            : customers.get(draw % customers.size()); // skewed: the low draws repeat
-        orderRows.add(new Object[] {(long) i, reference, draw % 5 == 4 ? null : (long) (draw % 6) - 2});
-      }
-      List<Object[]> custRows = new ArrayList<>();
-      for (int i = 0; i < customers.size(); i++) {
-        custRows.add(new Object[] {customers.get(i), nations.get(i % nations.size()), i % 4 == 3 ? null : "c" + (i % 2)});
-      }
-      List<Object[]> natRows = new ArrayList<>();
-      for (int i = 0; i < nations.size(); i++) {
-        natRows.add(new Object[] {nations.get(i), i == 1 ? null : "n" + (i % 2)});
-      }
-      Table orderTable = Fixture.build(List.of("ok", "ock", "od"),
-          List.of(ColumnType.INT64, ColumnType.INT64, ColumnType.INT64), orderRows, memory);
-      Table custTable = Fixture.build(List.of("ck", "cnk", "cname"),
-          List.of(ColumnType.INT64, ColumnType.INT64, ColumnType.STRING), custRows, memory);
-      Table natTable = Fixture.build(List.of("nk", "nname"), List.of(ColumnType.INT64, ColumnType.STRING), natRows,
-          memory);
-      return new Tables(orderTable, custTable, natTable);
+  private static NamedTables tables(EngineMemory memory, List<Integer> orders, List<Long> customers, List<Long> nations,
+      boolean dangling) {
+    List<Object[]> orderRows = new ArrayList<>();
+    for (int i = 0; i < orders.size(); i++) {
+      int draw = orders.get(i);
+      Long reference = customers.isEmpty() || dangling && draw % 7 == 6 ? (draw % 2 == 0 ? null : 99L)
+          : customers.get(draw % customers.size()); // skewed: the low draws repeat
+      orderRows.add(new Object[] {(long) i, reference, draw % 5 == 4 ? null : (long) (draw % 6) - 2});
     }
-
-    LogicalRel orders() {
-      return LogicalRuns.scan("orders", orderTable);
+    List<Object[]> custRows = new ArrayList<>();
+    for (int i = 0; i < customers.size(); i++) {
+      custRows.add(new Object[] {customers.get(i), nations.get(i % nations.size()), i % 4 == 3 ? null : "c" + (i % 2)});
     }
-
-    LogicalRel cust() {
-      return LogicalRuns.scan("cust", custTable);
+    List<Object[]> natRows = new ArrayList<>();
+    for (int i = 0; i < nations.size(); i++) {
+      natRows.add(new Object[] {nations.get(i), i == 1 ? null : "n" + (i % 2)});
     }
-
-    LogicalRel nat() {
-      return LogicalRuns.scan("nat", natTable);
-    }
-
-    @Override
-    public void close() {
-      Closing.closeAll(List.of(orderTable, custTable, natTable));
-    }
+    Table orderTable = Fixture.build(List.of("ok", "ock", "od"),
+        List.of(ColumnType.INT64, ColumnType.INT64, ColumnType.INT64), orderRows, memory);
+    Table custTable = Fixture.build(List.of("ck", "cnk", "cname"),
+        List.of(ColumnType.INT64, ColumnType.INT64, ColumnType.STRING), custRows, memory);
+    Table natTable = Fixture.build(List.of("nk", "nname"), List.of(ColumnType.INT64, ColumnType.STRING), natRows,
+        memory);
+    return new NamedTables().add("orders", orderTable).add("cust", custTable).add("nat", natTable);
   }
 }
