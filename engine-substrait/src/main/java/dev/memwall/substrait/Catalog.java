@@ -4,6 +4,7 @@ import dev.memwall.core.Closing;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.stats.StatisticsFile;
 import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.optimizer.ForeignKey;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ public final class Catalog implements AutoCloseable {
   private final Map<String, String> names = new LinkedHashMap<>();
   private final Map<String, TableStatistics> statistics = new LinkedHashMap<>();
   private final Map<String, List<List<String>>> keys = new LinkedHashMap<>();
+  private final Map<String, List<ForeignKey>> foreignKeys = new LinkedHashMap<>();
   /** What the catalog made and frees on {@link #close}: mappings and copied streams. */
   private final List<Table> owned = new ArrayList<>();
   private volatile long version;
@@ -202,20 +204,11 @@ public final class Catalog implements AutoCloseable {
    *     column is not the table's (names in any case)
    */
   public Catalog declareKey(String table, List<String> columns) {
-    Table found = tables.get(key(table));
-    if (found == null) {
-      throw new IllegalArgumentException("no table '" + table + "' in the catalog (it has " + names.values() + ")");
-    }
     if (columns.isEmpty()) {
+      checkTable(table);
       throw new IllegalArgumentException("a key of table '" + table + "' needs at least one column");
     }
-    List<String> stored = new ArrayList<>();
-    for (String column : columns) {
-      stored.add(found.schema().getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName)
-          .filter(name -> name.equalsIgnoreCase(column)).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("table '" + table + "' has no column '" + column
-              + "' for a key")));
-    }
+    List<String> stored = storedColumns(table, columns, "a key");
     List<List<String>> declared = keys.computeIfAbsent(key(table), k -> new ArrayList<>());
     if (!declared.contains(stored)) {
       declared.add(List.copyOf(stored));
@@ -226,6 +219,67 @@ public final class Catalog implements AutoCloseable {
   /** The keys declared for the table registered as {@code table} (in any case), its column names as stored. */
   public List<List<String>> keys(String table) {
     return List.copyOf(keys.getOrDefault(key(table), List.of()));
+  }
+
+  /**
+   * Declares that {@code columns} of the table registered as {@code table} are a foreign key to the
+   * declared key {@code referencedColumns} of the table registered as {@code referenced}: in every
+   * row of {@code table}, {@code columns} are non-null and equal, position by position, the key of
+   * one row of {@code referenced}; returns this catalog. As with {@link #declareKey}, the optimizer
+   * relies on it unchecked, as on a constraint declared {@code RELY}: an inner join from the table to
+   * the referenced one read in full then neither drops nor repeats a row, so a top-N whose order
+   * comes from the referencing side is taken before that join. A declaration the data does not
+   * satisfy (a dangling or null reference) gives wrong answers. Declaring one again is harmless.
+   *
+   * @throws IllegalArgumentException when either table is not registered, a column is not its
+   *     table's (names in any case), the lists are empty or differ in length, or {@code
+   *     referencedColumns} is not a key declared for {@code referenced} (in any order)
+   */
+  public Catalog declareForeignKey(String table, List<String> columns, String referenced,
+      List<String> referencedColumns) {
+    if (columns.isEmpty() || columns.size() != referencedColumns.size()) {
+      throw new IllegalArgumentException("a foreign key of table '" + table + "' needs as many columns as it"
+          + " references, at least one: " + columns + " and " + referencedColumns);
+    }
+    List<String> stored = storedColumns(table, columns, "a foreign key");
+    List<String> storedReferenced = storedColumns(referenced, referencedColumns, "a referenced key");
+    if (keys(referenced).stream().noneMatch(key -> key.size() == storedReferenced.size()
+        && Set.copyOf(key).equals(Set.copyOf(storedReferenced)))) {
+      throw new IllegalArgumentException("a foreign key of table '" + table + "' references " + storedReferenced
+          + ", which is not a key declared for table '" + referenced + "' (it has " + keys(referenced) + ")");
+    }
+    ForeignKey declared = new ForeignKey(stored, names.get(key(referenced)), storedReferenced);
+    List<ForeignKey> all = foreignKeys.computeIfAbsent(key(table), k -> new ArrayList<>());
+    if (!all.contains(declared)) {
+      all.add(declared);
+    }
+    return this;
+  }
+
+  /** The foreign keys declared for the table registered as {@code table} (in any case). */
+  public List<ForeignKey> foreignKeys(String table) {
+    return List.copyOf(foreignKeys.getOrDefault(key(table), List.of()));
+  }
+
+  /** {@code columns} of the table registered as {@code table} as it spells them; {@code what} names them in errors. */
+  private List<String> storedColumns(String table, List<String> columns, String what) {
+    Table found = checkTable(table);
+    List<String> stored = new ArrayList<>();
+    for (String column : columns) {
+      stored.add(found.schema().getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName)
+          .filter(name -> name.equalsIgnoreCase(column)).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("table '" + table + "' has no column '" + column
+              + "' for " + what)));
+    }
+    return stored;
+  }
+
+  private Table checkTable(String table) {
+    Table found = tables.get(key(table));
+    if (found == null) {
+      throw new IllegalArgumentException("no table '" + table + "' in the catalog (it has " + names.values() + ")");
+    }
+    return found;
   }
 
   /** The reasons of every left-out column named {@code column} (in any case) in any table, one per table. */

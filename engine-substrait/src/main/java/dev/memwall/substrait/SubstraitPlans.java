@@ -8,12 +8,16 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
+import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.RepeatedJoinInput;
+import dev.memwall.substrait.optimizer.SharedAggregateInput;
+import dev.memwall.substrait.optimizer.TopNBeforeLookup;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
 import java.util.ArrayList;
@@ -23,6 +27,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
@@ -34,12 +39,17 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * are ordered ({@link JoinOrder}), an aggregation is taken before a join that only looks up
  * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
  * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
- * a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}), an aggregation computed twice is computed once ({@link
- * CommonAggregations}) and an aggregation joined on its grouping keys groups only the keys the join
- * reads ({@link GroupReduction}), the two last through relations shared by their readers
- * ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation} whose output columns
- * carry the root's names, an uncorrelated scalar subquery run first and read as a literal.
+ * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
+ * declared foreign keys), a count over a left outer join's optional side is taken
+ * before the join ({@link EagerCount}), a join's build side is semi joined to a filtered input its
+ * probe side is joined to on the same key ({@link BuildSideReduction}), an aggregate joined back to
+ * the rows it is computed over reads them once ({@link SharedAggregateInput}), as does a join's
+ * probe side that its build side repeats ({@link RepeatedJoinInput}), an aggregation computed twice
+ * is computed once ({@link CommonAggregations}) and an aggregation joined on its grouping keys
+ * groups only the keys the join reads ({@link GroupReduction}), the four last through relations
+ * shared by their readers ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation}
+ * whose output columns carry the root's names, an uncorrelated scalar subquery run first and read
+ * as a literal.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
  * consumed; {@link #execute}'s table and {@link #stream}'s reader are the caller's to close.
@@ -83,9 +93,13 @@ public final class SubstraitPlans {
     Function<LogicalRel.Scan, List<List<String>>> keys = scan -> catalog.keys(scan.table());
     LogicalRel grouped = DeterminedGroupingKeys.rewrite(AggregateBeforeLookup.rewrite(ordered, keys), keys,
         converter::type);
+    LogicalRel limited = TopNBeforeLookup.rewrite(grouped, keys, scan -> catalog.foreignKeys(scan.table()));
+    LogicalRel reduced = BuildSideReduction.rewrite(EagerCount.rewrite(limited), estimator);
     int[] sharedIds = {0};
-    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(EagerCount.rewrite(grouped),
-        () -> ++sharedIds[0]), estimator, () -> ++sharedIds[0]);
+    IntSupplier ids = () -> ++sharedIds[0];
+    LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
+        estimator, ids);
+    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

@@ -51,8 +51,8 @@ class KeyRewriteProperties {
   void groupingByTheKeyAloneGivesTheSameGroups(@ForAll("foreignKeys") @Size(max = 40) List<Long> lines,
       @ForAll @UniqueElements @Size(max = 12) List<@net.jqwik.api.constraints.LongRange(min = -3, max = 9) Long> orders,
       @ForAll boolean groupByTheOrderKey, EngineMemory memory) {
-    try (Tables t = Tables.of(memory, lines, orders, List.of(), List.of())) {
-      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.lines(), t.orders(), List.of("lk"), List.of("ok"));
+    try (NamedTables t = tables(memory, lines, orders, List.of(), List.of())) {
+      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.scan("lines"), t.scan("orders"), List.of("lk"), List.of("ok"));
       String key = groupByTheOrderKey ? "ok" : "lk";
       LogicalRel plan = new LogicalRel.Aggregation(new LogicalRel.Project(join, List.of(col(key).as(key),
           col("od").as("od"), col("oname").as("oname"), col("x").as("x"))),
@@ -72,17 +72,17 @@ class KeyRewriteProperties {
       @ForAll @UniqueElements @Size(max = 8) List<@net.jqwik.api.constraints.LongRange(min = -3, max = 9) Long> customers,
       @ForAll @UniqueElements @Size(max = 4) List<@net.jqwik.api.constraints.LongRange(min = 0, max = 4) Long> nations,
       @ForAll boolean lookupsFirst, @ForAll boolean filterOrders, EngineMemory memory) {
-    try (Tables t = Tables.of(memory, lines, orders, customers, nations)) {
-      LogicalRel orderRows = filterOrders ? new LogicalRel.Filter(t.orders(), col("od").gt(Expr.lit(1L))) : t.orders();
+    try (NamedTables t = tables(memory, lines, orders, customers, nations)) {
+      LogicalRel orderRows = filterOrders ? new LogicalRel.Filter(t.scan("orders"), col("od").gt(Expr.lit(1L))) : t.scan("orders");
       LogicalRel joined;
       if (lookupsFirst) { // lines x ((cust x orders) x nat), as JoinOrder builds TPC-H Q10
-        LogicalRel custOrders = new LogicalRel.Join(JoinKind.INNER, t.cust(), orderRows, List.of("ck"), List.of("ock"));
-        LogicalRel withNation = new LogicalRel.Join(JoinKind.INNER, custOrders, t.nat(), List.of("cnk"), List.of("nk"));
-        joined = new LogicalRel.Join(JoinKind.INNER, t.lines(), withNation, List.of("lk"), List.of("ok"));
+        LogicalRel custOrders = new LogicalRel.Join(JoinKind.INNER, t.scan("cust"), orderRows, List.of("ck"), List.of("ock"));
+        LogicalRel withNation = new LogicalRel.Join(JoinKind.INNER, custOrders, t.scan("nat"), List.of("cnk"), List.of("nk"));
+        joined = new LogicalRel.Join(JoinKind.INNER, t.scan("lines"), withNation, List.of("lk"), List.of("ok"));
       } else { // ((lines x orders) x cust) x nat
-        LogicalRel lineOrders = new LogicalRel.Join(JoinKind.INNER, t.lines(), orderRows, List.of("lk"), List.of("ok"));
-        LogicalRel withCust = new LogicalRel.Join(JoinKind.INNER, lineOrders, t.cust(), List.of("ock"), List.of("ck"));
-        joined = new LogicalRel.Join(JoinKind.INNER, withCust, t.nat(), List.of("cnk"), List.of("nk"));
+        LogicalRel lineOrders = new LogicalRel.Join(JoinKind.INNER, t.scan("lines"), orderRows, List.of("lk"), List.of("ok"));
+        LogicalRel withCust = new LogicalRel.Join(JoinKind.INNER, lineOrders, t.scan("cust"), List.of("ock"), List.of("ck"));
+        joined = new LogicalRel.Join(JoinKind.INNER, withCust, t.scan("nat"), List.of("cnk"), List.of("nk"));
       }
       LogicalRel plan = new LogicalRel.Aggregation(new LogicalRel.Project(joined, List.of(col("ck").as("ck"),
           col("cname").as("cname"), col("cbal").as("cbal"), col("nname").as("nname"),
@@ -98,14 +98,14 @@ class KeyRewriteProperties {
 
   @Example
   void planWithoutDeclaredKeysAFilteredLookupAMeasureOfTheLookupUndeterminedKeysOrNoKeysIsLeftAlone(EngineMemory memory) {
-    try (Tables t = Tables.of(memory, List.of(1L), List.of(1L), List.of(1L), List.of(1L))) {
-      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.lines(), t.orders(), List.of("lk"), List.of("ok"));
+    try (NamedTables t = tables(memory, List.of(1L), List.of(1L), List.of(1L), List.of(1L))) {
+      LogicalRel join = new LogicalRel.Join(JoinKind.INNER, t.scan("lines"), t.scan("orders"), List.of("lk"), List.of("ok"));
       LogicalRel byOrder = new LogicalRel.Aggregation(join, List.of(col("lk").as("lk"), col("od").as("od")),
           List.of(Aggregate.sum(col("x"), "s")));
       assertEquals(byOrder, DeterminedGroupingKeys.rewrite(byOrder, scan -> List.of(), TYPES::get));
       assertEquals(byOrder, DeterminedGroupingKeys.rewrite(byOrder, DECLARED, column -> null));
-      LogicalRel filtered = new LogicalRel.Join(JoinKind.INNER, t.lines(),
-          new LogicalRel.Filter(t.orders(), col("od").gt(Expr.lit(1L))), List.of("lk"), List.of("ok"));
+      LogicalRel filtered = new LogicalRel.Join(JoinKind.INNER, t.scan("lines"),
+          new LogicalRel.Filter(t.scan("orders"), col("od").gt(Expr.lit(1L))), List.of("lk"), List.of("ok"));
       List<LogicalRel> kept = List.of(
           new LogicalRel.Aggregation(filtered, List.of(col("ok").as("ok"), col("od").as("od")),
               List.of(Aggregate.sum(col("x"), "s"))),
@@ -126,61 +126,34 @@ class KeyRewriteProperties {
   }
 
   /** The four tables, built from the keys drawn; the other columns follow from a row's position. */
-  private record Tables(Table lineTable, Table orderTable, Table custTable, Table natTable) implements AutoCloseable {
-    static Tables of(EngineMemory memory, List<Long> lines, List<Long> orders, List<Long> customers,
-        List<Long> nations) {
-      List<Object[]> lineRows = new ArrayList<>();
-      for (int i = 0; i < lines.size(); i++) {
-        lineRows.add(new Object[] {lines.get(i), i % 5 == 0 ? null : (long) (i % 3) - 1});
-      }
-      List<Object[]> orderRows = new ArrayList<>();
-      for (int i = 0; i < orders.size(); i++) {
-        orderRows.add(new Object[] {orders.get(i), i % 4 == 3 ? null : (long) (i % 3) * 2 - 1,
-            i % 3 == 2 ? null : (long) i % 4, i % 5 == 1 ? null : "o" + (i % 2)});
-      }
-      List<Object[]> custRows = new ArrayList<>();
-      for (int i = 0; i < customers.size(); i++) {
-        custRows.add(new Object[] {customers.get(i), i % 4 == 2 ? null : (long) i % 5, i % 3 == 1 ? null : "c" + (i % 2),
-            i % 3 == 0 ? null : (long) i % 2});
-      }
-      List<Object[]> natRows = new ArrayList<>();
-      for (int i = 0; i < nations.size(); i++) {
-        natRows.add(new Object[] {nations.get(i), i == 1 ? null : "n" + (i % 2)});
-      }
-      Table lineTable = Fixture.build(List.of("lk", "x"), List.of(ColumnType.INT64, ColumnType.INT64), lineRows, memory);
-      Table orderTable = Fixture.build(List.of("ok", "ock", "od", "oname"), List.of(ColumnType.INT64, ColumnType.INT64,
-          ColumnType.INT64, ColumnType.STRING), orderRows, memory);
-      Table custTable = Fixture.build(List.of("ck", "cnk", "cname", "cbal"), List.of(ColumnType.INT64,
-          ColumnType.INT64, ColumnType.STRING, ColumnType.INT64), custRows, memory);
-      Table natTable = Fixture.build(List.of("nk", "nname"), List.of(ColumnType.INT64, ColumnType.STRING), natRows,
-          memory);
-      return new Tables(lineTable, orderTable, custTable, natTable);
+  private static NamedTables tables(EngineMemory memory, List<Long> lines, List<Long> orders, List<Long> customers,
+      List<Long> nations) {
+    List<Object[]> lineRows = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      lineRows.add(new Object[] {lines.get(i), i % 5 == 0 ? null : (long) (i % 3) - 1});
     }
-
-    LogicalRel lines() {
-      return scan("lines", lineTable);
+    List<Object[]> orderRows = new ArrayList<>();
+    for (int i = 0; i < orders.size(); i++) {
+      orderRows.add(new Object[] {orders.get(i), i % 4 == 3 ? null : (long) (i % 3) * 2 - 1,
+          i % 3 == 2 ? null : (long) i % 4, i % 5 == 1 ? null : "o" + (i % 2)});
     }
-
-    LogicalRel orders() {
-      return scan("orders", orderTable);
+    List<Object[]> custRows = new ArrayList<>();
+    for (int i = 0; i < customers.size(); i++) {
+      custRows.add(new Object[] {customers.get(i), i % 4 == 2 ? null : (long) i % 5, i % 3 == 1 ? null : "c" + (i % 2),
+          i % 3 == 0 ? null : (long) i % 2});
     }
-
-    LogicalRel cust() {
-      return scan("cust", custTable);
+    List<Object[]> natRows = new ArrayList<>();
+    for (int i = 0; i < nations.size(); i++) {
+      natRows.add(new Object[] {nations.get(i), i == 1 ? null : "n" + (i % 2)});
     }
-
-    LogicalRel nat() {
-      return scan("nat", natTable);
-    }
-
-    private static LogicalRel scan(String name, Table table) {
-      List<String> columns = table.schema().getFields().stream().map(field -> field.getName()).toList();
-      return new LogicalRel.Scan(name, table, columns, columns);
-    }
-
-    @Override
-    public void close() {
-      dev.memwall.core.Closing.closeAll(List.of(lineTable, orderTable, custTable, natTable));
-    }
+    Table lineTable = Fixture.build(List.of("lk", "x"), List.of(ColumnType.INT64, ColumnType.INT64), lineRows, memory);
+    Table orderTable = Fixture.build(List.of("ok", "ock", "od", "oname"), List.of(ColumnType.INT64, ColumnType.INT64,
+        ColumnType.INT64, ColumnType.STRING), orderRows, memory);
+    Table custTable = Fixture.build(List.of("ck", "cnk", "cname", "cbal"), List.of(ColumnType.INT64,
+        ColumnType.INT64, ColumnType.STRING, ColumnType.INT64), custRows, memory);
+    Table natTable = Fixture.build(List.of("nk", "nname"), List.of(ColumnType.INT64, ColumnType.STRING), natRows,
+        memory);
+    return new NamedTables().add("lines", lineTable).add("orders", orderTable).add("cust", custTable)
+        .add("nat", natTable);
   }
 }

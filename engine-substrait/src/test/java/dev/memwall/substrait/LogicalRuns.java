@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 
-/** Logical plans run for the rewrite tests, which compare a plan's rows with its rewrite's in any order. */
+/** Logical plans run for the rewrite tests, which compare a plan's rows with its rewrite's in any order, and their scans. */
 final class LogicalRuns {
   private LogicalRuns() {}
 
@@ -21,5 +21,11 @@ final class LogicalRuns {
       rows.sort(Comparator.comparing(Object::toString));
       return rows;
     }
+  }
+
+  /** A scan of {@code table} as {@code name}, its columns under their own names. */
+  static LogicalRel.Scan scan(String name, Table table) {
+    List<String> columns = table.schema().getFields().stream().map(field -> field.getName()).toList();
+    return new LogicalRel.Scan(name, table, columns, columns);
   }
 }

@@ -98,7 +98,7 @@ public final class AggregateBeforeLookup {
   }
 
   /** The leaves of a tree of inner joins (its inputs that are not inner joins) and its key pairs. */
-  private static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<String[]> edges) {
+  static void flatten(LogicalRel rel, List<LogicalRel> leaves, List<String[]> edges) {
     if (rel instanceof LogicalRel.Join join && join.kind() == JoinKind.INNER) {
       flatten(join.left(), leaves, edges);
       flatten(join.right(), leaves, edges);

@@ -93,22 +93,7 @@ public final class CommonAggregations {
   /** {@code rel} with the nodes of {@code replaced} (by identity) replaced. */
   private static LogicalRel replace(LogicalRel rel, Map<LogicalRel, LogicalRel> replaced) {
     LogicalRel replacement = replaced.get(rel);
-    if (replacement != null) {
-      return replacement;
-    }
-    return switch (rel) {
-      case LogicalRel.Scan scan -> scan;
-      case LogicalRel.Filter filter -> new LogicalRel.Filter(replace(filter.input(), replaced), filter.condition());
-      case LogicalRel.Project project -> new LogicalRel.Project(replace(project.input(), replaced), project.outputs());
-      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(replace(a.input(), replaced), a.keys(), a.measures());
-      case LogicalRel.Sort sort -> new LogicalRel.Sort(replace(sort.input(), replaced), sort.keys());
-      case LogicalRel.Limit limit -> new LogicalRel.Limit(replace(limit.input(), replaced), limit.rows());
-      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), replace(join.left(), replaced),
-          replace(join.right(), replaced), join.leftKeys(), join.rightKeys());
-      case LogicalRel.Cross cross -> new LogicalRel.Cross(replace(cross.left(), replaced),
-          replace(cross.right(), replaced));
-      case LogicalRel.Shared shared -> new LogicalRel.Shared(shared.id(), replace(shared.input(), replaced));
-    };
+    return replacement != null ? replacement : Rebuild.withInputs(rel, input -> replace(input, replaced));
   }
 
   /**

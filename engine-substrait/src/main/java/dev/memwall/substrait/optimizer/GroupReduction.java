@@ -66,7 +66,7 @@ public final class GroupReduction {
       Optional<LogicalRel.Aggregation> right = reduced(join.right(), join.rightKeys(), join.left(), join.leftKeys(),
           estimator);
       if (right.isPresent()) {
-        LogicalRel other = shared(join.left(), ids);
+        LogicalRel other = Rebuild.shared(join.left(), ids);
         return new LogicalRel.Join(join.kind(), other, withSemiJoin(right.get(), join.rightKeys(), other,
             join.leftKeys()), join.leftKeys(), join.rightKeys());
       }
@@ -75,7 +75,7 @@ public final class GroupReduction {
       Optional<LogicalRel.Aggregation> left = reduced(join.left(), join.leftKeys(), join.right(), join.rightKeys(),
           estimator);
       if (left.isPresent()) {
-        LogicalRel other = shared(join.right(), ids);
+        LogicalRel other = Rebuild.shared(join.right(), ids);
         return new LogicalRel.Join(join.kind(), withSemiJoin(left.get(), join.leftKeys(), other, join.rightKeys()),
             other, join.leftKeys(), join.rightKeys());
       }
@@ -117,10 +117,6 @@ public final class GroupReduction {
       }
     }
     return null;
-  }
-
-  private static LogicalRel shared(LogicalRel rel, IntSupplier ids) {
-    return rel instanceof LogicalRel.Shared ? rel : new LogicalRel.Shared(ids.getAsInt(), rel);
   }
 
   /** {@code a} grouping only the rows of its input whose key columns for {@code keys} {@code other} has. */

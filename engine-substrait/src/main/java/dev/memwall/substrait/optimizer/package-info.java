@@ -12,10 +12,16 @@
  * derives which columns determine which, so that
  * {@link dev.memwall.substrait.optimizer.AggregateBeforeLookup} aggregates before joins that only look
  * up grouping columns and {@link dev.memwall.substrait.optimizer.DeterminedGroupingKeys} groups by
- * fewer keys, carrying the determined ones. {@link dev.memwall.substrait.optimizer.CommonAggregations}
- * computes an aggregation that appears twice once, and {@link dev.memwall.substrait.optimizer.GroupReduction}
- * groups a joined aggregation only for the keys the join reads; both share a relation between its
- * readers ({@link dev.memwall.substrait.logical.LogicalRel.Shared}). {@link dev.memwall.substrait.optimizer.ConstantFolding},
+ * fewer keys, carrying the determined ones; from the foreign keys it declares,
+ * {@link dev.memwall.substrait.optimizer.TopNBeforeLookup} takes a top-N before a join that extends
+ * each of its rows once. {@link dev.memwall.substrait.optimizer.BuildSideReduction} semi joins a
+ * join's build side to a filtered input its probe side is joined to on the same key.
+ * {@link dev.memwall.substrait.optimizer.SharedAggregateInput} computes the rows an aggregate is joined
+ * back to once, {@link dev.memwall.substrait.optimizer.RepeatedJoinInput} a probe side its build side
+ * repeats, {@link dev.memwall.substrait.optimizer.CommonAggregations} an aggregation that appears
+ * twice, and {@link dev.memwall.substrait.optimizer.GroupReduction} groups a joined aggregation only
+ * for the keys the join reads; these four share a relation between its readers
+ * ({@link dev.memwall.substrait.logical.LogicalRel.Shared}), the one sharing mechanism. {@link dev.memwall.substrait.optimizer.ConstantFolding},
  * {@link dev.memwall.substrait.optimizer.InLists} and {@link dev.memwall.substrait.optimizer.RangeUnions}
  * simplify expressions as they are converted.
  */

@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * The catalog SQL text over TPC-H is planned against: the database's eight tables with the primary
- * keys the TPC-H specification declares for them (clause 1.4.2), which the data generator
- * guarantees and the optimizer relies on (see {@link Catalog#declareKey}).
+ * and foreign keys the TPC-H specification declares for them (clause 1.4.2), which the data
+ * generator guarantees and the optimizer relies on (see {@link Catalog#declareKey} and {@link
+ * Catalog#declareForeignKey}).
  *
  * <p>Ownership: the tables stay the database's; the catalog must not outlive it. Thread safety: a
  * new catalog per call, for one thread until it is no longer changed.
@@ -26,6 +27,27 @@ public final class TpchCatalog {
       "customer", List.of("c_custkey"),
       "orders", List.of("o_orderkey"),
       "lineitem", List.of("l_orderkey", "l_linenumber"));
+
+  /**
+   * The foreign keys of the specification (clause 1.4.2), each as the referencing table, its
+   * columns, the referenced table and its primary key.
+   */
+  public static final List<ForeignKeyDeclaration> FOREIGN_KEYS = List.of(
+      new ForeignKeyDeclaration("supplier", List.of("s_nationkey"), "nation", List.of("n_nationkey")),
+      new ForeignKeyDeclaration("partsupp", List.of("ps_partkey"), "part", List.of("p_partkey")),
+      new ForeignKeyDeclaration("partsupp", List.of("ps_suppkey"), "supplier", List.of("s_suppkey")),
+      new ForeignKeyDeclaration("customer", List.of("c_nationkey"), "nation", List.of("n_nationkey")),
+      new ForeignKeyDeclaration("orders", List.of("o_custkey"), "customer", List.of("c_custkey")),
+      new ForeignKeyDeclaration("lineitem", List.of("l_orderkey"), "orders", List.of("o_orderkey")),
+      new ForeignKeyDeclaration("lineitem", List.of("l_partkey"), "part", List.of("p_partkey")),
+      new ForeignKeyDeclaration("lineitem", List.of("l_suppkey"), "supplier", List.of("s_suppkey")),
+      new ForeignKeyDeclaration("lineitem", List.of("l_partkey", "l_suppkey"), "partsupp",
+          List.of("ps_partkey", "ps_suppkey")),
+      new ForeignKeyDeclaration("nation", List.of("n_regionkey"), "region", List.of("r_regionkey")));
+
+  /** A foreign key of {@link #FOREIGN_KEYS}, as {@link Catalog#declareForeignKey} takes it. */
+  public record ForeignKeyDeclaration(String table, List<String> columns, String referenced,
+      List<String> referencedColumns) {}
 
   private TpchCatalog() {}
 
@@ -43,6 +65,8 @@ public final class TpchCatalog {
       throw new UncheckedIOException("cannot list the data set " + database.directory(), e);
     }
     PRIMARY_KEYS.forEach(catalog::declareKey);
+    FOREIGN_KEYS.forEach(key -> catalog.declareForeignKey(key.table(), key.columns(), key.referenced(),
+        key.referencedColumns()));
     return catalog;
   }
 }
