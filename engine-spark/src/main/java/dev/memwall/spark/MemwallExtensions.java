@@ -37,7 +37,10 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
         return new ColumnarRule() {
           @Override
           public Rule<SparkPlan> postColumnarTransitions() {
-            // joins first: an aggregation over a join may then run in memwall
+            // what a rule takes does not depend on another's replacements (a partial aggregation over a
+            // memwall join stays Spark's; a final aggregation or a sort takes any input), so the order only
+            // decides the plan a reason names: a join left to Spark names its streamed side as Spark
+            // planned it (a final aggregation memwall takes afterwards is still HashAggregate there)
             return new MemwallRules(new BroadcastJoinRule(), new PartialAggregateRule(),
                 new FinalAggregateRule(), new SortRule());
           }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -28,6 +29,14 @@ import org.apache.spark.sql.SparkSession;
  * some or no rows, on doubles too): with memwall's extension, Spark gives the same rows as without it, over
  * the same files, and memwall runs the aggregation (its partial and final steps); likewise for random orderings,
  * with and without a limit.
+ *
+ * <p>The properties share one Spark session and its views {@code t}, {@code fact} and {@code dim}, and
+ * {@link SparkTestSession#assertSameWithMemwall} switches memwall off and on for the session; so every try
+ * holds the class's lock. jqwik shrinks a falsified property on a thread of its own and, once its time
+ * bound is reached, reports the smallest sample found while the try under way still runs: without the lock
+ * that try would replace the next property's views in the middle of its query (a wrong answer that is no
+ * one's) and write files while {@link #stop} deletes them. A try that starts after {@link #stop} is
+ * rejected.
  */
 class AccelerationProperties {
   static SparkSession spark;
@@ -40,8 +49,9 @@ class AccelerationProperties {
   }
 
   @AfterContainer
-  static void stop() throws Exception {
+  static synchronized void stop() throws Exception {
     SparkTestSession.stop(spark);
+    spark = null;
     try (var files = Files.walk(dir)) {
       for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.delete(file);
@@ -76,17 +86,20 @@ class AccelerationProperties {
   @Property(tries = 25)
   void memwallAggregatesAsSparkDoes(@ForAll("queries") Query query, @ForAll long seed,
       @ForAll("batches") List<Integer> batches) throws Exception {
-    typedView(seed, batches);
-    String sql = query.sql("t");
-    var answer = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::sortedRowsZeroAsZero);
-    List<String> explained = MemwallExtensions.explain(answer.memwall());
-    // adaptive execution plans a query over at most one row without its aggregation (OptimizeOneRowPlan)
-    assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs"))
-        || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && answer.answer().size() <= 1,
-        sql + "\n" + explained);
-    assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallFinalAggregate"))
-        || answer.answer().size() <= 1, sql + "\n" + explained);
-    SparkTestSession.assertTaskResourcesFreed();
+    synchronized (AccelerationProperties.class) {
+      Assume.that(spark != null);
+      typedView(seed, batches);
+      String sql = query.sql("t");
+      var answer = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::sortedRowsZeroAsZero);
+      List<String> explained = MemwallExtensions.explain(answer.memwall());
+      // adaptive execution plans a query over at most one row without its aggregation (OptimizeOneRowPlan)
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs"))
+          || explained.stream().noneMatch(line -> line.startsWith("memwall leaves")) && answer.answer().size() <= 1,
+          sql + "\n" + explained);
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallFinalAggregate"))
+          || answer.answer().size() <= 1, sql + "\n" + explained);
+      SparkTestSession.assertTaskResourcesFreed();
+    }
   }
 
   /**
@@ -101,23 +114,27 @@ class AccelerationProperties {
   void joinsAnswerAsSparkDoes(@ForAll("joins") JoinQuery query, @ForAll long seed,
       @ForAll @IntRange(min = 1, max = 2500) int factRows, @ForAll @IntRange(max = 300) int dimRows,
       @ForAll @DoubleRange(max = 0.4) double skew) throws Exception {
-    Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
-    String sql = query.sql("fact", "dim");
-    List<String> explained = MemwallExtensions.explain(memwall);
-    assertTrue(explained.stream().filter(line -> line.startsWith("memwall leaves") && line.contains("HashAggregate"))
-        .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
-    // a join's sorts are memwall's but for their size (SortRule.tooBigToSort)
-    assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall leaves") && line.contains("Sort")
-        && !line.contains("memwall builds a sort's result whole")), sql + "\n" + explained);
-    String plan = memwall.queryExecution().executedPlan().toString();
-    Statistics.label("join").collect(query.join(), query.hint());
-    Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
-    // Spark moves a semi or anti join on the grouping key below the aggregation (over the scan); adaptive
-    // execution skips what meets an empty side
-    if (query.leftAggregated() && query.seesRight() && !plan.contains("EmptyRelation")) {
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), sql + "\n" + plan);
+    synchronized (AccelerationProperties.class) {
+      Assume.that(spark != null);
+      Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
+      String sql = query.sql("fact", "dim");
+      List<String> explained = MemwallExtensions.explain(memwall);
+      // by the operator left, not by a reason that names another (a join's streamed side may be an aggregation)
+      assertTrue(explained.stream().filter(line -> leftToSpark(line).endsWith("Aggregate"))
+          .allMatch(line -> line.endsWith("no aggregate functions")), sql + "\n" + explained);
+      // a join's sorts are memwall's but for their size (SortRule.tooBigToSort)
+      assertTrue(explained.stream().noneMatch(line -> leftToSpark(line).equals("Sort")
+          && !line.contains("memwall builds a sort's result whole")), sql + "\n" + explained);
+      String plan = memwall.queryExecution().executedPlan().toString();
+      Statistics.label("join").collect(query.join(), query.hint());
+      Statistics.label("memwall runs").collect(explained.stream().anyMatch(line -> line.startsWith("memwall runs")));
+      // Spark moves a semi or anti join on the grouping key below the aggregation (over the scan); adaptive
+      // execution skips what meets an empty side
+      if (query.leftAggregated() && query.seesRight() && !plan.contains("EmptyRelation")) {
+        assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs")), sql + "\n" + plan);
+      }
+      SparkTestSession.assertTaskResourcesFreed();
     }
-    SparkTestSession.assertTaskResourcesFreed();
   }
 
   /**
@@ -130,16 +147,31 @@ class AccelerationProperties {
   void broadcastJoinsOverAScanRunInMemwall(@ForAll("memwallJoins") JoinQuery query, @ForAll long seed,
       @ForAll @IntRange(min = 1, max = 2500) int factRows, @ForAll @IntRange(max = 300) int dimRows,
       @ForAll @DoubleRange(max = 0.4) double skew) throws Exception {
-    Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
-    List<String> explained = MemwallExtensions.explain(memwall);
-    String plan = memwall.queryExecution().executedPlan().toString();
-    String finalPlan = plan.contains("== Initial Plan ==") ? plan.substring(0, plan.indexOf("== Initial Plan ==")) : plan;
-    boolean joined = explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin"));
-    Statistics.label("memwall joins").collect(joined);
-    // adaptive execution replaces a join with an empty side by an empty relation or a projection of nulls
-    boolean sparkJoins = java.util.regex.Pattern.compile("HashJoin|MergeJoin|NestedLoopJoin").matcher(finalPlan).find();
-    assertTrue(joined || !sparkJoins, query.sql("fact", "dim") + "\n" + explained + "\n" + plan);
-    SparkTestSession.assertTaskResourcesFreed();
+    synchronized (AccelerationProperties.class) {
+      Assume.that(spark != null);
+      Dataset<Row> memwall = runJoin(query, seed, factRows, dimRows, skew);
+      List<String> explained = MemwallExtensions.explain(memwall);
+      String plan = memwall.queryExecution().executedPlan().toString();
+      String finalPlan =
+          plan.contains("== Initial Plan ==") ? plan.substring(0, plan.indexOf("== Initial Plan ==")) : plan;
+      boolean joined = explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin"));
+      Statistics.label("memwall joins").collect(joined);
+      // adaptive execution replaces a join with an empty side by an empty relation or a projection of nulls
+      boolean sparkJoins =
+          java.util.regex.Pattern.compile("HashJoin|MergeJoin|NestedLoopJoin").matcher(finalPlan).find();
+      assertTrue(joined || !sparkJoins, query.sql("fact", "dim") + "\n" + explained + "\n" + plan);
+      SparkTestSession.assertTaskResourcesFreed();
+    }
+  }
+
+  /** The name of the operator an explanation line says memwall leaves to Spark; empty for other lines. */
+  private static String leftToSpark(String line) {
+    String prefix = "memwall leaves to Spark: ";
+    if (!line.startsWith(prefix)) {
+      return "";
+    }
+    java.util.regex.Matcher name = java.util.regex.Pattern.compile("\\w+").matcher(line);
+    return name.find(prefix.length()) ? name.group() : "";
   }
 
   /** Writes the query's tables (once per draw of their parameters) and checks its answer against Spark's. */
@@ -208,15 +240,18 @@ class AccelerationProperties {
   @Property(tries = 15)
   void memwallSortsAsSparkDoes(@ForAll("orderings") Ordering ordering, @ForAll long seed,
       @ForAll("batches") List<Integer> batches) throws Exception {
-    typedView(seed, batches);
-    String sql = ordering.sql("t");
-    var answered = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::orderedRows);
-    Dataset<Row> memwall = answered.memwall();
-    boolean oneRow = answered.answer().size() <= 1; // adaptive execution drops the sort of one row
-    List<String> explained = MemwallExtensions.explain(memwall);
-    assertTrue(oneRow || explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallSort")
-        || line.startsWith("memwall runs: MemwallTakeOrdered")), sql + "\n" + explained);
-    SparkTestSession.assertTaskResourcesFreed();
+    synchronized (AccelerationProperties.class) {
+      Assume.that(spark != null);
+      typedView(seed, batches);
+      String sql = ordering.sql("t");
+      var answered = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::orderedRows);
+      Dataset<Row> memwall = answered.memwall();
+      boolean oneRow = answered.answer().size() <= 1; // adaptive execution drops the sort of one row
+      List<String> explained = MemwallExtensions.explain(memwall);
+      assertTrue(oneRow || explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallSort")
+          || line.startsWith("memwall runs: MemwallTakeOrdered")), sql + "\n" + explained);
+      SparkTestSession.assertTaskResourcesFreed();
+    }
   }
 
   @Provide

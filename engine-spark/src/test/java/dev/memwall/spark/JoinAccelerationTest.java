@@ -109,6 +109,27 @@ class JoinAccelerationTest {
     assertJoinRuns(assertSameAsSpark(sql), sql);
   }
 
+  /**
+   * A join memwall runs under a final aggregation memwall merges (Spark's partial aggregation between
+   * them, over the join's batches): the same rows as Spark's, counting and summing the build side's nulls
+   * as Spark does, with and without grouping keys.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "select /*+ broadcast(d) */ count(d.g) from fact f join dim d on f.k = d.k",
+      "select /*+ broadcast(d) */ count(d.g), sum(d.v), sum(f.v), count(*) from fact f join dim d on f.k = d.k",
+      "select /*+ broadcast(d) */ count(d.g), min(d.x) from fact f join dim d on f.k = d.k where f.x > 0.0",
+      "select /*+ broadcast(d) */ f.g, count(d.g), max(d.v) from fact f left join dim d on f.k = d.k group by f.g",
+      "select /*+ broadcast(d) */ d.s, count(*), sum(f.v) from fact f join dim d on f.k = d.k group by d.s",
+      "select /*+ broadcast(d) */ count(f.g), sum(f.v) from fact f left semi join dim d on f.k = d.k",
+  })
+  void aJoinUnderAFinalAggregationBothInMemwall(String sql) {
+    List<String> explained = assertSameAsSpark(sql);
+    assertJoinRuns(explained, sql);
+    assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallFinalAggregate")),
+        explained + "\n" + sql);
+  }
+
   @Test
   void joinsWithoutAdaptiveExecution() {
     spark.conf().set("spark.sql.adaptive.enabled", false);
