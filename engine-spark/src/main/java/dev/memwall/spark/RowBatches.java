@@ -118,31 +118,40 @@ final class RowBatches implements BatchStream {
 
   private void append(TableBuilder builder, InternalRow row) {
     for (int i = 0; i < types.length; i++) {
-      DataType type = types[i];
-      if (row.isNullAt(i)) {
-        builder.appendNull();
-      } else if (DataTypes.IntegerType.equals(type) || DataTypes.DateType.equals(type)) {
-        builder.appendLong(row.getInt(i));
-      } else if (DataTypes.LongType.equals(type)) {
-        builder.appendLong(row.getLong(i));
-      } else if (DataTypes.DoubleType.equals(type)) {
-        builder.appendDouble(row.getDouble(i));
-      } else if (DataTypes.StringType.equals(type)) {
-        builder.appendString(row.getUTF8String(i).getBytes());
-      } else if (DataTypes.BooleanType.equals(type)) {
-        builder.appendLong(row.getBoolean(i) ? 1 : 0);
-      } else {
-        DecimalType decimal = (DecimalType) type;
-        Decimal value = row.getDecimal(i, decimal.precision(), decimal.scale());
-        try {
-          builder.appendLong(value.toUnscaledLong());
-        } catch (ArithmeticException e) {
-          throw new ArithmeticException("memwall: the decimal " + value + " of column " + i + " (" + type.simpleString()
-              + ") is beyond memwall's 18 digits; run the query with " + MemwallSettings.ACCELERATION + "=false");
-        }
-      }
+      appendValue(builder, row, i, types[i]);
     }
     builder.endRow();
+  }
+
+  /**
+   * Appends {@code row}'s value {@code i}, of Spark's {@code type} (one {@link #columnType} maps), to the
+   * column {@code builder} is at.
+   *
+   * @throws ArithmeticException for a decimal beyond memwall's 18 digits
+   */
+  static void appendValue(TableBuilder builder, InternalRow row, int i, DataType type) {
+    if (row.isNullAt(i)) {
+      builder.appendNull();
+    } else if (DataTypes.IntegerType.equals(type) || DataTypes.DateType.equals(type)) {
+      builder.appendLong(row.getInt(i));
+    } else if (DataTypes.LongType.equals(type)) {
+      builder.appendLong(row.getLong(i));
+    } else if (DataTypes.DoubleType.equals(type)) {
+      builder.appendDouble(row.getDouble(i));
+    } else if (DataTypes.StringType.equals(type)) {
+      builder.appendString(row.getUTF8String(i).getBytes());
+    } else if (DataTypes.BooleanType.equals(type)) {
+      builder.appendLong(row.getBoolean(i) ? 1 : 0);
+    } else {
+      DecimalType decimal = (DecimalType) type;
+      Decimal value = row.getDecimal(i, decimal.precision(), decimal.scale());
+      try {
+        builder.appendLong(value.toUnscaledLong());
+      } catch (ArithmeticException e) {
+        throw new ArithmeticException("memwall: the decimal " + value + " of column " + i + " (" + type.simpleString()
+            + ") is beyond memwall's 18 digits; run the query with " + MemwallSettings.ACCELERATION + "=false");
+      }
+    }
   }
 
   @Override

@@ -9,8 +9,6 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -35,22 +33,11 @@ final class RowTables {
 
   /** The memwall column type of Spark's {@code field}. */
   static ColumnType columnType(StructField field) {
-    DataType type = field.dataType();
-    if (DataTypes.IntegerType.equals(type)) {
-      return ColumnType.INT32;
-    } else if (DataTypes.LongType.equals(type)) {
-      return ColumnType.INT64;
-    } else if (DataTypes.DoubleType.equals(type)) {
-      return ColumnType.FLOAT64;
-    } else if (DataTypes.DateType.equals(type)) {
-      return ColumnType.DATE;
-    } else if (DataTypes.StringType.equals(type)) {
-      return ColumnType.STRING;
-    } else if (type instanceof DecimalType decimal && supports(decimal)) {
-      return ColumnType.decimal(decimal.scale());
+    if (!supports(field.dataType())) {
+      throw new IllegalArgumentException("memwall cannot copy column '" + field.name() + "' of type "
+          + field.dataType().simpleString() + " from Spark's rows");
     }
-    throw new IllegalArgumentException("memwall cannot copy column '" + field.name() + "' of type "
-        + type.simpleString() + " from Spark's rows");
+    return RowBatches.columnType(field.dataType());
   }
 
   /**
@@ -68,29 +55,11 @@ final class RowTables {
       while (rows.hasNext()) {
         InternalRow row = rows.next();
         for (int i = 0; i < fields.length; i++) {
-          append(builder, row, i, fields[i].dataType(), types.get(i));
+          RowBatches.appendValue(builder, row, i, fields[i].dataType());
         }
         builder.endRow();
       }
       return builder.build();
-    }
-  }
-
-  private static void append(TableBuilder builder, InternalRow row, int i, DataType type, ColumnType column) {
-    if (row.isNullAt(i)) {
-      builder.appendNull();
-      return;
-    }
-    switch (column.kind()) {
-      case INT32, DATE -> builder.appendLong(row.getInt(i));
-      case INT64 -> builder.appendLong(row.getLong(i));
-      case FLOAT64 -> builder.appendDouble(row.getDouble(i));
-      case STRING -> builder.appendString(row.getUTF8String(i).getBytes());
-      case DECIMAL -> {
-        DecimalType decimal = (DecimalType) type;
-        builder.appendLong(row.getDecimal(i, decimal.precision(), decimal.scale()).toUnscaledLong());
-      }
-      default -> throw new IllegalArgumentException("memwall cannot copy a Spark value of type " + type);
     }
   }
 }
