@@ -20,17 +20,6 @@ public final class EmptyLimit {
   }
 
   private static LogicalRel emptied(LogicalRel rel) {
-    return switch (rel) {
-      case LogicalRel.Scan scan -> new LogicalRel.Limit(scan, 0);
-      case LogicalRel.Filter filter -> new LogicalRel.Filter(emptied(filter.input()), filter.condition());
-      case LogicalRel.Project project -> new LogicalRel.Project(emptied(project.input()), project.outputs());
-      case LogicalRel.Aggregation a -> new LogicalRel.Aggregation(emptied(a.input()), a.keys(), a.measures());
-      case LogicalRel.Sort sort -> new LogicalRel.Sort(emptied(sort.input()), sort.keys());
-      case LogicalRel.Limit limit -> new LogicalRel.Limit(emptied(limit.input()), limit.rows());
-      case LogicalRel.Join join -> new LogicalRel.Join(join.kind(), emptied(join.left()), emptied(join.right()),
-          join.leftKeys(), join.rightKeys());
-      case LogicalRel.Cross cross -> new LogicalRel.Cross(emptied(cross.left()), emptied(cross.right()));
-      case LogicalRel.Shared shared -> new LogicalRel.Shared(shared.id(), emptied(shared.input()));
-    };
+    return Rebuild.eachNode(rel, node -> node instanceof LogicalRel.Scan scan ? new LogicalRel.Limit(scan, 0) : node);
   }
 }
