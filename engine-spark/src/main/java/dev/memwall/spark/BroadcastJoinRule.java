@@ -35,7 +35,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@link MemwallHashJoinExec}: {@code BroadcastHashJoin(ColumnarToRow(BatchScan(memwall)), build)}, and a
  * broadcast hash join over one memwall already runs (through a projection that only keeps columns), which
  * joins the same pipeline. Works bottom-up, after Spark inserted its columnar transitions, on every query
- * stage, unless {@value MemwallSettings#ACCELERATION} is false.
+ * stage, unless {@value MemwallSettings#ACCELERATION} or its own switch ({@link MemwallSettings}) is off.
  *
  * <p>What memwall runs: inner joins, left outer, left semi and left anti joins with the right side
  * broadcast, and right outer joins with the left side broadcast (memwall's left outer join probing with
@@ -51,10 +51,12 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class BroadcastJoinRule extends Rule<SparkPlan> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.memwall.spark");
+  /** Whether {@value MemwallSettings#JOINS} is on when not set. */
+  static final boolean BY_DEFAULT = false;
 
   @Override
   public SparkPlan apply(SparkPlan plan) {
-    return Boolean.parseBoolean(conf().getConfString(MemwallSettings.ACCELERATION, "true")) ? rewrite(plan) : plan;
+    return MemwallSettings.enabled(conf(), MemwallSettings.JOINS, BY_DEFAULT) ? rewrite(plan) : plan;
   }
 
   private SparkPlan rewrite(SparkPlan plan) {

@@ -13,6 +13,13 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Thread safety: stateless; Spark may apply it from several threads.
  */
 final class FinalAggregateRule extends OperatorRule {
+  /** Whether {@value MemwallSettings#FINAL_AGGREGATION} is on when not set. */
+  static final boolean BY_DEFAULT = false;
+
+  FinalAggregateRule() {
+    super(MemwallSettings.FINAL_AGGREGATION, BY_DEFAULT);
+  }
+
   @Override
   SparkPlan replace(SparkPlan node) {
     if (!(node instanceof HashAggregateExec aggregate) || aggregate.requiredChildDistributionExpressions().isEmpty()) {

@@ -23,7 +23,9 @@ import scala.runtime.BoxedUnit;
  * final hash aggregation whose functions memwall merges ({@link MemwallFinalAggregateExec}), and a sort or
  * an {@code ORDER BY ... LIMIT} whose order memwall keeps ({@link MemwallSortExec},
  * {@link MemwallTakeOrderedExec}); each stays Spark's otherwise (per operator, with the reason logged and
- * shown by {@link #explain}).
+ * shown by {@link #explain}). Each kind has its own switch ({@link MemwallSettings}); only the partial
+ * aggregation is on by default, the others where a session turns them on, since they did not yet beat
+ * Spark's own operators on TPC-H.
  *
  * <p>Spark instantiates this class by name (public no-argument constructor) and applies it to each new
  * session. Thread safety: stateless.

@@ -16,6 +16,9 @@ import org.apache.spark.sql.SparkSession;
  *       such as {@code 64m}; default {@value #DEFAULT_TASK_MEMORY}). See {@link TaskMemoryLease}.
  *   <li>{@value #ACCELERATION} (configuration): whether {@link MemwallExtensions}, when installed, replaces
  *       Spark operators by memwall's (default true); set it to false to run the same session without.
+ *   <li>{@value #JOINS}, {@value #PARTIAL_AGGREGATION}, {@value #FINAL_AGGREGATION} and {@value #SORTS}
+ *       (configuration): each kind of operator on its own, under {@value #ACCELERATION}. The defaults are
+ *       what measured faster than Spark's own operators on TPC-H (docs/benchmarks/spark.md).
  * </ul>
  *
  * <p>Bad input: a size Spark cannot parse or a negative size throws {@link IllegalArgumentException}
@@ -34,7 +37,25 @@ public final class MemwallSettings {
   /** The configuration key switching the installed {@link MemwallExtensions} on and off. */
   public static final String ACCELERATION = "spark.memwall.acceleration.enabled";
 
+  /** Whether memwall runs broadcast hash joins over its scans ({@link BroadcastJoinRule}). */
+  public static final String JOINS = "spark.memwall.acceleration.joins.enabled";
+  /** Whether memwall runs partial aggregations over its scans ({@link PartialAggregateRule}). */
+  public static final String PARTIAL_AGGREGATION = "spark.memwall.acceleration.partialAggregation.enabled";
+  /** Whether memwall runs final aggregations ({@link FinalAggregateRule}). */
+  public static final String FINAL_AGGREGATION = "spark.memwall.acceleration.finalAggregation.enabled";
+  /** Whether memwall runs sorts and top-N ({@link SortRule}). */
+  public static final String SORTS = "spark.memwall.acceleration.sorts.enabled";
+
   private MemwallSettings() {}
+
+  /**
+   * Whether the operators of the switch {@code operators} are memwall's in a session of {@code conf}: both
+   * {@value #ACCELERATION} and {@code operators} are on ({@code byDefault} where it is not set).
+   */
+  static boolean enabled(org.apache.spark.sql.internal.SQLConf conf, String operators, boolean byDefault) {
+    return Boolean.parseBoolean(conf.getConfString(ACCELERATION, "true"))
+        && Boolean.parseBoolean(conf.getConfString(operators, Boolean.toString(byDefault)));
+  }
 
   /**
    * The bytes each task asks Spark for: the read option, else the active session's configuration,

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A rule replacing Spark operators by memwall's, node by node from the leaves up (so an operator's child
- * is already memwall's where memwall took it), unless {@value MemwallSettings#ACCELERATION} is false. An
+ * is already memwall's where memwall took it), unless {@value MemwallSettings#ACCELERATION} or the rule's own switch is off. An
  * operator memwall does not take is left as it is, with the reason logged (at INFO, logger
  * {@code dev.memwall.spark}) and tagged ({@link PartialAggregateRule#FALLBACK}, shown by
  * {@link MemwallExtensions#explain}).
@@ -17,12 +17,21 @@ import org.slf4j.LoggerFactory;
 abstract class OperatorRule extends Rule<SparkPlan> {
   private static final Logger LOG = LoggerFactory.getLogger("dev.memwall.spark");
 
+  private final String setting;
+  private final boolean byDefault;
+
+  /** A rule that runs when {@code setting} (one of {@link MemwallSettings}' switches) is on. */
+  OperatorRule(String setting, boolean byDefault) {
+    this.setting = setting;
+    this.byDefault = byDefault;
+  }
+
   /** {@code node} (whose children are already rewritten) or memwall's operator in its place. */
   abstract SparkPlan replace(SparkPlan node);
 
   @Override
   public final SparkPlan apply(SparkPlan plan) {
-    return Boolean.parseBoolean(conf().getConfString(MemwallSettings.ACCELERATION, "true")) ? rewrite(plan) : plan;
+    return MemwallSettings.enabled(conf(), setting, byDefault) ? rewrite(plan) : plan;
   }
 
   private SparkPlan rewrite(SparkPlan plan) {

@@ -24,7 +24,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * ({@link PartialAggregation}); leaves the plan untouched otherwise, logging why (at INFO, logger
  * {@code dev.memwall.spark}) and tagging the HashAggregate with the reason ({@link #FALLBACK}, shown by
  * {@link MemwallExtensions#explain}). Runs after Spark inserted its columnar transitions, on every query
- * stage, unless {@value MemwallSettings#ACCELERATION} is false.
+ * stage, unless {@value MemwallSettings#ACCELERATION} or its own switch ({@link MemwallSettings}) is off.
  *
  * <p>Not replaced: a scan with runtime filters (dynamic partition pruning) or a key-grouped partitioning,
  * and anything between the aggregation and the scan (a filter Spark keeps, a projection).
@@ -39,7 +39,7 @@ final class PartialAggregateRule extends Rule<SparkPlan> {
 
   @Override
   public SparkPlan apply(SparkPlan plan) {
-    return Boolean.parseBoolean(conf().getConfString(MemwallSettings.ACCELERATION, "true")) ? rewrite(plan) : plan;
+    return MemwallSettings.enabled(conf(), MemwallSettings.PARTIAL_AGGREGATION, true) ? rewrite(plan) : plan;
   }
 
   private SparkPlan rewrite(SparkPlan plan) {

@@ -20,6 +20,13 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Thread safety: stateless; Spark may apply it from several threads.
  */
 final class SortRule extends OperatorRule {
+  /** Whether {@value MemwallSettings#SORTS} is on when not set. */
+  static final boolean BY_DEFAULT = false;
+
+  SortRule() {
+    super(MemwallSettings.SORTS, BY_DEFAULT);
+  }
+
   @Override
   SparkPlan replace(SparkPlan node) {
     SparkPlan child;

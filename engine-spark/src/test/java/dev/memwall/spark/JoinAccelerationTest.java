@@ -186,6 +186,19 @@ class JoinAccelerationTest {
   }
 
   @Test
+  void joinsAreSparksUnlessTheSessionTurnsThemOn() {
+    spark.conf().unset(MemwallSettings.JOINS); // the test session turns every kind on
+    try {
+      Dataset<Row> query = spark.sql("select /*+ broadcast(d) */ f.id, d.v from fact f join dim d on f.k = d.k");
+      query.collectAsList();
+      assertTrue(MemwallExtensions.explain(query).stream().noneMatch(line -> line.startsWith("memwall runs")),
+          MemwallExtensions.explain(query).toString());
+    } finally {
+      spark.conf().set(MemwallSettings.JOINS, true);
+    }
+  }
+
+  @Test
   void switchesOff() {
     spark.conf().set(MemwallSettings.ACCELERATION, false);
     try {

@@ -24,7 +24,12 @@ final class SparkTestSession {
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.datetime.java8API.enabled", "true")
         // a task that ends with execution memory still acquired (a lease not given back) fails
-        .config("spark.unsafe.exceptionOnMemoryLeak", "true");
+        .config("spark.unsafe.exceptionOnMemoryLeak", "true")
+        // every kind of memwall operator, including those off by default, so that the tests run them
+        .config(MemwallSettings.JOINS, "true")
+        .config(MemwallSettings.PARTIAL_AGGREGATION, "true")
+        .config(MemwallSettings.FINAL_AGGREGATION, "true")
+        .config(MemwallSettings.SORTS, "true");
     for (int i = 0; i + 1 < settings.length; i += 2) {
       builder.config(settings[i], settings[i + 1]);
     }
