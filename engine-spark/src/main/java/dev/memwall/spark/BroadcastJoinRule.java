@@ -26,8 +26,6 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -50,7 +48,6 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Thread safety: stateless; Spark may apply it from several threads.
  */
 final class BroadcastJoinRule extends Rule<SparkPlan> {
-  private static final Logger LOG = LoggerFactory.getLogger("dev.memwall.spark");
   /** Whether {@value MemwallSettings#JOINS} is on when not set. */
   static final boolean BY_DEFAULT = false;
 
@@ -84,9 +81,7 @@ final class BroadcastJoinRule extends Rule<SparkPlan> {
       reason = keysReason(join, buildRight);
     }
     if (reason != null) {
-      LOG.info("memwall leaves {} to Spark: {}", join.simpleString(5), reason);
-      join.setTagValue(PartialAggregateRule.FALLBACK, reason);
-      return join;
+      return OperatorRule.leave(join, reason);
     }
     return new ColumnarToRowExec(joined(join, buildRight, build, probe));
   }
@@ -221,14 +216,8 @@ final class BroadcastJoinRule extends Rule<SparkPlan> {
     builds.add(build);
     JoinTask task = new JoinTask(scan.files().schema(), probe.readColumns(), scan.pushed().toArray(Predicate[]::new),
         probes, List.of(), outputNames, scan.taskMemoryBytes());
-    String description = "of " + scan.files().describe() + (scan.pushed().isEmpty() ? "" : ", filters "
-        + scan.pushed().stream().map(Predicate::describe).toList()) + ", "
-        + probes.stream().map(JoinProbe::describe).toList();
-    MemwallHashJoinExec exec = new MemwallHashJoinExec(join.output(), scan, task,
-        CollectionConverters.asScala(builds).toList(), description);
-    if (join.logicalLink().isDefined()) {
-      exec.setLogicalLink(join.logicalLink().get());
-    }
-    return exec;
+    String description = ScanTasks.describe(scan) + ", " + probes.stream().map(JoinProbe::describe).toList();
+    return OperatorRule.inPlaceOf(join, new MemwallHashJoinExec(join.output(), scan, task,
+        CollectionConverters.asScala(builds).toList(), description));
   }
 }

@@ -46,7 +46,7 @@ abstract class OperatorRule extends Rule<SparkPlan> {
   }
 
   /** {@code exec}, taking {@code operator}'s place: linked to its logical plan. */
-  static SparkPlan inPlaceOf(SparkPlan operator, SparkPlan exec) {
+  static <T extends SparkPlan> T inPlaceOf(SparkPlan operator, T exec) {
     if (operator.logicalLink().isDefined()) {
       exec.setLogicalLink(operator.logicalLink().get());
     }

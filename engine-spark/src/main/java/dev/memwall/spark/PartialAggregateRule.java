@@ -14,8 +14,6 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -35,7 +33,6 @@ final class PartialAggregateRule extends Rule<SparkPlan> {
   /** Why memwall left a partial aggregation over its scan to Spark. */
   static final TreeNodeTag<String> FALLBACK = new TreeNodeTag<>("memwall.fallback");
 
-  private static final Logger LOG = LoggerFactory.getLogger("dev.memwall.spark");
 
   @Override
   public SparkPlan apply(SparkPlan plan) {
@@ -55,9 +52,7 @@ final class PartialAggregateRule extends Rule<SparkPlan> {
         }
         reason = translation.reason();
       }
-      LOG.info("memwall leaves {} to Spark: {}", aggregate.simpleString(5), reason);
-      aggregate.setTagValue(FALLBACK, reason);
-      return plan;
+      return OperatorRule.leave(aggregate, reason);
     }
     return PlanChildren.map(plan, this::rewrite);
   }
@@ -97,13 +92,9 @@ final class PartialAggregateRule extends Rule<SparkPlan> {
         CollectionConverters.asJava(aggregate.aggregateExpressions()), outputSchema(aggregate), scan.files().schema(),
         scan.pushed().toArray(org.apache.spark.sql.connector.expressions.filter.Predicate[]::new),
         scan.taskMemoryBytes());
-    String description = "of " + scan.files().describe() + (scan.pushed().isEmpty() ? "" : ", filters "
-        + scan.pushed().stream().map(p -> p.describe()).toList()) + ", " + aggregation.describe();
-    MemwallPartialAggregateExec exec = new MemwallPartialAggregateExec(aggregate.output(), scan, task, description);
-    if (aggregate.logicalLink().isDefined()) {
-      exec.setLogicalLink(aggregate.logicalLink().get());
-    }
-    return exec;
+    String description = ScanTasks.describe(scan) + ", " + aggregation.describe();
+    return OperatorRule.inPlaceOf(aggregate,
+        new MemwallPartialAggregateExec(aggregate.output(), scan, task, description));
   }
 
   private static StructType outputSchema(HashAggregateExec aggregate) {

@@ -16,6 +16,12 @@ import org.apache.spark.rdd.RDD;
 final class ScanTasks {
   private ScanTasks() {}
 
+  /** What {@code scan} reads, for an operator's description: its files, and the filters memwall runs. */
+  static String describe(MemwallScan scan) {
+    return "of " + scan.files().describe() + (scan.pushed().isEmpty() ? "" : ", filters "
+        + scan.pushed().stream().map(org.apache.spark.sql.connector.expressions.filter.Predicate::describe).toList());
+  }
+
   /** An RDD of one partition per input partition of {@code scan} (at least one), each running {@code task}. */
   static <T> RDD<T> run(SparkContext context, MemwallScan scan, FlatMapFunction<Iterator<MemwallInputPartition>, T> task) {
     List<MemwallInputPartition> partitions = Arrays.stream(scan.planInputPartitions())
