@@ -272,8 +272,9 @@ final class TpchCommand implements Callable<Integer> {
           case NONE -> "not verified";
         }, options.seed().isPresent() ? ", parameters from seed " + options.seed().getAsLong() : "");
     out.println(title);
-    String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "query", "rows", "best ms", "median ms",
-        "first ms", "verified");
+    boolean planned = reports.stream().anyMatch(report -> report.planningNanos() >= 0);
+    String header = String.format(Locale.ROOT, "%-6s %10s %10s %10s%s %10s  %-8s", "query", "rows", "best ms", "median ms",
+        planned ? String.format(Locale.ROOT, " %8s", "plan ms") : "", "first ms", "verified");
     if (compared) {
       header += String.format(Locale.ROOT, " %14s %16s %15s %7s", "compared best", "compared median",
           "compared first", "ratio");
@@ -285,6 +286,7 @@ final class TpchCommand implements Callable<Integer> {
     long best = 0;
     long median = 0;
     long first = 0;
+    long planning = 0;
     long comparedBest = 0;
     long comparedMedian = 0;
     long comparedFirst = 0;
@@ -292,15 +294,16 @@ final class TpchCommand implements Callable<Integer> {
     List<String> refusals = new ArrayList<>();
     for (QueryReport report : reports) {
       if (report.failed()) {
-        out.println(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s  %-8s", "Q" + report.query(), "-", "-", "-",
-            "-", report.refused() ? "REFUSED" : "FAILED"));
+        out.println(String.format(Locale.ROOT, "%-6s %10s %10s %10s%s %10s  %-8s", "Q" + report.query(), "-", "-", "-",
+            planned ? String.format(Locale.ROOT, " %8s", "-") : "", "-", report.refused() ? "REFUSED" : "FAILED"));
         (report.refused() ? refusals : failures).add("Q" + report.query() + (report.refused() ? " REFUSED, " : " FAILED: ")
             + report.failure());
         continue;
       }
       String verified = report.verified() == null ? "-" : report.verified() ? "yes" : "NO";
-      String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f %10.1f  %-8s", "Q" + report.query(),
-          report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, report.firstNanos() / 1e6, verified);
+      String line = String.format(Locale.ROOT, "%-6s %10d %10.1f %10.1f%s %10.1f  %-8s", "Q" + report.query(),
+          report.rows(), report.bestNanos() / 1e6, report.medianNanos() / 1e6, planned ? planCell(report.planningNanos()) : "",
+          report.firstNanos() / 1e6, verified);
       if (compared) {
         line += String.format(Locale.ROOT, " %14.1f %16.1f %15.1f %7.2f", report.comparedBestNanos() / 1e6,
             report.comparedMedianNanos() / 1e6, report.comparedFirstNanos() / 1e6, report.ratio());
@@ -314,13 +317,14 @@ final class TpchCommand implements Callable<Integer> {
       out.println(line);
       best += report.bestNanos();
       median += report.medianNanos();
+      planning += Math.max(0, report.planningNanos());
       first += report.firstNanos();
       if (Boolean.FALSE.equals(report.verified())) {
         failures.add("Q" + report.query() + " NOT verified: " + report.reason());
       }
     }
-    String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f %10.1f  %-8s", "total", "", best / 1e6,
-        median / 1e6, first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
+    String total = String.format(Locale.ROOT, "%-6s %10s %10.1f %10.1f%s %10.1f  %-8s", "total", "", best / 1e6,
+        median / 1e6, planned ? planCell(planning) : "", first / 1e6, failures.isEmpty() ? "" : failures.size() + " NO");
     List<Double> totals = Rounds.totalRatios(reports);
     if (compared) {
       total += String.format(Locale.ROOT, " %14.1f %16.1f %15.1f %7.2f", comparedBest / 1e6, comparedMedian / 1e6,
@@ -331,6 +335,9 @@ final class TpchCommand implements Callable<Integer> {
     }
     out.println(total);
     out.println("first = the query's first run in this process, JIT compilation included");
+    if (planned) {
+      out.println("plan = the median time the timed runs spent planning (SQL text to memwall's plan), included in the median");
+    }
     if (compared) {
       out.println("compared = " + comparedName + "; ratio = " + engineName + " median / " + comparedName
           + " median (below 1: " + engineName + " faster)" + (options.rounds() == 1 ? ""
@@ -340,6 +347,11 @@ final class TpchCommand implements Callable<Integer> {
     refusals.forEach(out::println);
     out.flush();
     return title;
+  }
+
+  /** A planning time in the console table's {@code plan ms} column: milliseconds, or - when the engine gave none. */
+  private static String planCell(long nanos) {
+    return nanos < 0 ? String.format(Locale.ROOT, " %8s", "-") : String.format(Locale.ROOT, " %8.2f", nanos / 1e6);
   }
 
   /** The engine {@code --engine} names: {@code memwall} or {@code spark}. */

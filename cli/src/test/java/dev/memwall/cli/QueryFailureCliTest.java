@@ -81,9 +81,9 @@ class QueryFailureCliTest {
       assertTrue(markdown.contains("| Q2 | | | | | FAILED: ") && markdown.contains("| Q6 | 1 | "), markdown);
       List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
       assertEquals(3, csv.size(), csv.toString());
-      assertTrue(csv.get(1).startsWith("2,,,,,failed,,,,,,,\"") && csv.get(1).contains("memory budget"), csv.get(1));
+      assertTrue(csv.get(1).startsWith("2,,,,,failed,,,,,,,,\"") && csv.get(1).contains("memory budget"), csv.get(1));
       assertTrue(csv.get(2).startsWith("6,1,"), csv.get(2));
-      assertEquals(13, csv.get(0).split(",").length, csv.get(0));
+      assertEquals(14, csv.get(0).split(",").length, csv.get(0));
     }
   }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class QueryFailuresTest {
 
   private static QueryReport ran(int query, Boolean verified) {
-    return new QueryReport(query, 1, 1, 1, 1, verified, "", -1, -1, -1, List.of(), List.of(), null);
+    return new QueryReport(query, 1, 1, 1, 1, verified, "", -1, -1, -1, List.of(), List.of(), List.of(), null);
   }
 
   private static String exit(List<QueryReport> reports, int expectedCode) {

@@ -37,6 +37,31 @@ class TpchSqlPlansTest {
   }
 
   @Test
+  void sqlPlansReportTheirPlanningApart() throws Exception {
+    MemwallCliTest.Run run = tpch("--plans", "sql", "--queries", "1,6");
+    assertEquals(0, run.exitCode(), "stderr: " + run.err() + run.out());
+    assertTrue(run.out().lines().anyMatch(line -> line.startsWith("query") && line.contains("median ms  plan ms")), run.out());
+    for (String query : List.of("Q1", "Q6")) {
+      List<String> cells = List.of(run.out().lines().filter(line -> line.startsWith(query + " ")).findFirst()
+          .orElseThrow().strip().split("\\s+"));
+      double median = Double.parseDouble(cells.get(3));
+      double plan = Double.parseDouble(cells.get(4));
+      assertTrue(plan > 0 && plan <= median, "planning is part of the run's time: " + cells);
+    }
+    List<String> csv = Files.readAllLines(cache.resolve("report").resolve("tpch-memwall-sql-sf0.01-2t.csv"));
+    assertTrue(csv.get(0).endsWith(",plan_ms,failure"), csv.get(0));
+    for (String row : csv.subList(1, csv.size())) {
+      String[] cells = row.split(",", -1);
+      assertTrue(Double.parseDouble(cells[12]) > 0 && Double.parseDouble(cells[12]) <= Double.parseDouble(cells[3]), row);
+    }
+    assertTrue(Files.readString(cache.resolve("report").resolve("tpch-memwall-sql-sf0.01-2t.md")).contains("| plan ms |"));
+
+    MemwallCliTest.Run hand = tpch("--queries", "6");
+    assertEquals(0, hand.exitCode(), "stderr: " + hand.err() + hand.out());
+    assertTrue(hand.out().lines().noneMatch(line -> line.contains("plan ms")), "hand plans are not planned: " + hand.out());
+  }
+
+  @Test
   void plansTakeHandOrSqlAndSqlPlansAreMemwalls() {
     tpch("--plans", "duckdb").failedWith(2, "--plans is 'hand' or 'sql', not 'duckdb'");
     tpch("--plans", "sql", "--engine", "spark").failedWith(2, "--plans sql is memwall's: not with --engine spark");

@@ -24,6 +24,10 @@ import org.knowm.xchart.style.Styler;
  * times (Markdown: in the verified column; CSV: {@code verified} is {@code failed} and the last
  * column, {@code failure}, the reason) and no bar in the chart.
  *
+ * <p>Where the engine tells its planning apart (plans from SQL: {@link QueryReport#planningNanos}), the
+ * Markdown has a {@code plan ms} column after the median, the median time spent planning, which the
+ * median includes; the CSV's {@code plan_ms} column (before {@code failure}) is empty otherwise.
+ *
  * <p>Stateless; files in the directory with the same names are replaced. Bad input: a directory
  * that cannot be created or written gives {@link IOException}.
  *
@@ -64,29 +68,43 @@ public record TpchReport(String title, String base, String engine, String compar
     return compared != null;
   }
 
+  /** Whether the engine told its planning time apart for some query. */
+  private boolean hasPlanning() {
+    return reports.stream().anyMatch(r -> r.planningNanos() >= 0);
+  }
+
+  /** The {@code plan ms} cell (with the separator before the next one), or nothing when no query has one. */
+  private String planCell(QueryReport r) {
+    return !hasPlanning() ? "" : r.planningNanos() < 0 ? " |" : String.format(Locale.ROOT, " %.2f |", ms(r.planningNanos()));
+  }
+
   String markdown(String chartFile) {
     StringBuilder md = new StringBuilder("# " + title + "\n\n" + stamp.line() + "\n\n");
+    String plan = hasPlanning() ? (hasComparison() ? " " + engine + " plan ms |" : " plan ms |") : "";
+    String planAlign = hasPlanning() ? "---:|" : "";
     md.append(hasComparison()
-        ? "| query | rows | " + engine + " best ms | " + engine + " median ms | " + engine + " first ms | verified | "
+        ? "| query | rows | " + engine + " best ms | " + engine + " median ms |" + plan + " " + engine + " first ms | verified | "
             + compared + " best ms | " + compared + " median ms | " + compared + " first ms | ratio | ratio range |\n"
-            + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n"
-        : "| query | rows | best ms | median ms | first ms | verified |\n|---|---:|---:|---:|---:|---|\n");
+            + "|---|---:|---:|---:|" + planAlign + "---:|---|---:|---:|---:|---:|---:|\n"
+        : "| query | rows | best ms | median ms |" + plan + " first ms | verified |\n|---|---:|---:|---:|" + planAlign
+            + "---:|---|\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
-        md.append("| Q").append(r.query()).append(r.refused() ? " | | | | | " : " | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
+        md.append("| Q").append(r.query()).append(hasPlanning() ? " |" : "").append(r.refused() ? " | | | | | " : " | | | | | FAILED: ").append(r.failure().replace("|", "\\|").replace('\n', ' '))
             .append(" |").append(hasComparison() ? " | | | | |" : "").append('\n');
         continue;
       }
-      md.append(String.format(Locale.ROOT, "| Q%d | %d | %.1f | %.1f | %.1f | %s |", r.query(), r.rows(),
-          ms(r.bestNanos()), ms(r.medianNanos()), ms(r.firstNanos()), verified(r)));
+      md.append(String.format(Locale.ROOT, "| Q%d | %d | %.1f | %.1f |%s %.1f | %s |", r.query(), r.rows(),
+          ms(r.bestNanos()), ms(r.medianNanos()), planCell(r), ms(r.firstNanos()), verified(r)));
       if (hasComparison()) {
         md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.2f | %s |", ms(r.comparedBestNanos()),
             ms(r.comparedMedianNanos()), ms(r.comparedFirstNanos()), r.ratio(), Rounds.range(r.roundRatios())));
       }
       md.append('\n');
     }
-    md.append(String.format(Locale.ROOT, "| total | | %.1f | %.1f | %.1f | |", ms(total(QueryReport::bestNanos)),
-        ms(total(QueryReport::medianNanos)), ms(total(QueryReport::firstNanos))));
+    md.append(String.format(Locale.ROOT, "| total | | %.1f | %.1f |%s %.1f | |", ms(total(QueryReport::bestNanos)),
+        ms(total(QueryReport::medianNanos)), hasPlanning() ? String.format(Locale.ROOT, " %.2f |",
+            ms(total(r -> Math.max(0, r.planningNanos())))) : "", ms(total(QueryReport::firstNanos))));
     List<Double> totals = Rounds.totalRatios(reports);
     if (hasComparison()) {
       md.append(String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.2f | %s |", ms(total(QueryReport::comparedBestNanos)),
@@ -101,16 +119,20 @@ public record TpchReport(String title, String base, String engine, String compar
           + (totals.size() > 1 ? " (total ratio by round: " + Rounds.list(totals) + ")" : "") + "\n\n");
     }
     md.append("first = the query's first run in the process, JIT compilation included\n\n");
+    if (hasPlanning()) {
+      md.append("plan = the median time the timed runs spent planning (SQL text to memwall's plan), included in the "
+          + "median\n\n");
+    }
     return md.append("![median times](").append(chartFile).append(")\n").toString();
   }
 
   String csv() {
     StringBuilder csv = new StringBuilder(
         "query,rows,best_ms,median_ms,first_ms,verified,compared_best_ms,compared_median_ms,compared_first_ms,ratio,"
-            + "ratio_low,ratio_high,failure\n");
+            + "ratio_low,ratio_high,plan_ms,failure\n");
     for (QueryReport r : reports) {
       if (r.failed()) {
-        csv.append(r.query()).append(r.refused() ? ",,,,,refused,,,,,,,\"" : ",,,,,failed,,,,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
+        csv.append(r.query()).append(r.refused() ? ",,,,,refused,,,,,,,,\"" : ",,,,,failed,,,,,,,,\"").append(r.failure().replace("\"", "\"\"").replace('\n', ' ')).append("\"\n");
         continue;
       }
       csv.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%s,", r.query(), r.rows(), ms(r.bestNanos()),
@@ -119,6 +141,7 @@ public record TpchReport(String title, String base, String engine, String compar
       csv.append(r.comparedMedianNanos() > 0 ? String.format(Locale.ROOT, "%.3f,%.3f,%.3f,%.4f,%.4f,%.4f",
           ms(r.comparedBestNanos()), ms(r.comparedMedianNanos()), ms(r.comparedFirstNanos()), r.ratio(),
           Collections.min(ratios), Collections.max(ratios)) : ",,,,,");
+      csv.append(r.planningNanos() >= 0 ? String.format(Locale.ROOT, ",%.3f", ms(r.planningNanos())) : ",");
       csv.append(",\n");
     }
     return csv.toString();

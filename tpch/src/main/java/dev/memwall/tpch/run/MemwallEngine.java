@@ -4,6 +4,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.Catalog;
+import dev.memwall.substrait.SubstraitPlans;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchQuery;
@@ -14,7 +15,8 @@ import java.util.List;
  * memwall itself as a {@link QueryEngine}: each query's physical plan over a mapped database, on
  * {@code threads} threads, its result a memwall table. The plan is the query's hand-written one, or
  * with {@code sqlPlans} the one engine-sql makes of its SQL text ({@link SqlPlans}; a query whose
- * text the SQL path refuses throws {@link QueryRefusedException} and is not run by hand instead).
+ * text the SQL path refuses throws {@link QueryRefusedException} and is not run by hand instead), and
+ * the result then carries the planning time apart ({@link Result#planningNanos}).
  *
  * <p>Ownership: the database and memory stay the caller's; {@link #close} closes nothing.
  */
@@ -38,13 +40,22 @@ public final class MemwallEngine implements QueryEngine {
     return sqlCatalog == null ? "memwall" : "memwall (plans from SQL)";
   }
 
+  /**
+   * Runs the query's plan; with plans from SQL the result tells how long planning took
+   * ({@link Result#planningNanos}, by {@link System#nanoTime}, the runner's clock).
+   */
   @Override
   public Result run(TpchQuery query, QueryParameters parameters) {
-    return result(sqlCatalog == null ? query.run(database, parameters, context)
-        : SqlPlans.run(sqlCatalog, parameters, context));
+    if (sqlCatalog == null) {
+      return result(query.run(database, parameters, context), -1);
+    }
+    long start = System.nanoTime();
+    SubstraitPlans.Prepared plan = SqlPlans.prepare(sqlCatalog, parameters);
+    long planning = System.nanoTime() - start;
+    return result(SqlPlans.run(plan, context), planning);
   }
 
-  private static Result result(Table table) {
+  private static Result result(Table table, long planningNanos) {
     return new Result() {
       @Override
       public List<String> columns() {
@@ -59,6 +70,11 @@ public final class MemwallEngine implements QueryEngine {
       @Override
       public List<List<Object>> values() {
         return ResultComparator.rows(table);
+      }
+
+      @Override
+      public long planningNanos() {
+        return planningNanos;
       }
 
       @Override

@@ -76,6 +76,15 @@ public interface QueryEngine extends AutoCloseable {
       return -1;
     }
 
+    /**
+     * The part of the run's time spent planning (a SQL engine's text to its plan, before anything of the
+     * query ran), included in the run's time and measured by the same clock; -1 (the default) when the
+     * engine does not tell planning apart.
+     */
+    default long planningNanos() {
+      return -1;
+    }
+
     @Override
     default void close() {}
   }

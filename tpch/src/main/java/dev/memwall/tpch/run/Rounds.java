@@ -64,21 +64,24 @@ public final class Rounds {
     QueryReport first = rounds.getFirst();
     List<Long> medians = new ArrayList<>();
     List<Long> comparedMedians = new ArrayList<>();
+    List<Long> planningMedians = new ArrayList<>();
     long best = Long.MAX_VALUE;
     long comparedBest = Long.MAX_VALUE;
     for (QueryReport round : rounds) {
       medians.addAll(round.roundMedians());
       comparedMedians.addAll(round.comparedRoundMedians());
+      planningMedians.addAll(round.roundPlanningMedians());
       best = Math.min(best, round.bestNanos());
       comparedBest = Math.min(comparedBest, round.comparedBestNanos());
     }
     return new QueryReport(first.query(), first.rows(), best, lowerMedian(medians), first.firstNanos(),
         first.verified(), first.reason(), comparedBest, comparedMedians.isEmpty() ? -1 : lowerMedian(comparedMedians),
-        first.comparedFirstNanos(), medians, comparedMedians, null);
+        first.comparedFirstNanos(), medians, comparedMedians,
+        planningMedians.size() == medians.size() ? planningMedians : List.of(), null);
   }
 
   /** The lower middle value: a time actually measured. */
-  private static long lowerMedian(List<Long> times) {
+  static long lowerMedian(List<Long> times) {
     return TpchRunner.median(times.stream().mapToLong(Long::longValue).toArray());
   }
 }

@@ -14,7 +14,8 @@ import dev.memwall.tpch.verify.DuckDbOracle;
  * A TPC-H query's plan taken from its SQL text rather than its hand-written class: the query's
  * template with the run's parameters substituted ({@link DuckDbOracle#tpchSql}) is planned by
  * engine-sql ({@link Memwall#prepare}: Isthmus, the Substrait consumer, its optimizer) and run over
- * the catalog's tables. Planning is part of the run, as it is for a SQL engine.
+ * the catalog's tables. Planning is part of the run, as it is for a SQL engine; it is a step of its own
+ * ({@link #prepare}, then {@link #run}) so that the engine can time it apart.
  *
  * <p>Text the SQL path refuses throws {@link QueryRefusedException} with the reason before anything
  * runs; it is never run another way. Ownership: the catalog's tables stay the caller's; the result
@@ -23,13 +24,17 @@ import dev.memwall.tpch.verify.DuckDbOracle;
 final class SqlPlans {
   private SqlPlans() {}
 
-  static Table run(Catalog catalog, QueryParameters parameters, ExecutionContext context) {
-    SubstraitPlans.Prepared plan;
+  /** The plan of the query's text with {@code parameters}, nothing run. */
+  static SubstraitPlans.Prepared prepare(Catalog catalog, QueryParameters parameters) {
     try {
-      plan = Memwall.prepare(catalog, DuckDbOracle.tpchSql(parameters));
+      return Memwall.prepare(catalog, DuckDbOracle.tpchSql(parameters));
     } catch (SqlException | UnsupportedPlanException e) {
       throw new QueryRefusedException(e.getMessage(), e);
     }
+  }
+
+  /** Runs {@code plan}; the caller closes the table. */
+  static Table run(SubstraitPlans.Prepared plan, ExecutionContext context) {
     return SubstraitPlans.relation(plan, context).toTable();
   }
 }

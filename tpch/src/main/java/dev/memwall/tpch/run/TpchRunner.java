@@ -126,20 +126,33 @@ public final class TpchRunner {
    * @param comparedFirstNanos the compared engine's first run of the query, -1 when none was compared
    * @param roundMedians the engine's median time in each round, in order
    * @param comparedRoundMedians the compared engine's, empty when none was compared
+   * @param roundPlanningMedians the engine's median planning time in each round, in order (the part of
+   *     its times it spent planning, {@link QueryEngine.Result#planningNanos}); empty when the engine
+   *     does not tell planning apart
    * @param failure null when the query ran; else why it could not (its memory budget too small, its
    *     spill disk full), and then rows and times are 0 and {@code verified} is null
    */
   public record QueryReport(int query, long rows, long bestNanos, long medianNanos, long firstNanos, Boolean verified,
       String reason, long comparedBestNanos, long comparedMedianNanos, long comparedFirstNanos,
-      List<Long> roundMedians, List<Long> comparedRoundMedians, String failure) {
+      List<Long> roundMedians, List<Long> comparedRoundMedians, List<Long> roundPlanningMedians, String failure) {
     public QueryReport {
       roundMedians = List.copyOf(roundMedians);
       comparedRoundMedians = List.copyOf(comparedRoundMedians);
+      roundPlanningMedians = List.copyOf(roundPlanningMedians);
     }
 
     /** The report of a query that could not run, and why. */
     public static QueryReport failed(int query, String failure) {
-      return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, -1, List.of(), List.of(), failure);
+      return new QueryReport(query, 0, 0, 0, 0, null, "failed: " + failure, -1, -1, -1, List.of(), List.of(), List.of(),
+          failure);
+    }
+
+    /**
+     * The engine's planning time: the median of its round medians (for an even count the lower middle
+     * one), -1 when the engine does not tell planning apart.
+     */
+    public long planningNanos() {
+      return roundPlanningMedians.isEmpty() ? -1 : Rounds.lowerMedian(roundPlanningMedians);
     }
 
     /** Whether the query could not run (see {@link #failure}). */
@@ -267,11 +280,13 @@ public final class TpchRunner {
   private QueryReport measure(TpchQuery query, boolean first) throws SQLException {
     QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     long[] times = new long[options.runs()];
+    long[] planning = new long[options.runs()];
     QueryEngine.Result kept = null;
     try {
       for (int i = 0; i < options.runs(); i++) {
         Timed run = Timed.run(engine, query, parameters);
         times[i] = run.nanos();
+        planning[i] = run.result().planningNanos();
         firstRunNanos.putIfAbsent(query.number(), times[i]);
         if (kept == null) {
           kept = run.result();
@@ -315,7 +330,8 @@ public final class TpchRunner {
       long median = median(times);
       return new QueryReport(query.number(), rows, best(times), median, firstRunNanos.get(query.number()),
           verified, reason, comparedBest, comparedMedian, compared == null ? -1 : comparedFirstRunNanos.get(query.number()),
-          List.of(median), compared == null ? List.of() : List.of(comparedMedian), null);
+          List.of(median), compared == null ? List.of() : List.of(comparedMedian),
+          Arrays.stream(planning).allMatch(nanos -> nanos >= 0) ? List.of(median(planning)) : List.of(), null);
     } finally {
       if (kept != null) {
         kept.close();

@@ -10,7 +10,12 @@ import org.junit.jupiter.api.Test;
 class RoundsTest {
   private static QueryReport round(int query, long best, long median, long comparedBest, long comparedMedian) {
     return new QueryReport(query, 10, best, median, 500, true, "ok", comparedBest, comparedMedian, 50,
-        List.of(median), List.of(comparedMedian), null);
+        List.of(median), List.of(comparedMedian), List.of(), null);
+  }
+
+  private static QueryReport planned(long median, List<Long> planning) {
+    return new QueryReport(1, 10, median, median, 500, true, "ok", -1, -1, -1, List.of(median), List.of(), planning,
+        null);
   }
 
   @Test
@@ -26,6 +31,23 @@ class RoundsTest {
     assertEquals(2.0, combined.ratio(), "the median of the rounds' ratios, not the ratio of the medians");
     assertEquals(500, combined.firstNanos());
     assertEquals(50, combined.comparedFirstNanos());
+  }
+
+  @Test
+  void planningTimesCombineIntoTheLowerMedianOfTheRounds() {
+    QueryReport combined = Rounds.combine(List.of(planned(100, List.of(7L)), planned(90, List.of(3L)),
+        planned(95, List.of(9L)), planned(99, List.of(5L))));
+    assertEquals(List.of(7L, 3L, 9L, 5L), combined.roundPlanningMedians());
+    assertEquals(5, combined.planningNanos(), "the lower middle of an even count: a time actually measured");
+    assertEquals(-1, round(1, 90, 100, 40, 50).planningNanos(), "an engine that does not tell planning apart");
+    assertEquals(-1, QueryReport.failed(2, "budget").planningNanos());
+  }
+
+  @Test
+  void planningTimesOfOnlySomeRoundsAreNotReported() {
+    QueryReport combined = Rounds.combine(List.of(planned(100, List.of(7L)), planned(90, List.of())));
+    assertTrue(combined.roundPlanningMedians().isEmpty(), "a median over some rounds would not be the query's");
+    assertEquals(-1, combined.planningNanos());
   }
 
   @Test
