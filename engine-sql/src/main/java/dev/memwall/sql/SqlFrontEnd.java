@@ -3,7 +3,9 @@ package dev.memwall.sql;
 import io.substrait.isthmus.calcite.SubstraitOperatorTable;
 import io.substrait.plan.Plan;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.plan.RelOptCluster;
@@ -29,9 +31,11 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
@@ -112,8 +116,13 @@ final class SqlFrontEnd {
 
   /** The text's statements validated and converted to Calcite's relational algebra, as they come. */
   static List<RelRoot> relational(String sql, Prepare.CatalogReader catalogReader) throws SqlParseException {
+    return relational(sql, catalogReader, new Validator(catalogReader, true));
+  }
+
+  /** As {@link #relational(String, Prepare.CatalogReader)} with {@code validator} (for one statement's text). */
+  static List<RelRoot> relational(String sql, Prepare.CatalogReader catalogReader, SqlValidator validator)
+      throws SqlParseException {
     List<SqlNode> statements = SqlParser.create(sql, PARSER).parseStmtList();
-    SqlValidator validator = new Validator(catalogReader);
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster(),
         StandardConvertletTable.INSTANCE, SqlToRelConverter.CONFIG);
     List<RelRoot> roots = new ArrayList<>();
@@ -159,10 +168,66 @@ final class SqlFrontEnd {
    * Calcite's validator over the widened operator table, which names a select item that is a bare
    * column reference as the column is stored ({@code select ID from orders} returns {@code id});
    * Calcite names it as the statement spells it.
+   *
+   * <p>It also expands a SELECT's select list ({@link #expandStar}) once rather than each time it is
+   * asked: Calcite expands the whole list again for every ORDER BY term that names a select item, in
+   * validation and again in the conversion to relational algebra, and once more to convert the list,
+   * which re-derives every item's type each time. The expansion is a function of the list's items and
+   * the SELECT's scopes, which validation has settled before the first request (the list is
+   * validated before the ORDER BY), so a request for the same items gets the kept expansion; a list
+   * whose items have changed since is expanded anew. One validator validates one statement on one
+   * thread, so what it keeps needs no guard.
    */
-  private static final class Validator extends SqlValidatorImpl {
-    Validator(Prepare.CatalogReader catalogReader) {
+  static final class Validator extends SqlValidatorImpl {
+    /** Each SELECT's expansion of its select list (without system columns), with the items it expanded; null: none kept. */
+    private final Map<SqlSelect, Expanded> expanded;
+    /** How many expansions were answered from the kept ones. */
+    private int reused;
+
+    /** An expansion: the select list's items when it was made (by identity), and its items. */
+    private record Expanded(List<SqlNode> from, List<SqlNode> items) {
+      boolean of(SqlNodeList selectList) {
+        if (selectList.size() != from.size()) {
+          return false;
+        }
+        for (int i = 0; i < from.size(); i++) {
+          if (selectList.get(i) != from.get(i)) {
+            return false;
+          }
+        }
+        return true;
+      }
+    }
+
+    /** A validator over the catalog's tables; {@code keepExpansions} false expands a select list each time, as Calcite does. */
+    Validator(Prepare.CatalogReader catalogReader, boolean keepExpansions) {
       super(OPERATORS, catalogReader, catalogReader.getTypeFactory(), VALIDATION);
+      this.expanded = keepExpansions ? new IdentityHashMap<>() : null;
+    }
+
+    @Override
+    public SqlNodeList expandStar(SqlNodeList selectList, SqlSelect select, boolean includeSystemVars) {
+      if (includeSystemVars || expanded == null) {
+        return super.expandStar(selectList, select, includeSystemVars);
+      }
+      Expanded kept = expanded.get(select);
+      if (kept != null && kept.of(selectList)) {
+        SelectScope scope = getRawSelectScope(select);
+        if (scope != null) {
+          scope.setExpandedSelectList(new ArrayList<>(kept.items())); // as an expansion by Calcite leaves it
+        }
+        reused++;
+        return new SqlNodeList(kept.items(), SqlParserPos.ZERO);
+      }
+      List<SqlNode> from = new ArrayList<>(selectList.getList());
+      SqlNodeList list = super.expandStar(selectList, select, false);
+      expanded.put(select, new Expanded(from, new ArrayList<>(list.getList())));
+      return list;
+    }
+
+    /** How many select-list expansions the kept ones answered so far. */
+    int reused() {
+      return reused;
     }
 
     @Override

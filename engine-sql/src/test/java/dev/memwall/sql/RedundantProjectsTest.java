@@ -43,7 +43,8 @@ class RedundantProjectsTest {
       "select * from t where exists (select * from t u where u.k = t.k and u.s <> t.s)",
       "select k, (select max(d) from t u where u.k = t.k) as m from t");
 
-  private static Table table(EngineMemory memory) {
+  /** k (BIGINT), s (VARCHAR), d (DECIMAL(18, 2)): one row, as plans over it depend on the types alone. */
+  static Table table(EngineMemory memory) {
     try (TableBuilder builder = new TableBuilder(List.of("k", "s", "d"),
         List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.decimal(2)), memory.arrow())) {
       builder.appendLong(1).appendStringOrNull("x").appendLong(150).endRow();
