@@ -9,7 +9,6 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.plan.ExecutionContext;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,11 +35,6 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class InnerJoinAfterBreakerProperties {
-  private static final List<String> LEFT_NAMES = List.of("la", "lb", "lv", "ls");
-  private static final List<String> RIGHT_NAMES = List.of("ra", "rb", "rw", "rs");
-  private static final List<ColumnType> TYPES = List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.INT64,
-      ColumnType.STRING);
-
   @Provide
   Arbitrary<Integer> sizes() {
     return Arbitraries.oneOf(Arbitraries.of(0, 1), Arbitraries.integers().between(0, 150));
@@ -52,8 +46,8 @@ class InnerJoinAfterBreakerProperties {
       @ForAll boolean composite, @ForAll boolean filtered, @ForAll long seed,
       @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
     Random random = new Random(seed);
-    List<List<Object>> left = rows(random, leftRows, domain, limits);
-    List<List<Object>> right = rows(random, rightRows, domain, limits);
+    List<List<Object>> left = RelationTestData.randomRows(random, leftRows, domain, limits, random.nextInt(3) * 0.15);
+    List<List<Object>> right = RelationTestData.randomRows(random, rightRows, domain, limits, random.nextInt(3) * 0.15);
     // the left input grouped by (la, lb): the sum of lv per group, null keys a group of their own
     Map<List<Object>, Long> groups = new LinkedHashMap<>();
     for (List<Object> row : left) {
@@ -72,8 +66,8 @@ class InnerJoinAfterBreakerProperties {
     });
 
     ExecutionContext context = new ExecutionContext(memory, threads);
-    try (Table l = RelationTestData.table(memory, LEFT_NAMES, TYPES, left);
-        Table r = RelationTestData.table(memory, RIGHT_NAMES, TYPES, right)) {
+    try (Table l = RelationTestData.table(memory, RelationTestData.LEFT_NAMES, RelationTestData.TYPES, left);
+        Table r = RelationTestData.table(memory, RelationTestData.RIGHT_NAMES, RelationTestData.TYPES, right)) {
       Relation grouped = Relation.scan(l, context)
           .aggregate(List.of(col("la").as("la"), col("lb").as("lb")), Aggregate.sum(col("lv"), "total"));
       Relation probe = filtered ? Relation.scan(r, context).filter(col("rw").lt(lit(50L))) : Relation.scan(r, context);
@@ -92,26 +86,12 @@ class InnerJoinAfterBreakerProperties {
   @Example
   void aLeftInputThatStreamsIsNeverHashedByAnInnerJoin(EngineMemory memory) {
     ExecutionContext context = new ExecutionContext(memory, 1);
-    List<List<Object>> few = rows(new Random(1), 3, 5, false);
-    List<List<Object>> many = rows(new Random(2), 50, 5, false);
-    try (Table l = RelationTestData.table(memory, LEFT_NAMES, TYPES, few);
-        Table r = RelationTestData.table(memory, RIGHT_NAMES, TYPES, many);
+    List<List<Object>> few = RelationTestData.randomRows(new Random(1), 3, 5, false, 0);
+    List<List<Object>> many = RelationTestData.randomRows(new Random(2), 50, 5, false, 0);
+    try (Table l = RelationTestData.table(memory, RelationTestData.LEFT_NAMES, RelationTestData.TYPES, few);
+        Table r = RelationTestData.table(memory, RelationTestData.RIGHT_NAMES, RelationTestData.TYPES, many);
         Relation joined = Relation.scan(l, context).join(Relation.scan(r, context)).on("la", "ra").keep("ls", "rs")) {
       assertTrue(joined.explain().contains("la = build side's ra"), joined.explain());
     }
-  }
-
-  /** Rows (a int32 key, b int64 key, value, text) from a small or a limit-valued key domain, half on one key. */
-  private static List<List<Object>> rows(Random random, int count, int domain, boolean limits) {
-    double nulls = random.nextInt(3) * 0.15;
-    List<List<Object>> rows = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      int k = random.nextBoolean() ? 0 : random.nextInt(domain);
-      Integer a = random.nextDouble() < nulls ? null : limits ? (k % 2 == 0 ? Integer.MIN_VALUE : Integer.MAX_VALUE) : k;
-      Long b = random.nextDouble() < nulls ? null : limits ? (k % 3 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : k * 7L;
-      String s = random.nextDouble() < nulls ? null : "s" + random.nextInt(4);
-      rows.add(Arrays.asList(a, b, (long) random.nextInt(100), s));
-    }
-    return rows;
   }
 }
