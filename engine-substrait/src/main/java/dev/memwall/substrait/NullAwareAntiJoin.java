@@ -14,7 +14,8 @@ import java.util.List;
  * dropped. A hash anti join alone keeps a row whose needle is null and ignores the subquery's nulls
  * (it is {@code NOT EXISTS}), so the general form crosses the anti join's rows with the subquery's
  * row count and non-null count (one row) and filters on them. Where both sides are declared not
- * nullable the two predicates agree and the anti join alone is the plan.
+ * nullable (by their SQL types, or by the keys the catalog declares: {@link DeclaredNotNull}) the
+ * two predicates agree and the anti join alone is the plan.
  *
  * <p>The general form reads the subquery twice (for the anti join's hash table and for the counts),
  * as two conversions with names of their own. Stateless; the relations built hold no memory.

@@ -403,8 +403,9 @@ final class RelConverter {
     if (!negated) {
       return SemiJoinPlacement.place(rel, JoinKind.SEMI, haystack.rel(), List.of(needle.name()), haystack.names());
     }
-    boolean nullable = in.needles().getFirst().getType().nullable()
-        || in.haystack().getRecordType().fields().getFirst().nullable();
+    boolean nullable = (in.needles().getFirst().getType().nullable() && !DeclaredNotNull.of(rel, needle.name(), catalog))
+        || (in.haystack().getRecordType().fields().getFirst().nullable()
+            && !DeclaredNotNull.of(haystack.rel(), haystack.names().getFirst(), catalog));
     return NullAwareAntiJoin.notIn(rel, needle.name(), haystack, nullable ? convert(in.haystack(), inside) : null,
         nullable, names);
   }

@@ -55,7 +55,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>The left input of a join is the probe side and the one {@code LEFT_OUTER}, {@code SEMI} and
  * {@code ANTI} preserve; the right input is the build side, so put the smaller input on the right.
  * A semi or anti join whose left input is certainly the smaller builds on the left input instead and
- * streams the right one through it, marking the left rows it matches.
+ * streams the right one through it, marking the left rows it matches; so does an inner join whose
+ * left input ends in a pipeline breaker and turns out smaller than the right input can be.
  * Null keys follow SQL: they match nothing ({@link JoinType}).
  *
  * <p>Ownership: a relation over {@link #scan a borrowed table} holds no memory until it runs a
@@ -522,7 +523,8 @@ public final class Relation implements AutoCloseable {
      * its next pending step ({@link HashProbeStage}). A semi or anti join whose left input is certainly
      * the smaller one hashes the left input instead and streams the right one through it
      * ({@link #markLeft}): before running the right input when that is a stream of rows (no pipeline
-     * breaker), else once it has run and turned out larger. An inner join that keeps no right column
+     * breaker), else once it has run and turned out larger; an inner join whose left input has a
+     * pipeline breaker may hash that input likewise ({@link #buildOnLeft}). An inner join that keeps no right column
      * and whose right keys turn out unique is a semi join, and its probe narrows as one
      * ({@link HashProbeStage#narrowsOnly}): the left rows are not copied into pairs.
      */
@@ -532,6 +534,9 @@ public final class Relation implements AutoCloseable {
       if (semiOrAnti && right.streams() && left.maxRows() < right.maxRows()) {
         Output output = choice.choose(left.columnNames(), right.columnNames());
         return markLeft(right, output.left(), context);
+      }
+      if (type == JoinType.INNER && !left.streams() && right.streams() && right.maxRows() < Long.MAX_VALUE) {
+        return buildOnLeft(choice, context);
       }
       boolean ownsRight = right.ownsResult();
       Table rightTable = null;
@@ -630,6 +635,59 @@ public final class Relation implements AutoCloseable {
         }
       }
       throw e;
+    }
+
+    /**
+     * An inner join whose left input ends in a pipeline breaker (an aggregation, a sort) and whose
+     * right input streams with a known bound on its rows: the left input runs first, as its breaker
+     * makes it run whole anyway, and when it turns out to have fewer rows than the right input can
+     * have, it is hashed and the right input streams through the probe instead of being hashed
+     * itself (a few aggregated groups meeting a whole table: TPC-H Q18's large orders and every
+     * customer). Otherwise, or where hashing the left result does not fit, the join goes on as usual
+     * with that result as its left input. The pairs are the same either way (an inner join is
+     * symmetric), the columns in the order chosen. Consumes both inputs.
+     */
+    private Relation buildOnLeft(OutputChoice choice, ExecutionContext context) {
+      boolean ownsLeft = left.ownsResult();
+      Table leftTable = null;
+      HashProbeStage stage = null;
+      try {
+        leftTable = left.run();
+        if (leftTable.rowCount() < right.maxRows()
+            && HashProbeStage.bytesFor(leftTable.rowCount()) <= context.memoryLimit().orElse(Long.MAX_VALUE)) {
+          Output output = choice.choose(names(leftTable), right.columnNames());
+          try {
+            stage = HashProbeStage.build(leftTable, leftKeys, type, rightKeys, right.keyTypes(rightKeys),
+                output.right(), output.left(), context.machine().fastCacheBytes(), context);
+          } catch (JoinMemoryException | BudgetExceededException e) {
+            stage = null; // hashed as usual, on the right input, which spills or refuses as a join does
+          }
+          if (stage != null) {
+            List<AutoCloseable> owned = new ArrayList<>(List.of(stage));
+            if (ownsLeft) {
+              owned.add(leftTable);
+            }
+            Relation joined = right.then(stage, owned);
+            stage = null;
+            leftTable = null; // the joined relation owns both now
+            List<String> columns = new ArrayList<>(output.left());
+            columns.addAll(output.right());
+            return columns.equals(joined.columnNames()) ? joined : joined.select(columns.toArray(String[]::new));
+          }
+        }
+        Relation ran = ownsLeft ? Relation.own(leftTable, context) : Relation.scan(leftTable, context);
+        leftTable = null; // ran owns it now (if it was ours)
+        return new JoinSpec(ran, right, type).on(leftKeys, rightKeys).run(choice);
+      } finally {
+        if (stage != null) {
+          stage.close();
+        }
+        if (ownsLeft && leftTable != null) {
+          leftTable.close();
+        }
+        left.close();
+        right.close();
+      }
     }
 
     /**

@@ -8,7 +8,6 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.plan.ExecutionContext;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.common.JoinType;
 import java.util.ArrayList;
@@ -34,27 +33,6 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class RelationProperties {
-  private static final List<String> LEFT_NAMES = List.of("la", "lb", "lv", "ls");
-  private static final List<String> RIGHT_NAMES = List.of("ra", "rb", "rw", "rs");
-  private static final List<ColumnType> TYPES = List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.INT64,
-      ColumnType.STRING);
-
-  /** Rows (a int32 key, b int64 key, value, text) drawn from a small or a limit-valued key domain. */
-  private static List<List<Object>> rows(Random random, int count, int domain, boolean limits, double nulls) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      int k = random.nextInt(Math.max(1, domain));
-      if (random.nextBoolean()) {
-        k = 0; // skew: half the rows on one key
-      }
-      Integer a = random.nextDouble() < nulls ? null : limits ? (k % 2 == 0 ? Integer.MIN_VALUE : Integer.MAX_VALUE) : k;
-      Long b = random.nextDouble() < nulls ? null : limits ? (k % 3 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : k * 7L;
-      String s = random.nextDouble() < nulls ? null : "s" + random.nextInt(4);
-      rows.add(Arrays.asList(a, b, (long) random.nextInt(100), s));
-    }
-    return rows;
-  }
-
   @Provide
   Arbitrary<Integer> sizes() {
     return Arbitraries.oneOf(Arbitraries.of(0, 1), Arbitraries.integers().between(0, 120));
@@ -67,8 +45,8 @@ class RelationProperties {
       @ForAll @IntRange(min = 0, max = 100) int cut, EngineMemory memory) {
     Random random = new Random(seed);
     double nulls = random.nextInt(3) * 0.15;
-    List<List<Object>> left = rows(random, leftRows, domain, limits, nulls);
-    List<List<Object>> right = rows(random, rightRows, domain, limits, nulls);
+    List<List<Object>> left = RelationTestData.randomRows(random, leftRows, domain, limits, nulls);
+    List<List<Object>> right = RelationTestData.randomRows(random, rightRows, domain, limits, nulls);
     boolean semiOrAnti = type == JoinType.SEMI || type == JoinType.ANTI;
 
     List<List<Object>> expected = new ArrayList<>();
@@ -92,8 +70,8 @@ class RelationProperties {
     }
 
     ExecutionContext context = new ExecutionContext(memory, threads);
-    try (Table l = RelationTestData.table(memory, LEFT_NAMES, TYPES, left);
-        Table r = RelationTestData.table(memory, RIGHT_NAMES, TYPES, right)) {
+    try (Table l = RelationTestData.table(memory, RelationTestData.LEFT_NAMES, RelationTestData.TYPES, left);
+        Table r = RelationTestData.table(memory, RelationTestData.RIGHT_NAMES, RelationTestData.TYPES, right)) {
       Relation leftRelation = Relation.scan(l, context).filter(col("lv").lt(lit(cut)));
       Relation rightRelation = Relation.scan(r, context).filter(col("rw").ge(lit(100 - cut)));
       Relation.JoinSpec spec = switch (type) {
@@ -124,9 +102,9 @@ class RelationProperties {
       @ForAll("sizes") int rightRows, @ForAll @IntRange(min = 1, max = 20) int domain, @ForAll long seed,
       @ForAll @IntRange(min = 1, max = 2) int threads, EngineMemory memory) {
     Random random = new Random(seed);
-    List<List<Object>> left = rows(random, leftRows, domain, false, 0.1);
-    List<List<Object>> middle = rows(random, middleRows, domain, false, 0.1);
-    List<List<Object>> right = rows(random, rightRows, domain, false, 0.1);
+    List<List<Object>> left = RelationTestData.randomRows(random, leftRows, domain, false, 0.1);
+    List<List<Object>> middle = RelationTestData.randomRows(random, middleRows, domain, false, 0.1);
+    List<List<Object>> right = RelationTestData.randomRows(random, rightRows, domain, false, 0.1);
     Map<String, long[]> expected = new TreeMap<>();
     for (List<Object> l : left) {
       for (List<Object> m : middle) {
@@ -147,9 +125,9 @@ class RelationProperties {
 
     ExecutionContext context = new ExecutionContext(memory, threads);
     List<String> middleNames = List.of("ma", "mb", "mv", "ms");
-    try (Table l = RelationTestData.table(memory, LEFT_NAMES, TYPES, left);
-        Table m = RelationTestData.table(memory, middleNames, TYPES, middle);
-        Table r = RelationTestData.table(memory, RIGHT_NAMES, TYPES, right);
+    try (Table l = RelationTestData.table(memory, RelationTestData.LEFT_NAMES, RelationTestData.TYPES, left);
+        Table m = RelationTestData.table(memory, middleNames, RelationTestData.TYPES, middle);
+        Table r = RelationTestData.table(memory, RelationTestData.RIGHT_NAMES, RelationTestData.TYPES, right);
         Table actual = Relation.scan(l, context)
             .join(Relation.scan(m, context)).on("la", "ma").keep("ls", "mb")
             .join(Relation.scan(r, context)).on("mb", "rb").keep("ls", "rw")

@@ -9,13 +9,41 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 /**
  * Small tables for relation tests: rows as Java lists (null = SQL NULL) of INT32, INT64 and STRING
  * values, turned into Arrow tables, and tables read back into sortable row strings.
  */
 final class RelationTestData {
+  /** The columns of a random left input ({@link #randomRows}): a int32 key, b int64 key, value, text. */
+  static final List<String> LEFT_NAMES = List.of("la", "lb", "lv", "ls");
+  /** The columns of a random right input, typed as the left input's. */
+  static final List<String> RIGHT_NAMES = List.of("ra", "rb", "rw", "rs");
+  /** The types of a random input's columns. */
+  static final List<ColumnType> TYPES = List.of(ColumnType.INT32, ColumnType.INT64, ColumnType.INT64,
+      ColumnType.STRING);
+
   private RelationTestData() {}
+
+  /**
+   * Rows (a int32 key, b int64 key, value, text) drawn from a small or a limit-valued key domain,
+   * half of them on one key (skew), each key and text null with probability {@code nulls}.
+   */
+  static List<List<Object>> randomRows(Random random, int count, int domain, boolean limits, double nulls) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int k = random.nextInt(Math.max(1, domain));
+      if (random.nextBoolean()) {
+        k = 0; // skew: half the rows on one key
+      }
+      Integer a = random.nextDouble() < nulls ? null : limits ? (k % 2 == 0 ? Integer.MIN_VALUE : Integer.MAX_VALUE) : k;
+      Long b = random.nextDouble() < nulls ? null : limits ? (k % 3 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : k * 7L;
+      String s = random.nextDouble() < nulls ? null : "s" + random.nextInt(4);
+      rows.add(Arrays.asList(a, b, (long) random.nextInt(100), s));
+    }
+    return rows;
+  }
 
   /** A table named by its columns, with {@code types[i]} one of INT32, INT64, STRING. */
   static Table table(EngineMemory memory, List<String> names, List<ColumnType> types, List<List<Object>> rows) {

@@ -38,6 +38,27 @@ class InListsTest {
   }
 
   @Example
+  void equalitiesOfOneSubstringBecomeOneInListOfIt() {
+    Expr code = Expr.substring(col("s"), 1, 2);
+    Expr or = Expr.or(code.eq(lit("13")), col("n").gt(lit(1)), lit("31").eq(Expr.substring(col("s"), 1, 2)));
+    assertEquals(Expr.or(new Expr.InList(code, List.of(lit("13"), lit("31"))), col("n").gt(lit(1))), InLists.of(or));
+  }
+
+  @Example
+  void substringsOfOtherRangesOrColumnsAreNotGroupedTogether() {
+    List<Expr> kept = List.of(
+        Expr.or(Expr.substring(col("s"), 1, 2).eq(lit("13")), Expr.substring(col("s"), 2, 2).eq(lit("31"))),
+        Expr.or(Expr.substring(col("s"), 1, 2).eq(lit("13")), Expr.substring(col("s"), 1, 3).eq(lit("31"))),
+        Expr.or(Expr.substring(col("s"), 1, 2).eq(lit("13")), Expr.substring(col("t"), 1, 2).eq(lit("31"))),
+        Expr.or(Expr.substring(col("s"), 1, 2).eq(lit("13")), col("s").eq(lit("13"))),
+        Expr.or(Expr.substring(Expr.substring(col("s"), 1, 3), 1, 2).eq(lit("13")),
+            Expr.substring(Expr.substring(col("s"), 1, 3), 1, 2).eq(lit("31"))));
+    for (Expr expr : kept) {
+      assertSame(expr, InLists.of(expr), expr.toString());
+    }
+  }
+
+  @Example
   void numbersSingleEqualitiesAndOtherExpressionsAreLeftAlone() {
     List<Expr> kept = List.of(Expr.or(col("n").eq(lit(1)), col("n").eq(lit(2))),
         Expr.or(col("s").eq(lit("a")), col("t").eq(lit("a"))), Expr.and(col("s").eq(lit("a")), col("s").eq(lit("b"))),
@@ -47,7 +68,7 @@ class InListsTest {
     }
   }
 
-  /** Random ORs of equalities on two string columns (and a number test) keep the OR's rows. */
+  /** Random ORs of equalities on two string columns and their substrings (and a number test) keep the OR's rows. */
   @Property(tries = 100)
   void theInListKeepsTheSameRowsIncludingNulls(@ForAll("rows") @Size(max = 40) List<RewriteReference.Row> rows,
       @ForAll("operands") @Size(min = 2, max = 6) List<Expr> operands, EngineMemory memory) {
@@ -60,16 +81,18 @@ class InListsTest {
 
   @Provide
   Arbitrary<List<RewriteReference.Row>> rows() {
-    Arbitrary<String> text = Arbitraries.of("a", "b", "", "AIR", "AIR REG").injectNull(0.3);
+    Arbitrary<String> text = Arbitraries.of("a", "b", "", "AIR", "AIR REG", "ab", "éa", "13-4", "31").injectNull(0.3);
     Arbitrary<Long> n = Arbitraries.longs().between(-2, 2).injectNull(0.3);
     return Combinators.combine(n, n, text, text).as(RewriteReference.Row::new).list();
   }
 
   @Provide
   Arbitrary<List<Expr>> operands() {
-    Arbitrary<Expr> equality = Combinators.combine(Arbitraries.of("s", "t"), Arbitraries.of("a", "b", "", "AIR", "zz"),
-        Arbitraries.of(true, false)).as((column, value, flipped) -> flipped ? lit(value).eq(col(column))
-            : col(column).eq(lit(value)));
+    Arbitrary<Expr> compared = Combinators.combine(Arbitraries.of("s", "t"), Arbitraries.of(0, 1, 2))
+        .as((column, start) -> start == 0 ? col(column) : Expr.substring(col(column), start, 2));
+    Arbitrary<Expr> equality = Combinators.combine(compared, Arbitraries.of("a", "b", "", "AIR", "zz", "13", "IR", "a"),
+        Arbitraries.of(true, false)).as((column, value, flipped) -> flipped ? lit(value).eq(column)
+            : column.eq(lit(value)));
     Arbitrary<Expr> other = Arbitraries.longs().between(-2, 2).map(v -> (Expr) col("n").gt(lit(v)));
     return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(5, equality), net.jqwik.api.Tuple.of(1, other)).list();
   }
