@@ -11,6 +11,7 @@ import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
 import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
+import dev.memwall.substrait.optimizer.CommonSubtrees;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.GroupReduction;
@@ -99,7 +100,8 @@ public final class SubstraitPlans {
     IntSupplier ids = () -> ++sharedIds[0];
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
-    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
+    LogicalRel subtreesShared = CommonSubtrees.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
+    LogicalRel shared = GroupReduction.rewrite(subtreesShared, estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

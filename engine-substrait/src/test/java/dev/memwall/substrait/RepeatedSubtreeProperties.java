@@ -1,0 +1,161 @@
+package dev.memwall.substrait;
+
+import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.core.expr.Expr.lit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memwall.core.memory.BudgetExceededException;
+import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.MemoryBudget;
+import dev.memwall.core.memory.PropertyLeakCheck;
+import dev.memwall.core.operator.Aggregate;
+import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.vector.Table;
+import dev.memwall.substrait.logical.Explain;
+import dev.memwall.substrait.logical.LogicalRel;
+import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import dev.memwall.substrait.optimizer.CardinalityEstimator;
+import dev.memwall.substrait.optimizer.ColumnStatistics;
+import dev.memwall.substrait.optimizer.CommonSubtrees;
+import dev.memwall.substrait.optimizer.TableStatistics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * {@link CommonSubtrees} against the plans it rewrites, both run: a large table {@code t(k, v)}
+ * joined to the chosen rows of a small {@code u(k, v)} (its positive values), once for a grouping
+ * and again for a total over the same rows (TPC-H Q11's shape). Keys are skewed, repeated, null and at the type's limits, values null in places, either
+ * table possibly empty. The estimates come from supplied statistics under which the chosen rows are
+ * few, so that sharing pays, or many, so that it does not.
+ */
+@AddLifecycleHook(PropertyLeakCheck.class)
+class RepeatedSubtreeProperties {
+  private static final CardinalityEstimator FEW = new CardinalityEstimator(scan -> scan.table().equals("t")
+      ? TableStatistics.supplied(1e6, Map.of("k", ColumnStatistics.distinct(1e4)))
+      : TableStatistics.supplied(100, Map.of("k", ColumnStatistics.distinct(100), "v", ColumnStatistics.distinct(3))));
+  private static final CardinalityEstimator MANY = new CardinalityEstimator(scan -> scan.table().equals("t")
+      ? TableStatistics.supplied(1e6, Map.of("k", ColumnStatistics.distinct(1e6)))
+      : TableStatistics.supplied(1e6, Map.of("k", ColumnStatistics.distinct(1e6),
+          "v", new ColumnStatistics(2, 0, 1, 2, 0)))); // every value positive: all of u is chosen
+
+  @Property(tries = 80)
+  void aJoinRepeatedForATotalIsComputedOnceWithTheSameRows(@ForAll("keys") @Size(max = 40) List<Long> large,
+      @ForAll("keys") @Size(max = 12) List<Long> small, @ForAll boolean totalOnTheLeft, EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", large); Table u = KeyValueTables.of(memory, "k", "v", small)) {
+      LogicalRel grouped = new LogicalRel.Aggregation(joined(t, u, ""), List.of(col("k").as("k")),
+          List.of(Aggregate.sum(col("v"), "s"), Aggregate.countStar("n")));
+      LogicalRel total = new LogicalRel.Aggregation(joined(t, u, "2"), List.of(), List.of(Aggregate.max(col("v2"), "top"),
+          Aggregate.countStar("all")));
+      LogicalRel cross = totalOnTheLeft ? new LogicalRel.Cross(total, grouped) : new LogicalRel.Cross(grouped, total);
+      LogicalRel plan = new LogicalRel.Filter(cross, col("n").mul(lit(4L)).ge(col("all")));
+      LogicalRel rewritten = CommonSubtrees.rewrite(plan, FEW, ids());
+      assertNotEquals(plan, rewritten);
+      String text = Explain.of(rewritten);
+      assertTrue(text.contains("shared #1 (as above)") && !text.contains("shared #2"), text);
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+    }
+  }
+
+  @Example
+  void aSubtreeReadThreeTimesOrAtTwoPlacesIsComputedOnce(EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", List.of(1L, 1L, 2L, 3L, Long.MAX_VALUE));
+        Table u = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L, 2L, 5L, 1L, 3L))) {
+      LogicalRel three = new LogicalRel.Cross(new LogicalRel.Cross(sums(joined(t, u, ""), ""),
+          sums(joined(t, u, "2"), "2")), sums(joined(t, u, "3"), "3"));
+      LogicalRel once = CommonSubtrees.rewrite(three, FEW, ids());
+      String text = Explain.of(once);
+      assertEquals(2, text.split("shared #1 \\(as above\\)", -1).length - 1, text);
+      assertTrue(!text.contains("shared #2"), text);
+      assertEquals(LogicalRuns.sortedRows(memory, three), LogicalRuns.sortedRows(memory, once));
+      LogicalRel node = joined(t, u, "");
+      LogicalRel twice = new LogicalRel.Cross(sums(node, ""), new LogicalRel.Aggregation(node, List.of(),
+          List.of(Aggregate.max(col("v"), "top"))));
+      LogicalRel shared = CommonSubtrees.rewrite(twice, FEW, ids());
+      assertTrue(Explain.of(shared).contains("shared #1 (as above)"), Explain.of(shared));
+      assertEquals(LogicalRuns.sortedRows(memory, twice), LogicalRuns.sortedRows(memory, shared));
+    }
+  }
+
+  @Example
+  void subtreesThatDifferAreCheapAreOrderedOrKeepManyRowsAreNotShared(EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L)); Table u = KeyValueTables.of(memory, "k", "v",
+        List.of(1L))) {
+      LogicalRel other = new LogicalRel.Join(JoinKind.INNER, scan("t", t, "2"),
+          new LogicalRel.Filter(scan("u", u, "u2"), col("vu2").ge(lit(1L))), List.of("k2"), List.of("ku2"));
+      LogicalRel differ = new LogicalRel.Cross(sums(joined(t, u, ""), ""), sums(other, "2"));
+      assertEquals(differ, CommonSubtrees.rewrite(differ, FEW, ids()), "another condition");
+      LogicalRel cheap = new LogicalRel.Cross(new LogicalRel.Filter(scan("t", t, ""), col("v").gt(lit(0L))),
+          new LogicalRel.Filter(scan("t", t, "2"), col("v2").gt(lit(0L))));
+      assertEquals(cheap, CommonSubtrees.rewrite(cheap, FEW, ids()), "a filtered scan is read again");
+      LogicalRel many = new LogicalRel.Cross(joined(t, u, ""), joined(t, u, "2"));
+      assertEquals(many, CommonSubtrees.rewrite(many, MANY, ids()), "most of a large join is computed again");
+      LogicalRel ordered = new LogicalRel.Cross(new LogicalRel.Limit(new LogicalRel.Sort(joined(t, u, ""),
+          List.of(SortKey.asc("v"))), 1), new LogicalRel.Limit(new LogicalRel.Sort(joined(t, u, "2"),
+          List.of(SortKey.asc("v2"))), 1));
+      LogicalRel.Cross rewritten = (LogicalRel.Cross) CommonSubtrees.rewrite(ordered, FEW, ids());
+      assertTrue(rewritten.left() instanceof LogicalRel.Limit left && left.input() instanceof LogicalRel.Sort
+          && rewritten.right() instanceof LogicalRel.Limit right && right.input() instanceof LogicalRel.Sort,
+          "a sorted subtree is not shared, only the join below it: " + Explain.of(rewritten));
+      assertTrue(Explain.of(rewritten).contains("shared #1 (as above)"), Explain.of(rewritten));
+    }
+  }
+
+  @Example
+  void aBudgetTooSmallForTheSharedRowsFailsByNameAndLeaksNothing(EngineMemory memory) {
+    List<Long> keys = new ArrayList<>();
+    for (long i = 0; i < 20_000; i++) {
+      keys.add(i % 7);
+    }
+    try (Table t = KeyValueTables.of(memory, "k", "v", keys); Table u = KeyValueTables.of(memory, "k", "v",
+        List.of(1L, 2L, 3L))) {
+      LogicalRel plan = CommonSubtrees.rewrite(new LogicalRel.Cross(sums(joined(t, u, ""), ""),
+          sums(joined(t, u, "2"), "2")), FEW, ids());
+      try (EngineMemory tiny = EngineMemory.create(MemoryBudget.of("tiny", 64 * 1024), 0)) {
+        BudgetExceededException e = assertThrows(BudgetExceededException.class,
+            () -> LogicalRuns.sortedRows(tiny, plan));
+        assertTrue(e.getMessage().contains("tiny"), e.getMessage());
+        assertEquals(0, tiny.arrow().getAllocatedMemory(), "the shared rows are freed");
+      }
+    }
+  }
+
+  /** {@code t} joined to the chosen rows of {@code u}, its columns suffixed {@code suffix}. */
+  private static LogicalRel joined(Table t, Table u, String suffix) {
+    LogicalRel chosen = new LogicalRel.Filter(scan("u", u, "u" + suffix), col("vu" + suffix).gt(lit(0L)));
+    return new LogicalRel.Join(JoinKind.INNER, scan("t", t, suffix), chosen, List.of("k" + suffix),
+        List.of("ku" + suffix));
+  }
+
+  /** The sum of {@code v} per key of {@code rel}, its columns suffixed {@code suffix}. */
+  private static LogicalRel sums(LogicalRel rel, String suffix) {
+    return new LogicalRel.Aggregation(rel, List.of(col("k" + suffix).as("k" + suffix)),
+        List.of(Aggregate.sum(col("v" + suffix), "s" + suffix)));
+  }
+
+  /** A scan of {@code table} as {@code name}, its columns {@code k} and {@code v} suffixed {@code suffix}. */
+  private static LogicalRel scan(String name, Table table, String suffix) {
+    return new LogicalRel.Scan(name, table, List.of("k", "v"), List.of("k" + suffix, "v" + suffix));
+  }
+
+  private static IntSupplier ids() {
+    int[] last = {0};
+    return () -> ++last[0];
+  }
+
+  @Provide
+  Arbitrary<List<Long>> keys() {
+    return KeyValueTables.keys();
+  }
+}
