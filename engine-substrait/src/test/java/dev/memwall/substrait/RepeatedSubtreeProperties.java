@@ -20,6 +20,7 @@ import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.ColumnStatistics;
 import dev.memwall.substrait.optimizer.CommonSubtrees;
+import dev.memwall.substrait.optimizer.SharedSemiJoin;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,9 +35,11 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * {@link CommonSubtrees} against the plans it rewrites, both run: a large table {@code t(k, v)}
- * joined to the chosen rows of a small {@code u(k, v)} (its positive values), once for a grouping
- * and again for a total over the same rows (TPC-H Q11's shape). Keys are skewed, repeated, null and at the type's limits, values null in places, either
+ * {@link CommonSubtrees} and {@link SharedSemiJoin} against the plans they rewrite, both run: a
+ * large table {@code t(k, v)} joined to the chosen rows of a small {@code u(k, v)} (its positive
+ * values), once for a grouping and again for a total over the same rows (TPC-H Q11's shape), or
+ * joined to them and to the minimum value per key of its rows semi joined to them (TPC-H Q2's
+ * shape). Keys are skewed, repeated, null and at the type's limits, values null in places, either
  * table possibly empty. The estimates come from supplied statistics under which the chosen rows are
  * few, so that sharing pays, or many, so that it does not.
  */
@@ -112,6 +115,34 @@ class RepeatedSubtreeProperties {
     }
   }
 
+  @Property(tries = 80)
+  void aTableSemiJoinedElsewhereIsReducedOnceWithTheSameRows(@ForAll("keys") @Size(max = 40) List<Long> large,
+      @ForAll("keys") @Size(max = 12) List<Long> small, @ForAll boolean filterBetweenTheJoins, EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", large); Table u = KeyValueTables.of(memory, "k", "v", small)) {
+      LogicalRel plan = lowest(t, u, chosen(u), filterBetweenTheJoins);
+      LogicalRel rewritten = SharedSemiJoin.rewrite(plan, FEW, ids());
+      assertNotEquals(plan, rewritten);
+      assertTrue(Explain.of(rewritten).contains("shared #1 (as above)"), Explain.of(rewritten));
+      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+    }
+  }
+
+  @Example
+  void aSemiJoinToOtherRowsOnOtherPairsOrKeepingMostOfItsTableIsLeftAlone(EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L)); Table u = KeyValueTables.of(memory, "k", "v",
+        List.of(1L))) {
+      LogicalRel otherRows = lowest(t, u, scan("u", u, "u"), true);
+      assertEquals(otherRows, SharedSemiJoin.rewrite(otherRows, FEW, ids()), "the semi join reads all of u");
+      LogicalRel many = lowest(t, u, chosen(u), true);
+      assertEquals(many, SharedSemiJoin.rewrite(many, MANY, ids()), "the semi join keeps most of t");
+      LogicalRel minimum = new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI, scan("t", t, "2"), chosen(u),
+          List.of("v2"), List.of("ku")), List.of(col("k2").as("k2")), List.of(Aggregate.min(col("v2"), "m")));
+      LogicalRel otherPairs = new LogicalRel.Join(JoinKind.INNER, new LogicalRel.Join(JoinKind.INNER, chosen(u),
+          scan("t", t, ""), List.of("ku"), List.of("k")), minimum, List.of("k"), List.of("k2"));
+      assertEquals(otherPairs, SharedSemiJoin.rewrite(otherPairs, FEW, ids()), "the semi join pairs v, not k");
+    }
+  }
+
   @Example
   void aBudgetTooSmallForTheSharedRowsFailsByNameAndLeaksNothing(EngineMemory memory) {
     List<Long> keys = new ArrayList<>();
@@ -131,11 +162,31 @@ class RepeatedSubtreeProperties {
     }
   }
 
+  /**
+   * The rows of {@code t} joined to the chosen rows of {@code u} with the minimum {@code v} of its
+   * rows semi joined to {@code semiRows} per key, those at the minimum; Q2's decorrelated shape.
+   */
+  private static LogicalRel lowest(Table t, Table u, LogicalRel semiRows, boolean filterBetweenTheJoins) {
+    LogicalRel minimum = new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI, scan("t", t, "2"), semiRows,
+        List.of("k2"), List.of("ku")), List.of(col("k2").as("k2")), List.of(Aggregate.min(col("v2"), "m")));
+    LogicalRel atMinimum = new LogicalRel.Join(JoinKind.INNER, scan("t", t, ""), minimum, List.of("k"), List.of("k2"));
+    if (filterBetweenTheJoins) {
+      return new LogicalRel.Join(JoinKind.INNER, chosen(u), new LogicalRel.Filter(atMinimum, col("v").eq(col("m"))),
+          List.of("ku"), List.of("k"));
+    }
+    return new LogicalRel.Filter(new LogicalRel.Join(JoinKind.INNER, atMinimum, chosen(u), List.of("k"),
+        List.of("ku")), col("v").eq(col("m")));
+  }
+
   /** {@code t} joined to the chosen rows of {@code u}, its columns suffixed {@code suffix}. */
   private static LogicalRel joined(Table t, Table u, String suffix) {
     LogicalRel chosen = new LogicalRel.Filter(scan("u", u, "u" + suffix), col("vu" + suffix).gt(lit(0L)));
     return new LogicalRel.Join(JoinKind.INNER, scan("t", t, suffix), chosen, List.of("k" + suffix),
         List.of("ku" + suffix));
+  }
+
+  private static LogicalRel chosen(Table u) {
+    return new LogicalRel.Filter(scan("u", u, "u"), col("vu").gt(lit(0L)));
   }
 
   /** The sum of {@code v} per key of {@code rel}, its columns suffixed {@code suffix}. */
