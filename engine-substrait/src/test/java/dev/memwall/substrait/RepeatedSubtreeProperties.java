@@ -104,6 +104,9 @@ class RepeatedSubtreeProperties {
       assertEquals(cheap, CommonSubtrees.rewrite(cheap, FEW, ids()), "a filtered scan is read again");
       LogicalRel many = new LogicalRel.Cross(joined(t, u, ""), joined(t, u, "2"));
       assertEquals(many, CommonSubtrees.rewrite(many, MANY, ids()), "most of a large join is computed again");
+      LogicalRel tiny = new LogicalRel.Cross(sums(joined(t, u, ""), ""), sums(joined(t, u, "2"), "2"));
+      assertEquals(tiny, CommonSubtrees.rewrite(tiny, new CardinalityEstimator(scan -> TableStatistics.supplied(1_000,
+          Map.of())), ids()), "tables of one chunk are read again");
       LogicalRel ordered = new LogicalRel.Cross(new LogicalRel.Limit(new LogicalRel.Sort(joined(t, u, ""),
           List.of(SortKey.asc("v"))), 1), new LogicalRel.Limit(new LogicalRel.Sort(joined(t, u, "2"),
           List.of(SortKey.asc("v2"))), 1));

@@ -1,5 +1,6 @@
 package dev.memwall.substrait.optimizer;
 
+import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
@@ -27,13 +28,14 @@ import java.util.function.IntSupplier;
  * names; equal nodes have equal rows, so the plan's rows are unchanged. Repeated further, smaller
  * subtrees repeated elsewhere are shared too.
  *
- * <p>A subtree is shared only where it joins or aggregates (a filtered scan costs about as much to
- * read again as to hold), where its rows' order is not one its readers could see (a sort, possibly
- * under projects, filters and limits: a shared result is read back in no particular order), and,
- * unless it is an aggregation, whose result is materialized anyway, where its estimate is at most
- * half the rows of the largest table it reads, since holding most of a large join costs about what
- * computing it again does. Subtrees under a shared relation already are left alone. Stateless and
- * thread-safe when the estimator is.
+ * <p>A subtree is shared only where it joins or aggregates tables larger than one chunk (a
+ * filtered scan, or tables of a chunk, cost about as much to read again as to hold), where its
+ * rows' order is not one its readers could see (a sort, possibly under projects, filters and
+ * limits: a shared result is read back in no particular order), and, unless it is an aggregation,
+ * whose result is materialized anyway, where its estimate is at most half the rows of the largest
+ * table it reads, since holding most of a large join costs about what computing it again does.
+ * Subtrees under a shared relation already are left alone. Stateless and thread-safe when the
+ * estimator is.
  */
 public final class CommonSubtrees {
   private CommonSubtrees() {}
@@ -129,10 +131,15 @@ public final class CommonSubtrees {
     return replaced;
   }
 
-  /** Whether sharing {@code rel} pays: an aggregation always, anything else where it keeps few rows. */
+  /**
+   * Whether sharing {@code rel} pays: not where its tables fit in one chunk (computing it again
+   * costs what reading its result back does), an aggregation otherwise always, anything else where
+   * it keeps few rows.
+   */
   private static boolean pays(LogicalRel rel, CardinalityEstimator estimator) {
-    return rel instanceof LogicalRel.Aggregation
-        || estimator.of(rel).rows() <= SharedAggregateInput.MOST_SHARED * RepeatedJoinInput.largestTable(rel, estimator);
+    double largest = RepeatedJoinInput.largestTable(rel, estimator);
+    return largest > Chunk.CAPACITY && (rel instanceof LogicalRel.Aggregation
+        || estimator.of(rel).rows() <= SharedAggregateInput.MOST_SHARED * largest);
   }
 
   /** The nodes of {@code rel} worth sharing, outside shared relations, each with its size. */
