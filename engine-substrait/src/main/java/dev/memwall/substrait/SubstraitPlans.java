@@ -20,6 +20,7 @@ import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.SharedSemiJoin;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
+import dev.memwall.substrait.optimizer.TotalFromGroups;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
 import java.util.ArrayList;
@@ -101,8 +102,8 @@ public final class SubstraitPlans {
     IntSupplier ids = () -> ++sharedIds[0];
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
-    LogicalRel subtreesShared = CommonSubtrees.rewrite(SharedSemiJoin.rewrite(
-        CommonAggregations.rewrite(joinsShared, ids), estimator, ids), estimator, ids);
+    LogicalRel totals = TotalFromGroups.rewrite(CommonAggregations.rewrite(joinsShared, ids), converter::type, ids);
+    LogicalRel subtreesShared = CommonSubtrees.rewrite(SharedSemiJoin.rewrite(totals, estimator, ids), estimator, ids);
     LogicalRel shared = GroupReduction.rewrite(subtreesShared, estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }

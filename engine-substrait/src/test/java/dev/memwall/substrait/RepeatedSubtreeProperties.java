@@ -13,6 +13,7 @@ import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
+import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
@@ -22,6 +23,7 @@ import dev.memwall.substrait.optimizer.ColumnStatistics;
 import dev.memwall.substrait.optimizer.CommonSubtrees;
 import dev.memwall.substrait.optimizer.SharedSemiJoin;
 import dev.memwall.substrait.optimizer.TableStatistics;
+import dev.memwall.substrait.optimizer.TotalFromGroups;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +37,11 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * {@link CommonSubtrees} and {@link SharedSemiJoin} against the plans they rewrite, both run: a
- * large table {@code t(k, v)} joined to the chosen rows of a small {@code u(k, v)} (its positive
- * values), once for a grouping and again for a total over the same rows (TPC-H Q11's shape), or
- * joined to them and to the minimum value per key of its rows semi joined to them (TPC-H Q2's
- * shape). Keys are skewed, repeated, null and at the type's limits, values null in places, either
+ * {@link CommonSubtrees}, {@link SharedSemiJoin} and {@link TotalFromGroups} against the plans
+ * they rewrite, both run: a large table {@code t(k, v)} joined to the chosen rows of a small
+ * {@code u(k, v)} (its positive values), once for a grouping and again for a total over the same
+ * rows (TPC-H Q11's shape), or joined to them and to the minimum value per key of its rows semi
+ * joined to them (TPC-H Q2's shape). Keys are skewed, repeated, null and at the type's limits, values null in places, either
  * table possibly empty. The estimates come from supplied statistics under which the chosen rows are
  * few, so that sharing pays, or many, so that it does not.
  */
@@ -63,11 +65,7 @@ class RepeatedSubtreeProperties {
           Aggregate.countStar("all")));
       LogicalRel cross = totalOnTheLeft ? new LogicalRel.Cross(total, grouped) : new LogicalRel.Cross(grouped, total);
       LogicalRel plan = new LogicalRel.Filter(cross, col("n").mul(lit(4L)).ge(col("all")));
-      LogicalRel rewritten = CommonSubtrees.rewrite(plan, FEW, ids());
-      assertNotEquals(plan, rewritten);
-      String text = Explain.of(rewritten);
-      assertTrue(text.contains("shared #1 (as above)") && !text.contains("shared #2"), text);
-      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+      assertSharedOnce(memory, plan, CommonSubtrees.rewrite(plan, FEW, ids()));
     }
   }
 
@@ -78,16 +76,12 @@ class RepeatedSubtreeProperties {
       LogicalRel three = new LogicalRel.Cross(new LogicalRel.Cross(sums(joined(t, u, ""), ""),
           sums(joined(t, u, "2"), "2")), sums(joined(t, u, "3"), "3"));
       LogicalRel once = CommonSubtrees.rewrite(three, FEW, ids());
-      String text = Explain.of(once);
-      assertEquals(2, text.split("shared #1 \\(as above\\)", -1).length - 1, text);
-      assertTrue(!text.contains("shared #2"), text);
-      assertEquals(LogicalRuns.sortedRows(memory, three), LogicalRuns.sortedRows(memory, once));
+      assertSharedOnce(memory, three, once);
+      assertEquals(2, Explain.of(once).split("shared #1 \\(as above\\)", -1).length - 1, Explain.of(once));
       LogicalRel node = joined(t, u, "");
       LogicalRel twice = new LogicalRel.Cross(sums(node, ""), new LogicalRel.Aggregation(node, List.of(),
           List.of(Aggregate.max(col("v"), "top"))));
-      LogicalRel shared = CommonSubtrees.rewrite(twice, FEW, ids());
-      assertTrue(Explain.of(shared).contains("shared #1 (as above)"), Explain.of(shared));
-      assertEquals(LogicalRuns.sortedRows(memory, twice), LogicalRuns.sortedRows(memory, shared));
+      assertSharedOnce(memory, twice, CommonSubtrees.rewrite(twice, FEW, ids()));
     }
   }
 
@@ -123,10 +117,7 @@ class RepeatedSubtreeProperties {
       @ForAll("keys") @Size(max = 12) List<Long> small, @ForAll boolean filterBetweenTheJoins, EngineMemory memory) {
     try (Table t = KeyValueTables.of(memory, "k", "v", large); Table u = KeyValueTables.of(memory, "k", "v", small)) {
       LogicalRel plan = lowest(t, u, chosen(u), filterBetweenTheJoins);
-      LogicalRel rewritten = SharedSemiJoin.rewrite(plan, FEW, ids());
-      assertNotEquals(plan, rewritten);
-      assertTrue(Explain.of(rewritten).contains("shared #1 (as above)"), Explain.of(rewritten));
-      assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
+      assertSharedOnce(memory, plan, SharedSemiJoin.rewrite(plan, FEW, ids()));
     }
   }
 
@@ -146,6 +137,69 @@ class RepeatedSubtreeProperties {
     }
   }
 
+  @Property(tries = 80)
+  void aTotalOverTheRowsAnotherAggregationGroupsIsTakenOverItsGroupsWithTheSameRows(
+      @ForAll("keys") @Size(max = 40) List<Long> large, @ForAll("keys") @Size(max = 12) List<Long> small,
+      EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", large); Table u = KeyValueTables.of(memory, "k", "v", small)) {
+      LogicalRel perKey = new LogicalRel.Filter(new LogicalRel.Join(JoinKind.INNER, perKeyAndValue(t, u),
+          total(t, u, true, Aggregate.Function.SUM, Aggregate.Function.MAX), List.of("k"), List.of("tk")),
+          col("s").mul(lit(3L)).ge(col("total")));
+      LogicalRel overAll = new LogicalRel.Cross(perKeyAndValue(t, u), total(t, u, false, Aggregate.Function.MIN,
+          Aggregate.Function.SUM));
+      for (LogicalRel plan : List.of(perKey, overAll)) {
+        assertSharedOnce(memory, plan, TotalFromGroups.rewrite(plan, RepeatedSubtreeProperties::exact, ids()));
+      }
+    }
+  }
+
+  @Example
+  void aTotalOfAnotherFunctionTypeInputOrKeyIsTakenOverItsRows(EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L)); Table u = KeyValueTables.of(memory, "k", "v",
+        List.of(1L))) {
+      LogicalRel average = new LogicalRel.Cross(perKeyAndValue(t, u), total(t, u, false, Aggregate.Function.AVG,
+          Aggregate.Function.MAX));
+      assertEquals(average, TotalFromGroups.rewrite(average, RepeatedSubtreeProperties::exact, ids()), "an average");
+      LogicalRel sums = new LogicalRel.Cross(perKeyAndValue(t, u), total(t, u, false, Aggregate.Function.SUM,
+          Aggregate.Function.MAX));
+      assertEquals(sums, TotalFromGroups.rewrite(sums, name -> ColumnType.FLOAT64, ids()), "floating point");
+      assertEquals(sums, TotalFromGroups.rewrite(sums, name -> null, ids()), "an unknown type");
+      LogicalRel other = new LogicalRel.Cross(perKeyAndValue(t, u), new LogicalRel.Aggregation(
+          new LogicalRel.Project(joined(t, u, "2"), List.of(col("v2").mul(lit(2L)).as("e2"))), List.of(),
+          List.of(Aggregate.sum(col("e2"), "total"))));
+      assertEquals(other, TotalFromGroups.rewrite(other, RepeatedSubtreeProperties::exact, ids()), "another expression");
+      LogicalRel byValue = new LogicalRel.Cross(perKeyAndValue(t, u), new LogicalRel.Aggregation(
+          new LogicalRel.Project(joined(t, u, "2"), List.of(col("ku2").as("tk"), col("v2").mul(lit(2L)).as("e2"))),
+          List.of(col("tk").as("tk")), List.of(Aggregate.sum(col("e2"), "total"))));
+      assertEquals(byValue, TotalFromGroups.rewrite(byValue, RepeatedSubtreeProperties::exact, ids()),
+          "a key the groups do not have");
+    }
+  }
+
+  /** The sum, minimum and maximum of {@code 2v} per key and value of {@code t} joined to the chosen rows of {@code u}. */
+  private static LogicalRel perKeyAndValue(Table t, Table u) {
+    return new LogicalRel.Aggregation(new LogicalRel.Project(joined(t, u, ""), List.of(col("k").as("k"),
+        col("v").as("v"), col("v").add(col("v")).as("e"))), List.of(col("k").as("k"), col("v").as("gv")),
+        List.of(Aggregate.sum(col("e"), "s"), Aggregate.min(col("e"), "lo"), Aggregate.max(col("e"), "hi")));
+  }
+
+  /** {@code first} and {@code second} of {@code 2v} over the same rows, per key where {@code grouped}. */
+  private static LogicalRel total(Table t, Table u, boolean grouped, Aggregate.Function first,
+      Aggregate.Function second) {
+    List<dev.memwall.core.expr.NamedExpr> outputs = new ArrayList<>(List.of(col("v2").add(col("v2")).as("e2")));
+    if (grouped) {
+      outputs.add(col("k2").as("tk"));
+    }
+    return new LogicalRel.Aggregation(new LogicalRel.Project(joined(t, u, "2"), outputs),
+        grouped ? List.of(col("tk").as("tk")) : List.of(),
+        List.of(new Aggregate(first, col("e2"), "total"), new Aggregate(second, col("e2"), "top")));
+  }
+
+  /** The measures' types as the converter records them: integers. */
+  private static ColumnType exact(String name) {
+    return ColumnType.INT64;
+  }
+
   @Example
   void aBudgetTooSmallForTheSharedRowsFailsByNameAndLeaksNothing(EngineMemory memory) {
     List<Long> keys = new ArrayList<>();
@@ -163,6 +217,14 @@ class RepeatedSubtreeProperties {
         assertEquals(0, tiny.arrow().getAllocatedMemory(), "the shared rows are freed");
       }
     }
+  }
+
+  /** That {@code rewritten} reads one shared relation at two places or more and has {@code plan}'s rows. */
+  private static void assertSharedOnce(EngineMemory memory, LogicalRel plan, LogicalRel rewritten) {
+    assertNotEquals(plan, rewritten);
+    String text = Explain.of(rewritten);
+    assertTrue(text.contains("shared #1 (as above)") && !text.contains("shared #2"), text);
+    assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
   }
 
   /**

@@ -72,7 +72,7 @@ public final class CommonAggregations {
     inputs(rel).forEach(input -> collect(input, found, shared || below));
   }
 
-  private static boolean contains(LogicalRel rel, LogicalRel part) {
+  static boolean contains(LogicalRel rel, LogicalRel part) {
     return rel == part || inputs(rel).stream().anyMatch(input -> contains(input, part));
   }
 
