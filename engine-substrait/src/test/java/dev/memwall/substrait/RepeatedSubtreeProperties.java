@@ -116,18 +116,20 @@ class RepeatedSubtreeProperties {
   void aTableSemiJoinedElsewhereIsReducedOnceWithTheSameRows(@ForAll("keys") @Size(max = 40) List<Long> large,
       @ForAll("keys") @Size(max = 12) List<Long> small, @ForAll boolean filterBetweenTheJoins, EngineMemory memory) {
     try (Table t = KeyValueTables.of(memory, "k", "v", large); Table u = KeyValueTables.of(memory, "k", "v", small)) {
-      LogicalRel plan = lowest(t, u, chosen(u), filterBetweenTheJoins);
-      assertSharedOnce(memory, plan, SharedSemiJoin.rewrite(plan, FEW, ids()));
+      LogicalRel plan = lowest(t, chosen(u), chosen(u), filterBetweenTheJoins);
+      assertShared(memory, plan, SharedSemiJoin.rewrite(plan, FEW, ids()), 2); // u's chosen rows and t's semi joined
     }
   }
 
   @Example
-  void aSemiJoinToOtherRowsOnOtherPairsOrKeepingMostOfItsTableIsLeftAlone(EngineMemory memory) {
+  void aSemiJoinToOtherRowsOnOtherPairsOrKeepingMostOfItsTableIsLeftAloneAndATableReadWholeIsReadAgain(EngineMemory memory) {
     try (Table t = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L)); Table u = KeyValueTables.of(memory, "k", "v",
         List.of(1L))) {
-      LogicalRel otherRows = lowest(t, u, scan("u", u, "u"), true);
+      LogicalRel otherRows = lowest(t, scan("u", u, "u"), chosen(u), true);
       assertEquals(otherRows, SharedSemiJoin.rewrite(otherRows, FEW, ids()), "the semi join reads all of u");
-      LogicalRel many = lowest(t, u, chosen(u), true);
+      LogicalRel whole = lowest(t, scan("u", u, "u"), scan("u", u, "u"), true);
+      assertShared(memory, whole, SharedSemiJoin.rewrite(whole, FEW, ids()), 1); // u read whole is read again
+      LogicalRel many = lowest(t, chosen(u), chosen(u), true);
       assertEquals(many, SharedSemiJoin.rewrite(many, MANY, ids()), "the semi join keeps most of t");
       LogicalRel minimum = new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI, scan("t", t, "2"), chosen(u),
           List.of("v2"), List.of("ku")), List.of(col("k2").as("k2")), List.of(Aggregate.min(col("v2"), "m")));
@@ -221,25 +223,33 @@ class RepeatedSubtreeProperties {
 
   /** That {@code rewritten} reads one shared relation at two places or more and has {@code plan}'s rows. */
   private static void assertSharedOnce(EngineMemory memory, LogicalRel plan, LogicalRel rewritten) {
+    assertShared(memory, plan, rewritten, 1);
+  }
+
+  /** That {@code rewritten} reads {@code relations} shared relations, each at two places or more, and has {@code plan}'s rows. */
+  private static void assertShared(EngineMemory memory, LogicalRel plan, LogicalRel rewritten, int relations) {
     assertNotEquals(plan, rewritten);
     String text = Explain.of(rewritten);
-    assertTrue(text.contains("shared #1 (as above)") && !text.contains("shared #2"), text);
+    for (int id = 1; id <= relations; id++) {
+      assertTrue(text.contains("shared #" + id + " (as above)"), text);
+    }
+    assertTrue(!text.contains("shared #" + (relations + 1)), text);
     assertEquals(LogicalRuns.sortedRows(memory, plan), LogicalRuns.sortedRows(memory, rewritten));
   }
 
   /**
-   * The rows of {@code t} joined to the chosen rows of {@code u} with the minimum {@code v} of its
-   * rows semi joined to {@code semiRows} per key, those at the minimum; Q2's decorrelated shape.
+   * The rows of {@code t} joined to {@code rows} of {@code u} and to the minimum {@code v} of its rows
+   * semi joined to {@code semiRows} per key, those at the minimum; Q2's decorrelated shape.
    */
-  private static LogicalRel lowest(Table t, Table u, LogicalRel semiRows, boolean filterBetweenTheJoins) {
+  private static LogicalRel lowest(Table t, LogicalRel semiRows, LogicalRel rows, boolean filterBetweenTheJoins) {
     LogicalRel minimum = new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI, scan("t", t, "2"), semiRows,
         List.of("k2"), List.of("ku")), List.of(col("k2").as("k2")), List.of(Aggregate.min(col("v2"), "m")));
     LogicalRel atMinimum = new LogicalRel.Join(JoinKind.INNER, scan("t", t, ""), minimum, List.of("k"), List.of("k2"));
     if (filterBetweenTheJoins) {
-      return new LogicalRel.Join(JoinKind.INNER, chosen(u), new LogicalRel.Filter(atMinimum, col("v").eq(col("m"))),
+      return new LogicalRel.Join(JoinKind.INNER, rows, new LogicalRel.Filter(atMinimum, col("v").eq(col("m"))),
           List.of("ku"), List.of("k"));
     }
-    return new LogicalRel.Filter(new LogicalRel.Join(JoinKind.INNER, atMinimum, chosen(u), List.of("k"),
+    return new LogicalRel.Filter(new LogicalRel.Join(JoinKind.INNER, atMinimum, rows, List.of("k"),
         List.of("ku")), col("v").eq(col("m")));
   }
 

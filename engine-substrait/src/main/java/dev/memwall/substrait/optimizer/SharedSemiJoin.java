@@ -36,9 +36,11 @@ import java.util.function.IntSupplier;
  * repeats it in the tree as before.
  *
  * <p>X is a {@link LogicalRel.Shared} relation, shared only where its estimate is at most half of
- * L's rows, since holding a large part of L costs more than reading L again. Nodes under a shared
- * relation already are left alone, and so is a node the plan holds at two places. Stateless and
- * thread-safe when the estimator is.
+ * L's rows, since holding a large part of L costs more than reading L again. Q, read by both X and
+ * the tree, is shared too where it is not a scan and is estimated at most half the rows of the
+ * largest table it reads (Q2's chosen parts, a few rows of part filtered twice otherwise). Nodes
+ * under a shared relation already are left alone, and so is a node the plan holds at two places.
+ * Stateless and thread-safe when the estimator is.
  */
 public final class SharedSemiJoin {
   private SharedSemiJoin() {}
@@ -85,7 +87,8 @@ public final class SharedSemiJoin {
             if (lKeys != null) {
               LogicalRel x = new LogicalRel.Join(JoinKind.SEMI, l, semi.right(), lKeys, semi.rightKeys());
               if (estimator.of(x).rows() <= SharedAggregateInput.MOST_SHARED * estimator.of(l).rows()) {
-                return shared(l, semi, names, x, ids);
+                LogicalRel q = leaves.stream().filter(semi.right()::equals).findFirst().orElseThrow();
+                return shared(l, q, held.get(q) == 1 && pays(q, estimator), semi, names, lKeys, ids);
               }
             }
           }
@@ -95,18 +98,36 @@ public final class SharedSemiJoin {
     return Map.of();
   }
 
-  /** L read as the shared semi join X, and the semi join elsewhere as X renamed to L''s names. */
-  private static Map<LogicalRel, LogicalRel> shared(LogicalRel.Scan l, LogicalRel.Join semi, Map<String, String> names,
-      LogicalRel x, IntSupplier ids) {
-    LogicalRel.Shared shared = new LogicalRel.Shared(ids.getAsInt(), x);
+  /**
+   * L read as the shared semi join X, and the semi join elsewhere as X renamed to L''s names; where
+   * {@code shareQ}, the tree's Q and X's read Q as one shared relation.
+   */
+  private static Map<LogicalRel, LogicalRel> shared(LogicalRel.Scan l, LogicalRel q, boolean shareQ,
+      LogicalRel.Join semi, Map<String, String> names, List<String> lKeys, IntSupplier ids) {
+    Map<LogicalRel, LogicalRel> replaced = new IdentityHashMap<>();
+    LogicalRel right = semi.right();
+    if (shareQ) {
+      right = new LogicalRel.Shared(ids.getAsInt(), semi.right());
+      replaced.put(q, right);
+    }
+    LogicalRel.Shared shared = new LogicalRel.Shared(ids.getAsInt(),
+        new LogicalRel.Join(JoinKind.SEMI, l, right, lKeys, semi.rightKeys()));
     List<NamedExpr> renamed = new ArrayList<>();
     for (String column : l.columns()) {
       renamed.add(Expr.col(column).as(names.get(column)));
     }
-    Map<LogicalRel, LogicalRel> replaced = new IdentityHashMap<>();
     replaced.put(l, shared);
     replaced.put(semi, new LogicalRel.Project(shared, renamed));
     return replaced;
+  }
+
+  /**
+   * Whether Q, read by the tree and by X, pays to be computed once: not a scan or a shared relation
+   * already, and estimated at most half the rows of the largest table it reads.
+   */
+  private static boolean pays(LogicalRel q, CardinalityEstimator estimator) {
+    return !(q instanceof LogicalRel.Scan) && !(q instanceof LogicalRel.Shared)
+        && estimator.of(q).rows() <= SharedAggregateInput.MOST_SHARED * RepeatedJoinInput.largestTable(q, estimator);
   }
 
   /**
