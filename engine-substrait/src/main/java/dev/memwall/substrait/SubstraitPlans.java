@@ -11,13 +11,16 @@ import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
 import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
+import dev.memwall.substrait.optimizer.CommonSubtrees;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
+import dev.memwall.substrait.optimizer.SharedSemiJoin;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
+import dev.memwall.substrait.optimizer.TotalFromGroups;
 import io.substrait.plan.Plan;
 import io.substrait.plan.ProtoPlanConverter;
 import java.util.ArrayList;
@@ -99,7 +102,9 @@ public final class SubstraitPlans {
     IntSupplier ids = () -> ++sharedIds[0];
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
-    LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
+    LogicalRel totals = TotalFromGroups.rewrite(CommonAggregations.rewrite(joinsShared, ids), converter::type, ids);
+    LogicalRel subtreesShared = CommonSubtrees.rewrite(SharedSemiJoin.rewrite(totals, estimator, ids), estimator, ids);
+    LogicalRel shared = GroupReduction.rewrite(subtreesShared, estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

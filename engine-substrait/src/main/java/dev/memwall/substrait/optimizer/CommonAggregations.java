@@ -72,11 +72,11 @@ public final class CommonAggregations {
     inputs(rel).forEach(input -> collect(input, found, shared || below));
   }
 
-  private static boolean contains(LogicalRel rel, LogicalRel part) {
+  static boolean contains(LogicalRel rel, LogicalRel part) {
     return rel == part || inputs(rel).stream().anyMatch(input -> contains(input, part));
   }
 
-  private static List<LogicalRel> inputs(LogicalRel rel) {
+  static List<LogicalRel> inputs(LogicalRel rel) {
     return switch (rel) {
       case LogicalRel.Scan scan -> List.of();
       case LogicalRel.Filter filter -> List.of(filter.input());
@@ -91,7 +91,7 @@ public final class CommonAggregations {
   }
 
   /** {@code rel} with the nodes of {@code replaced} (by identity) replaced. */
-  private static LogicalRel replace(LogicalRel rel, Map<LogicalRel, LogicalRel> replaced) {
+  static LogicalRel replace(LogicalRel rel, Map<LogicalRel, LogicalRel> replaced) {
     LogicalRel replacement = replaced.get(rel);
     return replacement != null ? replacement : Rebuild.withInputs(rel, input -> replace(input, replaced));
   }

@@ -54,7 +54,7 @@ public final class RepeatedJoinInput {
   }
 
   /** The estimated rows of the largest table {@code rel} scans. */
-  private static double largestTable(LogicalRel rel, CardinalityEstimator estimator) {
+  static double largestTable(LogicalRel rel, CardinalityEstimator estimator) {
     double[] largest = {0};
     Rebuild.eachNode(rel, inner -> {
       if (inner instanceof LogicalRel.Scan scan) {
