@@ -15,6 +15,7 @@ import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
 import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.NestedSemiJoins;
 import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
@@ -100,6 +101,7 @@ public final class SubstraitPlans {
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
     LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
+    shared = NestedSemiJoins.rewrite(shared, estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 
