@@ -8,6 +8,7 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
+import dev.memwall.substrait.optimizer.AggregationJoinedLast;
 import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
@@ -47,8 +48,10 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * the rows it is computed over reads them once ({@link SharedAggregateInput}), as does a join's
  * probe side that its build side repeats ({@link RepeatedJoinInput}), an aggregation computed twice
  * is computed once ({@link CommonAggregations}) and an aggregation joined on its grouping keys
- * groups only the keys the join reads ({@link GroupReduction}), the four last through relations
- * shared by their readers ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation}
+ * groups only the keys the join reads ({@link GroupReduction}), joined after a join that reduces them
+ * ({@link AggregationJoinedLast}), and a semi join of a table whose keys are among another's reads
+ * that one's rows ({@link NestedSemiJoins}), the five through relations shared by their readers
+ * ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation}
  * whose output columns carry the root's names, an uncorrelated scalar subquery run first and read
  * as a literal.
  *
@@ -100,6 +103,7 @@ public final class SubstraitPlans {
     IntSupplier ids = () -> ++sharedIds[0];
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
+    joinsShared = AggregationJoinedLast.rewrite(joinsShared, keys, estimator);
     LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
     shared = NestedSemiJoins.rewrite(shared, estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
