@@ -14,6 +14,7 @@ import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
+import dev.memwall.substrait.optimizer.ForeignKeySemiJoin;
 import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
 import dev.memwall.substrait.optimizer.NestedSemiJoins;
@@ -51,7 +52,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * groups only the keys the join reads ({@link GroupReduction}), joined after a join that reduces them
  * ({@link AggregationJoinedLast}), and a semi join of a table whose keys are among another's reads
  * that one's rows ({@link NestedSemiJoins}), the five through relations shared by their readers
- * ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation}
+ * ({@link LogicalRel.Shared}), and a semi join on a declared foreign key with the referenced rows a
+ * semi join on part of its key keeps is one on that part ({@link ForeignKeySemiJoin}); it is then lowered onto a {@link Relation}
  * whose output columns carry the root's names, an uncorrelated scalar subquery run first and read
  * as a literal.
  *
@@ -106,6 +108,7 @@ public final class SubstraitPlans {
     joinsShared = AggregationJoinedLast.rewrite(joinsShared, keys, estimator);
     LogicalRel shared = GroupReduction.rewrite(CommonAggregations.rewrite(joinsShared, ids), estimator, ids);
     shared = NestedSemiJoins.rewrite(shared, estimator, ids);
+    shared = ForeignKeySemiJoin.rewrite(shared, scan -> catalog.foreignKeys(scan.table()));
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

@@ -24,7 +24,9 @@
  * joined it after a join on a filtered table's key that reduces them; {@link
  * dev.memwall.substrait.optimizer.NestedSemiJoins} has a semi join of a table whose keys are among
  * another's read that one's rows; these five share a relation between its readers
- * ({@link dev.memwall.substrait.logical.LogicalRel.Shared}), the one sharing mechanism. {@link dev.memwall.substrait.optimizer.ConstantFolding},
+ * ({@link dev.memwall.substrait.logical.LogicalRel.Shared}), the one sharing mechanism.
+ * {@link dev.memwall.substrait.optimizer.ForeignKeySemiJoin} semi joins on part of a foreign key
+ * where the referenced rows are kept by a semi join on that part of their key. {@link dev.memwall.substrait.optimizer.ConstantFolding},
  * {@link dev.memwall.substrait.optimizer.InLists} and {@link dev.memwall.substrait.optimizer.RangeUnions}
  * simplify expressions as they are converted.
  */
