@@ -44,7 +44,7 @@ public final class ForeignKeySemiJoin {
   }
 
   private static LogicalRel narrowed(LogicalRel.Join join, Function<LogicalRel.Scan, List<ForeignKey>> foreignKeys) {
-    LogicalRel.Scan referencing = filteredScan(join.left());
+    LogicalRel.Scan referencing = NestedSemiJoins.scan(join.left());
     LogicalRel build = join.right() instanceof LogicalRel.Shared shared ? shared.input() : join.right();
     if (referencing == null || !(build instanceof LogicalRel.Join inner) || inner.kind() != JoinKind.SEMI
         || !(inner.left() instanceof LogicalRel.Scan referenced)) {
@@ -80,15 +80,6 @@ public final class ForeignKeySemiJoin {
       }
     }
     return true;
-  }
-
-  /** The scan under {@code rel}'s filters, or null where it is anything else. */
-  private static LogicalRel.Scan filteredScan(LogicalRel rel) {
-    return switch (rel) {
-      case LogicalRel.Scan scan -> scan;
-      case LogicalRel.Filter filter -> filteredScan(filter.input());
-      default -> null;
-    };
   }
 
   /** The table's names of {@code scan}'s {@code columns}, or null where one is not the scan's. */

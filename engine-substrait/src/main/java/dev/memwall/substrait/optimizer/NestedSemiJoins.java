@@ -93,7 +93,7 @@ public final class NestedSemiJoins {
     }
     LogicalRel.Scan scan = scan(join.left());
     LogicalRel.Scan outerScan = scan(outer.left());
-    if (scan == null || scan.source() != outerScan.source() || holds(outer.right(), join)) {
+    if (scan == null || scan.source() != outerScan.source() || RepeatedJoinInput.repeats(outer.right(), join)) {
       return Optional.empty();
     }
     Map<String, String> names = new LinkedHashMap<>(); // outer's column name -> this scan's
@@ -135,7 +135,7 @@ public final class NestedSemiJoins {
   }
 
   /** The scan under {@code rel}, a scan under filters or none; null when it is not one. */
-  private static LogicalRel.Scan scan(LogicalRel rel) {
+  static LogicalRel.Scan scan(LogicalRel rel) {
     return switch (rel) {
       case LogicalRel.Scan scan -> scan;
       case LogicalRel.Filter filter -> scan(filter.input());
@@ -150,16 +150,6 @@ public final class NestedSemiJoins {
       conditions.addAll(Exprs.conjuncts(filter.condition()));
     }
     return conditions;
-  }
-
-  /** Whether {@code rel} holds a node equal to {@code node}. */
-  private static boolean holds(LogicalRel rel, LogicalRel node) {
-    boolean[] found = {false};
-    Rebuild.eachNode(rel, inner -> {
-      found[0] |= inner.equals(node);
-      return inner;
-    });
-    return found[0];
   }
 
   /**
