@@ -53,13 +53,7 @@ final class SharedResults implements AutoCloseable {
     if (known != null && known.input().equals(shared.input())) {
       return known.table();
     }
-    Set<String> read = required.getOrDefault(shared.id(), Set.of());
-    Set<String> columns = new LinkedHashSet<>();
-    shared.input().columns().stream().filter(read::contains).forEach(columns::add);
-    if (columns.isEmpty()) { // count(*) above it: one column for the row count
-      columns.add(shared.input().columns().getFirst());
-    }
-    Table table = run.apply(shared.input(), columns);
+    Table table = run.apply(shared.input(), kept(shared, required.getOrDefault(shared.id(), Set.of())));
     owned.add(table);
     if (known == null) {
       results.put(shared.id(), new Result(shared.input(), table));
@@ -133,9 +127,19 @@ final class SharedResults implements AutoCloseable {
       case LogicalRel.Shared shared -> {
         Set<String> own = required.computeIfAbsent(shared.id(), id -> new LinkedHashSet<>());
         boolean grew = own.addAll(columns);
-        yield require(shared.input(), Set.copyOf(own)) | grew;
+        yield require(shared.input(), kept(shared, own)) | grew;
       }
     };
+  }
+
+  /** The columns of {@code shared}'s table: those of its input in {@code read}, or its first for a row count. */
+  private static Set<String> kept(LogicalRel.Shared shared, Set<String> read) {
+    Set<String> columns = new LinkedHashSet<>();
+    shared.input().columns().stream().filter(read::contains).forEach(columns::add);
+    if (columns.isEmpty()) { // count(*) above it: one column for the row count
+      columns.add(shared.input().columns().getFirst());
+    }
+    return columns;
   }
 
   private static Set<String> union(Set<String> a, Collection<String> b) {

@@ -10,6 +10,7 @@ import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -51,6 +53,18 @@ class SharedColumnsProperties {
       Map<Integer, Set<String>> kept = keptColumns(plan, memory);
       assertEquals(valueReadAbove ? Set.of("k", "v") : Set.of("k"), kept.get(1), "shared #1");
       assertEquals(valueReadAbove ? Set.of("ko", "v") : Set.of("ko"), kept.get(2), "shared #2");
+      assertEquals(LogicalRuns.sortedRows(memory, unshared(plan)), LogicalRuns.sortedRows(memory, plan));
+    }
+  }
+
+  @Example
+  void aRowCountOverASharedRelationReadingAnotherKeepsWhatItsFirstColumnNeeds(EngineMemory memory) {
+    try (Table t = KeyValueTables.of(memory, "k", "v", Arrays.asList(1L, null, 2L, 2L, 3L))) {
+      // nothing is read of #2 but its rows: it keeps its first column, k, which #1 must then keep as well
+      LogicalRel positive = new LogicalRel.Shared(2, new LogicalRel.Filter(new LogicalRel.Shared(1,
+          LogicalRuns.scan("t", t)), col("v").gt(lit(0L))));
+      LogicalRel plan = new LogicalRel.Aggregation(positive, List.of(), List.of(Aggregate.countStar("n")));
+      assertEquals(List.of(List.<Object>of(2L)), LogicalRuns.sortedRows(memory, plan)); // v is 1 and 2 at rows 1 and 2
       assertEquals(LogicalRuns.sortedRows(memory, unshared(plan)), LogicalRuns.sortedRows(memory, plan));
     }
   }
