@@ -6,6 +6,7 @@ import dev.memwall.core.vector.Table;
 import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,9 +17,11 @@ import java.util.function.BiFunction;
 /**
  * The materialized results of one plan run's {@link LogicalRel.Shared} relations: each id's input
  * runs once, when its first reader is lowered, into a table every reader then scans. A table keeps
- * only the columns the plan reads somewhere (a name is read where an expression, a key or the
- * root's output names it; names are unique within a plan), so that a shared join does not carry
- * the unused columns of its tables. The tables live until the plan's run ends: the lowered root
+ * only the columns its readers require, as the lowering requires them from the root's output down
+ * (a filter's, a join's key and an aggregation's columns are required below them, a project's where
+ * its output is), each reader's requirement added to the shared relation's until none grows, so
+ * that a shared join carries neither the unused columns of its tables nor those only its own input
+ * reads (a filter's below its join). The tables live until the plan's run ends: the lowered root
  * relation holds them ({@link dev.memwall.join.relational.Relation#holding}), since a reader's
  * rows may be read as late as the root's last pipeline.
  *
@@ -29,20 +32,14 @@ final class SharedResults implements AutoCloseable {
   /** A shared relation's input and its result. */
   private record Result(LogicalRel input, Table table) {}
 
-  private final Set<String> read;
+  private final Map<Integer, Set<String>> required = new HashMap<>();
   private final Map<Integer, Result> results = new HashMap<>();
   private final List<Table> owned = new ArrayList<>();
 
   /** The shared results of {@code root}'s run, whose output columns are {@code outputs}. */
   SharedResults(LogicalRel root, Set<String> outputs) {
-    this.read = new LinkedHashSet<>(outputs);
-    Map<String, Set<String>> projected = new HashMap<>();
-    collect(root, read, projected);
-    for (boolean grew = true; grew; ) { // a projected column is read where its output is
-      grew = false;
-      for (Map.Entry<String, Set<String>> output : projected.entrySet()) {
-        grew |= read.contains(output.getKey()) && read.addAll(output.getValue());
-      }
+    for (boolean grew = true; grew; ) { // a shared relation's readers may be anywhere, its own input's readers too
+      grew = require(root, outputs);
     }
   }
 
@@ -56,12 +53,7 @@ final class SharedResults implements AutoCloseable {
     if (known != null && known.input().equals(shared.input())) {
       return known.table();
     }
-    Set<String> columns = new LinkedHashSet<>();
-    shared.input().columns().stream().filter(read::contains).forEach(columns::add);
-    if (columns.isEmpty()) { // count(*) above it: one column for the row count
-      columns.add(shared.input().columns().getFirst());
-    }
-    Table table = run.apply(shared.input(), columns);
+    Table table = run.apply(shared.input(), kept(shared, required.getOrDefault(shared.id(), Set.of())));
     owned.add(table);
     if (known == null) {
       results.put(shared.id(), new Result(shared.input(), table));
@@ -97,46 +89,62 @@ final class SharedResults implements AutoCloseable {
   }
 
   /**
-   * Adds to {@code names} every column {@code rel} and its inputs read, but for projects' outputs,
-   * which go to {@code projected}: the columns each output's expression reads.
+   * Adds what {@code rel}'s readers require of it, {@code columns}, to each shared relation's
+   * requirement below it, as {@link RelationLowering} requires columns of its inputs; whether one grew.
    */
-  private static void collect(LogicalRel rel, Set<String> names, Map<String, Set<String>> projected) {
-    switch (rel) {
-      case LogicalRel.Scan scan -> { }
-      case LogicalRel.Filter filter -> {
-        names.addAll(Exprs.columns(filter.condition()));
-        collect(filter.input(), names, projected);
-      }
+  private boolean require(LogicalRel rel, Set<String> columns) {
+    return switch (rel) {
+      case LogicalRel.Scan scan -> false;
+      case LogicalRel.Filter filter -> require(filter.input(), union(columns, Exprs.columns(filter.condition())));
       case LogicalRel.Project project -> {
-        project.outputs().forEach(output -> projected.computeIfAbsent(output.name(), name -> new LinkedHashSet<>())
-            .addAll(Exprs.columns(output.expr())));
-        collect(project.input(), names, projected);
+        Set<String> needed = new LinkedHashSet<>();
+        project.outputs().stream().filter(output -> columns.contains(output.name()))
+            .forEach(output -> needed.addAll(Exprs.columns(output.expr())));
+        if (needed.isEmpty() && !project.outputs().isEmpty()) { // the lowering keeps the first output at least
+          needed.addAll(Exprs.columns(project.outputs().getFirst().expr()));
+        }
+        yield require(project.input(), needed);
       }
       case LogicalRel.Aggregation a -> {
-        a.keys().forEach(key -> names.addAll(Exprs.columns(key.expr())));
+        Set<String> needed = new LinkedHashSet<>();
+        a.keys().forEach(key -> needed.addAll(Exprs.columns(key.expr())));
         for (Aggregate measure : a.measures()) {
           if (measure.argument() != null) {
-            names.addAll(Exprs.columns(measure.argument()));
+            needed.addAll(Exprs.columns(measure.argument()));
           }
         }
-        collect(a.input(), names, projected);
+        yield require(a.input(), needed);
       }
-      case LogicalRel.Sort sort -> {
-        sort.keys().stream().map(SortKey::column).forEach(names::add);
-        collect(sort.input(), names, projected);
+      case LogicalRel.Sort sort -> require(sort.input(),
+          union(columns, sort.keys().stream().map(SortKey::column).toList()));
+      case LogicalRel.Limit limit -> require(limit.input(), columns);
+      case LogicalRel.Join join -> require(join.left(), union(columns, join.leftKeys()))
+          | require(join.right(), union(columns, join.rightKeys()));
+      case LogicalRel.Cross cross -> require(cross.left(), SemiJoinPlacement.oneRow(cross.left())
+          ? union(columns, cross.left().columns()) : columns)
+          | require(cross.right(), SemiJoinPlacement.oneRow(cross.right())
+          ? union(columns, cross.right().columns()) : columns);
+      case LogicalRel.Shared shared -> {
+        Set<String> own = required.computeIfAbsent(shared.id(), id -> new LinkedHashSet<>());
+        boolean grew = own.addAll(columns);
+        yield require(shared.input(), kept(shared, own)) | grew;
       }
-      case LogicalRel.Limit limit -> collect(limit.input(), names, projected);
-      case LogicalRel.Join join -> {
-        names.addAll(join.leftKeys());
-        names.addAll(join.rightKeys());
-        collect(join.left(), names, projected);
-        collect(join.right(), names, projected);
-      }
-      case LogicalRel.Cross cross -> {
-        collect(cross.left(), names, projected);
-        collect(cross.right(), names, projected);
-      }
-      case LogicalRel.Shared shared -> collect(shared.input(), names, projected);
+    };
+  }
+
+  /** The columns of {@code shared}'s table: those of its input in {@code read}, or its first for a row count. */
+  private static Set<String> kept(LogicalRel.Shared shared, Set<String> read) {
+    Set<String> columns = new LinkedHashSet<>();
+    shared.input().columns().stream().filter(read::contains).forEach(columns::add);
+    if (columns.isEmpty()) { // count(*) above it: one column for the row count
+      columns.add(shared.input().columns().getFirst());
     }
+    return columns;
+  }
+
+  private static Set<String> union(Set<String> a, Collection<String> b) {
+    Set<String> all = new LinkedHashSet<>(a);
+    all.addAll(b);
+    return all;
   }
 }

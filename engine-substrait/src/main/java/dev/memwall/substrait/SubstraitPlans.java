@@ -8,14 +8,17 @@ import dev.memwall.join.relational.Relation;
 import dev.memwall.substrait.logical.Explain;
 import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.optimizer.AggregateBeforeLookup;
+import dev.memwall.substrait.optimizer.AggregationJoinedLast;
 import dev.memwall.substrait.optimizer.BuildSideReduction;
 import dev.memwall.substrait.optimizer.CardinalityEstimator;
 import dev.memwall.substrait.optimizer.CommonAggregations;
 import dev.memwall.substrait.optimizer.CommonSubtrees;
 import dev.memwall.substrait.optimizer.DeterminedGroupingKeys;
 import dev.memwall.substrait.optimizer.EagerCount;
+import dev.memwall.substrait.optimizer.ForeignKeySemiJoin;
 import dev.memwall.substrait.optimizer.GroupReduction;
 import dev.memwall.substrait.optimizer.JoinOrder;
+import dev.memwall.substrait.optimizer.NestedSemiJoins;
 import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.SharedSemiJoin;
@@ -38,21 +41,35 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * Substrait plans run on memwall: a plan (Substrait's Java POJOs, or its protobuf through the
  * library's {@link ProtoPlanConverter}) with one root is converted into a {@link LogicalRel}
  * against a {@link Catalog}, which refuses anything outside the supported subset (see the package
- * documentation) with an {@link UnsupportedPlanException} before anything runs; its comma joins
- * are ordered ({@link JoinOrder}), an aggregation is taken before a join that only looks up
- * columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where the
- * others are determined ({@link DeterminedGroupingKeys}), both from the keys the catalog declares,
- * a top-N is taken before a join that extends each row once ({@link TopNBeforeLookup}, from the
- * declared foreign keys), a count over a left outer join's optional side is taken
- * before the join ({@link EagerCount}), a join's build side is semi joined to a filtered input its
- * probe side is joined to on the same key ({@link BuildSideReduction}), an aggregate joined back to
- * the rows it is computed over reads them once ({@link SharedAggregateInput}), as does a join's
- * probe side that its build side repeats ({@link RepeatedJoinInput}), an aggregation computed twice
- * is computed once ({@link CommonAggregations}) and an aggregation joined on its grouping keys
- * groups only the keys the join reads ({@link GroupReduction}), the four last through relations
- * shared by their readers ({@link LogicalRel.Shared}); it is then lowered onto a {@link Relation}
- * whose output columns carry the root's names, an uncorrelated scalar subquery run first and read
- * as a literal.
+ * documentation) with an {@link UnsupportedPlanException} before anything runs. The logical plan is
+ * then rewritten, in this order:
+ *
+ * <ul>
+ *   <li>its comma joins are ordered ({@link JoinOrder});
+ *   <li>from the keys the catalog declares, an aggregation is taken before a join that only looks up
+ *       columns its keys determine ({@link AggregateBeforeLookup}) and groups by fewer keys where
+ *       the others are determined ({@link DeterminedGroupingKeys}); from the declared foreign keys, a
+ *       top-N is taken before a join that extends each row once ({@link TopNBeforeLookup});
+ *   <li>a count over a left outer join's optional side is taken before the join ({@link EagerCount});
+ *       a join's build side is semi joined to a filtered input its probe side is joined to on the
+ *       same key ({@link BuildSideReduction});
+ *   <li>through relations shared by their readers ({@link LogicalRel.Shared}): an aggregate joined
+ *       back to the rows it is computed over reads them once ({@link SharedAggregateInput}), as does a
+ *       join's probe side that its build side repeats ({@link RepeatedJoinInput}); an aggregation
+ *       joined on its grouping keys is joined after a join that reduces them
+ *       ({@link AggregationJoinedLast}); an aggregation computed twice is computed once
+ *       ({@link CommonAggregations}), a total over another aggregation's rows is taken over its groups
+ *       ({@link TotalFromGroups}), a table semi joined to an input that a join elsewhere repeats is
+ *       reduced once for both ({@link SharedSemiJoin}), a joining or aggregating subtree that appears
+ *       twice is computed once ({@link CommonSubtrees}), an aggregation joined on its grouping keys
+ *       groups only the keys the join reads ({@link GroupReduction}), and a semi join of a table
+ *       whose keys are among another semi join's reads that one's rows ({@link NestedSemiJoins});
+ *   <li>a semi join on a declared foreign key with the referenced rows that a semi join on part of
+ *       its key keeps is one on that part ({@link ForeignKeySemiJoin}).
+ * </ul>
+ *
+ * <p>It is then lowered onto a {@link Relation} whose output columns carry the root's names, an
+ * uncorrelated scalar subquery run first and read as a literal.
  *
  * <p>Ownership: the catalog's tables stay the caller's and must stay open until the result is
  * consumed; {@link #execute}'s table and {@link #stream}'s reader are the caller's to close.
@@ -102,9 +119,12 @@ public final class SubstraitPlans {
     IntSupplier ids = () -> ++sharedIds[0];
     LogicalRel joinsShared = RepeatedJoinInput.rewrite(SharedAggregateInput.rewrite(reduced, estimator, ids),
         estimator, ids);
+    joinsShared = AggregationJoinedLast.rewrite(joinsShared, keys, estimator);
     LogicalRel totals = TotalFromGroups.rewrite(CommonAggregations.rewrite(joinsShared, ids), converter::type, ids);
     LogicalRel subtreesShared = CommonSubtrees.rewrite(SharedSemiJoin.rewrite(totals, estimator, ids), estimator, ids);
     LogicalRel shared = GroupReduction.rewrite(subtreesShared, estimator, ids);
+    shared = NestedSemiJoins.rewrite(shared, estimator, ids);
+    shared = ForeignKeySemiJoin.rewrite(shared, scan -> catalog.foreignKeys(scan.table()));
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

@@ -44,7 +44,7 @@ public final class RepeatedJoinInput {
   }
 
   /** Whether {@code rel} holds a node equal to {@code node}. */
-  private static boolean repeats(LogicalRel rel, LogicalRel node) {
+  static boolean repeats(LogicalRel rel, LogicalRel node) {
     boolean[] found = {false};
     Rebuild.eachNode(rel, inner -> {
       found[0] |= inner.equals(node);

@@ -20,8 +20,13 @@
  * back to once, {@link dev.memwall.substrait.optimizer.RepeatedJoinInput} a probe side its build side
  * repeats, {@link dev.memwall.substrait.optimizer.CommonAggregations} an aggregation that appears
  * twice, and {@link dev.memwall.substrait.optimizer.GroupReduction} groups a joined aggregation only
- * for the keys the join reads; these four share a relation between its readers
- * ({@link dev.memwall.substrait.logical.LogicalRel.Shared}), the one sharing mechanism. {@link dev.memwall.substrait.optimizer.ConstantFolding},
+ * for the keys the join reads, after {@link dev.memwall.substrait.optimizer.AggregationJoinedLast} has
+ * joined it after a join on a filtered table's key that reduces them; {@link
+ * dev.memwall.substrait.optimizer.NestedSemiJoins} has a semi join of a table whose keys are among
+ * another's read that one's rows; these five share a relation between its readers
+ * ({@link dev.memwall.substrait.logical.LogicalRel.Shared}), the one sharing mechanism.
+ * {@link dev.memwall.substrait.optimizer.ForeignKeySemiJoin} semi joins on part of a foreign key
+ * where the referenced rows are kept by a semi join on that part of their key. {@link dev.memwall.substrait.optimizer.ConstantFolding},
  * {@link dev.memwall.substrait.optimizer.InLists} and {@link dev.memwall.substrait.optimizer.RangeUnions}
  * simplify expressions as they are converted.
  */
