@@ -53,6 +53,12 @@ class RegionCardinalityTest {
     return new LogicalRel.Filter(rel, Expr.col(column).eq(Expr.lit(3L)));
   }
 
+  /** Leaves x (1,000 rows, 10 values of x_j), y and z of {@code {rows, distinct j values}}. */
+  private static List<LogicalRel> xyz(Table stub, Map<String, TableStatistics> stats, double[] y, double[] z) {
+    return List.of(scan(stub, "x", 1_000, 10, stats), scan(stub, "y", y[0], y[1], stats),
+        scan(stub, "z", z[0], z[1], stats));
+  }
+
   private static RegionCardinality cardinality(Map<String, TableStatistics> stats, List<LogicalRel> leaves,
       List<JoinEnumerator.Edge> edges, Map<Expr, Set<Integer>> spanning) {
     return new RegionCardinality(new CardinalityEstimator(scan -> stats.get(scan.table())), leaves, edges, spanning);
@@ -154,8 +160,7 @@ class RegionCardinalityTest {
     // x.j = y.j = z.j (and the implied x.j = z.j): two of the three edges join the three leaves
     try (Table stub = stub(memory)) {
       Map<String, TableStatistics> stats = new HashMap<>();
-      List<LogicalRel> leaves = List.of(scan(stub, "x", 1_000, 10, stats), scan(stub, "y", 1_000, 10, stats),
-          scan(stub, "z", 100, 10, stats));
+      List<LogicalRel> leaves = xyz(stub, stats, new double[] {1_000, 10}, new double[] {100, 10});
       RegionCardinality cardinality = cardinality(stats, leaves, List.of(new JoinEnumerator.Edge(0, "x_j", 1, "y_j"),
           new JoinEnumerator.Edge(1, "y_j", 2, "z_j"), new JoinEnumerator.Edge(0, "x_j", 2, "z_j")), Map.of());
       assertEquals(1_000.0 * 1_000 * 100 / 10 / 10, cardinality.rows(Set.of(0, 1, 2)), EPSILON);
@@ -167,8 +172,7 @@ class RegionCardinalityTest {
   void aConditionOverSeveralLeavesCountsOnlyInTheSetsCoveringAllOfThem(EngineMemory memory) {
     try (Table stub = stub(memory)) {
       Map<String, TableStatistics> stats = new HashMap<>();
-      List<LogicalRel> leaves = List.of(scan(stub, "x", 1_000, 10, stats), scan(stub, "y", 100, 100, stats),
-          scan(stub, "z", 50, 5, stats));
+      List<LogicalRel> leaves = xyz(stub, stats, new double[] {100, 100}, new double[] {50, 5});
       Expr notEqual = Expr.col("x_j").eq(Expr.col("z_j")); // not an edge: say the types do not hash together
       RegionCardinality cardinality = cardinality(stats, leaves, List.of(new JoinEnumerator.Edge(0, "x_j", 1, "y_k")),
           Map.of(notEqual, Set.of(0, 2)));
