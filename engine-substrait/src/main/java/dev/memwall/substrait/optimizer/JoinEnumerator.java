@@ -15,7 +15,9 @@ import java.util.function.BiPredicate;
 
 /**
  * Chooses the order of one join region's inner equi-joins from {@link CardinalityEstimator}'s
- * estimates. The equalities are closed transitively first ({@code a = b} and {@code b = c} give
+ * estimates of its leaves, each set of leaves estimated from the set alone ({@link
+ * RegionCardinality}), so that trees are compared by their shapes, not by which tree estimated a set
+ * lower. The equalities are closed transitively first ({@code a = b} and {@code b = c} give
  * {@code a = c} where a join takes those columns as keys), so that a relation can join whichever
  * neighbour is cheapest. With the leaves all linked and at most {@link #EXHAUSTIVE} of them, every
  * bushy tree is considered (dynamic programming over the connected subsets, as DPsub does) and the
@@ -35,17 +37,14 @@ final class JoinEnumerator {
   /** A {@code field = field} conjunct between two leaves. */
   record Edge(int leftLeaf, String leftColumn, int rightLeaf, String rightColumn) {}
 
-  /** A part of the tree under construction: its plan, the leaves it covers, its estimate. */
-  private record Component(LogicalRel rel, Set<Integer> leaves, CardinalityEstimator.Estimate estimate) {
-    double rows() {
-      return estimate.rows();
-    }
-  }
+  /** A part of the tree under construction: its plan, the leaves it covers, its estimated rows (those of the set). */
+  private record Component(LogicalRel rel, Set<Integer> leaves, double rows) {}
 
   private final CardinalityEstimator estimator;
   private final List<Edge> edges;
   private final Map<String, Integer> classes = new HashMap<>();
   private final Map<Expr, Set<Integer>> spanning;
+  private RegionCardinality cardinality;
 
   /**
    * An enumerator for {@code edges} (with their transitive closure where {@code joinable} takes the
@@ -91,9 +90,10 @@ final class JoinEnumerator {
 
   /** The join tree over {@code leaves} (each already filtered by its own conditions). */
   LogicalRel join(List<LogicalRel> leaves) {
+    cardinality = new RegionCardinality(estimator, leaves, edges, spanning);
     List<Component> components = new ArrayList<>();
     for (int i = 0; i < leaves.size(); i++) {
-      components.add(new Component(leaves.get(i), Set.of(i), estimator.of(leaves.get(i))));
+      components.add(new Component(leaves.get(i), Set.of(i), cardinality.rows(Set.of(i))));
     }
     if (components.size() <= EXHAUSTIVE) {
       Component best = exhaustive(components);
@@ -168,7 +168,8 @@ final class JoinEnumerator {
       Component small = remaining.remove(0);
       Component other = remaining.remove(0);
       LogicalRel cross = new LogicalRel.Cross(other.rel(), small.rel());
-      best = conditioned(new Component(cross, union(small, other), estimator.of(cross)), small, other);
+      Set<Integer> both = union(small, other);
+      best = conditioned(new Component(cross, both, cardinality.rows(both)), small, other);
     } else {
       remaining.remove(bestA);
       remaining.remove(bestB);
@@ -193,8 +194,8 @@ final class JoinEnumerator {
       buildKeys.add(leftOnProbe ? edge.rightColumn() : edge.leftColumn());
     }
     LogicalRel join = new LogicalRel.Join(JoinKind.INNER, probe.rel(), build.rel(), probeKeys, buildKeys);
-    return conditioned(new Component(join, union(a, b),
-        estimator.join(probe.estimate(), build.estimate(), probeKeys, buildKeys)), a, b);
+    Set<Integer> both = union(a, b);
+    return conditioned(new Component(join, both, cardinality.rows(both)), a, b);
   }
 
   /** {@code joined} filtered by the spanning conditions it is the first to cover (neither {@code a} nor {@code b} does). */
@@ -208,9 +209,7 @@ final class JoinEnumerator {
     if (now.isEmpty()) {
       return joined;
     }
-    Expr condition = Exprs.and(now);
-    return new Component(new LogicalRel.Filter(joined.rel(), condition), joined.leaves(),
-        estimator.filter(joined.estimate(), condition));
+    return new Component(new LogicalRel.Filter(joined.rel(), Exprs.and(now)), joined.leaves(), joined.rows());
   }
 
   private List<Edge> linking(Component a, Component b) {
