@@ -2,9 +2,5 @@
 # Q3 step by step on 1 and 2 threads (docs/benchmarks/tpch.md). Usage: tpch/tools/q3-steps/run.sh [ROUNDS]
 # after ./memwall tpch has built and generated SF 1. CLASSPATH_FILE may name another build's class path.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-cd "$root"
-"$java" @cli/target/launcher/jvm.args -XX:CICompilerCount=3 \
-  -cp "$(cat "${CLASSPATH_FILE:-cli/target/launcher/classpath}")" tpch/tools/q3-steps/Q3Steps.java \
+exec "$(dirname "${BASH_SOURCE[0]}")/../java.sh" tpch/tools/q3-steps/Q3Steps.java \
   "${XDG_CACHE_HOME:-$HOME/.cache}/memwall/sf1" "${1:-40}"

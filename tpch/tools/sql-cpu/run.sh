@@ -3,8 +3,5 @@
 # on one thread. Usage: tpch/tools/sql-cpu/run.sh QUERIES (e.g. 6,12), after ./memwall tpch has built and
 # generated SF 1.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-cd "$root"
-"$java" @cli/target/launcher/jvm.args -XX:CICompilerCount=3 -cp "$(cat cli/target/launcher/classpath)" \
-  tpch/tools/sql-cpu/SqlCpu.java "${XDG_CACHE_HOME:-$HOME/.cache}/memwall/sf1" 1 "$1"
+exec "$(dirname "${BASH_SOURCE[0]}")/../java.sh" tpch/tools/sql-cpu/SqlCpu.java \
+  "${XDG_CACHE_HOME:-$HOME/.cache}/memwall/sf1" 1 "$1"
