@@ -524,8 +524,8 @@ public final class Relation implements AutoCloseable {
      * the smaller one hashes the left input instead and streams the right one through it
      * ({@link #markLeft}): before running the right input when that is a stream of rows (no pipeline
      * breaker), else once it has run and turned out larger; an inner join whose left input has a
-     * pipeline breaker may hash that input likewise ({@link #buildOnLeft}). An inner join that keeps no right column
-     * and whose right keys turn out unique is a semi join, and its probe narrows as one
+     * pipeline breaker may hash that input likewise ({@link #buildOnLeft}). An inner join that keeps
+     * no right column and whose right keys turn out unique is a semi join, and its probe narrows as one
      * ({@link HashProbeStage#narrowsOnly}): the left rows are not copied into pairs.
      */
     private Relation runPipelined(OutputChoice choice) {
@@ -642,8 +642,8 @@ public final class Relation implements AutoCloseable {
      * right input streams with a known bound on its rows: the left input runs first, as its breaker
      * makes it run whole anyway, and when it turns out to have fewer rows than the right input can
      * have, it is hashed and the right input streams through the probe instead of being hashed
-     * itself (a few aggregated groups meeting a whole table: TPC-H Q18's large orders and every
-     * customer). Otherwise, or where hashing the left result does not fit, the join goes on as usual
+     * itself (a few aggregated groups meeting a whole table, where estimates before the run cannot
+     * tell how few). Otherwise, or where hashing the left result does not fit, the join goes on as usual
      * with that result as its left input. The pairs are the same either way (an inner join is
      * symmetric), the columns in the order chosen. Consumes both inputs.
      */
