@@ -26,12 +26,11 @@ import scala.jdk.javaapi.CollectionConverters;
  * adaptive execution its query stage or a reused one): memwall reads what they broadcast. The probe
  * side, the scan, is not a child: {@link #references()} is empty.
  *
- * <p>A {@link SparkPlan} written in Java: Spark copies plan nodes by reflection from their product
- * elements, so {@link #productElement} returns the public constructor's arguments in order.
- * Ownership: each task's memwall memory belongs to the task ({@link TaskResources}). Thread safety: a
+ * <p>A plan node written in Java ({@link MemwallExec}: its product elements are its constructor's
+ * arguments). Ownership: each task's memwall memory belongs to the task ({@link TaskResources}). Thread safety: a
  * plan node is immutable.
  */
-public final class MemwallHashJoinExec extends SparkPlan {
+public final class MemwallHashJoinExec extends MemwallExec {
   private static final long serialVersionUID = 1L;
 
   private final Seq<Attribute> output;
@@ -117,29 +116,12 @@ public final class MemwallHashJoinExec extends SparkPlan {
   }
 
   @Override
-  public String simpleString(int maxFields) {
-    return nodeName() + " " + description + " output " + output.mkString("[", ", ", "]");
+  Object[] arguments() {
+    return new Object[] {output, scan, task, builds, description};
   }
 
   @Override
-  public int productArity() {
-    return 5;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return switch (n) {
-      case 0 -> output;
-      case 1 -> scan;
-      case 2 -> task;
-      case 3 -> builds;
-      case 4 -> description;
-      default -> throw new IndexOutOfBoundsException(n);
-    };
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof MemwallHashJoinExec;
+  String description() {
+    return description;
   }
 }

@@ -15,15 +15,13 @@ import scala.collection.immutable.Seq;
  * {@code HashAggregate(partial) <- ColumnarToRow <- BatchScan(memwall)} ({@link PartialAggregateRule}):
  * no batch is turned into rows, and only the groups leave memwall.
  *
- * <p>A leaf {@link SparkPlan} written in Java: Spark copies plan nodes by reflection
- * ({@code TreeNode.makeCopy}) from their product elements, so {@link #productElement} returns the
- * public constructor's arguments in order; {@link #references()} is empty because the node reads files,
- * not a child's attributes.
+ * <p>A leaf plan node written in Java ({@link MemwallExec}: its product elements are its constructor's
+ * arguments); {@link #references()} is empty because the node reads files, not a child's attributes.
  *
  * <p>Ownership: each task's memwall memory is freed before its rows leave the task. Thread safety: a
  * plan node is immutable.
  */
-public final class MemwallPartialAggregateExec extends SparkPlan {
+public final class MemwallPartialAggregateExec extends MemwallExec {
   private static final long serialVersionUID = 1L;
 
   private final Seq<Attribute> output;
@@ -78,28 +76,12 @@ public final class MemwallPartialAggregateExec extends SparkPlan {
   }
 
   @Override
-  public String simpleString(int maxFields) {
-    return nodeName() + " " + description + " output " + output.mkString("[", ", ", "]");
+  Object[] arguments() {
+    return new Object[] {output, scan, task, description};
   }
 
   @Override
-  public int productArity() {
-    return 4;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    return switch (n) {
-      case 0 -> output;
-      case 1 -> scan;
-      case 2 -> task;
-      case 3 -> description;
-      default -> throw new IndexOutOfBoundsException(n);
-    };
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof MemwallPartialAggregateExec;
+  String description() {
+    return description;
   }
 }

@@ -4,51 +4,19 @@ import org.apache.spark.sql.execution.SparkPlan;
 import scala.collection.immutable.Seq;
 
 /**
- * What memwall's operators over one Spark child ({@link MemwallFinalAggregateExec}, {@link MemwallSortExec},
- * {@link MemwallTakeOrderedExec}) share as Spark plan nodes written in Java: Spark copies plan nodes by
- * reflection ({@code TreeNode.makeCopy}) from their product elements, so {@link #productElement} returns
- * {@link #arguments()}, the public constructor's arguments in order; the child is one of them.
+ * A memwall operator over one Spark child ({@link MemwallFinalAggregateExec}, {@link MemwallSortExec},
+ * {@link MemwallTakeOrderedExec}): the child is one of its constructor's {@link #arguments()}.
  *
  * <p>Thread safety: a plan node is immutable.
  */
-public abstract class MemwallUnaryExec extends SparkPlan {
+public abstract class MemwallUnaryExec extends MemwallExec {
   private static final long serialVersionUID = 1L;
 
   /** The plan whose rows this operator reads. */
   public abstract SparkPlan child();
 
-  /** The public constructor's arguments, in order. */
-  abstract Object[] arguments();
-
-  /** What memwall runs, for EXPLAIN. */
-  abstract String description();
-
   @Override
   public final Seq<SparkPlan> children() {
     return scala.collection.immutable.List$.MODULE$.<SparkPlan>empty().$colon$colon(child());
-  }
-
-  @Override
-  public final String simpleString(int maxFields) {
-    return nodeName() + " " + description() + " output " + output().mkString("[", ", ", "]");
-  }
-
-  @Override
-  public final int productArity() {
-    return arguments().length;
-  }
-
-  @Override
-  public final Object productElement(int n) {
-    Object[] arguments = arguments();
-    if (n < 0 || n >= arguments.length) {
-      throw new IndexOutOfBoundsException(n);
-    }
-    return arguments[n];
-  }
-
-  @Override
-  public final boolean canEqual(Object that) {
-    return that != null && that.getClass() == getClass();
   }
 }
