@@ -63,7 +63,7 @@ final class CalibrateCommand implements Callable<Integer> {
     print(profile, out);
     Path chartDir = charts != null ? charts : dir.resolve("calibration");
     out.flush();
-    out.println("charts: " + String.join(", ", CalibrationCharts.write(profile, chartDir).stream().map(Path::toString)
+    out.println("charts: " + String.join(", ", CalibrationCharts.write(profile, chartDir, spec.commandLine().getErr()::println).stream().map(Path::toString)
         .toList()));
     out.flush();
     return 0;

@@ -216,7 +216,7 @@ final class TpchCommand implements Callable<Integer> {
     List<Path> written;
     try {
       written = new TpchReport(title, TpchReport.baseName(sqlPlans ? "memwall-sql" : engineKey, scaleFactorName, threadCount), engineName,
-          comparedName, reports, RunStamp.now()).write(reportDirectory);
+          comparedName, reports, RunStamp.now()).write(reportDirectory, spec.commandLine().getErr()::println);
     } catch (IOException e) {
       throw new IOException("cannot write the report into " + reportDirectory + ": " + e, e);
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -26,22 +27,23 @@ public final class CalibrationCharts {
   private CalibrationCharts() {}
 
   /**
-   * Writes the charts into {@code dir}.
+   * Writes the charts into {@code dir}; a chart this Java cannot draw is left out and {@code warn}
+   * told why (see {@link ChartFiles}).
    *
    * @return the files written
    * @throws IOException if {@code dir} cannot be created or written
    */
-  public static List<Path> write(MachineProfile profile, Path dir) throws IOException {
+  public static List<Path> write(MachineProfile profile, Path dir, Consumer<String> warn) throws IOException {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new IOException("cannot draw the charts into " + dir + ": " + e, e);
     }
     List<Path> written = new ArrayList<>();
-    written.add(ChartFiles.savePng(latency(profile), dir.resolve(LATENCY)));
-    written.add(ChartFiles.savePng(tlb(profile), dir.resolve(TLB)));
+    ChartFiles.savePng(() -> latency(profile), dir.resolve(LATENCY), warn).ifPresent(written::add);
+    ChartFiles.savePng(() -> tlb(profile), dir.resolve(TLB), warn).ifPresent(written::add);
     if (!profile.strideScan().isEmpty()) {
-      written.add(ChartFiles.savePng(scan(profile), dir.resolve(SCAN)));
+      ChartFiles.savePng(() -> scan(profile), dir.resolve(SCAN), warn).ifPresent(written::add);
     }
     return written;
   }

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -54,13 +56,18 @@ public record TpchReport(String title, String base, String engine, String compar
     return "tpch-" + (engineKey.equals("memwall") ? "" : engineKey + "-") + "sf" + scaleFactorName + "-" + threads + "t";
   }
 
-  /** Writes the Markdown table, the CSV and the chart into {@code dir}; returns the files. */
-  public List<Path> write(Path dir) throws IOException {
+  /**
+   * Writes the Markdown table, the CSV and the chart into {@code dir}; returns the files. A chart
+   * this Java cannot draw is left out and {@code warn} told why (see {@link ChartFiles}).
+   */
+  public List<Path> write(Path dir, Consumer<String> warn) throws IOException {
     Files.createDirectories(dir);
+    Optional<Path> chart = ChartFiles.savePng(this::chart, dir.resolve(base + ".png"), warn);
     List<Path> files = new ArrayList<>();
-    files.add(Files.writeString(dir.resolve(base + ".md"), markdown(base + ".png"), StandardCharsets.UTF_8));
+    files.add(Files.writeString(dir.resolve(base + ".md"), markdown(chart.isPresent() ? base + ".png" : null),
+        StandardCharsets.UTF_8));
     files.add(Files.writeString(dir.resolve(base + ".csv"), csv(), StandardCharsets.UTF_8));
-    files.add(ChartFiles.savePng(chart(), dir.resolve(base + ".png")));
+    chart.ifPresent(files::add);
     return files;
   }
 
@@ -78,6 +85,7 @@ public record TpchReport(String title, String base, String engine, String compar
     return !hasPlanning() ? "" : r.planningNanos() < 0 ? " |" : String.format(Locale.ROOT, " %.2f |", ms(r.planningNanos()));
   }
 
+  /** The Markdown table, with the chart {@code chartFile} below it; without a chart where it is null. */
   String markdown(String chartFile) {
     StringBuilder md = new StringBuilder("# " + title + "\n\n" + stamp.line() + "\n\n");
     String plan = hasPlanning() ? (hasComparison() ? " " + engine + " plan ms |" : " plan ms |") : "";
@@ -123,7 +131,7 @@ public record TpchReport(String title, String base, String engine, String compar
       md.append("plan = the median time the timed runs spent planning (SQL text to memwall's plan), included in the "
           + "median\n\n");
     }
-    return md.append("![median times](").append(chartFile).append(")\n").toString();
+    return chartFile == null ? md.toString() : md.append("![median times](").append(chartFile).append(")\n").toString();
   }
 
   String csv() {

@@ -56,6 +56,15 @@ class TpchReportTest {
     csv.forEach(line -> assertEquals(13, line.replaceAll("\"[^\"]*\"", "").chars().filter(c -> c == ',').count(), line));
   }
 
+  /** Where no chart could be drawn, the Markdown names none (no broken image link). */
+  @Test
+  void withoutAChartTheTableLinksNone() {
+    TpchReport report = report(null, ran(1, 90_000_000, List.of(2_500_000L)));
+    assertTrue(report.markdown("chart.png").contains("![median times](chart.png)"));
+    assertFalse(report.markdown(null).contains("!["), report.markdown(null));
+    assertEquals(rows(report.markdown("chart.png")), rows(report.markdown(null)));
+  }
+
   @Test
   void planningBesideAComparedEngineIsTheTimedEnginesColumn() {
     List<List<String>> rows = rows(report("DuckDB v1.4.1", compared(3, 50_000_000, List.of(4_000_000L)))

@@ -40,12 +40,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * ({@link #partitionGroups}) while not {@linkplain HashAggregator#ordered ordered} is written out as
  * a run of {@link PartialRuns} kept in off-heap buffers of the working memory and cleared, and a
  * worker whose table folded fewer than {@value #PASS_THROUGH_ROWS_PER_GROUP} rows a group passes each
- * chunk's groups on instead, as after a spill. At the end every partition is aggregated by one
- * thread from all workers' runs, the partitions on all threads at once, as the spilled partitions
- * are: no thread merges the workers' tables alone. Few groups (every table within the cache) and
- * ordered keys keep the in-memory merge; so do one worker and aggregations that may not spill (their
- * buffers could be refused where the merge of the tables would fit). A buffer refused goes to disk,
- * as a spill.
+ * chunk's groups on instead, as after a spill. A table that folds few rows a group within the cache
+ * may still fold many over the whole input (a million customers' orders, fifteen each, in random
+ * order): when a worker's table first outgrows the cache, the keys' domain is judged from how the
+ * table filled ({@link FillEstimate}), and where a table holding all the groups this worker will see
+ * would fold at least {@value #GROW_ROWS_PER_GROUP} rows a group within a quarter of its memory share,
+ * the table grows to that size instead, and is partitioned out only past it. At the end every
+ * partition is aggregated by one thread from all workers' runs (the tables left written as runs
+ * by all workers at once), the partitions on all threads at once, as the spilled partitions
+ * are: no thread merges the workers' tables alone. Where no table was partitioned out (a cache large
+ * enough for every table, or tables grown), the tables merge by partitions the same way where that
+ * beats folding them into the largest on one thread ({@link #mergesLarge}: many groups on more than
+ * two threads). Fewer groups and ordered keys keep the in-memory merge; so do one worker and
+ * aggregations that may not spill (their buffers could be refused where the merge of the tables
+ * would fit). A buffer refused goes to disk, as a spill.
  *
  * <p>Where spilling is off, or cannot help (the memory does not hold an empty table taking one chunk
  * of rows), the {@link BudgetExceededException} names the operator and its stage: {@code build}
@@ -75,6 +83,19 @@ public final class SpillingAggregation implements AutoCloseable {
    * chunk's groups on (see {@code Worker#passThrough}).
    */
   private static final int PASS_THROUGH_ROWS_PER_GROUP = 2;
+  /**
+   * The fewest rows a group a table holding all of a worker's groups must be expected to fold for it
+   * to grow past the cache (see the class comment): below, writing the rows' groups out for the
+   * partitions costs less than the cache misses of the large table.
+   */
+  private static final int GROW_ROWS_PER_GROUP = 3;
+  /**
+   * The fewest groups the workers' tables must add to the largest one for them to merge by partitions
+   * on all threads rather than into it on one (where the cache holds large tables, none is partitioned
+   * out while consuming, and a serial merge of many large tables would leave the other threads idle);
+   * see {@link #mergesLarge} for the other condition.
+   */
+  static final long PARTITIONED_MERGE_GROUPS = 1 << 16;
   /** How often a worker with an empty table waits for the others to free memory before it gives up. */
   private static final int MAX_WAITS = 200;
   private static final long WAIT_NANOS = 500_000;
@@ -189,7 +210,8 @@ public final class SpillingAggregation implements AutoCloseable {
    * fits the memory if groups grow with the input (from how much input it took to fill the memory),
    * and that each partition's table (its groups extrapolated from the spilling table's, at most one
    * per row) fits both a thread's share of the fast cache, so the partitions aggregate without cache
-   * misses, and half a thread's share of the memory, as the threads aggregate partitions at once.
+   * misses, and half a thread's share of the memory, as the threads aggregate partitions at once;
+   * and at least two partitions a thread, so that the threads' shares of the work even out.
    */
   private synchronized int partitionBits(HashAggregator spilling) {
     if (partitionBits == 0) {
@@ -197,7 +219,9 @@ public final class SpillingAggregation implements AutoCloseable {
       double groups = Math.min(inputRows, (double) spilling.groups() * threads * inputRows / consumed);
       double bytes = groups * (spilling.recordBytes() + 4.0 * Long.BYTES); // keys, states, slots half full
       double target = Math.min(cacheBytes, (double) workerShare * threads / 2) / threads;
-      partitionBits = Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(target, bytes / 2));
+      int perThread = Math.min(8, 33 - Integer.numberOfLeadingZeros(threads - 1)); // 2 partitions a thread or more
+      partitionBits = Math.max(perThread,
+          Math.max(PartialRuns.bitsFor(consumed, inputRows), PartialRuns.bitsFor(target, bytes / 2)));
     }
     return partitionBits;
   }
@@ -245,6 +269,8 @@ public final class SpillingAggregation implements AutoCloseable {
     private boolean passThrough;
     /** Groups above which this worker's table is partitioned out; -1 until the first chunk. */
     private long partitionGroups = -1;
+    /** Whether this worker's table outgrew the cache once and {@link #grow} judged whether it may grow. */
+    private boolean growthJudged;
 
     private Worker(Binder binder) {
       this.binder = binder;
@@ -275,7 +301,7 @@ public final class SpillingAggregation implements AutoCloseable {
           if (partitionGroups < 0) {
             partitionGroups = partitionGroups(aggregator.recordBytes());
           }
-          if (aggregator.groups() > partitionGroups && !aggregator.ordered()) {
+          if (aggregator.groups() > partitionGroups && !aggregator.ordered() && !grow()) {
             partitionOut();
           }
           return;
@@ -323,6 +349,34 @@ public final class SpillingAggregation implements AutoCloseable {
       aggregator.close();
       aggregator = null;
       aggregator = newAggregator(binder, stage);
+    }
+
+    /**
+     * The first time this worker's table outgrows the cache: whether a table holding every group this
+     * worker will see folds enough rows a group, judged from how this one filled, to be worth its cache
+     * misses and memory (see the class comment); if so, raises this worker's bound to about that many
+     * groups (past it the table is partitioned out after all, as a low estimate from skewed keys would
+     * have it) and returns true.
+     */
+    private boolean grow() {
+      if (growthJudged || Long.getLong(PARTITION_GROUPS_PROPERTY) != null) {
+        return false;
+      }
+      growthJudged = true;
+      double distinct = FillEstimate.distinctKeys(rowsSinceSpill, aggregator.groups());
+      double rows = (double) inputRows / threads;
+      double groups = FillEstimate.expectedGroups(rows, distinct);
+      long bound = (long) Math.min(Integer.MAX_VALUE, Math.ceil(groups * 1.25) + Chunk.CAPACITY);
+      if (rows < GROW_ROWS_PER_GROUP * groups || bound * (aggregator.recordBytes() + 4L * Long.BYTES) > workerShare / 4) {
+        return false;
+      }
+      try {
+        aggregator.reserveRoom((int) (bound - aggregator.groups())); // at once, not by doubling
+      } catch (BudgetExceededException e) {
+        return false; // the memory refuses the whole table: partition out as before
+      }
+      partitionGroups = bound;
+      return true;
     }
 
     /**
@@ -424,7 +478,8 @@ public final class SpillingAggregation implements AutoCloseable {
    * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
    */
   public Table finish(List<Worker> finished) {
-    Table result = spilled || partitioned ? partitionedResult(finished) : inMemoryResult(finished);
+    Table result = spilled || partitioned || mergesLarge(finished) ? partitionedResult(finished)
+        : inMemoryResult(finished);
     if (reports != null) {
       try {
         reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
@@ -435,6 +490,26 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
     return result;
+  }
+
+  /**
+   * Whether the workers' tables, none partitioned out, merge faster by partitions on all threads than
+   * into the largest on one: the serial merge folds every other table's groups; the partitioned one
+   * writes every group as a record and folds it, both spread over the threads, which wins where the
+   * groups to fold exceed twice the groups a thread's share (writing and folding a group cost about
+   * the same), so never for two equal tables; and only for at least {@value #PARTITIONED_MERGE_GROUPS}
+   * groups to fold, below which the partitions' tables and buffers cost more than they save. Never
+   * where spilling is off, as the partitions' buffers could be refused where the merge would fit.
+   */
+  private boolean mergesLarge(List<Worker> finished) {
+    List<HashAggregator> partials = finished.stream().map(w -> w.aggregator).filter(a -> a != null).toList();
+    if (threads < 2 || partials.size() < 2 || !spill.enabled() || HashAggregator.mergesInPlace(partials)) {
+      return false;
+    }
+    long total = partials.stream().mapToLong(HashAggregator::groups).sum();
+    long largest = partials.stream().mapToLong(HashAggregator::groups).max().orElse(0);
+    long folded = total - largest;
+    return folded >= PARTITIONED_MERGE_GROUPS && folded > 2 * total / threads;
   }
 
   /** Nothing spilled while consuming: the workers' tables merge in memory, unless that merge itself runs out. */
@@ -479,19 +554,30 @@ public final class SpillingAggregation implements AutoCloseable {
   }
 
   /**
-   * The tables left are written as runs too (to disk once the operator spilled, otherwise in memory);
-   * every partition of the runs is aggregated on its own.
+   * The tables left are written as runs too (to disk once the operator spilled, otherwise in memory),
+   * each by a thread of its own; every partition of the runs is aggregated on its own.
    */
   private Table partitionedResult(List<Worker> finished) {
-    List<PartialRuns.Writer> writers = new ArrayList<>();
+    List<Runnable> writes = new ArrayList<>();
     for (Worker worker : finished) {
       if (worker.aggregator != null && worker.aggregator.groups() > 0) {
-        if (spilled) {
-          worker.writeRun(directory, 0);
-        } else {
-          worker.writer().write(worker.aggregator, 0);
-        }
+        writes.add(() -> {
+          if (spilled) {
+            worker.writeRun(directory, 0);
+          } else {
+            worker.writer().write(worker.aggregator, 0);
+          }
+          worker.close(); // written: free its table while the others write theirs
+        });
       }
+    }
+    if (writes.size() > 1) {
+      Workers.runAll("memwall-aggregation-tables", writes);
+    } else {
+      writes.forEach(Runnable::run);
+    }
+    List<PartialRuns.Writer> writers = new ArrayList<>();
+    for (Worker worker : finished) {
       worker.close();
       if (worker.writer != null) {
         worker.writer.flush(); // a passing-through worker's last blocks

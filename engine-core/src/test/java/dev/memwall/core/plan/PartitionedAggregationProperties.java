@@ -41,7 +41,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * Grouped aggregation, the workers' tables merged or partitioned in memory or spilled, against a
  * reference computed with a Java map: keys of one group, all distinct (in random order or ascending),
- * skewed over a few heavy hitters, or a small domain, with null keys and the int64 limits, an optional
+ * skewed over a few heavy hitters, a small domain, or a domain of a sixteenth of the rows in random
+ * order, with null keys and the int64 limits, an optional
  * string key with nulls; values with nulls, decimals, exact doubles and dates; on 1, 2 and 4 threads of
  * a machine whose fast cache is small, so that a worker's table is partitioned out after 4,096 groups;
  * then again with the working memory limited to an eighth of what the unlimited run held, spilling.
@@ -51,14 +52,25 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 @AddLifecycleHook(PropertyLeakCheck.class)
 class PartitionedAggregationProperties {
   /** How the INT64 key spreads over the rows. */
-  enum Shape { ONE_GROUP, ALL_DISTINCT, ASCENDING, SKEWED, SMALL_DOMAIN }
+  enum Shape { ONE_GROUP, ALL_DISTINCT, ASCENDING, SKEWED, SMALL_DOMAIN, REPEATED }
+
+  private static final MachineProfile SMALL_CACHE = smallCache();
 
   @Property(tries = 30)
   void aggregationEqualsReference(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40_000) int rows,
       @ForAll Shape shape, @ForAll boolean stringKey, @ForAll @IntRange(min = 0, max = 2) int threadsLog,
       @ForAll AggregateLayout layout, @ForAll boolean overflow, EngineMemory data, EngineMemory memory)
       throws IOException {
-    int threads = 1 << threadsLog;
+    check(seed, rows, shape, stringKey, 1 << threadsLog, layout, overflow, SMALL_CACHE, data, memory);
+  }
+
+  /**
+   * The aggregation on {@code machine}, unlimited and then limited, against the reference; returns
+   * the unlimited run's report (null where a sum overflows).
+   */
+  private static SpillReport check(long seed, int rows, Shape shape, boolean stringKey, int threads,
+      AggregateLayout layout, boolean overflow, MachineProfile machine, EngineMemory data, EngineMemory memory)
+      throws IOException {
     Path root = Files.createTempDirectory("memwall-agg-partitioned");
     int directories = SpillDirectory.liveDirectories();
     try (Table table = table(data, seed, rows, shape, overflow)) {
@@ -67,24 +79,26 @@ class PartitionedAggregationProperties {
       Plan plan = Plan.scan(table).aggregate(keys(stringKey), aggregates());
       List<SpillReport> reports = new ArrayList<>();
       ExecutionContext unlimited = ExecutionContext.builder(memory).threads(threads).aggregateLayout(layout)
-          .machine(smallCache()).spillDirectory(root).spillReports(reports::add).build();
+          .machine(machine).spillDirectory(root).spillReports(reports::add).build();
       String what = shape + ", " + rows + " rows, " + threads + " threads, " + layout;
       if (overflows) {
         assertThrows(ArithmeticException.class, () -> plan.execute(unlimited).close(), what);
         assertThrows(ArithmeticException.class,
             () -> plan.execute(unlimited.toBuilder().memoryLimit(4 << 20).build()).close(), what);
         SpillTestData.assertNoSpillLeft(root, directories);
-        return;
+        return null;
       }
       long need;
+      SpillReport unlimitedReport;
       try (Table actual = plan.execute(unlimited)) {
         SpillReport report = reports.getLast();
+        unlimitedReport = report;
         assertEquals(expected, rows(actual, stringKey ? 2 : 1), what + ": " + report);
         assertTrue(!report.spilled(), what + ": " + report);
         if (threads == 1 || shape == Shape.ONE_GROUP || shape == Shape.SMALL_DOMAIN
             || (shape == Shape.ASCENDING && !stringKey)) {
           assertEquals(0, report.partitions(), "few groups, ordered keys or one thread merge: " + what);
-        } else if (shape == Shape.ALL_DISTINCT && rows > 2 * Morsels.MORSEL_ROWS) {
+        } else if (shape == Shape.ALL_DISTINCT && rows > 2 * Morsels.MORSEL_ROWS && machine == SMALL_CACHE) {
           assertTrue(report.partitions() > 0, "many groups on several workers are partitioned: " + what);
         }
         need = report.peakWorkingBytes();
@@ -96,6 +110,7 @@ class PartitionedAggregationProperties {
         assertTrue(report.peakWorkingBytes() <= limit, what + ": " + report);
       }
       SpillTestData.assertNoSpillLeft(root, directories);
+      return unlimitedReport;
     } finally {
       Files.deleteIfExists(root);
     }
@@ -110,6 +125,43 @@ class PartitionedAggregationProperties {
             data, memory);
       }
     }
+  }
+
+  /**
+   * Keys repeating sixteen times in random order, more of them than a worker's cache-sized table
+   * holds (Q13's orders per customer): the tables grow to hold every group instead of being
+   * partitioned out and passing rows on (no partitions: the tables, this small, merge into one); the
+   * reference's groups.
+   */
+  @Example
+  void repeatedKeysGrowTheTables(EngineMemory data, EngineMemory memory) throws IOException {
+    for (int threads : new int[] {2, 4}) {
+      SpillReport report = check(11, 120_000, Shape.REPEATED, false, threads, AggregateLayout.COLUMNS, false, SMALL_CACHE,
+          data, memory);
+      assertEquals(0, report.partitions(), report.toString());
+      assertTrue(!report.spilled(), report.toString());
+    }
+  }
+
+  /**
+   * A cache that holds every worker's table, so none is partitioned out: on four threads, tables this
+   * large still merge by partitions on all threads, not into one on one thread; on two, two tables
+   * merge into one (the partitions would write and fold as many groups as that folds); the
+   * reference's groups.
+   */
+  @Example
+  void largeTablesMergeByPartitions(EngineMemory data, EngineMemory memory) throws IOException {
+    for (boolean stringKey : new boolean[] {false, true}) {
+      SpillReport report = check(5, 400_000, Shape.ALL_DISTINCT, stringKey, 4, AggregateLayout.COLUMNS, false,
+          largeCache(), data, memory);
+      assertTrue(report.partitions() > 0 && !report.spilled(), report.toString());
+    }
+    SpillReport two = check(5, 400_000, Shape.ALL_DISTINCT, false, 2, AggregateLayout.COLUMNS, false, largeCache(), data,
+        memory);
+    assertEquals(0, two.partitions(), "two tables merge into one: " + two);
+    SpillReport few = check(5, 40_000, Shape.ALL_DISTINCT, false, 4, AggregateLayout.COLUMNS, false, largeCache(), data,
+        memory);
+    assertEquals(0, few.partitions(), "tables adding fewer groups merge into the largest: " + few);
   }
 
   /** Spilled runs and partitions kept in memory hold the same groups at the same limit. */
@@ -156,6 +208,14 @@ class PartitionedAggregationProperties {
         new MachineProfile.Tlb(1536, 10, Double.NaN, List.of()));
   }
 
+  /** A machine whose only fast cache, 256 MiB, holds every table these tests build. */
+  static MachineProfile largeCache() {
+    return new MachineProfile("synthetic", 2,
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 256 << 20, 64, 16), 256 << 20, 1.5)),
+        100, 10, 10, List.of(), new MachineProfile.Bandwidth(10, 8, 12, 20, 15, 24), 4096,
+        new MachineProfile.Tlb(1536, 10, Double.NaN, List.of()));
+  }
+
   /**
    * Columns {@code g} (INT64 key, with nulls and the limits where the shape allows), {@code s} (STRING,
    * a small domain with nulls), {@code v} (INT64 with nulls; with {@code overflow}, five values of a
@@ -173,6 +233,7 @@ class PartitionedAggregationProperties {
         case ASCENDING -> r * 3L - 5_000L;
         case SKEWED -> random.nextInt(4) > 0 ? (long) random.nextInt(8) : random.nextInt(rows / 2 + 1) * 31L;
         case SMALL_DOMAIN -> (long) random.nextInt(100);
+        case REPEATED -> random.nextInt(Math.max(1, rows / 16)) * 7919L;
       };
       int odd = random.nextInt(200);
       if (shape != Shape.ONE_GROUP && shape != Shape.ASCENDING && odd == 0) {
@@ -185,14 +246,17 @@ class PartitionedAggregationProperties {
       keys[rows - 1] = keys[0]; // one duplicate, across morsels
     }
     int hot = overflow && rows >= 5 ? 5 : Math.min(rows, 3);
-    int hotKeyRow = rows == 0 ? 0 : random.nextInt(rows);
+    // ascending keys stay ascending in every worker's table: their hot rows are the hot key's row and the next
+    // (a hot key copied into another worker's morsel would be a group out of order there)
+    boolean ascending = shape == Shape.ASCENDING;
+    int hotKeyRow = rows == 0 ? 0 : random.nextInt(ascending ? rows - hot + 1 : rows);
     String[] domain = {"", "a", "grün", "é", "promo tin"};
     List<String> names = List.of("g", "s", "v", "d", "x", "day");
     List<ColumnType> types = List.of(ColumnType.INT64, ColumnType.STRING, ColumnType.INT64, ColumnType.decimal(2),
         ColumnType.FLOAT64, ColumnType.DATE);
     boolean[] hotRows = new boolean[rows];
     for (int i = 0; i < hot; ) {
-      int r = random.nextInt(rows);
+      int r = ascending ? hotKeyRow + i : random.nextInt(rows);
       if (!hotRows[r]) { // distinct rows: five quarters of the range always overflow, three never
         hotRows[r] = true;
         keys[r] = keys[hotKeyRow];
