@@ -2,8 +2,9 @@
 # Packs what the 16-core `device` machine needs to run memwall (it has no JDK) into .devrun/ at the
 # repository root, which git ignores and a device call carries (carry: [".devrun"]): a jlink'ed JDK 25
 # runtime, and the command line's class path without Spark and without the SQL front end (hand plans
-# only), with duckdb_jdbc cut to its Linux x86-64 library and AggScaling.java compiled; jars are stored
-# uncompressed so that one xz pass compresses everything (about 44 MB, within the 64 MiB a call sends).
+# only), with duckdb_jdbc cut to its Linux x86-64 library, and the JMH benchmarks' own jar with JMH; jars
+# are stored uncompressed so that one xz pass compresses everything (about 45 MB, within the 64 MiB a call
+# sends).
 # Usage: tpch/tools/many-cores/pack.sh   (after ./memwall has built; then scaling.sh runs on the device)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -13,7 +14,7 @@ cd "$root"
 grep -qx '/.devrun/' .git/info/exclude 2>/dev/null || echo '/.devrun/' >> .git/info/exclude
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p .devrun "$work/lib" "$work/repack" "$work/classes"
+mkdir -p .devrun "$work/lib" "$work/repack"
 "$jdk/bin/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.rmi,\
 java.scripting,java.security.jgss,java.sql,java.xml,jdk.incubator.vector,jdk.jfr,jdk.management,jdk.unsupported,jdk.zipfs \
   --strip-debug --no-header-files --no-man-pages --output "$work/jre" 2>/dev/null
@@ -23,8 +24,11 @@ tr ':' '\n' < cli/target/launcher/classpath | awk '/spark-sql_/{stop=1} !stop' \
   > "$work/classpath"
 grep -E 'slf4j-api|arrow-compression|apiguardian' <(tr ':' '\n' < cli/target/launcher/classpath) >> "$work/classpath"
 (cd cli/target/classes && zip -qr "$work/lib/cli.jar" .)
-"$jdk/bin/javac" -d "$work/classes" -cp "$(paste -sd: "$work/classpath")" tpch/tools/many-cores/AggScaling.java
-(cd "$work/classes" && zip -qr "$work/lib/aggscaling.jar" .)
+# the benchmarks without their fat jar's copies of everything above, and JMH itself
+ls jmh-benchmarks/target/jmh-benchmarks-*.jar >> "$work/classpath"
+for jar in org/openjdk/jmh/jmh-core net/sf/jopt-simple/jopt-simple org/apache/commons/commons-math3; do
+  ls "$HOME"/.m2/repository/$jar/*/*.jar | grep -v -E 'sources|javadoc' | sort -V | tail -1 >> "$work/classpath"
+done
 while read -r jar; do cp "$jar" "$work/lib/"; done < "$work/classpath"
 for jar in "$work"/lib/duckdb_jdbc-*.jar; do
   zip -q -d "$jar" 'libduckdb_java.so_windows_*' 'libduckdb_java.so_linux_arm64' 'libduckdb_java.so_macos_*' || true

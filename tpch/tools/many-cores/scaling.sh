@@ -4,8 +4,8 @@
 # THREADS:VERIFY pair (default "16:duckdb 2:duckdb 8:none 4:none"; 1 warm-up, 2 timed runs each), within
 # BUDGET seconds (default 540: the next step is skipped where under 45 s are left). Results (console logs,
 # the runner's Markdown and CSV reports, the machine's lscpu) go into $OUT/results.tar, updated after
-# every step, so what ran comes back even when the call is cut off. With AGG=1 it first times a grouped
-# aggregation of 15M rows over 1M and 15M keys at 1, 2, 4, 8 and 16 threads (AggScaling.java).
+# every step, so what ran comes back even when the call is cut off. With AGG=1 it first runs
+# PartitionedAggregationBenchmark (JMH) for 15M rows over 1M keys at 1, 2, 4, 8 and 16 threads.
 # Device call: command "tpch/tools/many-cores/scaling.sh", carry [".devrun"], timeout_s 600.
 set -u
 start=$(date +%s); budget=${BUDGET:-540}; sf=${SF:-10}
@@ -20,8 +20,9 @@ cp=$(ls /tmp/mw/lib/*.jar | paste -sd:)
 $java -version >> $res/machine.txt 2>&1
 note unpacked
 if [[ "${AGG:-0}" == 1 ]]; then
-  timeout $(( $(left) - 60 )) $java @.devrun/jvm.args -cp "$cp" AggScaling 15000000 1000000,15000000 1,2,4,8,16 \
-    > $res/aggregation.txt 2>&1
+  timeout $(( $(left) - 60 )) $java @.devrun/jvm.args -cp "$cp" org.openjdk.jmh.Main PartitionedAggregationBenchmark \
+    -p rows=15000000 -p groups=1000000 -p threads=1,2,4,8,16 -p partitioned=true -f 1 -wi 2 -w 1s -i 3 -r 1s \
+    -rf json -rff $res/aggregation.json > $res/aggregation.txt 2>&1
   note "aggregation scaling (exit $?)"
 fi
 mw() { timeout "$1" $java @.devrun/jvm.args -cp "$cp" dev.memwall.cli.MemwallCli tpch --data /tmp/mwdata -q "${@:2}"; }
