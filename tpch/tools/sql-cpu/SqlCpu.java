@@ -15,6 +15,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -24,8 +25,31 @@ import java.util.function.Supplier;
  * and executed (execution alone), and preparing the SQL plan (planning alone). Each is warmed 15 times
  * (planning 200 more, as Calcite's many small methods compile late), then 25 rounds are timed; medians
  * and least are printed, and execution's ratio to the hand plan.
+ *
+ * <p>Alternating in one process lets each way's code be compiled with the others' type profiles, which
+ * favours the SQL plans (a hand plan run among them slows down); a mode other than {@code all} times
+ * one way per process, as users run them: {@code hand}, {@code sql} (execution and planning
+ * alternated) or {@code sqlexec} (execution alone). On more than one thread only the wall times mean
+ * anything. Usage: SqlCpu DIR THREADS QUERIES [all|hand|sql|sqlexec]
  */
 public class SqlCpu {
+  /** Which ways one process times. */
+  private enum Mode {
+    ALL, HAND, SQL, SQLEXEC;
+
+    boolean hand() {
+      return this == ALL || this == HAND;
+    }
+
+    boolean execute() {
+      return this != HAND;
+    }
+
+    boolean plan() {
+      return this == ALL || this == SQL;
+    }
+  }
+
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
   public static void main(String[] args) throws Exception {
@@ -33,6 +57,7 @@ public class SqlCpu {
         TpchDatabase db = TpchDatabase.open(Path.of(args[0]), 1, memory)) {
       ExecutionContext context = new ExecutionContext(memory, Integer.parseInt(args[1]));
       Catalog catalog = TpchCatalog.of(db);
+      Mode mode = args.length > 3 ? Mode.valueOf(args[3].toUpperCase(Locale.ROOT)) : Mode.ALL;
       for (String q : args[2].split(",")) {
         TpchQuery query = TpchQueries.require(Integer.parseInt(q));
         QueryParameters parameters = TpchParameters.validation(query.number(), db.scaleFactor());
@@ -42,30 +67,48 @@ public class SqlCpu {
         Supplier<Table> execute = () -> SubstraitPlans.relation(prepared, context).toTable();
         Runnable plan = () -> Memwall.prepare(catalog, sql);
         for (int i = 0; i < 15; i++) {
-          hand.get().close();
-          execute.get().close();
-          plan.run();
+          if (mode.hand()) {
+            hand.get().close();
+          }
+          if (mode.execute()) {
+            execute.get().close();
+          }
+          if (mode.plan()) {
+            plan.run();
+          }
         }
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < (mode.plan() ? 200 : 0); i++) {
           plan.run(); // planning runs far more often than a query's operators before its code is compiled
         }
         int rounds = 25;
         long[][] cpu = new long[3][rounds];
         long[][] wall = new long[3][rounds];
         for (int i = 0; i < rounds; i++) {
-          time(() -> hand.get().close(), cpu[0], wall[0], i);
-          time(() -> execute.get().close(), cpu[1], wall[1], i);
-          time(plan, cpu[2], wall[2], i);
+          if (mode.hand()) {
+            time(() -> hand.get().close(), cpu[0], wall[0], i);
+          }
+          if (mode.execute()) {
+            time(() -> execute.get().close(), cpu[1], wall[1], i);
+          }
+          if (mode.plan()) {
+            time(plan, cpu[2], wall[2], i);
+          }
         }
         String[] names = {"hand", "sql execute", "sql plan"};
+        boolean[] timed = {mode.hand(), mode.execute(), mode.plan()};
         for (int k = 0; k < 3; k++) {
+          if (!timed[k]) {
+            continue;
+          }
           Arrays.sort(cpu[k]);
           Arrays.sort(wall[k]);
           System.out.printf("Q%s %-12s thread cpu %7.2f ms (least %7.2f), wall %7.2f ms (least %7.2f)%n", q, names[k],
               cpu[k][rounds / 2] / 1e6, cpu[k][0] / 1e6, wall[k][rounds / 2] / 1e6, wall[k][0] / 1e6);
         }
-        System.out.printf("Q%s execute/hand cpu %.2f (least %.2f)%n", q, (double) cpu[1][rounds / 2] / cpu[0][rounds / 2],
-            (double) cpu[1][0] / cpu[0][0]);
+        if (mode == Mode.ALL) {
+          System.out.printf("Q%s execute/hand cpu %.2f (least %.2f)%n", q, (double) cpu[1][rounds / 2] / cpu[0][rounds / 2],
+              (double) cpu[1][0] / cpu[0][0]);
+        }
       }
     }
   }
