@@ -23,6 +23,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * request, so pooling never makes an allocation fail. At most {@code limitBytes} are pooled; a region
  * freed beyond that is unmapped at once.
  *
+ * <p>A child memory's pool (an operator's working memory, which lives for one query) hands its regions
+ * to its parent's pool when it closes, and takes from the parent's pool when its own has none of a
+ * size, each region's charge moving with it: the next query's operators reuse the regions, mapped,
+ * faulted in and cache-warm, instead of mapping fresh ones and unmapping them again, which costs a
+ * kernel call, zeroing and a page fault per page and, per region, the close of a shared arena (a
+ * handshake with every thread of the process).
+ *
  * <p>Safety: with {@linkplain #scopeChecks() scope checks} each hand-out of a region gets a fresh
  * shared arena as its scope, so a segment kept after its buffer closed fails on access instead of
  * reading the region's next user; without them (the default outside the test suite) a hand-out is
@@ -98,15 +105,40 @@ final class BufferRecycler {
     return !closed && limitBytes > 0 && bytes > 0 && classBytes(bytes) <= Math.min(MAX_POOLED_BYTES, limitBytes);
   }
 
-  /** A pooled region of class {@code classBytes}, already charged to the budget, or null. */
+  /**
+   * A pooled region of class {@code classBytes}, already charged to the budget, or null: this pool's,
+   * else the parent memory's (its charge moved to this budget; null where this budget refuses it).
+   */
   Region take(long classBytes, boolean hugePages) {
     Deque<Region> stack = pooled.get(key(classBytes, hugePages));
     Region region = stack == null ? null : stack.pollFirst();
     if (region != null) {
       pooledBytes.addAndGet(-region.bytes());
       POOLED_REGIONS.decrementAndGet();
+      return region;
     }
-    return region;
+    if (parent == null || closed || (region = parent.take(classBytes, hugePages)) == null) {
+      return null;
+    }
+    parent.budget.release(region.bytes()); // the parent's pool no longer holds it ...
+    try {
+      budget.reserve(region.bytes()); // ... this budget does, and through it the parent's again
+      return region;
+    } catch (BudgetExceededException refused) {
+      parent.adopt(region);
+      return null;
+    }
+  }
+
+  /** Pools {@code region}, which no budget holds now, charging it to this one; frees it where that is refused. */
+  private void adopt(Region region) {
+    try {
+      budget.reserve(region.bytes());
+    } catch (BudgetExceededException refused) {
+      region.free();
+      return;
+    }
+    give(region);
   }
 
   /** Pools {@code region}, which stays charged; frees it and returns its charge when the pool is full. */
@@ -165,10 +197,24 @@ final class BufferRecycler {
     return freed;
   }
 
-  /** Frees the pool; regions given back later (buffers that outlive their memory's close) are freed at once. */
+  /**
+   * Hands the pool to the parent memory's (see the class comment), or frees it where there is none;
+   * regions given back later (buffers that outlive their memory's close) are freed at once.
+   */
   void close() {
     closed = true;
-    trim();
+    if (parent == null) {
+      trim();
+      return;
+    }
+    for (Deque<Region> stack : pooled.values()) {
+      for (Region region = stack.pollFirst(); region != null; region = stack.pollFirst()) {
+        pooledBytes.addAndGet(-region.bytes());
+        POOLED_REGIONS.decrementAndGet();
+        budget.release(region.bytes()); // this budget's and its ancestors' charge; the parent's pool takes it again
+        parent.adopt(region);
+      }
+    }
   }
 
   long pooledBytes() {

@@ -70,8 +70,10 @@ public final class EngineMemory implements AutoCloseable {
    * is a {@linkplain MemoryBudget#child child} of this one's: what it allocates counts against both,
    * so it is held to {@code limitBytes} and this memory's limit at once, and its own
    * {@linkplain MemoryBudget#peakBytes() peak} tells how much that part needed. Before either budget
-   * refuses an allocation, the freed memory both keep for reuse is given up. The child is closed by its
-   * creator, before this memory, and leak-checked like any other.
+   * refuses an allocation, the freed memory both keep for reuse is given up. What the child keeps for
+   * reuse goes to this memory's pool when it closes, and the child takes from this memory's pool what
+   * its own lacks, so that one query's operators after another's reuse the same regions. The child is
+   * closed by its creator, before this memory, and leak-checked like any other.
    */
   public EngineMemory child(String name, long limitBytes) {
     return child(name, limitBytes, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, limitBytes / 4));

@@ -271,6 +271,43 @@ class EngineMemoryTest {
     }
   }
 
+  /**
+   * An operator's working memory (a child) hands its freed regions to the parent's pool when it
+   * closes, and the next operator's takes them from there, each region charged once all along.
+   */
+  @Test
+  void aChildsFreedRegionsOutliveItInTheParentsPoolForTheNextChild(EngineMemory unused) {
+    long mib = 1 << 20;
+    try (EngineMemory parent = EngineMemory.create(MemoryBudget.of("query", 64 * mib))) {
+      long address;
+      try (EngineMemory first = parent.child("first operator", 32 * mib)) {
+        try (OffHeapBuffer buffer = first.allocate(mib)) {
+          address = buffer.segment().address();
+        }
+        assertEquals(mib, first.recycledBytes());
+      }
+      assertEquals(mib, parent.recycledBytes(), "the closed child's pool moved to the parent's");
+      assertEquals(mib, parent.budget().reservedBytes(), "charged once, to the parent");
+      try (EngineMemory second = parent.child("second operator", 32 * mib)) {
+        try (OffHeapBuffer buffer = second.allocate(mib)) {
+          assertEquals(address, buffer.segment().address(), "the next child reuses the region");
+          assertEquals(0, parent.recycledBytes());
+          assertEquals(mib, second.budget().reservedBytes());
+          assertEquals(mib, parent.budget().reservedBytes(), "still charged once");
+        }
+      }
+      assertEquals(mib, parent.recycledBytes());
+      // a child whose budget refuses the parent's region: it goes back, and is given up before the refusal
+      try (EngineMemory tight = parent.child("tight operator", 4 * mib);
+          OffHeapBuffer held = tight.allocate(3 * mib + mib / 2)) {
+        assertThrows(BudgetExceededException.class, () -> tight.allocate(mib));
+        assertEquals(0, parent.recycledBytes());
+        assertEquals(3 * mib + mib / 2, parent.budget().reservedBytes(), "nothing charged twice or lost");
+      }
+      assertEquals(parent.recycledBytes(), parent.budget().reservedBytes());
+    }
+  }
+
   @Test
   void sizeClassesRoundUpByAtMostAQuarterAndKeepPowersOfTwo() {
     long previous = 0;
