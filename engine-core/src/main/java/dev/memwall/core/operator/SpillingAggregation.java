@@ -95,7 +95,7 @@ public final class SpillingAggregation implements AutoCloseable {
    * out while consuming, and a serial merge of many large tables would leave the other threads idle);
    * see {@link #mergesLarge} for the other condition.
    */
-  static final long PARTITIONED_MERGE_GROUPS = 1 << 16;
+  private static final long PARTITIONED_MERGE_GROUPS = 1 << 16;
   /** How often a worker with an empty table waits for the others to free memory before it gives up. */
   private static final int MAX_WAITS = 200;
   private static final long WAIT_NANOS = 500_000;
@@ -367,7 +367,8 @@ public final class SpillingAggregation implements AutoCloseable {
       double rows = (double) inputRows / threads;
       double groups = FillEstimate.expectedGroups(rows, distinct);
       long bound = (long) Math.min(Integer.MAX_VALUE, Math.ceil(groups * 1.25) + Chunk.CAPACITY);
-      if (rows < GROW_ROWS_PER_GROUP * groups || bound * (aggregator.recordBytes() + 4L * Long.BYTES) > workerShare / 4) {
+      if (rows < GROW_ROWS_PER_GROUP * groups || bound <= aggregator.groups()
+          || bound * (aggregator.recordBytes() + 4L * Long.BYTES) > workerShare / 4) {
         return false;
       }
       try {
