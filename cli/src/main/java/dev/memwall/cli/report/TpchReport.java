@@ -62,12 +62,17 @@ public record TpchReport(String title, String base, String engine, String compar
    */
   public List<Path> write(Path dir, Consumer<String> warn) throws IOException {
     Files.createDirectories(dir);
-    Optional<Path> chart = ChartFiles.savePng(this::chart, dir.resolve(base + ".png"), warn);
+    Path chartFile = dir.resolve(base + ".png");
+    Optional<byte[]> chart = ChartFiles.drawPng(this::chart, chartFile.toString(), warn);
     List<Path> files = new ArrayList<>();
     files.add(Files.writeString(dir.resolve(base + ".md"), markdown(chart.isPresent() ? base + ".png" : null),
         StandardCharsets.UTF_8));
     files.add(Files.writeString(dir.resolve(base + ".csv"), csv(), StandardCharsets.UTF_8));
-    chart.ifPresent(files::add);
+    if (chart.isPresent()) {
+      files.add(Files.write(chartFile, chart.get()));
+    } else {
+      Files.deleteIfExists(chartFile); // no older run's chart beside this run's tables
+    }
     return files;
   }
 
