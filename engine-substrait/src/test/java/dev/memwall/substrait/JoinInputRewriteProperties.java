@@ -1,6 +1,7 @@
 package dev.memwall.substrait;
 
 import static dev.memwall.core.expr.Expr.col;
+import static dev.memwall.substrait.LogicalRuns.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -28,7 +29,6 @@ import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -113,12 +113,6 @@ class JoinInputRewriteProperties {
     LogicalRel aggregate = t.subquery(new LogicalRel.Join(JoinKind.SEMI, t.linesCopy(), again, List.of("lk2"),
         List.of("lk")));
     return new LogicalRel.Join(JoinKind.INNER, chosenLines, aggregate, List.of("lk"), List.of("lk2"));
-  }
-
-  /** Ids for the shared relations of one rewrite, as a plan's preparation gives them. */
-  private static IntSupplier ids() {
-    int[] last = {0};
-    return () -> ++last[0];
   }
 
   private static boolean readsTheVeryNode(LogicalRel rel, LogicalRel node) {

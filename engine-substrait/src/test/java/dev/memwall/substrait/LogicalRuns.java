@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.IntSupplier;
 
-/** Logical plans run for the rewrite tests, which compare a plan's rows with its rewrite's in any order, and their scans. */
+/** Logical plans run for the rewrite tests, which compare a plan's rows with its rewrite's in any order, their scans and ids. */
 final class LogicalRuns {
   private LogicalRuns() {}
 
@@ -27,5 +28,16 @@ final class LogicalRuns {
   static LogicalRel.Scan scan(String name, Table table) {
     List<String> columns = table.schema().getFields().stream().map(field -> field.getName()).toList();
     return new LogicalRel.Scan(name, table, columns, columns);
+  }
+
+  /** A scan of a {@link KeyValueTables} table as {@code name}, its columns {@code k} and {@code v} suffixed {@code suffix}. */
+  static LogicalRel.Scan scan(String name, Table table, String suffix) {
+    return new LogicalRel.Scan(name, table, List.of("k", "v"), List.of("k" + suffix, "v" + suffix));
+  }
+
+  /** Ids for the shared relations of one rewrite, counting from 1 as a plan's preparation gives them. */
+  static IntSupplier ids() {
+    int[] last = {0};
+    return () -> ++last[0];
   }
 }

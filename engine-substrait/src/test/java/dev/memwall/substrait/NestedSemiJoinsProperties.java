@@ -2,6 +2,8 @@ package dev.memwall.substrait;
 
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.lit;
+import static dev.memwall.substrait.LogicalRuns.ids;
+import static dev.memwall.substrait.LogicalRuns.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +22,6 @@ import dev.memwall.substrait.optimizer.NestedSemiJoins;
 import dev.memwall.substrait.optimizer.TableStatistics;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntSupplier;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -52,7 +53,7 @@ class NestedSemiJoinsProperties {
     try (Table l = KeyValueTables.of(memory, "k", "v", lines); Table o = KeyValueTables.of(memory, "ko", "vo", outer)) {
       LogicalRel chosen = chosen(o);
       LogicalRel first = new LogicalRel.Join(JoinKind.SEMI, firstFiltered
-          ? new LogicalRel.Filter(scan(l, "2"), col("v2").gt(lit(0L))) : scan(l, "2"), chosen, List.of("k2"),
+          ? new LogicalRel.Filter(scan("l", l, "2"), col("v2").gt(lit(0L))) : scan("l", l, "2"), chosen, List.of("k2"),
           List.of("ko"));
       LogicalRel plan = shape(l, chosen, first, "ko", col("v3").gt(lit(0L)));
       LogicalRel rewritten = NestedSemiJoins.rewrite(plan, FEW_CHOSEN, ids());
@@ -67,8 +68,8 @@ class NestedSemiJoinsProperties {
     try (Table l = KeyValueTables.of(memory, "k", "v", List.of(1L, 2L, 2L)); Table o = KeyValueTables.of(memory, "ko",
         "vo", List.of(1L, 2L))) {
       LogicalRel chosen = chosen(o);
-      LogicalRel first = new LogicalRel.Join(JoinKind.SEMI, scan(l, "2"), chosen, List.of("k2"), List.of("ko"));
-      LogicalRel filteredFirst = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan(l, "2"),
+      LogicalRel first = new LogicalRel.Join(JoinKind.SEMI, scan("l", l, "2"), chosen, List.of("k2"), List.of("ko"));
+      LogicalRel filteredFirst = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan("l", l, "2"),
           col("v2").lt(lit(2L))), chosen, List.of("k2"), List.of("ko"));
       List<LogicalRel> kept = List.of(
           shape(l, chosen, first, "vo", col("v3").gt(lit(0L))), // the second join's keys are the outer values
@@ -79,8 +80,8 @@ class NestedSemiJoinsProperties {
       }
       LogicalRel most = shape(l, chosen, first, "ko", col("v3").gt(lit(0L)));
       assertEquals(most, NestedSemiJoins.rewrite(most, MANY_CHOSEN, ids()), "holding most of the lines costs more");
-      LogicalRel otherOuter = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan(l, "3"),
-          col("v3").gt(lit(0L))), new LogicalRel.Filter(LogicalRuns.scan("o", o), col("vo").eq(lit(2L))),
+      LogicalRel otherOuter = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan("l", l, "3"),
+          col("v3").gt(lit(0L))), new LogicalRel.Filter(scan("o", o), col("vo").eq(lit(2L))),
           List.of("k3"), List.of("ko"));
       LogicalRel apart = new LogicalRel.Join(JoinKind.INNER, otherOuter, first, List.of("k3"), List.of("k2"));
       assertEquals(apart, NestedSemiJoins.rewrite(apart, FEW_CHOSEN, ids()), "other outer rows' keys");
@@ -89,7 +90,7 @@ class NestedSemiJoinsProperties {
 
   /** The outer rows whose value is 1 or null-free 2: few by the statistics. */
   private static LogicalRel chosen(Table o) {
-    return new LogicalRel.Filter(LogicalRuns.scan("o", o), col("vo").ge(lit(1L)));
+    return new LogicalRel.Filter(scan("o", o), col("vo").ge(lit(1L)));
   }
 
   /**
@@ -102,19 +103,10 @@ class NestedSemiJoinsProperties {
         List.of(Aggregate.countStar("n"), Aggregate.min(col("v2"), "lo")));
     LogicalRel several = new LogicalRel.Filter(new LogicalRel.Join(JoinKind.INNER, chosen, groups, List.of("ko"),
         List.of("g")), col("n").gt(lit(1L)));
-    LogicalRel second = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan(l, "3"), condition), several,
+    LogicalRel second = new LogicalRel.Join(JoinKind.SEMI, new LogicalRel.Filter(scan("l", l, "3"), condition), several,
         List.of("k3"), List.of(key));
     return new LogicalRel.Aggregation(second, List.of(col("k3").as("k3")), List.of(Aggregate.countStar("c"),
         Aggregate.sum(col("v3"), "s")));
-  }
-
-  private static LogicalRel scan(Table table, String suffix) {
-    return new LogicalRel.Scan("l", table, List.of("k", "v"), List.of("k" + suffix, "v" + suffix));
-  }
-
-  private static IntSupplier ids() {
-    int[] next = {0};
-    return () -> ++next[0];
   }
 
   @Provide

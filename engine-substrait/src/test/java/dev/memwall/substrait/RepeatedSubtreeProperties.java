@@ -2,6 +2,8 @@ package dev.memwall.substrait;
 
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.lit;
+import static dev.memwall.substrait.LogicalRuns.ids;
+import static dev.memwall.substrait.LogicalRuns.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,7 +29,6 @@ import dev.memwall.substrait.optimizer.TotalFromGroups;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntSupplier;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -268,16 +269,6 @@ class RepeatedSubtreeProperties {
   private static LogicalRel sums(LogicalRel rel, String suffix) {
     return new LogicalRel.Aggregation(rel, List.of(col("k" + suffix).as("k" + suffix)),
         List.of(Aggregate.sum(col("v" + suffix), "s" + suffix)));
-  }
-
-  /** A scan of {@code table} as {@code name}, its columns {@code k} and {@code v} suffixed {@code suffix}. */
-  private static LogicalRel scan(String name, Table table, String suffix) {
-    return new LogicalRel.Scan(name, table, List.of("k", "v"), List.of("k" + suffix, "v" + suffix));
-  }
-
-  private static IntSupplier ids() {
-    int[] last = {0};
-    return () -> ++last[0];
   }
 
   @Provide

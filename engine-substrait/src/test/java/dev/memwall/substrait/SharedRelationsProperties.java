@@ -2,6 +2,8 @@ package dev.memwall.substrait;
 
 import static dev.memwall.core.expr.Expr.col;
 import static dev.memwall.core.expr.Expr.lit;
+import static dev.memwall.substrait.LogicalRuns.ids;
+import static dev.memwall.substrait.LogicalRuns.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -194,15 +196,6 @@ class SharedRelationsProperties {
   private static LogicalRel sums(Table table, String suffix) {
     return new LogicalRel.Aggregation(new LogicalRel.Filter(scan("t", table, suffix), col("v" + suffix).gt(lit(0L))),
         List.of(col("k" + suffix).as("k" + suffix)), List.of(Aggregate.sum(col("v" + suffix), "s" + suffix)));
-  }
-
-  private static LogicalRel scan(String name, Table table, String suffix) {
-    return new LogicalRel.Scan(name, table, List.of("k", "v"), List.of("k" + suffix, "v" + suffix));
-  }
-
-  private static java.util.function.IntSupplier ids() {
-    int[] next = {0};
-    return () -> ++next[0];
   }
 
   private static Table table(EngineMemory memory, List<Long> keys) {
