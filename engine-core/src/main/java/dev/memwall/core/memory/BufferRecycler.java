@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Freed off-heap regions of one {@link EngineMemory}, kept for reuse instead of being returned to
@@ -185,16 +186,21 @@ final class BufferRecycler {
 
   /** Frees every pooled region and returns its charge; returns the bytes freed. */
   long trim() {
-    long freed = 0;
+    return empty(this::discard);
+  }
+
+  /** Takes every region out of the pool and hands it to {@code to}; returns their bytes. */
+  private long empty(Consumer<Region> to) {
+    long bytes = 0;
     for (Deque<Region> stack : pooled.values()) {
       for (Region region = stack.pollFirst(); region != null; region = stack.pollFirst()) {
         pooledBytes.addAndGet(-region.bytes());
         POOLED_REGIONS.decrementAndGet();
-        freed += region.bytes();
-        discard(region);
+        bytes += region.bytes();
+        to.accept(region);
       }
     }
-    return freed;
+    return bytes;
   }
 
   /**
@@ -207,14 +213,10 @@ final class BufferRecycler {
       trim();
       return;
     }
-    for (Deque<Region> stack : pooled.values()) {
-      for (Region region = stack.pollFirst(); region != null; region = stack.pollFirst()) {
-        pooledBytes.addAndGet(-region.bytes());
-        POOLED_REGIONS.decrementAndGet();
-        budget.release(region.bytes()); // this budget's and its ancestors' charge; the parent's pool takes it again
-        parent.adopt(region);
-      }
-    }
+    empty(region -> {
+      budget.release(region.bytes()); // this budget's and its ancestors' charge; the parent's pool takes it again
+      parent.adopt(region);
+    });
   }
 
   long pooledBytes() {
