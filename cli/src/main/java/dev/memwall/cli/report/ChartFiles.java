@@ -49,7 +49,17 @@ final class ChartFiles {
    */
   static Optional<Path> savePng(Supplier<? extends Chart<?, ?>> chart, Path file, Consumer<String> warn)
       throws IOException {
-    Optional<byte[]> png = drawPng(chart, file.toString(), warn);
+    return writePng(drawPng(chart, file.toString(), warn), file);
+  }
+
+  /**
+   * Writes a chart {@link #drawPng} drew into {@code file}; where it drew none, removes an older chart
+   * there, so that none stands beside tables it does not show.
+   *
+   * @return the file, or empty when there was no chart
+   * @throws IOException if the file cannot be written or removed
+   */
+  static Optional<Path> writePng(Optional<byte[]> png, Path file) throws IOException {
     if (png.isEmpty()) {
       Files.deleteIfExists(file);
       return Optional.empty();

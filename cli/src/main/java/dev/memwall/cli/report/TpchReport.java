@@ -68,11 +68,7 @@ public record TpchReport(String title, String base, String engine, String compar
     files.add(Files.writeString(dir.resolve(base + ".md"), markdown(chart.isPresent() ? base + ".png" : null),
         StandardCharsets.UTF_8));
     files.add(Files.writeString(dir.resolve(base + ".csv"), csv(), StandardCharsets.UTF_8));
-    if (chart.isPresent()) {
-      files.add(Files.write(chartFile, chart.get()));
-    } else {
-      Files.deleteIfExists(chartFile); // no older run's chart beside this run's tables
-    }
+    ChartFiles.writePng(chart, chartFile).ifPresent(files::add);
     return files;
   }
 
