@@ -28,8 +28,7 @@ import java.util.function.Consumer;
  * to its parent's pool when it closes, and takes from the parent's pool when its own has none of a
  * size, each region's charge moving with it: the next query's operators reuse the regions, mapped,
  * faulted in and cache-warm, instead of mapping fresh ones and unmapping them again, which costs a
- * kernel call, zeroing and a page fault per page and, per region, the close of a shared arena (a
- * handshake with every thread of the process).
+ * kernel call, zeroing and a page fault per page.
  *
  * <p>Safety: with {@linkplain #scopeChecks() scope checks} each hand-out of a region gets a fresh
  * shared arena as its scope, so a segment kept after its buffer closed fails on access instead of
@@ -45,14 +44,46 @@ final class BufferRecycler {
   private static final long MIN_CLASS_BYTES = 8;
   private static final AtomicLong POOLED_REGIONS = new AtomicLong();
 
-  /** Off-heap memory that outlives the buffers handed out over it; {@code owner} unmaps it. */
-  record Region(Arena owner, MemorySegment memory, boolean hugePages) {
+  /**
+   * Off-heap memory that outlives the buffers handed out over it, until {@link #free}: mapped on huge
+   * pages or taken from the C library's allocator outside any arena (see {@link NativeMemory} for why),
+   * or, where neither is possible, owned by a shared arena of its own ({@code owner}, else null).
+   */
+  record Region(MemorySegment memory, boolean hugePages, Arena owner) {
+    private static final long CACHE_LINE_BYTES = 64;
+
+    /** {@code bytes} of zeroed memory, on huge pages where {@code placement} asks and the platform can. */
+    static Region allocate(long bytes, Placement placement) {
+      if (placement == Placement.HUGE_PAGES && bytes >= HugePages.HUGE_PAGE_BYTES) {
+        MemorySegment mapping = HugePages.map(bytes);
+        if (mapping != null) {
+          return new Region(mapping.asSlice(0, bytes), true, null);
+        }
+      }
+      if (NativeMemory.isSupported()) {
+        return new Region(NativeMemory.allocate(bytes, CACHE_LINE_BYTES), false, null);
+      }
+      Arena owner = Arena.ofShared();
+      try {
+        return new Region(owner.allocate(bytes, CACHE_LINE_BYTES), false, owner);
+      } catch (RuntimeException | OutOfMemoryError e) {
+        owner.close();
+        throw e;
+      }
+    }
+
     long bytes() {
       return memory.byteSize();
     }
 
     void free() {
-      owner.close();
+      if (owner != null) {
+        owner.close();
+      } else if (hugePages) {
+        HugePages.unmap(memory);
+      } else {
+        NativeMemory.free(memory);
+      }
     }
   }
 

@@ -91,27 +91,40 @@ public final class HugePages {
    *     mapping failed (the caller should then allocate from the arena instead)
    */
   public static Optional<MemorySegment> map(long bytes, Arena arena) {
+    MemorySegment mapping = map(bytes);
+    return mapping == null ? Optional.empty()
+        : Optional.of(mapping.reinterpret(arena, HugePages::unmap).asSlice(0, bytes));
+  }
+
+  /**
+   * As {@link #map(long, Arena)}, but outside any arena: the whole mapping (whole huge pages), to be
+   * given back with {@link #unmap} and not used after that; or null. A scope would cost a shared
+   * arena's close, a handshake with every thread, when the mapping is given back (see
+   * {@link NativeMemory}).
+   */
+  static MemorySegment map(long bytes) {
     if (MMAP == null || bytes <= 0) {
-      return Optional.empty();
+      return null;
     }
     long length = (bytes + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
     try {
       MemorySegment address = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, length,
           PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
       if (address.address() == MAP_FAILED) {
-        return Optional.empty();
+        return null;
       }
       int ignoredAdvice = (int) MADVISE.invokeExact(address, length, MADV_HUGEPAGE);
-      MemorySegment mapping = address.reinterpret(length, arena, HugePages::unmap);
-      return Optional.of(mapping.asSlice(0, bytes));
+      return address.reinterpret(length);
     } catch (Throwable e) {
-      return Optional.empty();
+      return null;
     }
   }
 
-  private static void unmap(MemorySegment mapping) {
+  /** Unmaps a mapping of {@link #map(long)}, given whole or as a slice from its start. */
+  static void unmap(MemorySegment mapping) {
+    long length = (mapping.byteSize() + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
     try {
-      int ignoredResult = (int) MUNMAP.invokeExact(mapping, mapping.byteSize());
+      int ignoredResult = (int) MUNMAP.invokeExact(mapping, length);
     } catch (Throwable e) {
       throw new IllegalStateException("munmap failed for a huge-page mapping", e);
     }

@@ -18,10 +18,10 @@ import java.util.function.Consumer;
  * thread: when each of the thousands of buffers a query frees had an arena of its own, a quarter
  * of the wall-clock samples of TPC-H Q10's aggregation pipeline at two threads waited in those
  * handshakes. So a buffer over a pooled region (the common case: every size up to
- * {@link BufferRecycler#MAX_POOLED_BYTES}) is, by default, a slice of the region, whose long-lived
- * arena only closes when the region is unmapped: bounds-checked, but an access after
- * {@link #close} reads whatever the region's next user wrote. With scope checks
- * ({@link #SCOPE_CHECKS}: where assertions are enabled, as in the test suite, or with
+ * {@link BufferRecycler#MAX_POOLED_BYTES}) is, by default, a slice of the region, which has no arena
+ * at all (see {@link NativeMemory}): bounds-checked, but an access after {@link #close} reads
+ * whatever the region's next user wrote, or memory no longer mapped once the region is freed. With
+ * scope checks ({@link #SCOPE_CHECKS}: where assertions are enabled, as in the test suite, or with
  * {@code -Dmemwall.memory.scopeChecks=true}) each buffer's segment gets a shared arena of its own,
  * closed with the buffer, and any access after close fails with {@link IllegalStateException}
  * instead of touching freed or reused memory. Buffers too large to pool always have an arena of
@@ -116,12 +116,9 @@ public final class OffHeapBuffer implements AutoCloseable {
     boolean reused = region != null;
     if (region == null) {
       recycler.reserve(classBytes);
-      Arena owner = Arena.ofShared();
       try {
-        Mapping mapping = Mapping.of(classBytes, placement, owner);
-        region = new BufferRecycler.Region(owner, mapping.memory(), mapping.hugePages());
+        region = BufferRecycler.Region.allocate(classBytes, placement);
       } catch (RuntimeException | OutOfMemoryError e) {
-        owner.close();
         recycler.budget().release(classBytes);
         throw e;
       }

@@ -2,7 +2,7 @@ package dev.memwall.core.memory;
 
 /** Where an off-heap allocation should live. */
 public enum Placement {
-  /** An ordinary arena allocation with the platform's base pages (4 KiB). */
+  /** An ordinary allocation with the platform's base pages (4 KiB). */
   DEFAULT,
   /**
    * Transparent huge pages through {@link HugePages} when the allocation spans at least one huge

@@ -617,7 +617,7 @@ public final class SpillingAggregation implements AutoCloseable {
             for (PartialRuns.Writer writer : writers) {
               segments.addAll(writer.partitions.get(p));
             }
-            aggregatePartition(segments, 1, result, block);
+            aggregatePartition(segments, 1, result, block, recordBytes);
             PartialRuns.release(segments); // aggregated: its records in memory are not needed again
           }
         });
@@ -638,17 +638,16 @@ public final class SpillingAggregation implements AutoCloseable {
    * {@code writer}; where they do not fit, spills runs partitioned at {@code level} and recurses.
    */
   private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
-      byte[] block) {
-    if (segments.isEmpty()) {
+      byte[] block, int recordBytes) {
+    if (PartialRuns.records(segments, recordBytes) == 0) {
       return;
     }
     if (spilled) {
       depth.accumulateAndGet(level, Math::max); // partitions in memory only are no spill
     }
     Binder binder = new Binder(schema);
-    Overflow overflow = new Overflow(segments, level, binder);
+    Overflow overflow = new Overflow(segments, level, binder, recordBytes);
     try {
-      int recordBytes = overflow.aggregator.recordBytes();
       PartialRuns.read(segments, recordBytes, block, (records, count) -> {
         for (int i = 0; i < count; i += Chunk.CAPACITY) {
           overflow.merge(records, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
@@ -656,7 +655,7 @@ public final class SpillingAggregation implements AutoCloseable {
       });
       if (overflow.writer == null) {
         try {
-          writer.write(overflow.aggregator);
+          writer.write(overflow.aggregator); // made by the merges: there were records
         } catch (BudgetExceededException e) {
           throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
         }
@@ -665,7 +664,7 @@ public final class SpillingAggregation implements AutoCloseable {
       overflow.spillAggregator();
       overflow.closeAggregator();
       for (List<PartialRuns.Segment> partition : overflow.writer.partitions) {
-        aggregatePartition(partition, level + 1, writer, block);
+        aggregatePartition(partition, level + 1, writer, block, recordBytes);
       }
     } finally {
       overflow.close();
@@ -677,16 +676,16 @@ public final class SpillingAggregation implements AutoCloseable {
     private final int level;
     private final Binder binder;
     private final long totalRecords;
+    /** Null until the first merge, and after an overflow until the next: made where memory allows. */
     private HashAggregator aggregator;
     /** Writes the runs of this partition's sub-partitions; null until it first spills. */
     private PartialRuns.Writer writer;
     private long merged;
 
-    Overflow(List<PartialRuns.Segment> segments, int level, Binder binder) {
+    Overflow(List<PartialRuns.Segment> segments, int level, Binder binder, int recordBytes) {
       this.level = level;
       this.binder = binder;
-      this.aggregator = newAggregator(binder, "merge");
-      this.totalRecords = PartialRuns.records(segments, aggregator.recordBytes());
+      this.totalRecords = PartialRuns.records(segments, recordBytes);
     }
 
     /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
@@ -695,6 +694,9 @@ public final class SpillingAggregation implements AutoCloseable {
       int waits = 0;
       while (true) {
         try {
+          if (aggregator == null) {
+            aggregator = newAggregator(binder, "merge");
+          }
           aggregator.reserveRoom(n);
           if (aggregator.footprintBytes() > partitionShare && aggregator.groups() > 0 && level < MAX_LEVEL) {
             overflow(null); // over its share of the memory the partitions are aggregated in at once
@@ -704,21 +706,21 @@ public final class SpillingAggregation implements AutoCloseable {
           merged += n;
           return;
         } catch (BudgetExceededException e) {
-          if (aggregator.groups() == 0 && !renewed) {
+          boolean empty = aggregator == null || aggregator.groups() == 0;
+          if (aggregator != null && empty && !renewed) {
             // an empty table whose memory is all keys and states (grown in an earlier round): a new,
             // small one may build its slots where this one could not
             renewed = true;
             closeAggregator();
-            aggregator = newAggregator(binder, "merge");
             continue;
           }
-          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+          if (empty && threads > 1 && waits++ < MAX_WAITS) {
             // the partitions aggregated on the other threads hold the memory for a moment: wait for them
             ExecutionControl.checkpoint();
             java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
             continue;
           }
-          if (aggregator.groups() == 0) {
+          if (empty) {
             throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
                 + " query more memory");
           }
@@ -744,8 +746,7 @@ public final class SpillingAggregation implements AutoCloseable {
       if (refusal != null && aggregator.footprintBytes() <= partitionShare) {
         aggregator.clear(); // the same memory takes the next groups
       } else {
-        closeAggregator();
-        aggregator = newAggregator(binder, "merge");
+        closeAggregator(); // the next merge makes a new one
       }
     }
 
