@@ -4,7 +4,7 @@
 # runtime, and the command line's class path without Spark and without the SQL front end (hand plans
 # only), with duckdb_jdbc cut to its Linux x86-64 library, and the JMH benchmarks' own jar with JMH; jars
 # are stored uncompressed so that one xz pass compresses everything (about 45 MB, within the 64 MiB a call
-# sends).
+# sends), and async-profiler's library where ./memwall fetched one (for scaling.sh's wall-clock profiles).
 # Usage: tpch/tools/many-cores/pack.sh   (after ./memwall has built; then scaling.sh runs on the device)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -38,4 +38,6 @@ for jar in "$work"/lib/*.jar; do
 done
 tar -C "$work" -cf - jre lib | xz -9 -T0 > .devrun/memwall.txz
 cp cli/target/launcher/jvm.args .devrun/
+profiler=$(ls "$HOME"/.cache/memwall/libasyncProfiler-*-linux-x64.so 2>/dev/null | sort -V | tail -1 || true)
+[[ -n "$profiler" ]] && cp "$profiler" .devrun/libasyncProfiler.so
 echo "packed: $(du -h .devrun/memwall.txz | cut -f1) in .devrun/ (commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ', with uncommitted changes'))"

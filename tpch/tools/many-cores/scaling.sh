@@ -6,8 +6,10 @@
 # the runner's Markdown and CSV reports, the machine's lscpu) go into $OUT/results.tar, updated after
 # every step, so what ran comes back even when the call is cut off. With AGG=1 it first runs
 # PartitionedAggregationBenchmark (JMH) for 15M rows over 1M keys at 1, 2, 4, 8 and 16 threads. A pair
-# T:jfr instead times only the queries in JFR_QUERIES (default 13,15,16,21) at T threads without DuckDB,
-# under a Java Flight Recording (execution samples every 10 ms) saved as $res/T-threads.jfr.
+# T:jfr instead times only the queries in PROFILE_QUERIES (default 13,15,16,21) at T threads without
+# DuckDB, under a Java Flight Recording (execution samples every 10 ms) saved as $res/T-threads.jfr; a pair
+# T:wall does the same under async-profiler's wall clock, per thread ($res/T-threads-wall.collapsed; the
+# profiler's library is .devrun/libasyncProfiler.so, which pack.sh copies there where ./memwall fetched it).
 # Device call: command "tpch/tools/many-cores/scaling.sh", carry [".devrun"], timeout_s 600.
 set -u
 start=$(date +%s); budget=${BUDGET:-540}; sf=${SF:-10}
@@ -34,11 +36,12 @@ note "generated SF $sf (exit $?)"
 for spec in ${THREADS:-16:duckdb 2:duckdb 8:none 4:none}; do
   t=${spec%%:*}; verify=${spec##*:}
   [[ $(left) -lt 45 ]] && { note "skipped $t threads"; continue; }
-  if [[ $verify == jfr ]]; then
-    JAVA_TOOL_OPTIONS="-XX:StartFlightRecording=filename=$res/$t-threads.jfr,settings=profile" \
-      mw $(( $(left) - 5 )) --sf $sf --threads $t --queries ${JFR_QUERIES:-13,15,16,21} --verify none --warmup 2 --runs 3 \
-      --report $res/jfr > $res/jfr-$t.log 2>&1
-    note "$t threads under JFR (exit $?)"
+  if [[ $verify == jfr || $verify == wall ]]; then
+    agent="-XX:StartFlightRecording=filename=$res/$t-threads.jfr,settings=profile"
+    [[ $verify == wall ]] && agent="-agentpath:$root/.devrun/libasyncProfiler.so=start,event=wall,interval=1ms,threads,collapsed,file=$res/$t-threads-wall.collapsed"
+    JAVA_TOOL_OPTIONS="$agent" mw $(( $(left) - 5 )) --sf $sf --threads $t --queries ${PROFILE_QUERIES:-13,15,16,21} \
+      --verify none --warmup ${PROFILE_WARMUP:-2} --runs ${PROFILE_RUNS:-3} --report $res/$verify > $res/$verify-$t.log 2>&1
+    note "$t threads under $verify (exit $?)"
     continue
   fi
   mw $(( $(left) - 5 )) --sf $sf --threads $t --compare duckdb --verify $verify --warmup 1 --runs 2 --report $res/reports \

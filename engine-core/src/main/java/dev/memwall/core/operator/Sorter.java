@@ -18,8 +18,9 @@ import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * ORDER BY and top-N over a table: sorts row references with a stable merge sort, or for a small
- * limit keeps the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by unsigned UTF-8 bytes (code point
+ * ORDER BY and top-N over a table: sorts row references stably (as packed primitive keys where the
+ * keys' domains are small, {@link PackedSortKeys}, else with a merge sort), or for a small limit keeps
+ * the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by unsigned UTF-8 bytes (code point
  * order), doubles as SQL orders them ({@code -0.0} ties with {@code 0.0}, NaN last); a dictionary-encoded key whose dictionary is small against the rows compares by the rank
  * of each entry, computed once. A dictionary-encoded column stays encoded in the result when its
  * dictionary is small against the rows returned ({@link TableBuilder#keepsEncoded}).
@@ -85,13 +86,13 @@ public final class Sorter {
       } else {
         heap.reserve(8L * total);
         refs = rowReferences(batches, (int) total);
-        RowComparator comparator = comparator(batches, input, keys, heap);
+        Order order = Order.of(batches, input, keys, heap);
         if ((long) take * TOP_N_SHARE < refs.length) {
           heap.reserve((long) TOP_N_BYTES * take);
-          refs = smallest(refs, take, comparator);
+          refs = smallest(refs, take, order.comparator(batches));
         } else {
           heap.reserve(8L * refs.length);
-          mergeSort(refs, new long[refs.length], 0, refs.length, comparator);
+          order.sort(refs, batches);
         }
       }
       return gathered(inputs, batches, refs, take, output);
@@ -135,7 +136,7 @@ public final class Sorter {
       heap.reserve((long) REFERENCE_BYTES * input.rowCount());
       long[] refs = rowReferences(batches, (int) input.rowCount());
       if (!keys.isEmpty()) {
-        mergeSort(refs, new long[refs.length], 0, refs.length, comparator(batches, input, keys, heap));
+        Order.of(batches, input, keys, heap).sort(refs, batches);
       }
       for (long ref : refs) {
         action.accept(batches.get((int) (ref >>> 32)), (int) ref);
@@ -143,30 +144,46 @@ public final class Sorter {
     }
   }
 
-  /** Orders references into {@code batches} (of {@code input}'s schema) by {@code keys}; ranks charged to {@code heap}. */
-  private static RowComparator comparator(List<Batch> batches, Table input, List<SortKey> keys, HeapCharge heap) {
-    int[] keyColumns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
-    boolean[] descending = new boolean[keys.size()];
-    boolean[] nullsFirst = new boolean[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      descending[i] = keys.get(i).descending();
-      nullsFirst[i] = keys.get(i).nullsFirst();
-    }
-    int[][] ranks = new int[keys.size()][];
-    for (int i = 0; i < keys.size(); i++) {
-      ranks[i] = ranksOf(batches, keyColumns[i], heap);
-    }
-    return (a, b) -> {
-      for (int i = 0; i < keyColumns.length; i++) {
-        Column left = batches.get((int) (a >>> 32)).column(keyColumns[i]);
-        Column right = batches.get((int) (b >>> 32)).column(keyColumns[i]);
-        int cmp = compare(left, (int) a, right, (int) b, descending[i], nullsFirst[i], ranks[i]);
-        if (cmp != 0) {
-          return cmp;
-        }
+  /**
+   * Sort keys resolved against a table: their columns, directions, null placements, and the ranks of
+   * string columns' dictionary entries ({@link #ranksOf}, null where a column has none).
+   */
+  private record Order(int[] columns, boolean[] descending, boolean[] nullsFirst, int[][] ranks) {
+    /** {@code keys} of {@code input}, whose rows are {@code batches}; ranks charged to {@code heap}. */
+    static Order of(List<Batch> batches, Table input, List<SortKey> keys, HeapCharge heap) {
+      int[] columns = keys.stream().mapToInt(k -> input.columnIndex(k.column())).toArray();
+      boolean[] descending = new boolean[keys.size()];
+      boolean[] nullsFirst = new boolean[keys.size()];
+      int[][] ranks = new int[keys.size()][];
+      for (int i = 0; i < keys.size(); i++) {
+        descending[i] = keys.get(i).descending();
+        nullsFirst[i] = keys.get(i).nullsFirst();
+        ranks[i] = ranksOf(batches, columns[i], heap);
       }
-      return 0;
-    };
+      return new Order(columns, descending, nullsFirst, ranks);
+    }
+
+    /** Sorts {@code refs} (every row of {@code batches}, in order) stably: keys packed where they fit, else merged. */
+    void sort(long[] refs, List<Batch> batches) {
+      if (!PackedSortKeys.sort(refs, batches, columns, descending, nullsFirst, ranks)) {
+        mergeSort(refs, new long[refs.length], 0, refs.length, comparator(batches));
+      }
+    }
+
+    /** Compares references into {@code batches} by these keys. */
+    RowComparator comparator(List<Batch> batches) {
+      return (a, b) -> {
+        for (int i = 0; i < columns.length; i++) {
+          Column left = batches.get((int) (a >>> 32)).column(columns[i]);
+          Column right = batches.get((int) (b >>> 32)).column(columns[i]);
+          int cmp = compare(left, (int) a, right, (int) b, descending[i], nullsFirst[i], ranks[i]);
+          if (cmp != 0) {
+            return cmp;
+          }
+        }
+        return 0;
+      };
+    }
   }
 
   // The loops over rows are methods of their own, not part of sort: sort runs once per query and

@@ -576,15 +576,17 @@ public final class TableBuilder implements AutoCloseable {
     if (identity) {
       return;
     }
-    for (VectorSchemaRoot root : roots) {
+    for (VectorSchemaRoot root : roots) { // through the buffers: a part's codes are a worker's whole result
       IntVector codes = (IntVector) root.getVector(c);
+      MemorySegment values = ArrowSegments.of(codes.getDataBuffer());
+      MemorySegment validity = ArrowSegments.of(codes.getValidityBuffer());
       for (int row = 0; row < root.getRowCount(); row++) {
-        if (!codes.isNull(row)) {
-          int code = translation[codes.get(row)];
+        if ((validity.get(ValueLayout.JAVA_BYTE, row >>> 3) >> (row & 7) & 1) != 0) {
+          int code = translation[values.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, row)];
           if (code < 0) {
             codes.setNull(row);
           } else {
-            codes.set(row, code);
+            values.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, row, code);
           }
         }
       }

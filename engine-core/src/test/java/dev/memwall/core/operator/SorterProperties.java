@@ -8,6 +8,7 @@ import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,6 +59,51 @@ class SorterProperties {
       assertEquals(expectedText, rowsOf(sorted));
     }
     assertEquals(before, OffHeapBuffer.liveBuffers());
+  }
+
+  /**
+   * Keys that pack into a long a row ({@link PackedSortKeys}: a small integer range and a ranked
+   * dictionary, with nulls) or, with a long's limits among the integers, do not: the same order as
+   * the stable reference either way, ties in input order; and the packing is taken exactly where the
+   * range fits.
+   */
+  @Property(tries = 100)
+  void packedKeysSortLikeAStableReference(@ForAll long seed, @ForAll boolean firstDescending,
+      @ForAll boolean secondDescending, @ForAll boolean firstNullsFirst, @ForAll boolean secondNullsFirst,
+      @ForAll boolean limits) {
+    Random random = new Random(seed);
+    int n = random.nextInt(250);
+    long[] extremes = {Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1};
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Long key = random.nextInt(8) == 0 ? null
+          : limits && random.nextInt(4) == 0 ? extremes[random.nextInt(extremes.length)] : (long) random.nextInt(5) - 2;
+      rows.add(new Object[] {key, random.nextInt(8) == 0 ? null : WORDS[random.nextInt(WORDS.length)], 0.0, (long) i});
+    }
+    try (EngineMemory memory = EngineMemory.create("sort");
+        Table table = table(rows, true, memory);
+        Table sorted = Sorter.sort(table, List.of(new SortKey("k", firstDescending, firstNullsFirst),
+            new SortKey("s", secondDescending, secondNullsFirst)), n, memory)) {
+      List<Object[]> expected = new ArrayList<>(rows);
+      expected.sort(Comparator.comparing((Object[] r) -> (Long) r[0], nulls(firstDescending, firstNullsFirst))
+          .thenComparing(r -> (String) r[1], nulls(secondDescending, secondNullsFirst)));
+      assertEquals(expected.stream().map(Arrays::toString).toList(), rowsOf(sorted));
+
+      List<Batch> batches = table.batches();
+      List<Long> refs = new ArrayList<>();
+      for (int b = 0; b < batches.size(); b++) {
+        for (int row = 0; row < batches.get(b).rowCount(); row++) {
+          refs.add((long) b << 32 | row);
+        }
+      }
+      List<BigInteger> keys = rows.stream().filter(r -> r[0] != null).map(r -> BigInteger.valueOf((Long) r[0])).toList();
+      BigInteger values = keys.isEmpty() ? BigInteger.ONE : keys.stream().reduce(BigInteger::max).orElseThrow()
+          .subtract(keys.stream().reduce(BigInteger::min).orElseThrow()).add(BigInteger.ONE);
+      values = keys.size() < n ? values.add(BigInteger.ONE) : values; // null's value
+      boolean fits = values.subtract(BigInteger.ONE).bitLength() + BigInteger.valueOf(Math.max(0, n - 1)).bitLength() <= 63;
+      assertEquals(fits || n <= 1, PackedSortKeys.sort(refs.stream().mapToLong(Long::longValue).toArray(),
+          batches, new int[] {0}, new boolean[] {firstDescending}, new boolean[] {firstNullsFirst}, new int[1][]));
+    }
   }
 
   private static <T extends Comparable<T>> Comparator<T> nulls(boolean descending, boolean nullsFirst) {
