@@ -8,7 +8,7 @@
 # PartitionedAggregationBenchmark (JMH) for 15M rows over 1M keys at 1, 2, 4, 8 and 16 threads. A pair
 # T:jfr instead times only the queries in PROFILE_QUERIES (default 13,15,16,21) at T threads without
 # DuckDB, under a Java Flight Recording (execution samples every 10 ms) saved as $res/T-threads.jfr; a pair
-# T:wall does the same under async-profiler's wall clock, per thread ($res/T-threads-wall.collapsed; the
+# T:wall does the same under async-profiler's wall clock, per thread ($res/T-threads-wall.collapsed.xz; the
 # profiler's library is .devrun/libasyncProfiler.so, which pack.sh copies there where ./memwall fetched it).
 # Device call: command "tpch/tools/many-cores/scaling.sh", carry [".devrun"], timeout_s 600.
 set -u
@@ -41,7 +41,9 @@ for spec in ${THREADS:-16:duckdb 2:duckdb 8:none 4:none}; do
     [[ $verify == wall ]] && agent="-agentpath:$root/.devrun/libasyncProfiler.so=start,event=wall,interval=1ms,threads,collapsed,file=$res/$t-threads-wall.collapsed"
     JAVA_TOOL_OPTIONS="$agent" mw $(( $(left) - 5 )) --sf $sf --threads $t --queries ${PROFILE_QUERIES:-13,15,16,21} \
       --verify none --warmup ${PROFILE_WARMUP:-2} --runs ${PROFILE_RUNS:-3} --report $res/$verify > $res/$verify-$t.log 2>&1
-    note "$t threads under $verify (exit $?)"
+    status=$?
+    [[ -f $res/$t-threads-wall.collapsed ]] && xz -T0 -6 $res/$t-threads-wall.collapsed # hundreds of MB: only 8 files of limited size come back
+    note "$t threads under $verify (exit $status)"
     continue
   fi
   mw $(( $(left) - 5 )) --sf $sf --threads $t --compare duckdb --verify $verify --warmup 1 --runs 2 --report $res/reports \

@@ -38,6 +38,31 @@ class WorkersTest {
   }
 
   @Test
+  void aLaterStepReusesTheIdleThreadsOfAnEarlierOne() throws InterruptedException {
+    Thread caller = Thread.currentThread();
+    var first = ConcurrentHashMap.<Thread>newKeySet();
+    var second = ConcurrentHashMap.<Thread>newKeySet();
+    Workers.runAll("first", tasksRecording(first, 4));
+    Thread.sleep(200); // their threads have gone back to waiting for tasks
+    Workers.runAll("second", tasksRecording(second, 4));
+    first.remove(caller);
+    second.remove(caller);
+    assertTrue(!first.isEmpty() && first.containsAll(second), "reused " + second + " of " + first);
+  }
+
+  /** {@code count} tasks that each wait a moment (so none finishes before the others start) and record their thread. */
+  private static List<Runnable> tasksRecording(java.util.Set<Thread> threads, int count) {
+    List<Runnable> tasks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      tasks.add(() -> {
+        threads.add(Thread.currentThread());
+        sleepThen(new AtomicInteger(), 20);
+      });
+    }
+    return tasks;
+  }
+
+  @Test
   void rethrowsTheFailureOfAPooledTaskAfterTheOthersFinished() {
     AtomicInteger finished = new AtomicInteger();
     IllegalArgumentException boom = new IllegalArgumentException("boom");
