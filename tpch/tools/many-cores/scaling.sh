@@ -3,13 +3,14 @@
 # generates TPC-H at SF (default 10) and times memwall against DuckDB in its own process at each
 # THREADS:VERIFY pair (default "16:duckdb 2:duckdb 8:none 4:none"; 1 warm-up, 2 timed runs each), within
 # BUDGET seconds (default 540: the next step is skipped where under 45 s are left). Results (console logs,
-# the runner's Markdown and CSV reports, the machine's lscpu) go into $OUT/results.tar, updated after
-# every step, so what ran comes back even when the call is cut off. With AGG=1 it first runs
-# PartitionedAggregationBenchmark (JMH) for 15M rows over 1M keys at 1, 2, 4, 8 and 16 threads. A pair
-# T:jfr instead times only the queries in PROFILE_QUERIES (default 13,15,16,21) at T threads without
-# DuckDB, under a Java Flight Recording (execution samples every 10 ms) saved as $res/T-threads.jfr; a pair
-# T:wall does the same under async-profiler's wall clock, per thread ($res/T-threads-wall.collapsed.xz; the
-# profiler's library is .devrun/libasyncProfiler.so, which pack.sh copies there where ./memwall fetched it).
+# the runner's Markdown and CSV reports, the machine's lscpu, the machine profile the first run calibrated)
+# go into $OUT/results.tar, updated after every step, so what ran comes back even when the call is cut
+# off. With AGG=1 it first runs PartitionedAggregationBenchmark (JMH) for 15M rows over 1M keys at 1, 2,
+# 4, 8 and 16 threads. A pair T:jfr instead times only the queries in PROFILE_QUERIES (default
+# 13,15,16,21) at T threads without DuckDB, under a Java Flight Recording (execution samples every
+# 10 ms) saved as $res/T-threads.jfr; a pair T:wall does the same under async-profiler's wall clock,
+# per thread ($res/T-threads-wall.collapsed.xz, read by serial.py; the profiler's library is
+# .devrun/libasyncProfiler.so, which pack.sh copies there where ./memwall fetched it).
 # Device call: command "tpch/tools/many-cores/scaling.sh", carry [".devrun"], timeout_s 600.
 set -u
 start=$(date +%s); budget=${BUDGET:-540}; sf=${SF:-10}
@@ -33,6 +34,7 @@ mw() { timeout "$1" $java @.devrun/jvm.args -cp "$cp" dev.memwall.cli.MemwallCli
 mw $(( $(left) - 5 )) --sf $sf --threads $(nproc) --queries 6 --warmup 0 --runs 1 --verify none --report $res/gen \
   > $res/generate.log 2>&1
 note "generated SF $sf (exit $?)"
+cp "$HOME"/.cache/memwall/machine-profile.properties $res/ 2>/dev/null # the quick calibration the operators plan with
 for spec in ${THREADS:-16:duckdb 2:duckdb 8:none 4:none}; do
   t=${spec%%:*}; verify=${spec##*:}
   [[ $(left) -lt 45 ]] && { note "skipped $t threads"; continue; }
