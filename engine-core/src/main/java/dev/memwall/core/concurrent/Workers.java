@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Workers {
   /** Seconds an own thread waits for its next task before it ends. */
   private static final int IDLE_SECONDS = 30;
-  /** memwall's own threads: as many as the steps running at once ask for, none left when idle. */
+  /** The name of an own thread between tasks. */
   private static final String IDLE_NAME = "memwall-idle";
+  /** memwall's own threads: as many as the steps running at once ask for, none left when idle. */
   private static final ExecutorService OWN_THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS,
       TimeUnit.SECONDS, new SynchronousQueue<>(), Thread.ofPlatform().daemon().name(IDLE_NAME).factory());
 
