@@ -20,10 +20,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * ORDER BY and top-N over a table: sorts row references stably (as packed primitive keys where the
  * keys' domains are small, {@link PackedSortKeys}, else with a merge sort), or for a small limit keeps
- * the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by unsigned UTF-8 bytes (code point
- * order), doubles as SQL orders them ({@code -0.0} ties with {@code 0.0}, NaN last); a dictionary-encoded key whose dictionary is small against the rows compares by the rank
- * of each entry, computed once. A dictionary-encoded column stays encoded in the result when its
- * dictionary is small against the rows returned ({@link TableBuilder#keepsEncoded}).
+ * the best {@code limit} in a bounded heap, and gathers them into a new table. Strings compare by
+ * unsigned UTF-8 bytes (code point order), doubles as SQL orders them ({@code -0.0} ties with
+ * {@code 0.0}, NaN last); a dictionary-encoded key whose dictionary is small against the rows compares
+ * by the rank of each entry, computed once. A dictionary-encoded column stays encoded in the result
+ * when its dictionary is small against the rows returned ({@link TableBuilder#keepsEncoded}).
  *
  * <p>Meant for the small tables at the top of a plan (aggregation results, top-N) and for the runs
  * of an {@link ExternalSort}: the row references are a Java {@code long[]} of one entry per row.

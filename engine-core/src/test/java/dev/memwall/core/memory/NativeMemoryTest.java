@@ -49,7 +49,8 @@ class NativeMemoryTest {
         if (NativeMemory.isSupported()) {
           assertNull(region.owner(), "a region's free must not be a shared arena's close (a handshake): " + placement);
         }
-        assertEquals(placement == Placement.HUGE_PAGES && HugePages.isSupported(), region.hugePages(), placement.name());
+        boolean huge = placement == Placement.HUGE_PAGES && HugePages.isSupported();
+        assertEquals(huge, region.hugePages(), placement.name());
         assertEquals(3 * HugePages.HUGE_PAGE_BYTES + 64, region.bytes());
         assertEquals(0, region.memory().address() % 64);
         region.memory().set(ValueLayout.JAVA_LONG, region.bytes() - 8, 42L);

@@ -96,11 +96,13 @@ class SorterProperties {
           refs.add((long) b << 32 | row);
         }
       }
-      List<BigInteger> keys = rows.stream().filter(r -> r[0] != null).map(r -> BigInteger.valueOf((Long) r[0])).toList();
+      List<BigInteger> keys = rows.stream().filter(r -> r[0] != null)
+          .map(r -> BigInteger.valueOf((Long) r[0])).toList();
       BigInteger values = keys.isEmpty() ? BigInteger.ONE : keys.stream().reduce(BigInteger::max).orElseThrow()
           .subtract(keys.stream().reduce(BigInteger::min).orElseThrow()).add(BigInteger.ONE);
       values = keys.size() < n ? values.add(BigInteger.ONE) : values; // null's value
-      boolean fits = values.subtract(BigInteger.ONE).bitLength() + BigInteger.valueOf(Math.max(0, n - 1)).bitLength() <= 63;
+      int positionBits = BigInteger.valueOf(Math.max(0, n - 1)).bitLength();
+      boolean fits = values.subtract(BigInteger.ONE).bitLength() + positionBits <= 63;
       assertEquals(fits || n <= 1, PackedSortKeys.sort(refs.stream().mapToLong(Long::longValue).toArray(),
           batches, new int[] {0}, new boolean[] {firstDescending}, new boolean[] {firstNullsFirst}, new int[1][]));
     }
