@@ -50,8 +50,6 @@ final class BufferRecycler {
    * or, where neither is possible, owned by a shared arena of its own ({@code owner}, else null).
    */
   record Region(MemorySegment memory, boolean hugePages, Arena owner) {
-    private static final long CACHE_LINE_BYTES = 64;
-
     /** {@code bytes} of zeroed memory, on huge pages where {@code placement} asks and the platform can. */
     static Region allocate(long bytes, Placement placement) {
       if (placement == Placement.HUGE_PAGES && bytes >= HugePages.HUGE_PAGE_BYTES) {
@@ -61,11 +59,11 @@ final class BufferRecycler {
         }
       }
       if (NativeMemory.isSupported()) {
-        return new Region(NativeMemory.allocate(bytes, CACHE_LINE_BYTES), false, null);
+        return new Region(NativeMemory.allocate(bytes, OffHeapBuffer.CACHE_LINE_BYTES), false, null);
       }
       Arena owner = Arena.ofShared();
       try {
-        return new Region(owner.allocate(bytes, CACHE_LINE_BYTES), false, owner);
+        return new Region(owner.allocate(bytes, OffHeapBuffer.CACHE_LINE_BYTES), false, owner);
       } catch (RuntimeException | OutOfMemoryError e) {
         owner.close();
         throw e;

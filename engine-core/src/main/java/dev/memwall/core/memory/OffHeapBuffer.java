@@ -37,7 +37,8 @@ public final class OffHeapBuffer implements AutoCloseable {
    * assertions are enabled for this class.
    */
   public static final boolean SCOPE_CHECKS = scopeChecks();
-  private static final long CACHE_LINE_BYTES = 64;
+  /** The alignment of every buffer: a cache line. */
+  static final long CACHE_LINE_BYTES = 64;
   private static final AtomicLong LIVE_BUFFERS = new AtomicLong();
   private static final AtomicLong LIVE_BYTES = new AtomicLong();
 

@@ -59,14 +59,16 @@ final class PackedSortKeys {
     if (n <= 1) {
       return true;
     }
-    int positionBits = bitsFor(n);
-    int bits = positionBits;
-    Range[] ranges = new Range[columns.length];
-    for (int k = 0; k < columns.length; k++) {
+    for (int k = 0; k < columns.length; k++) { // before any pass over the rows
       ColumnType.Kind kind = batches.getFirst().column(columns[k]).type().kind();
       if (kind == ColumnType.Kind.FLOAT64 || (kind == ColumnType.Kind.STRING && ranks[k] == null)) {
         return false;
       }
+    }
+    int positionBits = bitsFor(n);
+    int bits = positionBits;
+    Range[] ranges = new Range[columns.length];
+    for (int k = 0; k < columns.length; k++) {
       ranges[k] = new Range();
       for (Batch batch : batches) {
         scan(batch.column(columns[k]), batch.rowCount(), ranks[k], ranges[k]);
