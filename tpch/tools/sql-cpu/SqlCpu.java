@@ -66,37 +66,30 @@ public class SqlCpu {
         Supplier<Table> hand = () -> query.run(db, parameters, context);
         Supplier<Table> execute = () -> SubstraitPlans.relation(prepared, context).toTable();
         Runnable plan = () -> Memwall.prepare(catalog, sql);
+        String[] names = {"hand", "sql execute", "sql plan"};
+        Runnable[] ways = {() -> hand.get().close(), () -> execute.get().close(), plan};
+        boolean[] timed = {mode.hand(), mode.execute(), mode.plan()};
         for (int i = 0; i < 15; i++) {
-          if (mode.hand()) {
-            hand.get().close();
-          }
-          if (mode.execute()) {
-            execute.get().close();
-          }
-          if (mode.plan()) {
-            plan.run();
+          for (int k = 0; k < ways.length; k++) {
+            if (timed[k]) {
+              ways[k].run();
+            }
           }
         }
         for (int i = 0; i < (mode.plan() ? 200 : 0); i++) {
           plan.run(); // planning runs far more often than a query's operators before its code is compiled
         }
         int rounds = 25;
-        long[][] cpu = new long[3][rounds];
-        long[][] wall = new long[3][rounds];
+        long[][] cpu = new long[ways.length][rounds];
+        long[][] wall = new long[ways.length][rounds];
         for (int i = 0; i < rounds; i++) {
-          if (mode.hand()) {
-            time(() -> hand.get().close(), cpu[0], wall[0], i);
-          }
-          if (mode.execute()) {
-            time(() -> execute.get().close(), cpu[1], wall[1], i);
-          }
-          if (mode.plan()) {
-            time(plan, cpu[2], wall[2], i);
+          for (int k = 0; k < ways.length; k++) {
+            if (timed[k]) {
+              time(ways[k], cpu[k], wall[k], i);
+            }
           }
         }
-        String[] names = {"hand", "sql execute", "sql plan"};
-        boolean[] timed = {mode.hand(), mode.execute(), mode.plan()};
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < ways.length; k++) {
           if (!timed[k]) {
             continue;
           }

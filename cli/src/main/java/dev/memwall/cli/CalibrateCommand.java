@@ -10,6 +10,7 @@ import dev.memwall.core.memory.EngineMemory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -63,8 +64,8 @@ final class CalibrateCommand implements Callable<Integer> {
     print(profile, out);
     Path chartDir = charts != null ? charts : dir.resolve("calibration");
     out.flush();
-    out.println("charts: " + String.join(", ", CalibrationCharts.write(profile, chartDir, spec.commandLine().getErr()::println).stream().map(Path::toString)
-        .toList()));
+    List<Path> written = CalibrationCharts.write(profile, chartDir, spec.commandLine().getErr()::println);
+    out.println("charts: " + String.join(", ", written.stream().map(Path::toString).toList()));
     out.flush();
     return 0;
   }

@@ -202,16 +202,18 @@ class PartitionedAggregationProperties {
 
   /** A machine whose only fast cache is a 32 KiB L1d: workers' tables are partitioned out at the floor, 4,096 groups. */
   static MachineProfile smallCache() {
-    return new MachineProfile("synthetic", 2,
-        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 32 << 10, 64, 8), 32 << 10, 1.5)),
-        100, 10, 10, List.of(), new MachineProfile.Bandwidth(10, 8, 12, 20, 15, 24), 4096,
-        new MachineProfile.Tlb(1536, 10, Double.NaN, List.of()));
+    return oneCache(32 << 10, 8);
   }
 
   /** A machine whose only fast cache, 256 MiB, holds every table these tests build. */
   static MachineProfile largeCache() {
+    return oneCache(256 << 20, 16);
+  }
+
+  /** A synthetic two-core machine whose only data cache is one of {@code bytes} and {@code ways}. */
+  private static MachineProfile oneCache(long bytes, int ways) {
     return new MachineProfile("synthetic", 2,
-        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", 256 << 20, 64, 16), 256 << 20, 1.5)),
+        List.of(new MachineProfile.MeasuredCache(new CacheLevel(1, "Data", bytes, 64, ways), bytes, 1.5)),
         100, 10, 10, List.of(), new MachineProfile.Bandwidth(10, 8, 12, 20, 15, 24), 4096,
         new MachineProfile.Tlb(1536, 10, Double.NaN, List.of()));
   }
