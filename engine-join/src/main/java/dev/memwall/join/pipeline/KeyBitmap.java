@@ -1,9 +1,6 @@
 package dev.memwall.join.pipeline;
 
 import dev.memwall.core.memory.EngineMemory;
-import dev.memwall.core.memory.OffHeapBuffer;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The exact set of a join's build keys when they are one integral column over a range
@@ -12,23 +9,30 @@ import java.lang.foreign.ValueLayout;
  * itself, so probe rows it rejects are never hashed, and it has no false positives. Keys over
  * ranges of a few million values are common (TPC-H's order, customer, part and supplier keys).
  *
- * <p>Ownership: the bits live in one off-heap buffer charged to the {@link EngineMemory} it was
- * created from; {@link #close} frees it. Thread safety: {@link #add} is for one thread at a time;
- * once built, {@link #select} may run on any number of threads.
+ * <p>The bits are a heap array rather than off-heap memory: every probe row loads one word at a
+ * place its key decides, and an array element is cheaper to load than a memory segment's checked
+ * access. The set is as large as the cache at most ({@link KeyFilter}), so it stays small.
+ *
+ * <p>Ownership: the array is charged to the {@link EngineMemory} it was created from as heap
+ * ({@link EngineMemory#reserveHeap}); {@link #close} returns the charge. Thread safety: {@link #add}
+ * and {@link #close} are for one thread at a time; once built, {@link #select} may run on any number
+ * of threads.
  */
 final class KeyBitmap implements AutoCloseable {
-  private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
+  /** The most words an array holds (the JDK's arrays stop a little below {@code Integer.MAX_VALUE}). */
+  private static final long MAX_WORDS = Integer.MAX_VALUE - 8;
 
-  private final OffHeapBuffer buffer;
-  private final MemorySegment words;
+  private final EngineMemory memory;
+  private final long[] words;
   private final long min;
   /** {@code max - min}: the largest offset in the set's range. */
   private final long lastOffset;
   private final long lastWord;
+  private boolean closed;
 
-  private KeyBitmap(OffHeapBuffer buffer, long min, long lastOffset) {
-    this.buffer = buffer;
-    this.words = buffer.segment();
+  private KeyBitmap(EngineMemory memory, long min, long lastOffset) {
+    this.memory = memory;
+    this.words = new long[(int) ((lastOffset >>> 6) + 1)];
     this.min = min;
     this.lastOffset = lastOffset;
     this.lastWord = lastOffset >>> 6;
@@ -36,11 +40,11 @@ final class KeyBitmap implements AutoCloseable {
 
   /**
    * The bytes of a bitmap for keys in {@code [min, max]} (whole words), or -1 when the range has
-   * more than {@code Long.MAX_VALUE} values.
+   * more values than an array holds bits.
    */
   static long bytesFor(long min, long max) {
     long lastOffset = max - min;
-    if (max < min || lastOffset < 0) {
+    if (max < min || lastOffset < 0 || (lastOffset >>> 6) >= MAX_WORDS) {
       return -1;
     }
     return ((lastOffset >>> 6) + 1) * Long.BYTES;
@@ -52,7 +56,13 @@ final class KeyBitmap implements AutoCloseable {
     if (bytes < 0) {
       throw new IllegalArgumentException("no bitmap for keys in [" + min + ", " + max + "]");
     }
-    return new KeyBitmap(memory.allocate(bytes), min, max - min);
+    memory.reserveHeap(bytes);
+    try {
+      return new KeyBitmap(memory, min, max - min);
+    } catch (OutOfMemoryError e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
   }
 
   /** Adds {@code key}, which must lie in the range the set was created for. */
@@ -62,7 +72,7 @@ final class KeyBitmap implements AutoCloseable {
       throw new IllegalArgumentException("key " + key + " outside [" + min + ", " + (min + lastOffset) + "]");
     }
     long at = offset >>> 6;
-    words.setAtIndex(WORD, at, words.getAtIndex(WORD, at) | 1L << offset);
+    words[(int) at] |= 1L << offset;
   }
 
   /**
@@ -97,13 +107,16 @@ final class KeyBitmap implements AutoCloseable {
   /** 1 when {@code key} is in the set, else 0, without a branch. */
   private int bit(long key) {
     long offset = key - min;
-    long word = words.getAtIndex(WORD, Math.min(offset >>> 6, lastWord));
+    long word = words[(int) Math.min(offset >>> 6, lastWord)];
     int inRange = Long.compareUnsigned(offset, lastOffset) <= 0 ? 1 : 0;
     return (int) (word >>> offset) & inRange;
   }
 
   @Override
   public void close() {
-    buffer.close();
+    if (!closed) {
+      closed = true;
+      memory.releaseHeap((long) words.length * Long.BYTES);
+    }
   }
 }

@@ -3,13 +3,16 @@ package dev.memwall.join.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.core.memory.MemoryBudget;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -74,12 +77,26 @@ class KeyBitmapProperties {
   }
 
   @Property(tries = 50)
-  void rangesOfMoreThanLongMaxValuesHaveNoBitmap(@ForAll long min, @ForAll long max) {
+  void rangesOfMoreBitsThanAnArrayHoldsHaveNoBitmap(@ForAll long min, @ForAll long max) {
     long bytes = KeyBitmap.bytesFor(min, max);
-    boolean representable = max >= min && max - min >= 0;
+    boolean representable = max >= min && max - min >= 0 && (max - min) / 64 < Integer.MAX_VALUE - 8;
     assertEquals(representable, bytes > 0, min + ".." + max);
     if (representable) {
       assertEquals(((max - min) / 64 + 1) * 8, bytes);
+    }
+  }
+
+  @Example
+  void theBitsAreChargedToTheBudgetUntilClosedAndABudgetTooSmallRefusesThem() {
+    long bytes = KeyBitmap.bytesFor(0, 64 * 1000 - 1);
+    assertEquals(8_000, bytes);
+    try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("bitmap", bytes))) {
+      KeyBitmap bitmap = KeyBitmap.create(memory, 0, 64 * 1000 - 1);
+      assertEquals(bytes, memory.allocatedBytes());
+      assertThrows(BudgetExceededException.class, () -> KeyBitmap.create(memory, 0, 63));
+      bitmap.close();
+      bitmap.close(); // a second close returns nothing twice
+      assertEquals(0, memory.allocatedBytes());
     }
   }
 }
