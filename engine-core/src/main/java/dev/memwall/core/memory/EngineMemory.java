@@ -120,6 +120,20 @@ public final class EngineMemory implements AutoCloseable {
   }
 
   /**
+   * As {@link #allocate(long, Placement)}, but the contents are undefined: a reused region keeps what
+   * its last owner wrote. For a caller that writes every byte before reading it, such as a growing
+   * array that copies its old contents over the front and zeroes only the rest, which would otherwise
+   * pay for zeroing the front first.
+   *
+   * @throws BudgetExceededException if the budget cannot cover it
+   */
+  public OffHeapBuffer allocateUninitialized(long bytes, Placement placement) {
+    OffHeapBuffer buffer = OffHeapBuffer.recycled(recycler, bytes, placement, false, rawBuffers::remove);
+    rawBuffers.add(buffer);
+    return buffer;
+  }
+
+  /**
    * Charges {@code bytes} of heap that an operator's structure holds and that grow with the data (a
    * sort's row references, say) to the budget, as if they were off-heap, so that the budget bounds
    * them too and a too-small budget refuses them by name before the heap runs out. Freed memory kept

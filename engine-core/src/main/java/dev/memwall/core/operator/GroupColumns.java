@@ -65,13 +65,17 @@ final class GroupColumns implements AutoCloseable {
     while (grown <= group) {
       grown *= 2;
     }
-    OffHeapBuffer larger = memory.allocate(rowSlots() * grown * Long.BYTES, Placement.HUGE_PAGES);
-    if (layout == AggregateLayout.ROWS) {
-      MemorySegment.copy(slots, 0, larger.segment(), 0, stride * capacity * Long.BYTES);
-    } else {
+    OffHeapBuffer larger = memory.allocateUninitialized(rowSlots() * grown * Long.BYTES, Placement.HUGE_PAGES);
+    MemorySegment to = larger.segment();
+    if (layout == AggregateLayout.ROWS) { // the old groups' rows, then zeroes
+      long copied = stride * capacity * Long.BYTES;
+      MemorySegment.copy(slots, 0, to, 0, copied);
+      to.asSlice(copied).fill((byte) 0);
+    } else { // each column: the old groups' values, then zeroes
+      long copied = capacity * Long.BYTES;
       for (int c = 0; c < columnCount; c++) {
-        MemorySegment.copy(slots, c * capacity * Long.BYTES, larger.segment(), c * grown * Long.BYTES,
-            capacity * Long.BYTES);
+        MemorySegment.copy(slots, c * copied, to, c * grown * Long.BYTES, copied);
+        to.asSlice(c * grown * Long.BYTES + copied, (grown - capacity) * Long.BYTES).fill((byte) 0);
       }
     }
     buffer.close();

@@ -38,8 +38,9 @@ final class OffHeapLongArray implements AutoCloseable {
     while (capacity <= index) {
       capacity *= 2;
     }
-    OffHeapBuffer grown = memory.allocate(capacity * Long.BYTES, Placement.HUGE_PAGES);
+    OffHeapBuffer grown = memory.allocateUninitialized(capacity * Long.BYTES, Placement.HUGE_PAGES);
     MemorySegment.copy(slots, 0, grown.segment(), 0, slots.byteSize());
+    grown.segment().asSlice(slots.byteSize()).fill((byte) 0);
     buffer.close();
     buffer = grown;
     slots = grown.segment();
