@@ -261,7 +261,10 @@ final class BroadcastBuildCache<V extends AutoCloseable> {
     }
   }
 
-  /** Closes the value and its memory (a leak there throws), once; closes this cache's memory after the last if retired. */
+  /**
+   * Closes the value and its memory (a leak there throws), once; after the last, closes this cache's
+   * memory if it is retired.
+   */
   private void free(Entry entry) {
     synchronized (this) {
       if (entry.value == null || !live.remove(entry)) {

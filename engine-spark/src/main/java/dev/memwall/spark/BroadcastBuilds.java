@@ -133,7 +133,10 @@ final class BroadcastBuilds {
     return cache;
   }
 
-  /** The table and hash table of {@code probe} on {@code relation}, in {@code memory}; on a failure nothing stays allocated. */
+  /**
+   * The table and hash table of {@code probe} on {@code relation}, in {@code memory}; on a failure nothing
+   * stays allocated.
+   */
   private static Build build(long id, JoinProbe probe, HashedRelation relation, EngineMemory memory,
       TaskResources resources, Runnable checkpoint, BroadcastBuildCache<Build> builds) {
     long start = System.nanoTime();

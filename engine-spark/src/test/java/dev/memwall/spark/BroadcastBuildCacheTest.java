@@ -242,7 +242,8 @@ class BroadcastBuildCacheTest {
       assertEquals(1, cache.liveCount(), "the old build, no longer findable, is freed by its last user");
     }
     assertEquals(2, attempts.get());
-    try (BroadcastBuildCache<Held>.Use other = cache.acquire(9, "another spec", again, "b", allocating(KB), NOT_KILLED)) {
+    try (BroadcastBuildCache<Held>.Use other =
+        cache.acquire(9, "another spec", again, "b", allocating(KB), NOT_KILLED)) {
       assertEquals(2, cache.liveCount(), "another spec of the same broadcast is another build");
     }
     assertNothingHeld(cache);
@@ -264,7 +265,8 @@ class BroadcastBuildCacheTest {
     BudgetExceededException refused = assertThrows(BudgetExceededException.class,
         () -> acquire(cache, 4, broadcasts[4], allocating(32 * KB)));
     assertTrue(refused.getMessage().contains("test broadcast builds"), refused.getMessage());
-    assertEquals(64 * KB, cache.allocatedBytes(), "builds in use are never freed for another, the refused one left nothing");
+    assertEquals(64 * KB, cache.allocatedBytes(),
+        "builds in use are never freed for another, and the refused one left nothing");
     assertEquals(2, cache.liveCount());
     c.close();
     d.close();

@@ -88,8 +88,9 @@ class BroadcastBuildTest {
     long before = BroadcastBuilds.buildCount();
     var memwall = spark.sql(sql);
     assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
-    assertTrue(MemwallExtensions.explain(memwall).stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin")),
-        MemwallExtensions.explain(memwall) + "\n" + sql);
+    List<String> explained = MemwallExtensions.explain(memwall);
+    assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallHashJoin")),
+        explained + "\n" + sql);
     return BroadcastBuilds.buildCount() - before;
   }
 
