@@ -3,10 +3,8 @@ package dev.memwall.spark;
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.expr.Expr;
 import dev.memwall.core.memory.BudgetExceededException;
-import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Batch;
-import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.pipeline.HashProbeStage;
 import java.io.IOException;
@@ -22,11 +20,8 @@ import java.util.Set;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.execution.joins.HashedRelation;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -34,8 +29,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * What a task of {@link MemwallHashJoinExec} runs for its input partition (a run of record batches of one
  * file of the probe side's memwall scan): the build side of each join, broadcast by Spark as its hash
- * relation, is copied once into a memwall table ({@link RowTables}) and hashed by memwall
- * ({@link HashProbeStage}); then the partition's batches are mapped, filtered by the scan's pushed
+ * relation, is copied into a memwall table ({@link RowTables}) and hashed by memwall
+ * ({@link HashProbeStage}) once per executor, by the first of its tasks to need it, and shared by the
+ * others ({@link BroadcastBuilds}); then the partition's batches are mapped, filtered by the scan's pushed
  * predicates and streamed through every probe in one memwall pipeline
  * ({@code Plan.scan(batches).filter(pushed).stage(probe 1)...}), a slice of up to {@value #SLICE_ROWS}
  * rows of one record batch at a time, and each slice's joined rows are handed to Spark as {@link ColumnarBatch}es over memwall's result
@@ -45,12 +41,15 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * memwall runs keeps unmatched build rows), and memwall's probes match no null probe key, as Spark's
  * joins do.
  *
- * <p>Memory: the build tables, hash tables and each slice's result are charged to the task's
- * {@link TaskResources}; a slice's result is freed when Spark asks for the next batch, everything when
- * the iterator ends or the task completes, fails or is killed (a completion listener). A slice whose
- * joined rows do not fit is run again in halves ({@link Joined#joinSlice}); a build side that does not
- * fit, or a single probe row's joined rows, fails the task with memwall's
- * {@code BudgetExceededException} naming the task's budget. Cancellation: a killed task stops between slices and inside memwall's pipeline.
+ * <p>Memory: the shared builds are charged to the executor's broadcast memory
+ * ({@value MemwallSettings#EXECUTOR_BROADCAST_MEMORY}), and the task holds a use of each, which its
+ * {@link TaskResources} release; the input and each slice's result (whose strings may point into a
+ * build's) are charged to the task's budget. A slice's result is freed when Spark asks for the next
+ * batch, everything (the results before the uses of the builds) when the iterator ends or the task
+ * completes, fails or is killed (a completion listener). A slice whose joined rows do not fit is run
+ * again in halves ({@link Joined#joinSlice}); a single probe row's joined rows that do not fit fail
+ * the task with memwall's {@code BudgetExceededException} naming the task's budget, and a build side
+ * that does not fit with the same exception naming the executor's broadcast memory. Cancellation: a killed task stops between slices and inside memwall's pipeline.
  *
  * <p>Serializable: Spark ships it, with its broadcasts, to the executors.
  *
@@ -58,7 +57,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * @param readColumns the probe side's columns the joins read or emit
  * @param pushed the probe scan's pushed predicates
  * @param probes the joins, innermost first
- * @param builds each join's broadcast build side (a {@code Broadcast<HashedRelation>}), in the same order
+ * @param builds each join's broadcast build side (a {@code Broadcast} of a {@link HashedRelation}), in the same order
  * @param outputNames the memwall columns of Spark's output attributes, in Spark's order
  * @param taskMemoryBytes the memory each task asks Spark for
  */
@@ -88,7 +87,7 @@ record JoinTask(StructType dataSchema, List<String> readColumns, Predicate[] pus
       resources.checkKilled();
       List<HashProbeStage> stages = new ArrayList<>(probes.size());
       for (int i = 0; i < probes.size(); i++) {
-        stages.add(build(probes.get(i), (HashedRelation) builds.get(i).value(), resources));
+        stages.add(BroadcastBuilds.acquire(probes.get(i), builds.get(i), resources).value().stage());
       }
       return new Joined(partitions, stages, resources);
     } catch (QueryCancelledException e) {
@@ -99,41 +98,6 @@ record JoinTask(StructType dataSchema, List<String> readColumns, Predicate[] pus
       closeAfter(resources, e);
       throw e;
     }
-  }
-
-  /** The build side's table and memwall's hash table on it, both owned by {@code resources}. */
-  private static HashProbeStage build(JoinProbe probe, HashedRelation relation, TaskResources resources) {
-    HashedRelation copy = relation.asReadOnlyCopy(); // Spark's own joins read a broadcast relation this way
-    Iterator<InternalRow> rows = new Iterator<>() { // each key's rows (not every relation lists its values)
-      private final scala.collection.Iterator<InternalRow> keys = copy.keys();
-      private scala.collection.Iterator<InternalRow> values = scala.collection.Iterator.empty();
-
-      @Override
-      public boolean hasNext() {
-        while (!values.hasNext() && keys.hasNext()) {
-          values = copy.get(keys.next());
-        }
-        return values.hasNext();
-      }
-
-      @Override
-      public InternalRow next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException("no more build rows");
-        }
-        return values.next();
-      }
-    };
-    Table table = resources.own(RowTables.of(rows, probe.buildSchema(), probe.buildNames(),
-        resources.memory().arrow()));
-    List<ColumnType> probeKeyTypes = probe.probeKeyTypes().stream().map(JoinTask::keyType).toList();
-    ExecutionContext context = resources.context();
-    return resources.own(HashProbeStage.build(table, probe.buildKeys(), probe.type(), probe.probeKeys(),
-        probeKeyTypes, null, probe.buildOutputs(), context.machine().fastCacheBytes(), context));
-  }
-
-  private static ColumnType keyType(DataType type) {
-    return RowTables.columnType(DataTypes.createStructField("key", type, true));
   }
 
   private static void closeAfter(TaskResources resources, Throwable failure) {

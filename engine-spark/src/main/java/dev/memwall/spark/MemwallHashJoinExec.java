@@ -16,7 +16,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Spark's broadcast hash joins over a memwall scan, run by memwall inside each task: one task per input
  * partition of the scan maps its batches, filters them with the scan's pushed predicates and streams
- * them through memwall's hash table of each join's broadcast build side, innermost join first
+ * them through memwall's hash table of each join's broadcast build side (built once per executor and
+ * shared by its tasks), innermost join first
  * ({@link JoinTask}); it returns columnar batches over memwall's result, which Spark reads through a
  * {@code ColumnarToRowExec} above it. It replaces
  * {@code BroadcastHashJoin(ColumnarToRow(BatchScan(memwall)), build)} and joins stacked on it
@@ -27,8 +28,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * side, the scan, is not a child: {@link #references()} is empty.
  *
  * <p>A plan node written in Java ({@link MemwallExec}: its product elements are its constructor's
- * arguments). Ownership: each task's memwall memory belongs to the task ({@link TaskResources}). Thread safety: a
- * plan node is immutable.
+ * arguments). Ownership: each task's memwall memory belongs to the task ({@link TaskResources}), except the
+ * joins' build sides, which the executor builds once per broadcast and its tasks share ({@link BroadcastBuilds}).
+ * Thread safety: a plan node is immutable.
  */
 public final class MemwallHashJoinExec extends MemwallExec {
   private static final long serialVersionUID = 1L;

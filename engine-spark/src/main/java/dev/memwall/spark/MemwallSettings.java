@@ -34,6 +34,11 @@ public final class MemwallSettings {
   /** The default of {@link #TASK_MEMORY}. */
   public static final String DEFAULT_TASK_MEMORY = "64m";
 
+  /** The Spark configuration key of the memory an executor's shared broadcast join builds may hold. */
+  public static final String EXECUTOR_BROADCAST_MEMORY = "spark.memwall.executor.broadcastMemory";
+  /** The default of {@link #EXECUTOR_BROADCAST_MEMORY}. */
+  public static final String DEFAULT_EXECUTOR_BROADCAST_MEMORY = "256m";
+
   /** The configuration key switching the installed {@link MemwallExtensions} on and off. */
   public static final String ACCELERATION = "spark.memwall.acceleration.enabled";
 
@@ -71,6 +76,16 @@ public final class MemwallSettings {
           : DEFAULT_TASK_MEMORY;
     }
     return parseBytes(source, value);
+  }
+
+  /**
+   * The bytes an executor's shared broadcast join builds may hold ({@link BroadcastBuilds}): the
+   * executor's Spark configuration {@code conf} (null: none), else the default.
+   */
+  static long executorBroadcastBytes(org.apache.spark.SparkConf conf) {
+    String value = conf == null ? DEFAULT_EXECUTOR_BROADCAST_MEMORY
+        : conf.get(EXECUTOR_BROADCAST_MEMORY, DEFAULT_EXECUTOR_BROADCAST_MEMORY);
+    return parseBytes(EXECUTOR_BROADCAST_MEMORY, value);
   }
 
   /** A Spark size ({@code 64m}, {@code 1g}, {@code 1048576}) in bytes. */

@@ -219,15 +219,20 @@ class JoinAccelerationTest {
     assertEquals(leaks, TaskResources.leakCount());
   }
 
+  /**
+   * The build sides are the executor's (see {@link BroadcastBuildTest} for one too big for them); a task's
+   * own memory holds its input and each slice's joined rows, which a task of 16 KiB cannot hold.
+   */
   @Test
-  void aBuildSideTooBigForTheTaskFailsByName() {
+  void joinedRowsTooBigForTheTaskFailByName() {
     long leaks = TaskResources.leakCount();
     spark.read().format("memwall").option(MemwallSettings.TASK_MEMORY_OPTION, "16k")
         .load(dir.resolve("fact").toString()).createOrReplaceTempView("small_fact");
     SparkException failure = assertThrows(SparkException.class, () -> spark.sql(
         "select /*+ broadcast(d) */ f.id, d.s from small_fact f join dim d on f.k = d.k").collectAsList());
     assertTrue(failure.getMessage().contains("BudgetExceededException")
-        && failure.getMessage().contains("memwall hash join"), failure.getMessage());
+        && failure.getMessage().contains("memwall hash join in task")
+        && failure.getMessage().contains(MemwallSettings.TASK_MEMORY), failure.getMessage());
     SparkTestSession.assertTaskResourcesFreed();
     assertEquals(leaks, TaskResources.leakCount());
   }

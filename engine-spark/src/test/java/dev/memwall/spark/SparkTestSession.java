@@ -47,11 +47,12 @@ final class SparkTestSession {
   /**
    * Waits until every task's memwall resources are closed (Spark kills the other tasks of a failed
    * stage, and completion listeners run, after the driver has its answer), then checks that nothing is
-   * held: no open resources, no memwall memory, no memory leased from Spark.
+   * held: no open resources, no memwall memory, no memory leased from Spark, no use of a shared
+   * broadcast build (the builds themselves are the executor's, freed with their broadcast).
    */
   static void assertTaskResourcesFreed() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (TaskResources.openCount() > 0 && System.nanoTime() < deadline) {
+    while ((TaskResources.openCount() > 0 || BroadcastBuilds.userCount() > 0) && System.nanoTime() < deadline) {
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
@@ -62,6 +63,7 @@ final class SparkTestSession {
     assertEquals(0, TaskResources.openCount(), "task resources left open");
     assertEquals(0, TaskResources.allocatedBytes(), "memwall memory still held");
     assertEquals(0, TaskResources.leasedBytes(), "memory leased from Spark");
+    assertEquals(0, BroadcastBuilds.userCount(), "a task's use of a shared broadcast build not released");
   }
 
   /** The rows of {@code dataset} as lists of Spark's Java values, in the order Spark returns them. */
