@@ -78,13 +78,7 @@ class BroadcastBuildTest {
 
   /** Spark's rows of {@code sql} alone, then memwall's (checked the same); returns the builds memwall made. */
   private static long buildsOfSameAsSpark(String sql) {
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = SparkTestSession.sortedRows(spark.sql(sql));
-    } finally {
-      spark.conf().unset(MemwallSettings.ACCELERATION);
-    }
+    List<String> expected = SparkTestSession.sortedRowsWithoutMemwall(spark, sql);
     long before = BroadcastBuilds.buildCount();
     var memwall = spark.sql(sql);
     assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
@@ -113,13 +107,7 @@ class BroadcastBuildTest {
   @Test
   void concurrentQueriesEachBuildTheirOwnBroadcastOnce() throws Exception {
     String sql = "select /*+ broadcast(d) */ f.id, f.v, d.id, d.s from fact f join dim d on f.k = d.k where f.g < 5";
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = SparkTestSession.sortedRows(spark.sql(sql));
-    } finally {
-      spark.conf().unset(MemwallSettings.ACCELERATION);
-    }
+    List<String> expected = SparkTestSession.sortedRowsWithoutMemwall(spark, sql);
     long before = BroadcastBuilds.buildCount();
     ExecutorService queries = Executors.newFixedThreadPool(2);
     try {

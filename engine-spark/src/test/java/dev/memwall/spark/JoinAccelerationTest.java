@@ -65,13 +65,7 @@ class JoinAccelerationTest {
 
   /** Runs {@code sql} without memwall, then with it; checks the rows are the same; returns memwall's explanation. */
   private static List<String> assertSameAsSpark(String sql) {
-    spark.conf().set(MemwallSettings.ACCELERATION, false);
-    List<String> expected;
-    try {
-      expected = SparkTestSession.sortedRows(spark.sql(sql));
-    } finally {
-      spark.conf().unset(MemwallSettings.ACCELERATION);
-    }
+    List<String> expected = SparkTestSession.sortedRowsWithoutMemwall(spark, sql);
     Dataset<Row> memwall = spark.sql(sql);
     assertEquals(expected, SparkTestSession.sortedRows(memwall), sql);
     return MemwallExtensions.explain(memwall);

@@ -102,6 +102,16 @@ final class SparkTestSession {
     return rows;
   }
 
+  /** The rows of {@code sql} as text, sorted, run with memwall's operators off ({@value MemwallSettings#ACCELERATION}). */
+  static List<String> sortedRowsWithoutMemwall(SparkSession spark, String sql) {
+    spark.conf().set(MemwallSettings.ACCELERATION, false);
+    try {
+      return sortedRows(spark.sql(sql));
+    } finally {
+      spark.conf().unset(MemwallSettings.ACCELERATION);
+    }
+  }
+
   /** A query run with memwall's operators, and its answer (the same as without them). */
   record Answered<T>(Dataset<Row> memwall, T answer) {}
 
