@@ -639,14 +639,15 @@ public final class SpillingAggregation implements AutoCloseable {
    */
   private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
       byte[] block, int recordBytes) {
-    if (PartialRuns.records(segments, recordBytes) == 0) {
+    long total = PartialRuns.records(segments, recordBytes);
+    if (total == 0) {
       return;
     }
     if (spilled) {
       depth.accumulateAndGet(level, Math::max); // partitions in memory only are no spill
     }
     Binder binder = new Binder(schema);
-    Overflow overflow = new Overflow(segments, level, binder, recordBytes);
+    Overflow overflow = new Overflow(total, level, binder);
     try {
       PartialRuns.read(segments, recordBytes, block, (records, count) -> {
         for (int i = 0; i < count; i += Chunk.CAPACITY) {
@@ -682,10 +683,11 @@ public final class SpillingAggregation implements AutoCloseable {
     private PartialRuns.Writer writer;
     private long merged;
 
-    Overflow(List<PartialRuns.Segment> segments, int level, Binder binder, int recordBytes) {
+    /** The merge of a partition of {@code totalRecords} records at {@code level}. */
+    Overflow(long totalRecords, int level, Binder binder) {
       this.level = level;
       this.binder = binder;
-      this.totalRecords = PartialRuns.records(segments, recordBytes);
+      this.totalRecords = totalRecords;
     }
 
     /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
