@@ -27,6 +27,17 @@ import java.util.Locale;
  * of the extremes; NOT EXISTS a left outer join, true where the group is missing, its extremes are
  * null, the outer value is null or the comparison is false.
  *
+ * <p>Where the outer row is itself one of its group's rows ({@link OuterRowInSubquery}: Q21's late
+ * line {@code l1} is one of its order's lines) and its value is not null, {@code <>} needs no outer
+ * value: some row of the group differs from {@code v}, one of the group's values, exactly when the
+ * group has two distinct values, that is when its smallest and largest differ. EXISTS is then a
+ * semi join with the groups whose extremes differ, NOT EXISTS an anti join with them, and the
+ * groups are filtered before the join instead of each joined row after it (the hand-written Q21's
+ * plan). A null key matches no group either way, which is what both predicates ask. Like the inner
+ * and outer joins, the join goes above the enclosing relation, not down into it: the groups are
+ * then taken only for the keys of the rows that reach it ({@code GroupReduction}), where a join
+ * placed on one input would have to group every key of that input.
+ *
  * @param inner the subquery's column, of a type MIN and MAX take (not a string)
  * @param outer the enclosing query's column
  */
@@ -93,14 +104,21 @@ record CorrelatedComparison(String inner, Expr.ComparisonOp op, String outer) {
    * The rows of {@code rel} for which {@code EXISTS} ({@code negated}: {@code NOT EXISTS}) holds
    * over {@code subquery}'s rows whose {@code innerKeys} equal the row's {@code outerKeys} and whose
    * {@code inner} compares with its {@code outer} by {@code op}.
+   *
+   * @param outerRowInGroup whether each row of {@code rel} is a row of {@code subquery}'s group of
+   *     its keys and its {@code outer} value is never null (then {@code <>} is decided by the group alone)
    */
   LogicalRel exists(LogicalRel rel, LogicalRel subquery, List<String> outerKeys, List<String> innerKeys,
-      boolean negated, Names names) {
+      boolean negated, Names names, boolean outerRowInGroup) {
     String lowest = names.fresh("exists$min");
     String highest = names.fresh("exists$max");
     List<NamedExpr> keys = innerKeys.stream().map(key -> Expr.col(key).as(key)).toList();
     LogicalRel groups = new LogicalRel.Aggregation(subquery, keys,
         List.of(Aggregate.min(Expr.col(inner), lowest), Aggregate.max(Expr.col(inner), highest)));
+    if (op == Expr.ComparisonOp.NE && outerRowInGroup) {
+      LogicalRel mixed = new LogicalRel.Filter(groups, Expr.col(lowest).ne(Expr.col(highest)));
+      return new LogicalRel.Join(negated ? JoinKind.ANTI : JoinKind.SEMI, rel, mixed, outerKeys, innerKeys);
+    }
     Expr value = Expr.col(outer);
     Expr some = switch (op) {
       case NE -> Expr.or(Expr.col(lowest).ne(value), Expr.col(highest).ne(value));

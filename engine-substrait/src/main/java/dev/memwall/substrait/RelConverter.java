@@ -444,8 +444,14 @@ final class RelConverter {
             + comparison.outer() + " beyond its key equalities, a type MIN and MAX do not take (only numbers, dates "
             + "and booleans)");
       }
-      return comparison.exists(rel, inner.rel(), inner.outerKeys(), inner.innerKeys(), negated,
-          names);
+      List<String> outerColumns = new ArrayList<>(inner.outerKeys());
+      outerColumns.add(comparison.outer());
+      List<String> innerColumns = new ArrayList<>(inner.innerKeys());
+      innerColumns.add(comparison.inner());
+      boolean outerRowInGroup = DeclaredNotNull.of(rel, comparison.outer(), catalog)
+          && OuterRowInSubquery.holds(rel, outerColumns, inner.rel(), innerColumns);
+      return comparison.exists(rel, inner.rel(), inner.outerKeys(), inner.innerKeys(), negated, names,
+          outerRowInGroup);
     }
     return SemiJoinPlacement.place(rel, negated ? JoinKind.ANTI : JoinKind.SEMI, inner.rel(), inner.outerKeys(),
         inner.innerKeys());

@@ -22,6 +22,7 @@ import dev.memwall.substrait.optimizer.NestedSemiJoins;
 import dev.memwall.substrait.optimizer.RepeatedJoinInput;
 import dev.memwall.substrait.optimizer.SharedAggregateInput;
 import dev.memwall.substrait.optimizer.SharedSemiJoin;
+import dev.memwall.substrait.optimizer.SoleReader;
 import dev.memwall.substrait.optimizer.TopNBeforeLookup;
 import dev.memwall.substrait.optimizer.TotalFromGroups;
 import io.substrait.plan.Plan;
@@ -125,6 +126,7 @@ public final class SubstraitPlans {
     LogicalRel shared = GroupReduction.rewrite(subtreesShared, estimator, ids);
     shared = NestedSemiJoins.rewrite(shared, estimator, ids);
     shared = ForeignKeySemiJoin.rewrite(shared, scan -> catalog.foreignKeys(scan.table()));
+    shared = CommonSubtrees.rewrite(SoleReader.rewrite(shared), estimator, ids);
     return new Prepared(shared, converted.names(), unique(outputNames));
   }
 

@@ -4,9 +4,10 @@ import dev.memwall.core.expr.Expr;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** What the logical plan needs to know about memwall expressions: the columns they read, their conjuncts. */
+/** What the logical plan needs to know about memwall expressions: the columns they read, their conjuncts, renaming. */
 public final class Exprs {
   private Exprs() {}
 
@@ -63,5 +64,27 @@ public final class Exprs {
       throw new IllegalArgumentException("an AND of no operands");
     }
     return parts.size() == 1 ? parts.getFirst() : new Expr.And(List.copyOf(parts));
+  }
+
+  /** {@code expr} reading {@code names}' values for the columns it maps (others as they are). */
+  public static Expr renamed(Expr expr, Map<String, String> names) {
+    return switch (expr) {
+      case Expr.ColumnRef ref -> Expr.col(names.getOrDefault(ref.name(), ref.name()));
+      case Expr.Literal literal -> literal;
+      case Expr.Arithmetic a -> new Expr.Arithmetic(a.op(), renamed(a.left(), names), renamed(a.right(), names));
+      case Expr.Comparison c -> new Expr.Comparison(c.op(), renamed(c.left(), names), renamed(c.right(), names));
+      case Expr.And and -> new Expr.And(and.operands().stream().map(e -> renamed(e, names)).toList());
+      case Expr.Or or -> new Expr.Or(or.operands().stream().map(e -> renamed(e, names)).toList());
+      case Expr.Not not -> new Expr.Not(renamed(not.operand(), names));
+      case Expr.Like like -> new Expr.Like(renamed(like.input(), names), like.pattern());
+      case Expr.InList in -> new Expr.InList(renamed(in.input(), names), in.values());
+      case Expr.IsNull isNull -> new Expr.IsNull(renamed(isNull.input(), names));
+      case Expr.Case c -> new Expr.Case(renamed(c.condition(), names), renamed(c.then(), names),
+          renamed(c.otherwise(), names));
+      case Expr.ExtractYear year -> new Expr.ExtractYear(renamed(year.date(), names));
+      case Expr.Cast cast -> new Expr.Cast(renamed(cast.input(), names), cast.type());
+      case Expr.Substring substring -> new Expr.Substring(renamed(substring.input(), names), substring.start(),
+          substring.length());
+    };
   }
 }

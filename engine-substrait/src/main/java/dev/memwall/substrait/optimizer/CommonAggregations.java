@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.SortKey;
+import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,7 +113,7 @@ public final class CommonAggregations {
         yield true;
       }
       case LogicalRel.Filter x when b instanceof LogicalRel.Filter y ->
-          same(x.input(), y.input(), names) && x.condition().equals(renamed(y.condition(), names));
+          same(x.input(), y.input(), names) && x.condition().equals(Exprs.renamed(y.condition(), names));
       case LogicalRel.Project x when b instanceof LogicalRel.Project y ->
           same(x.input(), y.input(), names) && sameOutputs(x.outputs(), y.outputs(), names);
       case LogicalRel.Aggregation x when b instanceof LogicalRel.Aggregation y ->
@@ -145,7 +146,7 @@ public final class CommonAggregations {
       return false;
     }
     for (int i = 0; i < a.size(); i++) {
-      if (!a.get(i).expr().equals(renamed(b.get(i).expr(), names))) {
+      if (!a.get(i).expr().equals(Exprs.renamed(b.get(i).expr(), names))) {
         return false;
       }
     }
@@ -163,7 +164,7 @@ public final class CommonAggregations {
       Aggregate x = a.get(i);
       Aggregate y = b.get(i);
       if (x.function() != y.function() || (x.argument() == null) != (y.argument() == null)
-          || x.argument() != null && !x.argument().equals(renamed(y.argument(), names))) {
+          || x.argument() != null && !x.argument().equals(Exprs.renamed(y.argument(), names))) {
         return false;
       }
     }
@@ -171,27 +172,5 @@ public final class CommonAggregations {
       names.put(b.get(i).name(), a.get(i).name());
     }
     return true;
-  }
-
-  /** {@code expr} reading {@code names}' values for the columns it maps (others as they are). */
-  static Expr renamed(Expr expr, Map<String, String> names) {
-    return switch (expr) {
-      case Expr.ColumnRef ref -> Expr.col(names.getOrDefault(ref.name(), ref.name()));
-      case Expr.Literal literal -> literal;
-      case Expr.Arithmetic a -> new Expr.Arithmetic(a.op(), renamed(a.left(), names), renamed(a.right(), names));
-      case Expr.Comparison c -> new Expr.Comparison(c.op(), renamed(c.left(), names), renamed(c.right(), names));
-      case Expr.And and -> new Expr.And(and.operands().stream().map(e -> renamed(e, names)).toList());
-      case Expr.Or or -> new Expr.Or(or.operands().stream().map(e -> renamed(e, names)).toList());
-      case Expr.Not not -> new Expr.Not(renamed(not.operand(), names));
-      case Expr.Like like -> new Expr.Like(renamed(like.input(), names), like.pattern());
-      case Expr.InList in -> new Expr.InList(renamed(in.input(), names), in.values());
-      case Expr.IsNull isNull -> new Expr.IsNull(renamed(isNull.input(), names));
-      case Expr.Case c -> new Expr.Case(renamed(c.condition(), names), renamed(c.then(), names),
-          renamed(c.otherwise(), names));
-      case Expr.ExtractYear year -> new Expr.ExtractYear(renamed(year.date(), names));
-      case Expr.Cast cast -> new Expr.Cast(renamed(cast.input(), names), cast.type());
-      case Expr.Substring substring -> new Expr.Substring(renamed(substring.input(), names), substring.start(),
-          substring.length());
-    };
   }
 }

@@ -28,8 +28,9 @@ import java.util.function.IntSupplier;
  * names; equal nodes have equal rows, so the plan's rows are unchanged. Repeated further, smaller
  * subtrees repeated elsewhere are shared too.
  *
- * <p>A subtree is shared only where it joins or aggregates tables larger than one chunk (a
- * filtered scan, or tables of a chunk, cost about as much to read again as to hold), where its
+ * <p>A subtree is shared only where it joins, aggregates or matches a LIKE pattern over tables
+ * larger than one chunk (a scan filtered otherwise, or tables of a chunk, cost about as much to
+ * read again as to hold; TPC-H Q20's parts named like a color are found once, not twice), where its
  * rows' order is not one its readers could see (a sort, possibly under projects, filters and
  * limits: a shared result is read back in no particular order), and, unless it is an aggregation,
  * whose result is materialized anyway, where its estimate is at most half the rows of the largest
@@ -156,12 +157,24 @@ public final class CommonSubtrees {
   }
 
   /**
-   * Whether {@code rel} joins or aggregates somewhere outside shared relations (a project of a shared
-   * relation, as a copy becomes, is cheap to compute again).
+   * Whether {@code rel} joins, aggregates or matches strings against a pattern somewhere outside
+   * shared relations (a project of a shared relation, as a copy becomes, is cheap to compute again;
+   * a LIKE reads every byte of its strings, where holding its few surviving rows costs little).
    */
   private static boolean computes(LogicalRel rel) {
     return rel instanceof LogicalRel.Join || rel instanceof LogicalRel.Cross || rel instanceof LogicalRel.Aggregation
+        || rel instanceof LogicalRel.Filter filter && matchesPattern(filter.condition())
         || !(rel instanceof LogicalRel.Shared) && CommonAggregations.inputs(rel).stream().anyMatch(CommonSubtrees::computes);
+  }
+
+  private static boolean matchesPattern(Expr condition) {
+    return switch (condition) {
+      case Expr.Like like -> true;
+      case Expr.And and -> and.operands().stream().anyMatch(CommonSubtrees::matchesPattern);
+      case Expr.Or or -> or.operands().stream().anyMatch(CommonSubtrees::matchesPattern);
+      case Expr.Not not -> matchesPattern(not.operand());
+      default -> false;
+    };
   }
 
   /** Whether {@code rel}'s rows come in an order: a sort's, through the nodes that keep it. */

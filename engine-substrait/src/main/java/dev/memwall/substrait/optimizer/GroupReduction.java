@@ -6,18 +6,18 @@ import dev.memwall.substrait.logical.LogicalRel;
 import dev.memwall.substrait.logical.LogicalRel.JoinKind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.IntSupplier;
 
 /**
- * Grouping only the keys a join reads: where an aggregation is joined on grouping keys of its
- * (inner join, either side; left outer join, the optional side), only the groups whose keys the
- * other side has are ever read, so the aggregation's input may first be semi-joined with the other
- * side on those keys. A group is kept whole or dropped whole (every row of a kept key stays), so
- * the groups read keep their values; a null key matches nothing in either join. TPC-H Q21's EXISTS
- * and NOT EXISTS with {@code <>} group lineitem by order ({@code CorrelatedComparison}); the outer
- * query reaches them with the late lines of one nation's suppliers only, so the groupings are
- * taken over those orders' lines instead of over all of lineitem.
+ * Grouping only the keys a join reads: where an aggregation, possibly filtered, is joined on
+ * grouping keys of its (inner join, either side; left outer, semi and anti join, the build side),
+ * only the groups whose keys the other side has are ever read, so the aggregation's input may first
+ * be semi-joined with the other side on those keys. A group is kept whole or dropped whole (every
+ * row of a kept key stays), so the groups read keep their values and a filter over them keeps the
+ * same ones; a null key matches nothing in any of the joins. TPC-H Q21's EXISTS and NOT EXISTS with
+ * {@code <>} group lineitem by order ({@code CorrelatedComparison}); the outer query reaches them
+ * with the late lines of one nation's suppliers only, so the groupings are taken over those orders'
+ * lines instead of over all of lineitem.
  *
  * <pre>
  * join on K = F                    =&gt;   join on K = F
@@ -62,37 +62,30 @@ public final class GroupReduction {
   }
 
   private static LogicalRel reduce(LogicalRel.Join join, CardinalityEstimator estimator, IntSupplier ids) {
-    if (join.kind() == JoinKind.LEFT_OUTER || join.kind() == JoinKind.INNER) {
-      Optional<LogicalRel.Aggregation> right = reduced(join.right(), join.rightKeys(), join.left(), join.leftKeys(),
-          estimator);
-      if (right.isPresent()) {
-        LogicalRel other = Rebuild.shared(join.left(), ids);
-        return new LogicalRel.Join(join.kind(), other, withSemiJoin(right.get(), join.rightKeys(), other,
-            join.leftKeys()), join.leftKeys(), join.rightKeys());
-      }
+    if (reduces(join.right(), join.rightKeys(), join.left(), join.leftKeys(), estimator)) {
+      LogicalRel other = Rebuild.shared(join.left(), ids);
+      return new LogicalRel.Join(join.kind(), other, withSemiJoin(join.right(), join.rightKeys(), other,
+          join.leftKeys()), join.leftKeys(), join.rightKeys());
     }
-    if (join.kind() == JoinKind.INNER) {
-      Optional<LogicalRel.Aggregation> left = reduced(join.left(), join.leftKeys(), join.right(), join.rightKeys(),
-          estimator);
-      if (left.isPresent()) {
-        LogicalRel other = Rebuild.shared(join.right(), ids);
-        return new LogicalRel.Join(join.kind(), withSemiJoin(left.get(), join.leftKeys(), other, join.rightKeys()),
-            other, join.leftKeys(), join.rightKeys());
-      }
+    if (join.kind() == JoinKind.INNER && reduces(join.left(), join.leftKeys(), join.right(), join.rightKeys(),
+        estimator)) {
+      LogicalRel other = Rebuild.shared(join.right(), ids);
+      return new LogicalRel.Join(join.kind(), withSemiJoin(join.left(), join.leftKeys(), other, join.rightKeys()),
+          other, join.leftKeys(), join.rightKeys());
     }
     return join;
   }
 
   /**
-   * {@code side} as an aggregation whose {@code keys} are all grouping keys passed on from its input
-   * by name, where {@code other}'s {@code otherKeys} are estimated to keep at most {@link
-   * #REDUCTION} of its groups; empty otherwise.
+   * Whether {@code side} is an aggregation, possibly under filters, whose {@code keys} are all
+   * grouping keys passed on from its input by name, and {@code other}'s {@code otherKeys} are
+   * estimated to keep at most {@link #REDUCTION} of its groups.
    */
-  private static Optional<LogicalRel.Aggregation> reduced(LogicalRel side, List<String> keys, LogicalRel other,
-      List<String> otherKeys, CardinalityEstimator estimator) {
-    if (!(side instanceof LogicalRel.Aggregation a) || keys.stream().anyMatch(key -> input(a, key) == null)
+  private static boolean reduces(LogicalRel side, List<String> keys, LogicalRel other, List<String> otherKeys,
+      CardinalityEstimator estimator) {
+    if (!(grouping(side) instanceof LogicalRel.Aggregation a) || keys.stream().anyMatch(key -> input(a, key) == null)
         || wholeTable(other)) {
-      return Optional.empty();
+      return false;
     }
     double groups = estimator.of(a).rows();
     CardinalityEstimator.Estimate kept = estimator.of(other);
@@ -101,7 +94,12 @@ public final class GroupReduction {
       otherKeyValues = Math.min(otherKeyValues, kept.column(otherKeys.getFirst()).map(ColumnStatistics::distinct)
           .orElse(otherKeyValues));
     }
-    return otherKeyValues < REDUCTION * groups ? Optional.of(a) : Optional.empty();
+    return otherKeyValues < REDUCTION * groups;
+  }
+
+  /** {@code side} below its filters: a filter over groups keeps or drops each group whole. */
+  private static LogicalRel grouping(LogicalRel side) {
+    return side instanceof LogicalRel.Filter filter ? grouping(filter.input()) : side;
   }
 
   /** Whether {@code rel} is a table read whole (possibly projected), whose keys nothing has reduced. */
@@ -119,9 +117,16 @@ public final class GroupReduction {
     return null;
   }
 
-  /** {@code a} grouping only the rows of its input whose key columns for {@code keys} {@code other} has. */
-  private static LogicalRel withSemiJoin(LogicalRel.Aggregation a, List<String> keys, LogicalRel other,
+  /**
+   * {@code side} ({@link #reduces}) grouping only the rows of its aggregation's input whose key
+   * columns for {@code keys} {@code other} has, under the same filters.
+   */
+  private static LogicalRel withSemiJoin(LogicalRel side, List<String> keys, LogicalRel other,
       List<String> otherKeys) {
+    if (side instanceof LogicalRel.Filter filter) {
+      return new LogicalRel.Filter(withSemiJoin(filter.input(), keys, other, otherKeys), filter.condition());
+    }
+    LogicalRel.Aggregation a = (LogicalRel.Aggregation) side;
     List<String> inputKeys = new ArrayList<>();
     keys.forEach(key -> inputKeys.add(input(a, key)));
     return new LogicalRel.Aggregation(new LogicalRel.Join(JoinKind.SEMI, a.input(), other, inputKeys, otherKeys),

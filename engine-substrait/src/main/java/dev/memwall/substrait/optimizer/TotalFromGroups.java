@@ -4,6 +4,7 @@ import dev.memwall.core.expr.Expr;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.substrait.logical.Exprs;
 import dev.memwall.substrait.logical.LogicalRel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -97,7 +98,7 @@ public final class TotalFromGroups {
     }
     Map<String, String> outputs = new HashMap<>();
     for (NamedExpr output : partProject.outputs()) {
-      Expr expr = CommonAggregations.renamed(output.expr(), names);
+      Expr expr = Exprs.renamed(output.expr(), names);
       Optional<NamedExpr> match = wholeProject.outputs().stream().filter(o -> o.expr().equals(expr)).findFirst();
       if (match.isEmpty()) {
         return false;
@@ -113,7 +114,7 @@ public final class TotalFromGroups {
       Map<String, String> names) {
     List<NamedExpr> keys = new ArrayList<>();
     for (NamedExpr key : total.keys()) {
-      Expr expr = CommonAggregations.renamed(key.expr(), names);
+      Expr expr = Exprs.renamed(key.expr(), names);
       Optional<NamedExpr> match = groups.keys().stream().filter(k -> k.expr().equals(expr)).findFirst();
       if (match.isEmpty()) {
         return Optional.empty();
@@ -135,7 +136,7 @@ public final class TotalFromGroups {
           && measure.function() != Aggregate.Function.MAX) {
         return Optional.empty();
       }
-      Expr argument = CommonAggregations.renamed(measure.argument(), names);
+      Expr argument = Exprs.renamed(measure.argument(), names);
       Optional<Aggregate> match = groups.measures().stream().filter(m -> m.function() == measure.function()
           && argument.equals(m.argument())).findFirst();
       ColumnType type = match.map(m -> types.apply(m.name())).orElse(null);
