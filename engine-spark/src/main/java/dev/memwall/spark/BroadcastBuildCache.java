@@ -282,16 +282,10 @@ final class BroadcastBuildCache<V extends AutoCloseable> {
       entry.memory.close();
     } catch (RuntimeException e) {
       leaks.incrementAndGet();
-      failure = add(failure, e);
+      failure = Failures.add(failure, e);
     }
     closeIfRetiredAndEmpty();
-    if (failure instanceof RuntimeException r) {
-      throw r;
-    } else if (failure instanceof Error e) {
-      throw e;
-    } else if (failure != null) {
-      throw new IllegalStateException("freeing the build of broadcast " + entry.key.id() + " failed", failure);
-    }
+    Failures.rethrow(failure, "freeing the build of broadcast " + entry.key.id());
   }
 
   private void closeAfter(EngineMemory own, Throwable failure) {
@@ -301,14 +295,6 @@ final class BroadcastBuildCache<V extends AutoCloseable> {
       leaks.incrementAndGet();
       failure.addSuppressed(e);
     }
-  }
-
-  private static Throwable add(Throwable failure, Throwable next) {
-    if (failure == null) {
-      return next;
-    }
-    failure.addSuppressed(next);
-    return failure;
   }
 
   /**

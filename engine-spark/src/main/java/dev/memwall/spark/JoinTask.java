@@ -91,20 +91,12 @@ record JoinTask(StructType dataSchema, List<String> readColumns, Predicate[] pus
       }
       return new Joined(partitions, stages, resources);
     } catch (QueryCancelledException e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       resources.checkKilled();
       throw e;
     } catch (RuntimeException | Error e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       throw e;
-    }
-  }
-
-  private static void closeAfter(TaskResources resources, Throwable failure) {
-    try {
-      resources.close();
-    } catch (RuntimeException | Error e) {
-      failure.addSuppressed(e);
     }
   }
 

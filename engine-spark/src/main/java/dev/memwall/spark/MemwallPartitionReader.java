@@ -82,10 +82,10 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
       BatchFilter filter = predicate == null ? null : new BatchFilter(predicate, resources.context());
       return new MemwallPartitionReader(resources, table, columns, filter);
     } catch (IOException e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       throw new IllegalStateException("memwall cannot read " + file + ": " + e.getMessage(), e);
     } catch (RuntimeException | Error e) {
-      closeAfter(resources, e);
+      resources.closeAfter(e);
       throw e;
     }
   }
@@ -157,13 +157,5 @@ final class MemwallPartitionReader implements PartitionReader<ColumnarBatch> {
   public void close() {
     current = null;
     resources.close();
-  }
-
-  private static void closeAfter(TaskResources resources, Throwable failure) {
-    try {
-      resources.close();
-    } catch (RuntimeException | Error e) {
-      failure.addSuppressed(e);
-    }
   }
 }

@@ -146,20 +146,14 @@ final class TaskResources implements AutoCloseable {
       memory.close();
     } catch (RuntimeException e) {
       LEAKS.incrementAndGet();
-      failure = add(failure, e);
+      failure = Failures.add(failure, e);
     } finally {
       if (lease != null) {
         lease.release();
       }
       OPEN.remove(this);
     }
-    if (failure instanceof RuntimeException r) {
-      throw r;
-    } else if (failure instanceof Error e) {
-      throw e;
-    } else if (failure != null) {
-      throw new IllegalStateException("closing " + name + " failed", failure);
-    }
+    Failures.rethrow(failure, "closing " + name);
   }
 
   /** {@link #close}, after {@code failure}: what closing throws is added to it as suppressed. */
@@ -196,16 +190,8 @@ final class TaskResources implements AutoCloseable {
       resource.close();
       return failure;
     } catch (Exception e) {
-      return add(failure, e);
+      return Failures.add(failure, e);
     }
-  }
-
-  private static Throwable add(Throwable failure, Throwable next) {
-    if (failure == null) {
-      return next;
-    }
-    failure.addSuppressed(next);
-    return failure;
   }
 
   @Override
