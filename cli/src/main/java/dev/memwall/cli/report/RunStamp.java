@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * When, from what code and on what machine a report's figures were measured, so that a table read
  * later says what it is: the UTC time, the git commit of the working directory (with {@code +changes}
  * when files differ from it; {@code unknown} outside a checkout or without git), and the machine (CPU
- * model, cores, memory, operating system, Java).
+ * model, cores, memory, operating system, Java, and whether the JVM started from an AOT cache, whose
+ * profiles from an earlier training run change how soon its code is compiled).
  */
 public record RunStamp(String time, String commit, String machine) {
   /** The stamp of a run ending now, in this process, from the working directory. */
@@ -64,6 +65,15 @@ public record RunStamp(String time, String commit, String machine) {
         ? os.getTotalMemorySize() : -1;
     return String.format(Locale.ROOT, "%s, %d cores%s, %s %s, Java %s", Calibrator.cpuName(), Runtime.getRuntime().availableProcessors(),
         memory > 0 ? String.format(Locale.ROOT, ", %.0f GiB", memory / (double) (1L << 30)) : "",
-        System.getProperty("os.name"), System.getProperty("os.version"), Runtime.version());
+        System.getProperty("os.name"), System.getProperty("os.version"), Runtime.version()) + aotCache();
+  }
+
+  /** How this JVM uses an AOT cache (the launcher's {@code -XX:AOTCache} or {@code -XX:AOTMode=record}), or nothing. */
+  private static String aotCache() {
+    var arguments = ManagementFactory.getRuntimeMXBean().getInputArguments();
+    if (arguments.stream().anyMatch(argument -> argument.startsWith("-XX:AOTCache="))) {
+      return ", AOT cache from a training run";
+    }
+    return arguments.contains("-XX:AOTMode=record") ? ", recording an AOT cache" : "";
   }
 }

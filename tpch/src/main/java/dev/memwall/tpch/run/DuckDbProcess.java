@@ -36,6 +36,24 @@ public final class DuckDbProcess implements QueryEngine {
   private final ObjectInputStream replies;
   private final String name;
 
+  /**
+   * The JVM options of the child from this JVM's {@code parent} ones: the same memory and module
+   * settings, but no agent or debugger (a profiler of memwall's run must not time DuckDB), none of this
+   * JVM's AOT cache options (the cache holds memwall's classes and profiles, and a recording run's file
+   * is this JVM's), and every JVM message on stderr, never on stdout, which carries the replies.
+   */
+  static List<String> childOptions(List<String> parent) {
+    List<String> options = new ArrayList<>();
+    for (String option : parent) {
+      if (!option.startsWith("-agent") && !option.startsWith("-javaagent") && !option.startsWith("-Xrunjdwp")
+          && !option.startsWith("-XX:AOT") && !option.startsWith("-Xlog")) {
+        options.add(option);
+      }
+    }
+    options.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr"));
+    return options;
+  }
+
   private DuckDbProcess(Process process, ObjectOutputStream requests, ObjectInputStream replies, String version) {
     this.process = process;
     this.requests = requests;
@@ -50,11 +68,7 @@ public final class DuckDbProcess implements QueryEngine {
   public static DuckDbProcess start(Path cache, double scaleFactor, int threads) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!argument.startsWith("-agent") && !argument.startsWith("-javaagent") && !argument.startsWith("-Xrunjdwp")) {
-        command.add(argument);
-      }
-    }
+    command.addAll(childOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), DuckDbChild.class.getName(),
         cache.toAbsolutePath().toString(), Double.toString(scaleFactor), Integer.toString(threads)));
     Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -32,6 +32,15 @@ class DuckDbProcessTest {
   @TempDir Path cache;
 
   @Test
+  void theChildTakesNeitherAgentsNorTheAotCacheAndLogsOnStderr() {
+    List<String> options = DuckDbProcess.childOptions(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-agentpath:/x/libasyncProfiler.so=start", "-XX:AOTCache=/c/tpch.aot", "-XX:AOTMode=record",
+        "-XX:AOTConfiguration=/c/tpch.aot.config", "-Xlog:aot=error,cds=error", "-XX:CICompilerCount=3"));
+    assertEquals(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-XX:CICompilerCount=3",
+        "-Xlog:disable", "-Xlog:all=warning:stderr"), options);
+  }
+
+  @Test
   void answersAsDuckDbInThisProcessAndEndsWhenClosed(EngineMemory memory) throws Exception {
     DuckDbProcess child;
     try (TpchDatabase db = TpchDatabase.load(cache, SF, new TpchDataGenerator(2, true), memory);
