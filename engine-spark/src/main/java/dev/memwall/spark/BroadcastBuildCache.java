@@ -152,7 +152,7 @@ final class BroadcastBuildCache<V extends AutoCloseable> {
         } catch (RuntimeException | Error e) {
           long needed = own.budget().peakBytes();
           closeAfter(own, e);
-          BudgetExceededException refusal = budgetRefusal(e);
+          BudgetExceededException refusal = BudgetExceededException.among(e);
           if (refusal == null || !evictUnused(needed + refusal.requestedBytes())) {
             throw e;
           }
@@ -195,15 +195,6 @@ final class BroadcastBuildCache<V extends AutoCloseable> {
       release(entry);
       throw e;
     }
-  }
-
-  private static BudgetExceededException budgetRefusal(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof BudgetExceededException refusal) {
-        return refusal;
-      }
-    }
-    return null;
   }
 
   /**

@@ -107,14 +107,13 @@ final class BroadcastBuilds {
       return resources.own(builds.acquire(id, probe, relation, probe.describe(),
           memory -> build(id, probe, relation, memory, resources, checkpoint, builds), checkpoint));
     } catch (BudgetExceededException | dev.memwall.join.common.JoinMemoryException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof BudgetExceededException refusal) {
-          throw refusal.in("memwall hash join", "build of broadcast " + id + ", shared by the executor's tasks",
-              "every broadcast build of an executor is charged to " + MemwallSettings.EXECUTOR_BROADCAST_MEMORY
-                  + "; raise it, or lower spark.sql.autoBroadcastJoinThreshold");
-        }
+      BudgetExceededException refusal = BudgetExceededException.among(e);
+      if (refusal == null) {
+        throw e;
       }
-      throw e;
+      throw refusal.in("memwall hash join", "build of broadcast " + id + ", shared by the executor's tasks",
+          "every broadcast build of an executor is charged to " + MemwallSettings.EXECUTOR_BROADCAST_MEMORY
+              + "; raise it, or lower spark.sql.autoBroadcastJoinThreshold");
     }
   }
 

@@ -51,6 +51,19 @@ public final class BudgetExceededException extends RuntimeException {
     return new BudgetExceededException(this, operator, stage, advice);
   }
 
+  /**
+   * The budget's refusal behind {@code failure}: the first {@code BudgetExceededException} among it and
+   * its causes (a join wraps it in its own memory exception, a task in Spark's), or null when none is.
+   */
+  public static BudgetExceededException among(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof BudgetExceededException refusal) {
+        return refusal;
+      }
+    }
+    return null;
+  }
+
   /** The budget's own message, without the operator's words. */
   private String baseMessage() {
     return operator == null ? getMessage() : ((BudgetExceededException) getCause()).baseMessage();

@@ -114,9 +114,7 @@ public final class EngineMemory implements AutoCloseable {
    * @throws BudgetExceededException if the budget cannot cover it
    */
   public OffHeapBuffer allocate(long bytes, Placement placement) {
-    OffHeapBuffer buffer = OffHeapBuffer.recycled(recycler, bytes, placement, true, rawBuffers::remove);
-    rawBuffers.add(buffer);
-    return buffer;
+    return raw(bytes, placement, true);
   }
 
   /**
@@ -128,7 +126,12 @@ public final class EngineMemory implements AutoCloseable {
    * @throws BudgetExceededException if the budget cannot cover it
    */
   public OffHeapBuffer allocateUninitialized(long bytes, Placement placement) {
-    OffHeapBuffer buffer = OffHeapBuffer.recycled(recycler, bytes, placement, false, rawBuffers::remove);
+    return raw(bytes, placement, false);
+  }
+
+  /** A raw region from the recycler, zeroed or not, tracked until its owner closes it. */
+  private OffHeapBuffer raw(long bytes, Placement placement, boolean zeroed) {
+    OffHeapBuffer buffer = OffHeapBuffer.recycled(recycler, bytes, placement, zeroed, rawBuffers::remove);
     rawBuffers.add(buffer);
     return buffer;
   }

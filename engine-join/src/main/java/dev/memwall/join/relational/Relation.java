@@ -627,14 +627,13 @@ public final class Relation implements AutoCloseable {
       }
     }
 
-    /** The budget's refusal behind a failed build. */
+    /** The budget's refusal behind a failed build; {@code e} itself when none is behind it. */
     private static BudgetExceededException refusal(RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof BudgetExceededException budget) {
-          return budget;
-        }
+      BudgetExceededException refusal = BudgetExceededException.among(e);
+      if (refusal == null) {
+        throw e;
       }
-      throw e;
+      return refusal;
     }
 
     /**
