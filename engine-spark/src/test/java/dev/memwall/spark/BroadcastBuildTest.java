@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +40,6 @@ class BroadcastBuildTest {
 
   @TempDir static Path dir;
   static SparkSession spark;
-  static volatile CountDownLatch started = new CountDownLatch(1);
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -58,11 +55,7 @@ class BroadcastBuildTest {
     }
     spark.read().format("memwall").load(fact.toString()).createOrReplaceTempView("fact");
     spark.read().format("memwall").load(dim.toString()).createOrReplaceTempView("dim");
-    spark.udf().register("slow", (UDF1<Integer, Integer>) id -> {
-      started.countDown();
-      Thread.sleep(20);
-      return id;
-    }, DataTypes.IntegerType);
+    SlowUdf.register(spark);
   }
 
   @AfterAll
@@ -158,7 +151,7 @@ class BroadcastBuildTest {
   @Test
   void aTaskKilledWhileProbingReleasesItsBuild() throws Exception {
     long leaks = TaskResources.leakCount();
-    started = new CountDownLatch(1);
+    CountDownLatch started = SlowUdf.expect();
     AtomicReference<Throwable> outcome = new AtomicReference<>();
     String sql = "select /*+ broadcast(d) */ slow(f.id), d.v from fact f join dim d on f.k = d.k";
     Thread query = new Thread(() -> {

@@ -17,9 +17,7 @@ import org.apache.spark.SparkException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.execution.ExplainMode;
-import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JoinAccelerationTest {
   @TempDir static Path dir;
   static SparkSession spark;
-  static volatile CountDownLatch started = new CountDownLatch(1);
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -51,11 +48,7 @@ class JoinAccelerationTest {
     }
     spark.read().format("memwall").load(fact.toString()).createOrReplaceTempView("fact");
     spark.read().format("memwall").load(dim.toString()).createOrReplaceTempView("dim");
-    spark.udf().register("slow", (UDF1<Integer, Integer>) id -> {
-      started.countDown();
-      Thread.sleep(20);
-      return id;
-    }, DataTypes.IntegerType);
+    SlowUdf.register(spark);
   }
 
   @AfterAll
@@ -234,7 +227,7 @@ class JoinAccelerationTest {
   @Test
   void aCancelledJoinFreesEverything() throws Exception {
     long leaks = TaskResources.leakCount();
-    started = new CountDownLatch(1);
+    CountDownLatch started = SlowUdf.expect();
     AtomicReference<Throwable> outcome = new AtomicReference<>();
     Thread query = new Thread(() -> {
       spark.sparkContext().setJobGroup("kill-join", "a join the test cancels", true);

@@ -35,7 +35,7 @@ class TaskLifecycleTest {
   @TempDir static Path dir;
   static SparkSession spark;
   static Path data;
-  static volatile CountDownLatch started = new CountDownLatch(1);
+  static volatile CountDownLatch taskStarted = new CountDownLatch(1);
   static final AtomicBoolean cancelled = new AtomicBoolean();
 
   @BeforeAll
@@ -52,11 +52,7 @@ class TaskLifecycleTest {
       }
       return id;
     }, DataTypes.IntegerType);
-    spark.udf().register("slow", (UDF1<Integer, Integer>) id -> {
-      started.countDown();
-      Thread.sleep(20);
-      return id;
-    }, DataTypes.IntegerType);
+    SlowUdf.register(spark);
   }
 
   @AfterAll
@@ -87,7 +83,7 @@ class TaskLifecycleTest {
   @Test
   void aKilledTaskFreesEverything() throws Exception {
     long leaks = TaskResources.leakCount();
-    started = new CountDownLatch(1);
+    CountDownLatch started = SlowUdf.expect();
     AtomicReference<Throwable> outcome = new AtomicReference<>();
     Thread query = new Thread(() -> {
       spark.sparkContext().setJobGroup("kill", "a query the test kills", true);
@@ -134,14 +130,14 @@ class TaskLifecycleTest {
   @Test
   void aKillReachesMemwallsToken() throws Exception {
     long leaks = TaskResources.leakCount();
-    started = new CountDownLatch(1);
+    taskStarted = new CountDownLatch(1);
     cancelled.set(false);
     Thread query = new Thread(() -> {
       spark.sparkContext().setJobGroup("token", "a task the test kills", true);
       try {
         JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(List.of(1), 1).map(task -> {
           TaskResources resources = TaskResources.open("token test", 1 << 20); // closed by the task's end
-          started.countDown();
+          taskStarted.countDown();
           long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
           while (!resources.token().isCancelled() && System.nanoTime() < deadline) {
             Thread.onSpinWait();
@@ -154,7 +150,7 @@ class TaskLifecycleTest {
       }
     });
     query.start();
-    assertTrue(started.await(60, TimeUnit.SECONDS), "the task runs");
+    assertTrue(taskStarted.await(60, TimeUnit.SECONDS), "the task runs");
     spark.sparkContext().cancelJobGroup("token");
     query.join(TimeUnit.SECONDS.toMillis(60));
     assertAllFreed(leaks);
