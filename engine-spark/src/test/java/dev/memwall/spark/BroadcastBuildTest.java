@@ -1,7 +1,6 @@
 package dev.memwall.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,12 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -151,24 +148,10 @@ class BroadcastBuildTest {
   @Test
   void aTaskKilledWhileProbingReleasesItsBuild() throws Exception {
     long leaks = TaskResources.leakCount();
-    CountDownLatch started = SlowUdf.expect();
-    AtomicReference<Throwable> outcome = new AtomicReference<>();
     String sql = "select /*+ broadcast(d) */ slow(f.id), d.v from fact f join dim d on f.k = d.k";
-    Thread query = new Thread(() -> {
-      spark.sparkContext().setJobGroup("kill-probe", "a join the test kills", true);
-      try {
-        spark.sql(sql).collectAsList();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    query.start();
-    assertTrue(started.await(60, TimeUnit.SECONDS), "the join's tasks probe");
-    assertTrue(BroadcastBuilds.userCount() > 0, "a task uses the shared build");
-    spark.sparkContext().cancelJobGroup("kill-probe");
-    query.join(TimeUnit.SECONDS.toMillis(60));
-    assertFalse(query.isAlive(), "the cancelled query returned");
-    assertInstanceOf(SparkException.class, outcome.get());
+    Throwable outcome = SlowUdf.killWhileRunning(spark, "kill-probe", () -> spark.sql(sql).collectAsList(),
+        () -> assertTrue(BroadcastBuilds.userCount() > 0, "a task uses the shared build"));
+    assertInstanceOf(SparkException.class, outcome);
     SparkTestSession.assertTaskResourcesFreed();
     assertEquals(0, BroadcastBuilds.userCount(), "the killed tasks released the build");
     assertEquals(leaks, TaskResources.leakCount());

@@ -1,7 +1,6 @@
 package dev.memwall.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,9 +9,6 @@ import dev.memwall.core.memory.EngineMemory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -227,24 +223,11 @@ class JoinAccelerationTest {
   @Test
   void aCancelledJoinFreesEverything() throws Exception {
     long leaks = TaskResources.leakCount();
-    CountDownLatch started = SlowUdf.expect();
-    AtomicReference<Throwable> outcome = new AtomicReference<>();
-    Thread query = new Thread(() -> {
-      spark.sparkContext().setJobGroup("kill-join", "a join the test cancels", true);
-      try {
-        spark.sql("select /*+ broadcast(d) */ slow(f.id), d.v from fact f join dim d on f.k = d.k").collectAsList();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    query.start();
-    assertTrue(started.await(60, TimeUnit.SECONDS), "the join's tasks run");
-    assertTrue(TaskResources.openCount() > 0, "a task is joining");
-    spark.sparkContext().cancelJobGroup("kill-join");
-    query.join(TimeUnit.SECONDS.toMillis(60));
-    assertFalse(query.isAlive(), "the cancelled query returned");
-    assertInstanceOf(SparkException.class, outcome.get());
-    assertTrue(outcome.get().getMessage().contains("cancel"), outcome.get().getMessage());
+    Throwable outcome = SlowUdf.killWhileRunning(spark, "kill-join",
+        () -> spark.sql("select /*+ broadcast(d) */ slow(f.id), d.v from fact f join dim d on f.k = d.k").collectAsList(),
+        () -> assertTrue(TaskResources.openCount() > 0, "a task is joining"));
+    assertInstanceOf(SparkException.class, outcome);
+    assertTrue(outcome.getMessage().contains("cancel"), outcome.getMessage());
     SparkTestSession.assertTaskResourcesFreed();
     assertEquals(leaks, TaskResources.leakCount());
   }

@@ -12,7 +12,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import dev.memwall.core.memory.BudgetExceededException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.SparkException;
@@ -83,23 +82,11 @@ class TaskLifecycleTest {
   @Test
   void aKilledTaskFreesEverything() throws Exception {
     long leaks = TaskResources.leakCount();
-    CountDownLatch started = SlowUdf.expect();
-    AtomicReference<Throwable> outcome = new AtomicReference<>();
-    Thread query = new Thread(() -> {
-      spark.sparkContext().setJobGroup("kill", "a query the test kills", true);
-      try {
-        read().where("i64 IS NOT NULL").selectExpr("slow(id)").collectAsList();
-      } catch (Throwable e) {
-        outcome.set(e);
-      }
-    });
-    query.start();
-    assertTrue(started.await(60, TimeUnit.SECONDS), "the query's tasks run");
-    assertTrue(TaskResources.openCount() > 0, "a task is reading");
-    spark.sparkContext().cancelJobGroup("kill");
-    query.join(TimeUnit.SECONDS.toMillis(60));
-    assertInstanceOf(SparkException.class, outcome.get());
-    assertTrue(outcome.get().getMessage().contains("cancel"), outcome.get().getMessage());
+    Throwable outcome = SlowUdf.killWhileRunning(spark, "kill",
+        () -> read().where("i64 IS NOT NULL").selectExpr("slow(id)").collectAsList(),
+        () -> assertTrue(TaskResources.openCount() > 0, "a task is reading"));
+    assertInstanceOf(SparkException.class, outcome);
+    assertTrue(outcome.getMessage().contains("cancel"), outcome.getMessage());
     assertAllFreed(leaks);
   }
 
