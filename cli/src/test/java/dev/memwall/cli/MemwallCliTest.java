@@ -62,9 +62,11 @@ class MemwallCliTest {
     return new Run(code, out.toString(), err.toString());
   }
 
+  /** A tpch command line over this test's cache, on the hand-written plans: what {@link #run} substitutes. */
   String[] tpch(String... more) {
     List<String> args = new java.util.ArrayList<>(List.of("tpch", "--sf", "0.01", "--data", cache.toString(),
-        "--runs", "2", "--warmup", "1", "--threads", "2", "--quiet", "--report", cache.resolve("report").toString()));
+        "--runs", "2", "--warmup", "1", "--threads", "2", "--quiet", "--report", cache.resolve("report").toString(),
+        "--plans", "hand"));
     args.addAll(Arrays.asList(more));
     return args.toArray(String[]::new);
   }
@@ -197,14 +199,14 @@ class MemwallCliTest {
     assertTrue(run.out().lines().anyMatch(l -> l.startsWith("total")), run.out());
 
     Path report = cache.resolve("report");
-    String markdown = Files.readString(report.resolve("tpch-sf0.01-2t.md"));
-    assertTrue(markdown.startsWith("# TPC-H SF 0.01 on memwall and DuckDB v"), markdown);
+    String markdown = Files.readString(report.resolve("tpch-memwall-hand-sf0.01-2t.md"));
+    assertTrue(markdown.startsWith("# TPC-H SF 0.01 on memwall (hand-written plans) and DuckDB v"), markdown);
     assertTrue(markdown.contains(", 2 threads"), markdown);
     assertTrue(markdown.lines().anyMatch(l -> l.startsWith("measured ") && l.contains(" UTC at commit ")
         && l.contains(Runtime.getRuntime().availableProcessors() + " cores")), "stamped with date, commit and machine: " + markdown);
     assertTrue(markdown.contains("| Q6 | 1 | ") && markdown.contains("| yes |") && markdown.contains("first ms | ratio | ratio range |")
-        && markdown.contains("memwall median ms"), markdown);
-    List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
+        && markdown.contains("memwall (hand-written plans) median ms"), markdown);
+    List<String> csv = Files.readAllLines(report.resolve("tpch-memwall-hand-sf0.01-2t.csv"));
     assertEquals(2, csv.size(), csv.toString());
     String[] row = csv.get(1).split(",");
     assertEquals(List.of("6", "1", "yes"), List.of(row[0], row[1], row[5]));
@@ -212,7 +214,7 @@ class MemwallCliTest {
     assertTrue(Double.parseDouble(row[8]) > 0, "DuckDB's first run: " + csv.get(1));
     assertTrue(Double.parseDouble(row[9]) > 0, "a ratio to DuckDB: " + csv.get(1));
     assertEquals(row[9], row[10], "one round: the ratio is its own range");
-    java.awt.image.BufferedImage chart = javax.imageio.ImageIO.read(report.resolve("tpch-sf0.01-2t.png").toFile());
+    java.awt.image.BufferedImage chart = javax.imageio.ImageIO.read(report.resolve("tpch-memwall-hand-sf0.01-2t.png").toFile());
     assertTrue(chart != null && chart.getWidth() == 900, "a 900-pixel wide PNG chart");
   }
 
@@ -261,7 +263,8 @@ class MemwallCliTest {
     run(0, tpch("--verify", "maybe")).failedWith(2, "--verify");
     run(0, tpch("--compare", "postgres")).failedWith(2, "--compare");
     run(0, tpch("--engine", "postgres")).failedWith(2, "--engine");
-    run(0, tpch("--engine", "spark")).failedWith(2, "no engine 'spark' on the class path");
+    run(0, "tpch", "--sf", "0.01", "--data", cache.toString(), "--engine", "spark")
+        .failedWith(2, "no engine 'spark' on the class path");
     run(0, tpch("--master", "local[1]")).failedWith(2, "--master is Spark's");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
     run(0, tpch("--seed", "x1")).failedWith(2, "x1");

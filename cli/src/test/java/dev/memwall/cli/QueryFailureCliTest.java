@@ -56,7 +56,8 @@ class QueryFailureCliTest {
 
   private String[] tpch(String... more) {
     List<String> args = new ArrayList<>(List.of("tpch", "--sf", "0.01", "--data", cache.toString(), "--runs", "2",
-        "--warmup", "1", "--threads", "2", "--quiet", "--verify", "none", "--report", cache.resolve("report").toString()));
+        "--warmup", "1", "--threads", "2", "--quiet", "--verify", "none", "--report", cache.resolve("report").toString(),
+        "--plans", "hand"));
     args.addAll(Arrays.asList(more));
     return args.toArray(String[]::new);
   }
@@ -77,9 +78,9 @@ class QueryFailureCliTest {
       assertTrue(run.out().contains("report: "), "the report is still written: " + run.out());
 
       Path report = cache.resolve("report");
-      String markdown = Files.readString(report.resolve("tpch-sf0.01-2t.md"));
+      String markdown = Files.readString(report.resolve("tpch-memwall-hand-sf0.01-2t.md"));
       assertTrue(markdown.contains("| Q2 | | | | | FAILED: ") && markdown.contains("| Q6 | 1 | "), markdown);
-      List<String> csv = Files.readAllLines(report.resolve("tpch-sf0.01-2t.csv"));
+      List<String> csv = Files.readAllLines(report.resolve("tpch-memwall-hand-sf0.01-2t.csv"));
       assertEquals(3, csv.size(), csv.toString());
       assertTrue(csv.get(1).startsWith("2,,,,,failed,,,,,,,,\"") && csv.get(1).contains("memory budget"), csv.get(1));
       assertTrue(csv.get(2).startsWith("6,1,"), csv.get(2));

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code memwall tpch --plans sql}: the queries' plans from their SQL text, verified like the hand-written ones. */
+/**
+ * {@code memwall tpch}'s plans: by default from the queries' SQL text, verified like the hand-written
+ * ones, which {@code --plans hand} still runs.
+ */
 @ExtendWith(LeakCheck.class)
 class TpchSqlPlansTest {
   @TempDir Path cache;
@@ -24,11 +27,11 @@ class TpchSqlPlansTest {
   }
 
   @Test
-  void sqlPlansAreVerifiedAgainstDuckDb() {
-    MemwallCliTest.Run run = tpch("--plans", "sql", "--queries", "6,16,22");
+  void sqlPlansAreTheDefaultAndVerified() {
+    MemwallCliTest.Run run = tpch("--queries", "6,16,22");
     assertEquals(0, run.exitCode(), "stderr: " + run.err() + run.out());
     String out = run.out();
-    assertTrue(out.contains("on memwall (plans from SQL), 2 threads"), out);
+    assertTrue(out.contains("on memwall, 2 threads") && out.contains("plan ms"), out);
     for (String query : List.of("Q6 ", "Q16 ", "Q22 ")) {
       assertTrue(out.lines().anyMatch(line -> line.startsWith(query) && line.strip().endsWith("yes")), query + out);
     }
@@ -48,22 +51,25 @@ class TpchSqlPlansTest {
       double plan = Double.parseDouble(cells.get(4));
       assertTrue(plan > 0 && plan <= median, "planning is part of the run's time: " + cells);
     }
-    List<String> csv = Files.readAllLines(cache.resolve("report").resolve("tpch-memwall-sql-sf0.01-2t.csv"));
+    List<String> csv = Files.readAllLines(cache.resolve("report").resolve("tpch-sf0.01-2t.csv"));
     assertTrue(csv.get(0).endsWith(",plan_ms,failure"), csv.get(0));
     for (String row : csv.subList(1, csv.size())) {
       String[] cells = row.split(",", -1);
       assertTrue(Double.parseDouble(cells[12]) > 0 && Double.parseDouble(cells[12]) <= Double.parseDouble(cells[3]), row);
     }
-    assertTrue(Files.readString(cache.resolve("report").resolve("tpch-memwall-sql-sf0.01-2t.md")).contains("| plan ms |"));
+    assertTrue(Files.readString(cache.resolve("report").resolve("tpch-sf0.01-2t.md")).contains("| plan ms |"));
 
-    MemwallCliTest.Run hand = tpch("--queries", "6");
+    MemwallCliTest.Run hand = tpch("--plans", "hand", "--queries", "6");
     assertEquals(0, hand.exitCode(), "stderr: " + hand.err() + hand.out());
+    assertTrue(hand.out().contains("on memwall (hand-written plans), 2 threads"), hand.out());
     assertTrue(hand.out().lines().noneMatch(line -> line.contains("plan ms")), "hand plans are not planned: " + hand.out());
+    assertTrue(Files.exists(cache.resolve("report").resolve("tpch-memwall-hand-sf0.01-2t.md")), "a report of its own");
   }
 
   @Test
   void plansTakeHandOrSqlAndSqlPlansAreMemwalls() {
     tpch("--plans", "duckdb").failedWith(2, "--plans is 'hand' or 'sql', not 'duckdb'");
-    tpch("--plans", "sql", "--engine", "spark").failedWith(2, "--plans sql is memwall's: not with --engine spark");
+    tpch("--plans", "sql", "--engine", "spark").failedWith(2, "--plans is memwall's: not with --engine spark");
+    tpch("--plans", "hand", "--engine", "spark").failedWith(2, "--plans is memwall's: not with --engine spark");
   }
 }

@@ -37,7 +37,7 @@ public final class MemwallEngine implements QueryEngine {
 
   @Override
   public String name() {
-    return sqlCatalog == null ? "memwall" : "memwall (plans from SQL)";
+    return sqlCatalog == null ? "memwall (hand-written plans)" : "memwall";
   }
 
   /**
