@@ -25,7 +25,7 @@ import org.apache.calcite.rex.RexFieldAccess;
  * statement's outer references.
  */
 final class RelToSubstrait extends SubstraitRelVisitor {
-  private static final SimpleExtension.ExtensionCollection EXTENSIONS = SimpleExtension.loadDefaults();
+  private static final SimpleExtension.ExtensionCollection EXTENSIONS = DefaultExtensions.load();
   private static final FeatureBoard FEATURES = ImmutableFeatureBoard.builder().build();
   private static final ScalarFunctionConverter SCALAR =
       new ScalarFunctionConverter(EXTENSIONS.scalarFunctions(), SqlCatalog.TYPE_FACTORY);
