@@ -8,7 +8,7 @@ import dev.memwall.substrait.UnsupportedPlanException;
 import dev.memwall.tpch.data.DataDirectoryException;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.query.TpchQuery;
-import dev.memwall.tpch.run.DuckDbProcessException;
+import dev.memwall.tpch.run.EngineProcessException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -124,7 +124,7 @@ public final class MemwallCli implements Runnable {
       case MemoryLeakException e -> EXIT_INTERNAL;
       case IOException e -> EXIT_RESOURCE;
       case SQLException e -> EXIT_RESOURCE;
-      case DuckDbProcessException e -> EXIT_RESOURCE;
+      case EngineProcessException e -> EXIT_RESOURCE;
       default -> EXIT_INTERNAL;
     };
   }
@@ -142,7 +142,7 @@ public final class MemwallCli implements Runnable {
       case IOException e when e.getCause() instanceof FileSystemException cause && message.endsWith(cause.toString()) ->
           message.substring(0, message.length() - cause.toString().length()) + fileProblem(cause);
       case IOException e -> message;
-      case DuckDbProcessException e -> message;
+      case EngineProcessException e -> message;
       case SQLException e -> "DuckDB: " + message;
       default -> exception.getClass().getSimpleName() + ": " + message;
     };

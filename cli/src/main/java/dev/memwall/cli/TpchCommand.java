@@ -14,7 +14,7 @@ import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
 import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.run.DuckDbEngine;
-import dev.memwall.tpch.run.DuckDbProcess;
+import dev.memwall.tpch.run.EngineProcess;
 import dev.memwall.tpch.run.MemwallEngine;
 import dev.memwall.tpch.run.QueryEngine;
 import dev.memwall.tpch.run.QueryEngineProvider;
@@ -102,11 +102,12 @@ final class TpchCommand implements Callable<Integer> {
           + "is measured against. A query the SQL path refuses is reported refused with why, not run.")
   String plans;
 
-  @Option(names = "--compare", paramLabel = "duckdb|duckdb-in-process|spark",
+  @Option(names = "--compare", paramLabel = "duckdb|spark|duckdb-in-process|spark-in-process",
       description = "Also time DuckDB, or Spark SQL without memwall's extension (Spark alone, reading the same "
-          + "files through the memwall data source), on the same data and threads. duckdb runs in a process of "
-          + "its own, loaded from the same files into its native tables, so that neither engine's threads run "
-          + "while the other is timed; duckdb-in-process runs it inside this JVM, as earlier reports did.")
+          + "files through the memwall data source), on the same data and threads, each in a process of its own "
+          + "(DuckDB loaded from the same files into its native tables), so that neither engine's threads run "
+          + "while the other is timed; duckdb-in-process and spark-in-process run it inside this JVM, as earlier "
+          + "reports did.")
   String compare;
 
   @Option(names = "--rounds", defaultValue = "1", paramLabel = "N",
@@ -157,7 +158,7 @@ final class TpchCommand implements Callable<Integer> {
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb") ? null
-        : QueryEngineProvider.find(comparedKey);
+        : QueryEngineProvider.find(comparedKey.replace("-in-process", ""));
     if (master != null && timedProvider == null && comparedProvider == null) {
       throw new IllegalArgumentException("--master is Spark's: it needs --engine spark or --compare spark");
     }
@@ -195,12 +196,12 @@ final class TpchCommand implements Callable<Integer> {
           DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
           QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle)
               : options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
-                  ? DuckDbProcess.start(cache, scaleFactor, threadCount) : null;
+                  ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null;
           QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
               : new MemwallEngine(db, memory, threadCount, sqlPlans);
-          QueryEngine other = comparedProvider != null
-              ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
-              : comparedKey == null ? null : duckdb) {
+          QueryEngine other = comparedProvider == null ? (comparedKey == null ? null : duckdb)
+              : comparedKey.endsWith("-in-process") ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
+              : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
         TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
         if (profiling != null) {
           runner.profiling(profiling);
@@ -382,8 +383,9 @@ final class TpchCommand implements Callable<Integer> {
       return null;
     }
     String key = compare.toLowerCase(Locale.ROOT);
-    if (!List.of("duckdb", "duckdb-in-process", "spark").contains(key)) {
-      throw new IllegalArgumentException("--compare is 'duckdb', 'duckdb-in-process' or 'spark', not '" + compare + "'");
+    if (!List.of("duckdb", "duckdb-in-process", "spark", "spark-in-process").contains(key)) {
+      throw new IllegalArgumentException("--compare is 'duckdb', 'spark', 'duckdb-in-process' or 'spark-in-process', not '"
+          + compare + "'");
     }
     return key;
   }

@@ -20,10 +20,13 @@ import java.util.regex.Pattern;
  * {@code yyyy-mm-dd}, a number in plain notation, and a list as comma-separated SQL literals
  * (strings quoted).
  *
- * <p>Immutable and thread-safe. Bad input: asking for a name the query does not have, or with the
- * wrong type, or a template naming an unknown parameter, throws {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe; serializable, so that an engine in another process can be sent them.
+ * Bad input: asking for a name the query does not have, or with the wrong type, or a template naming
+ * an unknown parameter, throws {@link IllegalArgumentException}.
  */
-public final class QueryParameters {
+public final class QueryParameters implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Z][A-Z0-9_]*)}");
 
   private final int query;

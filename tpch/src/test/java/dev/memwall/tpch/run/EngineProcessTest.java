@@ -16,24 +16,26 @@ import dev.memwall.tpch.verify.DuckDbOracle;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DuckDB in its own process answers as DuckDB in this one does, times itself, survives a query it
- * rejects, ends when closed, and a child that cannot load or dies is a named error.
+ * An engine in its own process: DuckDB there answers as DuckDB in this one does, times itself, survives
+ * a query it rejects, ends when closed, and a child that cannot load or dies is a named error; an
+ * engine of a provider the child cannot find is one too.
  */
 @ExtendWith(LeakCheck.class)
-class DuckDbProcessTest {
+class EngineProcessTest {
   private static final double SF = 0.01;
 
   @TempDir Path cache;
 
   @Test
   void theChildTakesNeitherAgentsNorTheAotCacheAndLogsOnStderr() {
-    List<String> options = DuckDbProcess.childOptions(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    List<String> options = EngineProcess.childOptions(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "-agentpath:/x/libasyncProfiler.so=start", "-XX:AOTCache=/c/tpch.aot", "-XX:AOTMode=record",
         "-XX:AOTConfiguration=/c/tpch.aot.config", "-Xlog:aot=error,cds=error", "-XX:CICompilerCount=3"));
     assertEquals(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-XX:CICompilerCount=3",
@@ -42,11 +44,11 @@ class DuckDbProcessTest {
 
   @Test
   void answersAsDuckDbInThisProcessAndEndsWhenClosed(EngineMemory memory) throws Exception {
-    DuckDbProcess child;
+    EngineProcess child;
     try (TpchDatabase db = TpchDatabase.load(cache, SF, new TpchDataGenerator(2, true), memory);
         DuckDbOracle oracle = DuckDbOracle.of(db, 2, memory);
         DuckDbEngine here = new DuckDbEngine(oracle);
-        DuckDbProcess there = DuckDbProcess.start(cache, SF, 2)) {
+        EngineProcess there = EngineProcess.duckDb(cache, SF, 2)) {
       child = there;
       assertTrue(there.name().startsWith("DuckDB v") && there.name().endsWith("(own process)"), there.name());
       for (int number : List.of(1, 13, 18, 22)) {
@@ -70,20 +72,48 @@ class DuckDbProcessTest {
 
   @Test
   void aChildThatDiesOrCannotLoadIsANamedError() throws Exception {
-    DuckDbProcessException missing = assertThrows(DuckDbProcessException.class,
-        () -> DuckDbProcess.start(cache.resolve("nothing here"), SF, 1));
+    EngineProcessException missing = assertThrows(EngineProcessException.class,
+        () -> EngineProcess.duckDb(cache.resolve("nothing here"), SF, 1));
     assertTrue(missing.getMessage().contains("cannot load the data set into DuckDB"), missing.getMessage());
     assertTrue(missing.getMessage().contains("exited with status"), missing.getMessage());
 
     try (EngineMemory memory = EngineMemory.create("generate")) {
       new TpchDataGenerator(2, true).ensure(TpchDataGenerator.dataDirectory(cache, SF), SF, memory);
     }
-    try (DuckDbProcess there = DuckDbProcess.start(cache, SF, 1)) {
+    try (EngineProcess there = EngineProcess.duckDb(cache, SF, 1)) {
       there.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      DuckDbProcessException lost = assertThrows(DuckDbProcessException.class,
+      EngineProcessException lost = assertThrows(EngineProcessException.class,
           () -> there.run(TpchQueries.require(6), TpchParameters.validation(6, SF)));
       assertTrue(lost.getMessage().contains("DuckDB process"), lost.getMessage());
       assertTrue(lost.getMessage().contains("exited with status 137"), lost.getMessage());
     }
+  }
+
+  @Test
+  void aProvidersEngineRunsInTheChildWithItsArgumentsAndSurvivesAFailedQuery() throws Exception {
+    EngineProcess child;
+    try (EngineProcess echo = EngineProcess.provider("echo", cache, 3, true, Map.of("x", "a b=c"))) {
+      child = echo;
+      assertEquals("echo (own process)", echo.name());
+      QueryParameters parameters = TpchParameters.validation(6, SF);
+      try (QueryEngine.Result result = echo.run(TpchQueries.require(6), parameters)) {
+        assertEquals(List.of("query", "parameter", "data", "threads", "accelerated", "x"), result.columns());
+        assertEquals(List.of(List.of(6, parameters.values().values().iterator().next(), cache.toAbsolutePath().toString(),
+            3, true, "a b=c")), result.values(), "the parameters and the settings reached the child whole");
+        assertTrue(result.engineNanos() > 0, "the child times the query itself");
+      }
+      SQLException failed = assertThrows(SQLException.class,
+          () -> echo.run(TpchQueries.require(13), TpchParameters.validation(13, SF)));
+      assertEquals("echo: java.lang.IllegalStateException: echo does not run Q13", failed.getMessage());
+      try (QueryEngine.Result after = echo.run(TpchQueries.require(1), TpchParameters.validation(1, SF))) {
+        assertEquals(1, after.values().getFirst().getFirst(), "the child goes on after a failed query");
+      }
+    }
+    assertFalse(child.process().isAlive(), "closed: the child has ended");
+
+    EngineProcessException missing = assertThrows(EngineProcessException.class,
+        () -> EngineProcess.provider("nosuch", cache, 1, false, Map.of()));
+    assertTrue(missing.getMessage().startsWith("cannot open the nosuch engine: ") && missing.getMessage().contains(
+        "no engine 'nosuch'") && missing.getMessage().contains("the nosuch process exited with status"), missing.getMessage());
   }
 }
