@@ -200,8 +200,9 @@ final class TpchCommand implements Callable<Integer> {
           QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
               : new MemwallEngine(db, memory, threadCount, sqlPlans);
           QueryEngine other = comparedProvider == null ? (comparedKey == null ? null : duckdb)
-              : comparedKey.endsWith("-in-process") ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
-              : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
+              : comparedKey.endsWith("-in-process")
+                  ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
+                  : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
         TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
         if (profiling != null) {
           runner.profiling(profiling);

@@ -78,8 +78,7 @@ public final class EngineProcess implements QueryEngine {
 
   /**
    * The engine {@code provider} opens over {@code dataDirectory} ({@link QueryEngineProvider#open}),
-   * in a child; returns once it is open. {@code settings}' keys and values must not contain {@code =}
-   * in the key.
+   * in a child; returns once it is open. No key of {@code settings} may contain {@code =}.
    */
   public static EngineProcess provider(String provider, Path dataDirectory, int threads, boolean accelerated,
       Map<String, String> settings) throws IOException {
