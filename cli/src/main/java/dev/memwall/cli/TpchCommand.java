@@ -107,7 +107,7 @@ final class TpchCommand implements Callable<Integer> {
           + "files through the memwall data source), on the same data and threads, each in a process of its own "
           + "(DuckDB loaded from the same files into its native tables), so that neither engine's threads run "
           + "while the other is timed; duckdb-in-process and spark-in-process run it inside this JVM, as earlier "
-          + "reports did.")
+          + "reports did, and so does spark with a --master that is not local (one application on the cluster).")
   String compare;
 
   @Option(names = "--rounds", defaultValue = "1", paramLabel = "N",
@@ -200,7 +200,7 @@ final class TpchCommand implements Callable<Integer> {
           QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
               : new MemwallEngine(db, memory, threadCount, sqlPlans);
           QueryEngine other = comparedProvider == null ? (comparedKey == null ? null : duckdb)
-              : comparedKey.endsWith("-in-process")
+              : comparedInThisJvm(comparedKey, master)
                   ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
                   : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
         TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
@@ -376,6 +376,16 @@ final class TpchCommand implements Callable<Integer> {
       case "sql" -> true;
       default -> throw new IllegalArgumentException("--plans is 'hand' or 'sql', not '" + plans + "'");
     };
+  }
+
+  /**
+   * Whether the compared engine of {@code --compare KEY} runs in this JVM rather than a child: when
+   * asked ({@code *-in-process}), and for Spark on a cluster's {@code master}, where a second
+   * application in a child would wait for executors the first one holds (a standalone master gives
+   * an application every free core); the work runs in the executors' JVMs there anyway.
+   */
+  static boolean comparedInThisJvm(String comparedKey, String master) {
+    return comparedKey.endsWith("-in-process") || master != null && !master.startsWith("local");
   }
 
   /** The engine {@code --compare} names ({@code duckdb}, {@code duckdb-in-process} or {@code spark}), or null for none. */

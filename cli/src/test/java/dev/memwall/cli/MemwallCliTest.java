@@ -273,6 +273,15 @@ class MemwallCliTest {
   }
 
   @Test
+  void theComparedEngineRunsInAChildUnlessAskedOrOnACluster() {
+    assertFalse(TpchCommand.comparedInThisJvm("spark", null));
+    assertFalse(TpchCommand.comparedInThisJvm("spark", "local[2]"));
+    assertTrue(TpchCommand.comparedInThisJvm("spark", "spark://127.0.0.1:7077"), "a second application would starve");
+    assertTrue(TpchCommand.comparedInThisJvm("spark-in-process", null));
+    assertTrue(TpchCommand.comparedInThisJvm("duckdb-in-process", null));
+  }
+
+  @Test
   void verificationDefaultsToAnswersOnlyAtSf1WithAnswers() {
     Path answers = Path.of("answers");
     assertEquals(TpchRunner.Verification.ANSWERS, TpchCommand.verification(null, 1, Optional.of(answers), false));
