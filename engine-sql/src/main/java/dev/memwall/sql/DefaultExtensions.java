@@ -43,7 +43,7 @@ import java.util.Map;
  */
 final class DefaultExtensions {
   /** The files {@link SimpleExtension#loadDefaults} reads, in its order: {@code /functions_<name>.yaml}. */
-  static final List<String> NAMES = List.of("boolean", "aggregate_generic", "aggregate_approx", "arithmetic_decimal",
+  private static final List<String> NAMES = List.of("boolean", "aggregate_generic", "aggregate_approx", "arithmetic_decimal",
       "arithmetic", "comparison", "datetime", "logarithmic", "rounding", "rounding_decimal", "string");
 
   private DefaultExtensions() {}

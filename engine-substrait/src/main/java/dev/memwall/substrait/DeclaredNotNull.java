@@ -28,8 +28,8 @@ final class DeclaredNotNull {
   static boolean of(LogicalRel rel, String column, Catalog catalog) {
     return switch (rel) {
       case LogicalRel.Scan scan -> {
-        int index = scan.columns().indexOf(column);
-        yield index >= 0 && declared(scan, scan.tableColumns().get(index), catalog);
+        String stored = scan.tableColumn(column);
+        yield stored != null && declared(scan, stored, catalog);
       }
       case LogicalRel.Filter filter -> of(filter.input(), column, catalog);
       case LogicalRel.Sort sort -> of(sort.input(), column, catalog);

@@ -57,7 +57,7 @@ final class OuterRowInSubquery {
     for (int i = 0; i < outerColumns.size(); i++) {
       Origin other = origin(outer, outerColumns.get(i), List.of());
       if (other == null || other.scan() != scan || !inner.columns().contains(innerColumns.get(i))
-          || !stored(scan, outerColumns.get(i)).equals(stored(inner, innerColumns.get(i)))) {
+          || !scan.tableColumn(outerColumns.get(i)).equals(inner.tableColumn(innerColumns.get(i)))) {
         return false;
       }
     }
@@ -105,10 +105,6 @@ final class OuterRowInSubquery {
 
   private static boolean passesAll(LogicalRel.Project project, Expr condition) {
     return Exprs.columns(condition).stream().allMatch(column -> passes(project, column));
-  }
-
-  private static String stored(LogicalRel.Scan scan, String column) {
-    return scan.tableColumns().get(scan.columns().indexOf(column));
   }
 
   /** Each of {@code scan}'s columns to the table column it reads. */

@@ -37,6 +37,12 @@ public sealed interface LogicalRel {
         throw new IllegalArgumentException("a scan names each column once: " + tableColumns + " as " + columns);
       }
     }
+
+    /** The table's name of this scan's {@code column}, or null when the scan has no such column. */
+    public String tableColumn(String column) {
+      int at = columns.indexOf(column);
+      return at < 0 ? null : tableColumns.get(at);
+    }
   }
 
   /** The input's rows where {@code condition} is true (null is not). */

@@ -92,9 +92,9 @@ public final class AggregationJoinedLast {
     }
     Set<String> joined = new HashSet<>();
     for (String key : joinKeys) {
-      int at = scan.columns().indexOf(key);
-      if (at >= 0) {
-        joined.add(scan.tableColumns().get(at));
+      String name = scan.tableColumn(key);
+      if (name != null) {
+        joined.add(name);
       }
     }
     return keys.apply(scan).stream().anyMatch(joined::containsAll);

@@ -66,8 +66,8 @@ public final class CardinalityEstimator {
       case LogicalRel.Scan scan -> {
         TableStatistics table = statistics.apply(scan);
         yield new Estimate(table.rows(), name -> {
-          int index = scan.columns().indexOf(name);
-          return index < 0 ? Optional.empty() : table.column(scan.tableColumns().get(index));
+          String stored = scan.tableColumn(name);
+          return stored == null ? Optional.empty() : table.column(stored);
         });
       }
       case LogicalRel.Filter filter -> filter(of(filter.input()), filter.condition());

@@ -86,11 +86,11 @@ public final class ForeignKeySemiJoin {
   private static List<String> tableColumns(LogicalRel.Scan scan, List<String> columns) {
     List<String> names = new ArrayList<>();
     for (String column : columns) {
-      int at = scan.columns().indexOf(column);
-      if (at < 0) {
+      String name = scan.tableColumn(column);
+      if (name == null) {
         return null;
       }
-      names.add(scan.tableColumns().get(at));
+      names.add(name);
     }
     return names;
   }

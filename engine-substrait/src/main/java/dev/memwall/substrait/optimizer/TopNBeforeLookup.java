@@ -219,8 +219,8 @@ public final class TopNBeforeLookup {
   private static Origin origin(LogicalRel rel, String column) {
     return switch (rel) {
       case LogicalRel.Scan scan -> {
-        int at = scan.columns().indexOf(column);
-        yield at < 0 ? null : new Origin(scan, scan.tableColumns().get(at));
+        String stored = scan.tableColumn(column);
+        yield stored == null ? null : new Origin(scan, stored);
       }
       case LogicalRel.Filter filter -> origin(filter.input(), column);
       case LogicalRel.Sort sort -> origin(sort.input(), column);
