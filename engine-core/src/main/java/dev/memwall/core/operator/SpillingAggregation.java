@@ -277,6 +277,19 @@ public final class SpillingAggregation implements AutoCloseable {
       this.aggregator = newAggregator(binder, "build");
     }
 
+    /**
+     * This worker's table, made anew where a spill or a partitioning freed the last one. Made here,
+     * at the next chunk, rather than at once after freeing, so that a refusal (another worker grew
+     * into the memory just freed) meets this worker with no table, and waits like any other
+     * refusal of a worker holding no groups.
+     */
+    private HashAggregator table() {
+      if (aggregator == null) {
+        aggregator = newAggregator(binder, "build");
+      }
+      return aggregator;
+    }
+
     /** Adds the selected rows of {@code chunk}, spilling first when the table may not grow. */
     public void consume(Chunk chunk) {
       int n = chunk.selected();
@@ -290,7 +303,7 @@ public final class SpillingAggregation implements AutoCloseable {
       int waits = 0;
       while (true) {
         try {
-          aggregator.reserveRoom(n);
+          table().reserveRoom(n);
           if (aggregator.footprintBytes() > workerShare && aggregator.groups() > 0 && spill.enabled()) {
             spillFrom(0, null, "build"); // over its share: spill before the other workers starve
             continue;
@@ -306,12 +319,16 @@ public final class SpillingAggregation implements AutoCloseable {
           }
           return;
         } catch (BudgetExceededException e) {
-          if (aggregator.groups() == 0 && threads > 1 && waits++ < MAX_WAITS) {
+          boolean empty = aggregator == null || aggregator.groups() == 0;
+          if (empty && threads > 1 && waits++ < MAX_WAITS) {
             // nothing of its own to spill: another worker holds the memory, for the moment of a
             // growth before it spills; wait for it rather than fail
             ExecutionControl.checkpoint();
             java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
             continue;
+          }
+          if (aggregator == null) {
+            throw e; // even an empty table refused, named by newAggregator
           }
           spillFrom(0, e, "build");
         }
@@ -321,7 +338,8 @@ public final class SpillingAggregation implements AutoCloseable {
     /**
      * Writes groups {@code [from, groups)} of this worker's table as a run and starts again with an
      * empty table: the same one, cleared, when a growth was refused ({@code refusal}), so the next
-     * groups fill the memory it holds; a new, small one when it grew past its share.
+     * groups fill the memory it holds; otherwise (it grew past its share, or goes on passing chunks
+     * through) it frees the table, and the next chunk makes a new, small one.
      */
     private void spillFrom(int from, BudgetExceededException refusal, String stage) {
       SpillDirectory spills = directory(refusal, stage);
@@ -337,18 +355,14 @@ public final class SpillingAggregation implements AutoCloseable {
         // the table held about one row per group: aggregating across chunks saves little and costs a
         // table's worth of cache misses per row; pass each chunk's groups on instead
         passThrough = true;
-        aggregator.close();
-        aggregator = null;
-        aggregator = newAggregator(binder, stage);
+        freeTable();
         return;
       }
       if (refusal != null && aggregator.footprintBytes() <= workerShare) {
         aggregator.clear();
         return;
       }
-      aggregator.close();
-      aggregator = null;
-      aggregator = newAggregator(binder, stage);
+      freeTable(); // grown past its share: the next chunk starts a small one
     }
 
     /**
@@ -391,9 +405,7 @@ public final class SpillingAggregation implements AutoCloseable {
       rowsSinceSpill = 0;
       if (poorlyFolded) {
         passThrough = true;
-        aggregator.close(); // a small table for a chunk's groups: clearing a cache-sized one each chunk costs
-        aggregator = null;
-        aggregator = newAggregator(binder, "build");
+        freeTable(); // a small table for a chunk's groups: clearing a cache-sized one each chunk costs
       } else {
         aggregator.clear();
       }
@@ -419,7 +431,7 @@ public final class SpillingAggregation implements AutoCloseable {
       int waits = 0;
       while (true) {
         try {
-          aggregator.reserveRoom(n);
+          table().reserveRoom(n);
           break;
         } catch (BudgetExceededException e) {
           if (!writer.onDisk()) {
@@ -445,7 +457,7 @@ public final class SpillingAggregation implements AutoCloseable {
       if (aggregator.groups() > from) {
         writeRun(directory, from);
       }
-      close();
+      freeTable();
     }
 
     /** Spills groups {@code [from, groups)} as a run to disk (a writer that kept its runs in memory goes on on disk). */
@@ -462,12 +474,17 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
 
-    @Override
-    public void close() {
+    /** Frees this worker's table; the next chunk makes a new one ({@link #table}). */
+    private void freeTable() {
       if (aggregator != null) {
         aggregator.close();
         aggregator = null;
       }
+    }
+
+    @Override
+    public void close() {
+      freeTable();
     }
   }
 
