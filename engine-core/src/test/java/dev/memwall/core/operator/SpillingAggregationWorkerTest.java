@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@link SpillingAggregation.Worker} whose table a spill freed makes its next one at its next chunk,
  * where the memory may be gone: taken by another worker, for the moment before that one spills.
- * The memory is taken here by the test itself, between two chunks, which the workers' threads do at
- * any moment.
+ * Here the test itself takes the memory, between two chunks, as another worker's thread may at any
+ * moment.
  */
 @ExtendWith(LeakCheck.class)
 class SpillingAggregationWorkerTest {
