@@ -178,9 +178,23 @@ public final class HashAggregator implements AutoCloseable {
 
   /** Adds the selected rows of {@code chunk}. */
   public void consume(Chunk chunk) {
+    consume(chunk, false);
+  }
+
+  /**
+   * Adds the selected rows of {@code chunk}, unless this table is {@linkplain #ordered() ordered},
+   * holds groups, and the chunk's first key is below its last group's (a null one included): the
+   * chunk would break the order, so nothing is added and false is returned, for the caller to start
+   * another ordered table rather than have this one hashed (see {@link SpillingAggregation}).
+   */
+  boolean consumeInOrder(Chunk chunk) {
+    return consume(chunk, true);
+  }
+
+  private boolean consume(Chunk chunk, boolean inOrderOnly) {
     int n = chunk.copySelection(positions);
     if (n == 0) {
-      return;
+      return true;
     }
     if (groupKeys.length == 0) {
       ensureGlobalGroup();
@@ -188,7 +202,7 @@ public final class HashAggregator implements AutoCloseable {
       for (Accumulator accumulator : accumulators) {
         accumulator.updateSingleGroup(chunk, positions, n);
       }
-      return;
+      return true;
     }
     if (!dictionaryGroups.assign(chunk, positions, n, groupIds)) {
       long[] nullMask = keyColumns[groupKeys.length];
@@ -197,6 +211,10 @@ public final class HashAggregator implements AutoCloseable {
       }
       for (int j = 0; j < groupKeys.length; j++) {
         groupKeys[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
+      }
+      if (inOrderOnly && ordered() && table.groups() > 0 && (nullMask[positions[0]] != 0
+          || keyColumns[0][positions[0]] < table.key(table.groups() - 1, 0))) {
+        return false;
       }
       table.findOrInsert(keyColumns, positions, n, groupIds);
     }
@@ -214,6 +232,7 @@ public final class HashAggregator implements AutoCloseable {
     sumValues[sums] = LaneSums.ONES;
     sumTargets[sums++] = rows;
     laneSums.add(sumValues, sumTargets, sums, positions, n, chunk.count(), groupIds, table.groups());
+    return true;
   }
 
   /** Adds {@code other}'s group {@code og} (its row count and accumulators) into group {@code target}. */

@@ -13,7 +13,6 @@ import dev.memwall.core.spill.SpillReport;
 import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.spill.WorkingMemory;
 import dev.memwall.core.vector.Table;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -96,9 +95,11 @@ public final class SpillingAggregation implements AutoCloseable {
    * see {@link #mergesLarge} for the other condition.
    */
   private static final long PARTITIONED_MERGE_GROUPS = 1 << 16;
+  /** The most ordered tables a worker seals (see {@code Worker#consumeOrSeal}) before its table is hashed. */
+  private static final int MAX_SEALED = 4;
   /** How often a worker with an empty table waits for the others to free memory before it gives up. */
-  private static final int MAX_WAITS = 200;
-  private static final long WAIT_NANOS = 500_000;
+  static final int MAX_WAITS = 200;
+  static final long WAIT_NANOS = 500_000;
   /** The deepest re-partitioning of a partition before the aggregation gives up. */
   static final int MAX_LEVEL = 8;
   /** The fewest groups a worker's table holds before it is partitioned out, however small the cache. */
@@ -114,11 +115,11 @@ public final class SpillingAggregation implements AutoCloseable {
   private final EngineMemory output;
   private final WorkingMemory working;
   private final SpillSettings spill;
-  private final Schema schema;
+  final Schema schema;
   private final List<NamedExpr> keys;
   private final List<Aggregate> aggregates;
   private final AggregateLayout layout;
-  private final int threads;
+  final int threads;
   private final long inputRows;
   private final Consumer<SpillReport> reports;
   private final StringIds strings = new StringIds();
@@ -127,11 +128,11 @@ public final class SpillingAggregation implements AutoCloseable {
   private SpillDirectory directory;
   /** Partition bits of the workers' runs, decided by the first spill; 0 before. */
   private int partitionBits;
-  private volatile boolean spilled;
+  volatile boolean spilled;
   /** Whether a worker's table was partitioned out in memory (see the class comment). */
   private volatile boolean partitioned;
-  private final AtomicLong runs = new AtomicLong();
-  private final AtomicInteger depth = new AtomicInteger();
+  final AtomicLong runs = new AtomicLong();
+  final AtomicInteger depth = new AtomicInteger();
   /** The partitions of the workers' runs aggregated each on its own; 0 while the tables merge. */
   private int aggregatedPartitions;
   /**
@@ -141,7 +142,7 @@ public final class SpillingAggregation implements AutoCloseable {
    */
   private final long workerShare;
   /** The most one partition's table may hold while the partitions are aggregated on several threads. */
-  private volatile long partitionShare = Long.MAX_VALUE;
+  volatile long partitionShare = Long.MAX_VALUE;
   /** The cache a partition's table should fit, for the aggregation of the partitions to run in cache. */
   private final long cacheBytes;
 
@@ -185,7 +186,7 @@ public final class SpillingAggregation implements AutoCloseable {
     return worker;
   }
 
-  private HashAggregator newAggregator(Binder binder, String stage) {
+  HashAggregator newAggregator(Binder binder, String stage) {
     try {
       return new HashAggregator(working.memory(), output, binder, keys, aggregates, strings, layout);
     } catch (BudgetExceededException e) {
@@ -194,7 +195,7 @@ public final class SpillingAggregation implements AutoCloseable {
   }
 
   /** Creates the spill directory on first use; names the stage when spilling is off (a refusal is then given). */
-  private synchronized SpillDirectory directory(BudgetExceededException refusal, String stage) {
+  synchronized SpillDirectory directory(BudgetExceededException refusal, String stage) {
     if (!spill.enabled()) {
       throw refusal.in(OPERATOR, stage, "spilling is off; give the query more memory or let it spill");
     }
@@ -257,6 +258,12 @@ public final class SpillingAggregation implements AutoCloseable {
   public final class Worker implements AutoCloseable {
     private final Binder binder;
     private HashAggregator aggregator;
+    /**
+     * Ordered tables this worker closed because a chunk's keys fell below their last ({@link
+     * #consumeOrSeal}), each one of the ordered partials the merge folds; at most {@value
+     * #MAX_SEALED}.
+     */
+    private final List<HashAggregator> sealed = new ArrayList<>();
     /** Writes this worker's runs, to a file of its own; null until the first spill. */
     private PartialRuns.Writer writer;
     /** Rows consumed since the last spill (or the start). */
@@ -304,11 +311,13 @@ public final class SpillingAggregation implements AutoCloseable {
       while (true) {
         try {
           table().reserveRoom(n);
-          if (aggregator.footprintBytes() > workerShare && aggregator.groups() > 0 && spill.enabled()) {
-            spillFrom(0, null, "build"); // over its share: spill before the other workers starve
+          if (footprintBytes() > workerShare && groups() > 0 && spill.enabled()) {
+            spillFrom(null, "build"); // over its share: spill before the other workers starve
             continue;
           }
-          aggregator.consume(chunk);
+          if (!consumeOrSeal(chunk)) {
+            continue; // the next table takes the chunk
+          }
           consumedRows.addAndGet(chunk.count());
           rowsSinceSpill += n;
           if (partitionGroups < 0) {
@@ -319,7 +328,7 @@ public final class SpillingAggregation implements AutoCloseable {
           }
           return;
         } catch (BudgetExceededException e) {
-          boolean empty = aggregator == null || aggregator.groups() == 0;
+          boolean empty = groups() == 0;
           if (empty && threads > 1 && waits++ < MAX_WAITS) {
             // nothing of its own to spill: another worker holds the memory, for the moment of a
             // growth before it spills; wait for it rather than fail
@@ -327,28 +336,35 @@ public final class SpillingAggregation implements AutoCloseable {
             java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
             continue;
           }
-          if (aggregator == null) {
+          if (empty && aggregator == null) {
             throw e; // even an empty table refused, named by newAggregator
           }
-          spillFrom(0, e, "build");
+          spillFrom(e, "build");
         }
       }
     }
 
     /**
-     * Writes groups {@code [from, groups)} of this worker's table as a run and starts again with an
-     * empty table: the same one, cleared, when a growth was refused ({@code refusal}), so the next
+     * Writes this worker's groups (its sealed tables' and its table's) as runs and starts again with
+     * an empty table: the same one, cleared, when a growth was refused ({@code refusal}), so the next
      * groups fill the memory it holds; otherwise (it grew past its share, or goes on passing chunks
      * through) it frees the table, and the next chunk makes a new, small one.
      */
-    private void spillFrom(int from, BudgetExceededException refusal, String stage) {
+    private void spillFrom(BudgetExceededException refusal, String stage) {
       SpillDirectory spills = directory(refusal, stage);
-      if (aggregator.groups() == 0 && refusal != null) {
+      long groups = groups();
+      if (groups == 0 && refusal != null) {
         throw refusal.in(OPERATOR, stage, "even an empty hash table cannot take one chunk of rows; give the query"
             + " more memory");
       }
-      long groups = aggregator.groups() - from;
-      writeRun(spills, from);
+      for (HashAggregator table : sealed) {
+        writeRun(spills, table, 0);
+        table.close();
+      }
+      sealed.clear();
+      if (aggregator != null) {
+        writeRun(spills, aggregator, 0);
+      }
       boolean poorlyFolded = rowsSinceSpill < PASS_THROUGH_ROWS_PER_GROUP * groups;
       rowsSinceSpill = 0;
       if (poorlyFolded) {
@@ -358,11 +374,59 @@ public final class SpillingAggregation implements AutoCloseable {
         freeTable();
         return;
       }
-      if (refusal != null && aggregator.footprintBytes() <= workerShare) {
+      if (refusal != null && aggregator != null && aggregator.footprintBytes() <= workerShare) {
         aggregator.clear();
         return;
       }
       freeTable(); // grown past its share: the next chunk starts a small one
+    }
+
+    /**
+     * Adds {@code chunk} to the table, or, where the table is ordered and the chunk's first key is
+     * below its last, seals the table instead (while fewer than {@value #MAX_SEALED} are) and returns
+     * false, the next table to take the chunk. Keys that increase within each of a few stretches
+     * (a table materialized by several workers, each writing its share of an ordered input in order)
+     * so stay in ordered tables, which need no slots and merge as a merge join, rather than in a
+     * hashed one that two workers would each fill with half the groups and then fold.
+     */
+    private boolean consumeOrSeal(Chunk chunk) {
+      if (sealed.size() >= MAX_SEALED) {
+        aggregator.consume(chunk);
+        return true;
+      }
+      if (aggregator.consumeInOrder(chunk)) {
+        return true;
+      }
+      sealed.add(aggregator);
+      aggregator = null;
+      return false;
+    }
+
+    /** This worker's groups: its sealed tables' and its table's. */
+    private long groups() {
+      long groups = aggregator == null ? 0 : aggregator.groups();
+      for (HashAggregator table : sealed) {
+        groups += table.groups();
+      }
+      return groups;
+    }
+
+    /** The memory this worker's tables hold. */
+    private long footprintBytes() {
+      long bytes = aggregator == null ? 0 : aggregator.footprintBytes();
+      for (HashAggregator table : sealed) {
+        bytes += table.footprintBytes();
+      }
+      return bytes;
+    }
+
+    /** This worker's tables, its sealed ones first. */
+    private List<HashAggregator> tables() {
+      List<HashAggregator> tables = new ArrayList<>(sealed);
+      if (aggregator != null) {
+        tables.add(aggregator);
+      }
+      return tables;
     }
 
     /**
@@ -417,11 +481,12 @@ public final class SpillingAggregation implements AutoCloseable {
      */
     private PartialRuns.Writer writer() {
       if (writer == null) {
-        int bits = partitionBits(aggregator);
+        int bits = partitionBits(aggregator != null ? aggregator : sealed.getFirst());
+        int recordBytes = (aggregator != null ? aggregator : sealed.getFirst()).recordBytes();
         writer = spilled
-            ? new PartialRuns.Writer(directory.newFile("aggregation-worker"), 0, bits, aggregator.recordBytes())
+            ? new PartialRuns.Writer(directory.newFile("aggregation-worker"), 0, bits, recordBytes)
             : new PartialRuns.Writer(working.memory(), refusal -> directory(refusal, "build").newFile("aggregation-worker"),
-                bits, aggregator.recordBytes());
+                bits, recordBytes);
       }
       return writer;
     }
@@ -453,17 +518,22 @@ public final class SpillingAggregation implements AutoCloseable {
     }
 
     /** Spills groups {@code [from, groups)} of this worker's table (the others were folded elsewhere) and frees the table. */
-    private void spillRest(int from) {
-      if (aggregator.groups() > from) {
-        writeRun(directory, from);
+    private void spillRest(HashAggregator table, int from) {
+      if (table.groups() > from) {
+        writeRun(directory, table, from);
       }
-      freeTable();
+      table.close();
+      if (table == aggregator) {
+        aggregator = null;
+      } else {
+        sealed.remove(table);
+      }
     }
 
     /** Spills groups {@code [from, groups)} as a run to disk (a writer that kept its runs in memory goes on on disk). */
-    private void writeRun(SpillDirectory spills, int from) {
+    private void writeRun(SpillDirectory spills, HashAggregator table, int from) {
       writer().toDisk(() -> spills.newFile("aggregation-worker"));
-      writer.write(aggregator, from);
+      writer.write(table, from);
       runs.incrementAndGet();
     }
 
@@ -474,7 +544,7 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     }
 
-    /** Frees this worker's table; the next chunk makes a new one ({@link #table}). */
+    /** Frees this worker's (unsealed) table; the next chunk makes a new one ({@link #table}). */
     private void freeTable() {
       if (aggregator != null) {
         aggregator.close();
@@ -485,6 +555,8 @@ public final class SpillingAggregation implements AutoCloseable {
     @Override
     public void close() {
       freeTable();
+      sealed.forEach(HashAggregator::close);
+      sealed.clear();
     }
   }
 
@@ -520,7 +592,7 @@ public final class SpillingAggregation implements AutoCloseable {
    * where spilling is off, as the partitions' buffers could be refused where the merge would fit.
    */
   private boolean mergesLarge(List<Worker> finished) {
-    List<HashAggregator> partials = finished.stream().map(w -> w.aggregator).filter(a -> a != null).toList();
+    List<HashAggregator> partials = finished.stream().flatMap(w -> w.tables().stream()).toList();
     if (threads < 2 || partials.size() < 2 || !spill.enabled() || HashAggregator.mergesInPlace(partials)) {
       return false;
     }
@@ -532,7 +604,14 @@ public final class SpillingAggregation implements AutoCloseable {
 
   /** Nothing spilled while consuming: the workers' tables merge in memory, unless that merge itself runs out. */
   private Table inMemoryResult(List<Worker> finished) {
-    List<HashAggregator> partials = finished.stream().map(w -> w.aggregator).toList();
+    List<HashAggregator> partials = new ArrayList<>();
+    List<Worker> owners = new ArrayList<>();
+    for (Worker worker : finished) {
+      for (HashAggregator table : worker.tables()) {
+        partials.add(table);
+        owners.add(worker);
+      }
+    }
     if (!HashAggregator.mergesInPlace(partials)) {
       HashAggregator first = partials.getFirst();
       for (int p = 1; p < partials.size(); p++) {
@@ -549,9 +628,9 @@ public final class SpillingAggregation implements AutoCloseable {
               left += partials.get(q).groups();
             }
             settlePartitionBits(first.groups(), first.groups() + left);
-            finished.get(p).spillRest(g);
+            owners.get(p).spillRest(other, g);
             for (int q = p + 1; q < partials.size(); q++) {
-              finished.get(q).spillRest(0);
+              owners.get(q).spillRest(partials.get(q), 0);
             }
             return partitionedResult(finished);
           }
@@ -560,7 +639,7 @@ public final class SpillingAggregation implements AutoCloseable {
             ExecutionControl.checkpoint();
           }
         }
-        finished.get(p).close(); // folded: free its table before the next grows the first
+        owners.get(p).spillRest(other, other.groups()); // folded: free it before the next grows the first
       }
       partials = List.of(first);
     }
@@ -578,14 +657,16 @@ public final class SpillingAggregation implements AutoCloseable {
   private Table partitionedResult(List<Worker> finished) {
     List<Runnable> writes = new ArrayList<>();
     for (Worker worker : finished) {
-      if (worker.aggregator != null && worker.aggregator.groups() > 0) {
+      if (worker.groups() > 0) {
         writes.add(() -> {
-          if (spilled) {
-            worker.writeRun(directory, 0);
-          } else {
-            worker.writer().write(worker.aggregator, 0);
+          for (HashAggregator table : worker.tables()) {
+            if (spilled) {
+              worker.writeRun(directory, table, 0);
+            } else {
+              worker.writer().write(table, 0);
+            }
           }
-          worker.close(); // written: free its table while the others write theirs
+          worker.close(); // written: free its tables while the others write theirs
         });
       }
     }
@@ -624,6 +705,7 @@ public final class SpillingAggregation implements AutoCloseable {
         template.close();
       }
       // the partitions are aggregated on the workers' threads, each claiming the next partition
+      PartitionAggregation aggregation = new PartitionAggregation(this);
       AtomicInteger next = new AtomicInteger();
       List<Runnable> work = new ArrayList<>();
       for (HashAggregator.ResultWriter result : results) {
@@ -634,7 +716,7 @@ public final class SpillingAggregation implements AutoCloseable {
             for (PartialRuns.Writer writer : writers) {
               segments.addAll(writer.partitions.get(p));
             }
-            aggregatePartition(segments, 1, result, block, recordBytes);
+            aggregation.aggregate(segments, 1, result, block, recordBytes);
             PartialRuns.release(segments); // aggregated: its records in memory are not needed again
           }
         });
@@ -647,146 +729,6 @@ public final class SpillingAggregation implements AutoCloseable {
       }
     } finally {
       results.forEach(HashAggregator.ResultWriter::close);
-    }
-  }
-
-  /**
-   * Aggregates the records of {@code segments} (one partition) and writes the groups to
-   * {@code writer}; where they do not fit, spills runs partitioned at {@code level} and recurses.
-   */
-  private void aggregatePartition(List<PartialRuns.Segment> segments, int level, HashAggregator.ResultWriter writer,
-      byte[] block, int recordBytes) {
-    long total = PartialRuns.records(segments, recordBytes);
-    if (total == 0) {
-      return;
-    }
-    if (spilled) {
-      depth.accumulateAndGet(level, Math::max); // partitions in memory only are no spill
-    }
-    Binder binder = new Binder(schema);
-    Overflow overflow = new Overflow(total, level, binder);
-    try {
-      PartialRuns.read(segments, recordBytes, block, (records, count) -> {
-        for (int i = 0; i < count; i += Chunk.CAPACITY) {
-          overflow.merge(records, (long) i * recordBytes, Math.min(Chunk.CAPACITY, count - i));
-        }
-      });
-      if (overflow.writer == null) {
-        try {
-          writer.write(overflow.aggregator); // made by the merges: there were records
-        } catch (BudgetExceededException e) {
-          throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
-        }
-        return;
-      }
-      overflow.spillAggregator();
-      overflow.closeAggregator();
-      for (List<PartialRuns.Segment> partition : overflow.writer.partitions) {
-        aggregatePartition(partition, level + 1, writer, block, recordBytes);
-      }
-    } finally {
-      overflow.close();
-    }
-  }
-
-  /** One partition's aggregation: its table, and the runs it spilled when the table outgrew the memory. */
-  private final class Overflow implements AutoCloseable {
-    private final int level;
-    private final Binder binder;
-    private final long totalRecords;
-    /** Null until the first merge, and after an overflow until the next: made where memory allows. */
-    private HashAggregator aggregator;
-    /** Writes the runs of this partition's sub-partitions; null until it first spills. */
-    private PartialRuns.Writer writer;
-    private long merged;
-
-    /** The merge of a partition of {@code totalRecords} records at {@code level}. */
-    Overflow(long totalRecords, int level, Binder binder) {
-      this.level = level;
-      this.binder = binder;
-      this.totalRecords = totalRecords;
-    }
-
-    /** Folds {@code n} records at {@code offset} of {@code block}, spilling the table first where it may not grow. */
-    void merge(MemorySegment block, long offset, int n) {
-      boolean renewed = false;
-      int waits = 0;
-      while (true) {
-        try {
-          if (aggregator == null) {
-            aggregator = newAggregator(binder, "merge");
-          }
-          aggregator.reserveRoom(n);
-          if (aggregator.footprintBytes() > partitionShare && aggregator.groups() > 0 && level < MAX_LEVEL) {
-            overflow(null); // over its share of the memory the partitions are aggregated in at once
-            continue;
-          }
-          aggregator.mergeRecords(block, offset, n);
-          merged += n;
-          return;
-        } catch (BudgetExceededException e) {
-          boolean empty = aggregator == null || aggregator.groups() == 0;
-          if (aggregator != null && empty && !renewed) {
-            // an empty table whose memory is all keys and states (grown in an earlier round): a new,
-            // small one may build its slots where this one could not
-            renewed = true;
-            closeAggregator();
-            continue;
-          }
-          if (empty && threads > 1 && waits++ < MAX_WAITS) {
-            // the partitions aggregated on the other threads hold the memory for a moment: wait for them
-            ExecutionControl.checkpoint();
-            java.util.concurrent.locks.LockSupport.parkNanos(WAIT_NANOS);
-            continue;
-          }
-          if (empty) {
-            throw e.in(OPERATOR, "merge", "even an empty hash table cannot take one block of spilled groups; give the"
-                + " query more memory");
-          }
-          overflow(e);
-        }
-      }
-    }
-
-    /**
-     * Spills the table as a run of this partition's sub-partitions and starts again with it empty:
-     * because a growth was refused ({@code refusal}), or (null) because it grew past its share.
-     */
-    private void overflow(BudgetExceededException refusal) {
-      if (level >= MAX_LEVEL) {
-        throw refusal.in(OPERATOR, "merge", "a partition still does not fit after " + MAX_LEVEL
-            + " levels of re-partitioning; give the query more memory");
-      }
-      if (writer == null) {
-        writer = new PartialRuns.Writer(directory(refusal, "merge").newFile("aggregation-level-" + level), level,
-            PartialRuns.bitsFor(merged, totalRecords), aggregator.recordBytes());
-      }
-      spillAggregator();
-      if (refusal != null && aggregator.footprintBytes() <= partitionShare) {
-        aggregator.clear(); // the same memory takes the next groups
-      } else {
-        closeAggregator(); // the next merge makes a new one
-      }
-    }
-
-    void spillAggregator() {
-      writer.write(aggregator, 0);
-      runs.incrementAndGet();
-    }
-
-    void closeAggregator() {
-      if (aggregator != null) {
-        aggregator.close();
-        aggregator = null;
-      }
-    }
-
-    @Override
-    public void close() {
-      closeAggregator();
-      if (writer != null) {
-        writer.close();
-      }
     }
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.expr.Chunk;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.machine.CacheLevel;
 import dev.memwall.core.machine.MachineProfile;
@@ -52,9 +53,15 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 @AddLifecycleHook(PropertyLeakCheck.class)
 class PartitionedAggregationProperties {
   /** How the INT64 key spreads over the rows. */
-  enum Shape { ONE_GROUP, ALL_DISTINCT, ASCENDING, SKEWED, SMALL_DOMAIN, REPEATED }
+  enum Shape { ONE_GROUP, ALL_DISTINCT, ASCENDING, STRETCHES, SKEWED, SMALL_DOMAIN, REPEATED }
 
   private static final MachineProfile SMALL_CACHE = smallCache();
+  /**
+   * Rows of each stretch of {@link Shape#STRETCHES}: whole chunks, as where a table several workers
+   * materialized changes from one worker's part to the next (a key falling back inside a chunk makes
+   * the table hashed, a case the other shapes cover).
+   */
+  private static final int STRETCH_ROWS = 40 * Chunk.CAPACITY;
 
   @Property(tries = 30)
   void aggregationEqualsReference(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40_000) int rows,
@@ -124,6 +131,22 @@ class PartitionedAggregationProperties {
         aggregationEqualsReference(7, 40_000, Shape.ALL_DISTINCT, stringKey, threadsLog, AggregateLayout.COLUMNS, false,
             data, memory);
       }
+    }
+  }
+
+  /**
+   * Keys ascending in three stretches over the same keys (a table several workers materialized from
+   * an ordered input): each worker seals an ordered table where its keys fall back rather than hash
+   * one, so nothing is partitioned out, even with a cache far smaller than the groups; the ordered
+   * tables' equal keys fold in the merge; the reference's groups.
+   */
+  @Example
+  void stretchesOfAscendingKeysStayOrdered(EngineMemory data, EngineMemory memory) throws IOException {
+    for (int threads : new int[] {2, 4}) {
+      SpillReport report = check(13, 120_000, Shape.STRETCHES, false, threads, AggregateLayout.COLUMNS, false,
+          SMALL_CACHE, data, memory);
+      assertEquals(0, report.partitions(), report.toString());
+      assertTrue(!report.spilled(), report.toString());
     }
   }
 
@@ -233,14 +256,16 @@ class PartitionedAggregationProperties {
         case ONE_GROUP -> 42L;
         case ALL_DISTINCT -> r * 0x9E3779B97F4A7C15L; // distinct, in no order
         case ASCENDING -> r * 3L - 5_000L;
+        case STRETCHES -> (r % STRETCH_ROWS) * 2L; // ascending in stretches over the same keys
         case SKEWED -> random.nextInt(4) > 0 ? (long) random.nextInt(8) : random.nextInt(rows / 2 + 1) * 31L;
         case SMALL_DOMAIN -> (long) random.nextInt(100);
         case REPEATED -> random.nextInt(Math.max(1, rows / 16)) * 7919L;
       };
       int odd = random.nextInt(200);
-      if (shape != Shape.ONE_GROUP && shape != Shape.ASCENDING && odd == 0) {
+      boolean inOrder = shape == Shape.ONE_GROUP || shape == Shape.ASCENDING || shape == Shape.STRETCHES;
+      if (!inOrder && odd == 0) {
         keys[r] = null;
-      } else if (shape != Shape.ONE_GROUP && shape != Shape.ASCENDING && odd == 1) {
+      } else if (!inOrder && odd == 1) {
         keys[r] = limits[random.nextInt(limits.length)];
       }
     }
@@ -250,7 +275,7 @@ class PartitionedAggregationProperties {
     int hot = overflow && rows >= 5 ? 5 : Math.min(rows, 3);
     // ascending keys stay ascending in every worker's table: their hot rows are the hot key's row and the next
     // (a hot key copied into another worker's morsel would be a group out of order there)
-    boolean ascending = shape == Shape.ASCENDING;
+    boolean ascending = shape == Shape.ASCENDING || shape == Shape.STRETCHES;
     int hotKeyRow = rows == 0 ? 0 : random.nextInt(ascending ? rows - hot + 1 : rows);
     String[] domain = {"", "a", "grün", "é", "promo tin"};
     List<String> names = List.of("g", "s", "v", "d", "x", "day");
