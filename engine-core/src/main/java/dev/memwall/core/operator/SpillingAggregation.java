@@ -62,7 +62,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * written group by group in table order; partitions are cut so that each one's table fits the fast
  * cache; and a worker whose spills fold about one row per group (keys in random order, more groups
  * than memory) stops aggregating across chunks and passes each chunk's groups, aggregated in a small
- * table, straight to the partitions, sparing a large table's cache misses.
+ * table, straight to the partitions, sparing a large table's cache misses. Keys that arrive in
+ * increasing order need no hash table at all (see {@link HashAggregator#merge}); a worker whose keys
+ * increase in a few stretches (it reads a table several workers materialized from an ordered input,
+ * one worker's share after another's) seals an ordered table where its keys fall back and starts
+ * another, and the merge folds the ordered tables as a merge join.
  *
  * <p>Cost beyond the working memory: each worker's records go through heap staging blocks of
  * {@value PartialRuns#STAGING_BYTES} bytes for all partitions together, so that spilling needs no
@@ -464,7 +468,7 @@ public final class SpillingAggregation implements AutoCloseable {
      */
     private void partitionOut() {
       partitioned = true;
-      writer().add(aggregator, 0);
+      writer(aggregator).add(aggregator, 0);
       boolean poorlyFolded = rowsSinceSpill < PASS_THROUGH_ROWS_PER_GROUP * (long) aggregator.groups();
       rowsSinceSpill = 0;
       if (poorlyFolded) {
@@ -477,12 +481,13 @@ public final class SpillingAggregation implements AutoCloseable {
 
     /**
      * This worker's runs: on disk once the operator spilled, before that in the working memory, going
-     * to disk (a spill) when a buffer is refused.
+     * to disk (a spill) when a buffer is refused; made for records like {@code table}'s, the first to
+     * be written.
      */
-    private PartialRuns.Writer writer() {
+    private PartialRuns.Writer writer(HashAggregator table) {
       if (writer == null) {
-        int bits = partitionBits(aggregator != null ? aggregator : sealed.getFirst());
-        int recordBytes = (aggregator != null ? aggregator : sealed.getFirst()).recordBytes();
+        int bits = partitionBits(table);
+        int recordBytes = table.recordBytes();
         writer = spilled
             ? new PartialRuns.Writer(directory.newFile("aggregation-worker"), 0, bits, recordBytes)
             : new PartialRuns.Writer(working.memory(), refusal -> directory(refusal, "build").newFile("aggregation-worker"),
@@ -513,15 +518,23 @@ public final class SpillingAggregation implements AutoCloseable {
       }
       aggregator.consume(chunk);
       consumedRows.addAndGet(chunk.count());
-      writer().add(aggregator, 0);
+      writer(aggregator).add(aggregator, 0);
       aggregator.clear();
     }
 
-    /** Spills groups {@code [from, groups)} of this worker's table (the others were folded elsewhere) and frees the table. */
+    /**
+     * Spills groups {@code [from, groups)} of {@code table}, one of this worker's (the others were
+     * folded elsewhere), and frees it.
+     */
     private void spillRest(HashAggregator table, int from) {
       if (table.groups() > from) {
         writeRun(directory, table, from);
       }
+      drop(table);
+    }
+
+    /** Frees {@code table}, one of this worker's. */
+    private void drop(HashAggregator table) {
       table.close();
       if (table == aggregator) {
         aggregator = null;
@@ -532,7 +545,7 @@ public final class SpillingAggregation implements AutoCloseable {
 
     /** Spills groups {@code [from, groups)} as a run to disk (a writer that kept its runs in memory goes on on disk). */
     private void writeRun(SpillDirectory spills, HashAggregator table, int from) {
-      writer().toDisk(() -> spills.newFile("aggregation-worker"));
+      writer(table).toDisk(() -> spills.newFile("aggregation-worker"));
       writer.write(table, from);
       runs.incrementAndGet();
     }
@@ -639,7 +652,7 @@ public final class SpillingAggregation implements AutoCloseable {
             ExecutionControl.checkpoint();
           }
         }
-        owners.get(p).spillRest(other, other.groups()); // folded: free it before the next grows the first
+        owners.get(p).drop(other); // folded: free it before the next grows the first
       }
       partials = List.of(first);
     }
@@ -663,7 +676,7 @@ public final class SpillingAggregation implements AutoCloseable {
             if (spilled) {
               worker.writeRun(directory, table, 0);
             } else {
-              worker.writer().write(table, 0);
+              worker.writer(table).write(table, 0);
             }
           }
           worker.close(); // written: free its tables while the others write theirs
