@@ -279,7 +279,7 @@ final class GroupTable implements AutoCloseable {
         groupIds[k] = groups - 1; // the previous chunk's last run goes on
         continue;
       }
-      if (nullMasks[k] != 0 || (groups > 0 && key < last)) {
+      if (breaksOrder(key, nullMasks[k], last)) {
         ordered = false;
         return i;
       }
@@ -290,6 +290,20 @@ final class GroupTable implements AutoCloseable {
       groupIds[k] = group;
     }
     return m;
+  }
+
+  /**
+   * While {@link #ordered()}: whether a key of a single-key table (its value and null mask; a key
+   * equal to the last group's, not null, continues that group) breaks the order: a null one, or one
+   * below the last group's.
+   */
+  boolean breaksOrder(long key, long nullMask) {
+    return breaksOrder(key, nullMask, groups > 0 ? keys.get((long) (groups - 1) * 2) : 0);
+  }
+
+  /** {@link #breaksOrder(long, long)} given the last group's key ({@code last}, read by the caller). */
+  private boolean breaksOrder(long key, long nullMask, long last) {
+    return nullMask != 0 || (groups > 0 && key < last);
   }
 
   /**

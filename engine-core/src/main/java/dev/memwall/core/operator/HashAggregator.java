@@ -212,8 +212,8 @@ public final class HashAggregator implements AutoCloseable {
       for (int j = 0; j < groupKeys.length; j++) {
         groupKeys[j].fill(chunk, positions, n, keyColumns[j], nullMask, 1L << j);
       }
-      if (inOrderOnly && ordered() && table.groups() > 0 && (nullMask[positions[0]] != 0
-          || keyColumns[0][positions[0]] < table.key(table.groups() - 1, 0))) {
+      if (inOrderOnly && ordered() && table.groups() > 0
+          && table.breaksOrder(keyColumns[0][positions[0]], nullMask[positions[0]])) {
         return false;
       }
       table.findOrInsert(keyColumns, positions, n, groupIds);
