@@ -101,6 +101,7 @@ final class SqlCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--max-rows is 0 or more, not " + maxRows);
     }
     int threadCount = ThreadCap.threads(threads, Runtime.getRuntime().availableProcessors(), spec.commandLine().getErr());
+    Memwall.preload(); // the SQL front end's shared state loads while the data opens
     boolean tpch = files.isEmpty() && dataSets.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--sf");
     try (EngineMemory memory = EngineMemory.create(MemoryBudget.unbounded("memwall sql"));
         TpchDatabase db = tpch ? TpchDatabase.load(cacheDirectory.directory(), scaleFactor,

@@ -9,6 +9,7 @@ import dev.memwall.hw.ProfilerEvents;
 import dev.memwall.core.machine.MachineProfile;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.MemoryBudget;
+import dev.memwall.sql.Memwall;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.data.TpchManifest;
@@ -155,6 +156,9 @@ final class TpchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--plans is memwall's: not with --engine " + engineKey);
     }
     boolean sqlPlans = engineKey.equals("memwall") && parsePlans(plans);
+    if (sqlPlans) {
+      Memwall.preload(); // the SQL front end's shared state loads while the data opens
+    }
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb") ? null

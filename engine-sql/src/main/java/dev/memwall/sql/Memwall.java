@@ -30,11 +30,23 @@ public final class Memwall {
   private Memwall() {}
 
   /**
+   * Starts loading, on a daemon thread, what every statement shares and a process's first statement
+   * would otherwise load: Calcite's operator tables and Substrait's function catalog (a few hundred
+   * milliseconds on a cold JVM). A host calls it at startup, so that the loading overlaps its own;
+   * a statement planned meanwhile waits for it. Returns at once; later calls do nothing, and a
+   * process that never calls it loads the state with its first statement.
+   */
+  public static void preload() {
+    SharedState.startLoading();
+  }
+
+  /**
    * {@code sql} as a Substrait plan, nothing run.
    *
    * @throws SqlException when the text does not parse or does not validate against the catalog
    */
   public static Plan substrait(Catalog catalog, String sql) {
+    SharedState.awaitLoading();
     try {
       return SqlFrontEnd.plan(sql, SqlCatalog.of(catalog));
     } catch (SqlParseException e) {
