@@ -15,6 +15,8 @@ import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.output.OutputColumn.Target;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
+import dev.memwall.core.vector.Int32Column;
+import dev.memwall.core.vector.Int64Column;
 import dev.memwall.core.vector.ScratchBatch;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -35,8 +37,8 @@ import org.apache.arrow.vector.dictionary.Dictionary;
 /**
  * Output columns of every kind against the input rows read one by one ({@link TypedRows}: booleans,
  * narrow integers, float32, dates, timestamps of every unit, decimals, large_utf8 and its
- * dictionary, nulls everywhere; an integral and a FLOAT64 expression; SUBSTRINGs of plain and
- * dictionary strings): the selected rows of a chunk written into a table in two runs, encoded
+ * dictionary, nulls everywhere; the plain int32, date32, int64 and 64-bit decimal columns; an
+ * integral and a FLOAT64 expression; SUBSTRINGs of plain and dictionary strings): the selected rows of a chunk written into a table in two runs, encoded
  * strings as codes or decoded, hold the selected input rows; rows written into a scratch batch by a
  * row map (repeats, any order, twice over the same batch) hold the mapped input rows. Binding says
  * by name what a target cannot hold.
@@ -171,6 +173,102 @@ class OutputColumnProperties {
     }
   }
 
+  /**
+   * The plain integral columns, which {@link TypedRows} does not make (int32, date32, int64 and
+   * decimals in 64 bits, one of them without nulls, limits over-represented), and a computed one
+   * beside them: written into a table in two runs and into a scratch batch by a row map, they hold
+   * the input rows.
+   */
+  @Property(tries = 60)
+  void plainIntegralColumnsHoldTheInputRows(@ForAll long seed, EngineMemory memory) {
+    Random random = new Random(seed);
+    List<String> names = List.of("i32", "day", "i64", "cents", "full");
+    List<ColumnType> types = List.of(ColumnType.INT32, ColumnType.DATE, ColumnType.INT64, ColumnType.decimal(2),
+        ColumnType.INT64);
+    List<NamedExpr> columns = new ArrayList<>();
+    names.forEach(name -> columns.add(new NamedExpr(col(name), name)));
+    columns.add(new NamedExpr(col("i32").add(lit(1)), "i32_1"));
+    int rowCount = 1 + random.nextInt(3 * Chunk.CAPACITY / 2);
+    try (TableBuilder source = new TableBuilder(names, types, memory.arrow())) {
+      for (int r = 0; r < rowCount; r++) {
+        source.appendLongOrNull(nullOr(random, (long) pick(random, Integer.MIN_VALUE, Integer.MAX_VALUE)));
+        source.appendLongOrNull(nullOr(random, (long) pick(random, -1_000_000, 1_000_000)));
+        source.appendLongOrNull(nullOr(random, pick(random, Long.MIN_VALUE, Long.MAX_VALUE)));
+        source.appendLongOrNull(nullOr(random, pick(random, -999_999_999_999_999_999L, 999_999_999_999_999_999L)));
+        source.appendLong(pick(random, Long.MIN_VALUE, Long.MAX_VALUE)).endRow();
+      }
+      try (Table table = source.build()) {
+        Batch batch = table.batches().getFirst();
+        assertTrue(batch.column("i32") instanceof Int32Column && batch.column("day") instanceof Int32Column
+            && batch.column("i64") instanceof Int64Column && batch.column("cents") instanceof Int64Column,
+            "the plain column classes");
+        Chunk chunk = chunkOver(batch, random);
+        Binder binder = new Binder(batch.schema());
+        OutputColumn[] outputs = bind(binder, columns, Target.TABLE);
+        List<String> outputNames = columns.stream().map(NamedExpr::name).toList();
+        try (TableBuilder builder = new TableBuilder(outputNames, Arrays.stream(outputs).map(OutputColumn::type).toList(),
+            memory.arrow())) {
+          for (OutputColumn output : outputs) {
+            output.evaluate(chunk);
+          }
+          int split = random.nextInt(chunk.selected() + 1);
+          write(builder, outputs, chunk, 0, split);
+          write(builder, outputs, chunk, split, chunk.selected() - split);
+          try (Table built = builder.build()) {
+            int i = 0;
+            for (Batch out : built.batches()) {
+              for (int r = 0; r < out.rowCount(); r++, i++) {
+                int row = chunk.start() + chunk.position(i);
+                for (String name : outputNames) {
+                  assertEquals(plainExpected(batch, name, row), out.column(name).getObject(r), name + " of selected row " + row);
+                }
+              }
+            }
+            assertEquals(chunk.selected(), i);
+          }
+        }
+        OutputColumn[] carried = bind(binder, columns, Target.SCRATCH_BATCH);
+        try (ScratchBatch out = new ScratchBatch(outputNames, Arrays.stream(carried).map(OutputColumn::type).toList(),
+            Chunk.CAPACITY, memory.arrow())) {
+          int count = chunk.selected() == 0 ? 0 : random.nextInt(Chunk.CAPACITY + 1);
+          int[] positions = new int[Chunk.CAPACITY];
+          for (int i = 0; i < count; i++) {
+            positions[i] = chunk.position(random.nextInt(chunk.selected()));
+          }
+          VarCharColumn[] dictionaries = new VarCharColumn[carried.length];
+          for (int c = 0; c < carried.length; c++) {
+            carried[c].evaluate(chunk);
+            carried[c].writePositions(chunk, positions, count, out, c, dictionaries);
+          }
+          Batch published = out.publish(count, dictionaries);
+          for (int i = 0; i < count; i++) {
+            int row = chunk.start() + positions[i];
+            for (String name : outputNames) {
+              assertEquals(plainExpected(batch, name, row), published.column(name).getObject(i), name + " of mapped row " + row);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Output {@code name} of {@link #plainIntegralColumnsHoldTheInputRows} at {@code row}. */
+  private static Object plainExpected(Batch batch, String name, int row) {
+    if (name.equals("i32_1")) {
+      return batch.column("i32").isNull(row) ? null : batch.column("i32").getLong(row) + 1;
+    }
+    return batch.column(name).getObject(row);
+  }
+
+  /** A random value of {@code [min, max]}, one time in eight a limit. */
+  private static long pick(Random random, long min, long max) {
+    return random.nextInt(8) == 0 ? (random.nextBoolean() ? min : max) : random.nextLong(min, max);
+  }
+
+  private static Long nullOr(Random random, long value) {
+    return random.nextInt(10) == 0 ? null : value;
+  }
+
   @Example
   void bindingNamesWhatATargetCannotHold(EngineMemory memory) {
     withChunk(new Random(7), memory, chunk -> {
@@ -210,22 +308,26 @@ class OutputColumnProperties {
     try (var values = dictionary.getVector();
         VectorSchemaRoot root = TypedRows.root(rows, memory.arrow());
         Table table = Table.borrow(root.getSchema(), List.of(root), TypedRows.provider(dictionary))) {
-      Batch batch = table.batches().getFirst();
-      int start = random.nextInt(batch.rowCount());
-      int count = 1 + random.nextInt(Math.min(Chunk.CAPACITY, batch.rowCount() - start));
-      Chunk chunk = new Chunk();
-      chunk.reset(batch, start, count);
-      if (random.nextInt(3) > 0) {
-        int[] selection = new int[Chunk.CAPACITY];
-        int share = random.nextInt(5);
-        int n = 0;
-        for (int k = 0; k < count; k++) {
-          selection[n] = k;
-          n += random.nextInt(4) < share ? 1 : 0;
-        }
-        chunk.select(selection, n);
-      }
-      check.accept(chunk);
+      check.accept(chunkOver(table.batches().getFirst(), random));
     }
+  }
+
+  /** A chunk over a random window of {@code batch} with a random selection (dense, some rows or none). */
+  private static Chunk chunkOver(Batch batch, Random random) {
+    int start = random.nextInt(batch.rowCount());
+    int count = 1 + random.nextInt(Math.min(Chunk.CAPACITY, batch.rowCount() - start));
+    Chunk chunk = new Chunk();
+    chunk.reset(batch, start, count);
+    if (random.nextInt(3) > 0) {
+      int[] selection = new int[Chunk.CAPACITY];
+      int share = random.nextInt(5);
+      int n = 0;
+      for (int k = 0; k < count; k++) {
+        selection[n] = k;
+        n += random.nextInt(4) < share ? 1 : 0;
+      }
+      chunk.select(selection, n);
+    }
+    return chunk;
   }
 }
