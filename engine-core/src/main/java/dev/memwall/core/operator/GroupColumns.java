@@ -11,7 +11,9 @@ import java.lang.foreign.ValueLayout;
 /**
  * The per-group state of an aggregation: a fixed number of columns of 8-byte slots (longs, or
  * doubles by their bits) indexed by group id, all in one zeroed off-heap buffer that grows for all
- * columns at once by doubling. The buffer is column-major or row-major as the
+ * columns at once, by doubling or to the groups asked for where that is more (a reservation of a
+ * worker's expected groups, which rounding up to a power of two would make up to twice as large to
+ * zero). The buffer is column-major or row-major as the
  * {@link AggregateLayout} says: slot {@code g} of a column is at index {@code base + g * stride} of
  * {@link #slots()}, with stride 1 for {@link AggregateLayout#COLUMNS} and the column count for
  * {@link AggregateLayout#ROWS}.
@@ -61,10 +63,7 @@ final class GroupColumns implements AutoCloseable {
     if (group < capacity) {
       return;
     }
-    long grown = capacity;
-    while (grown <= group) {
-      grown *= 2;
-    }
+    long grown = Math.max(capacity * 2, group + 1); // a reservation of many groups at once: that many, not the next power of two
     OffHeapBuffer larger = memory.allocateUninitialized(rowSlots() * grown * Long.BYTES, Placement.HUGE_PAGES);
     MemorySegment to = larger.segment();
     if (layout == AggregateLayout.ROWS) { // the old groups' rows, then zeroes

@@ -8,7 +8,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * A growable off-heap array of longs, zero-initialized and charged to an {@link EngineMemory}'s
- * budget. Growing doubles the capacity and copies (onto huge pages once it spans one).
+ * budget. Growing doubles the capacity, or grows to the index asked where that is more, and copies
+ * (onto huge pages once it spans one).
  *
  * <p>Ownership: the creator closes it. Thread safety: none.
  */
@@ -34,10 +35,7 @@ final class OffHeapLongArray implements AutoCloseable {
     if (index < capacity()) {
       return;
     }
-    long capacity = capacity();
-    while (capacity <= index) {
-      capacity *= 2;
-    }
+    long capacity = Math.max(capacity() * 2, index + 1); // a reservation: what is asked, not the next power of two
     OffHeapBuffer grown = memory.allocateUninitialized(capacity * Long.BYTES, Placement.HUGE_PAGES);
     MemorySegment.copy(slots, 0, grown.segment(), 0, slots.byteSize());
     grown.segment().asSlice(slots.byteSize()).fill((byte) 0);
