@@ -146,21 +146,11 @@ class OutputColumnProperties {
             out[0] = new ScratchBatch(names, Arrays.stream(outputs).map(OutputColumn::type).toList(), Chunk.CAPACITY,
                 memory.arrow());
           }
-          int count = chunk.selected() == 0 ? 0 : random.nextInt(Chunk.CAPACITY + 1);
-          int[] positions = new int[Chunk.CAPACITY];
-          for (int i = 0; i < count; i++) {
-            positions[i] = chunk.position(random.nextInt(chunk.selected()));
-          }
-          VarCharColumn[] dictionaries = new VarCharColumn[outputs.length];
-          for (int c = 0; c < outputs.length; c++) {
-            outputs[c].evaluate(chunk);
-            outputs[c].writePositions(chunk, positions, count, out[0], c, dictionaries);
-          }
-          Batch published = out[0].publish(count, dictionaries);
-          for (int i = 0; i < count; i++) {
-            int row = chunk.start() + positions[i];
+          Mapped mapped = mapRows(outputs, chunk, out[0], random);
+          for (int i = 0; i < mapped.positions().length; i++) {
+            int row = chunk.start() + mapped.positions()[i];
             for (String name : names) {
-              assertEquals(expected(chunk.batch(), name, row), published.column(name).getObject(i),
+              assertEquals(expected(chunk.batch(), name, row), mapped.published().column(name).getObject(i),
                   name + " of mapped row " + row);
             }
           }
@@ -230,21 +220,11 @@ class OutputColumnProperties {
         OutputColumn[] carried = bind(binder, columns, Target.SCRATCH_BATCH);
         try (ScratchBatch out = new ScratchBatch(outputNames, Arrays.stream(carried).map(OutputColumn::type).toList(),
             Chunk.CAPACITY, memory.arrow())) {
-          int count = chunk.selected() == 0 ? 0 : random.nextInt(Chunk.CAPACITY + 1);
-          int[] positions = new int[Chunk.CAPACITY];
-          for (int i = 0; i < count; i++) {
-            positions[i] = chunk.position(random.nextInt(chunk.selected()));
-          }
-          VarCharColumn[] dictionaries = new VarCharColumn[carried.length];
-          for (int c = 0; c < carried.length; c++) {
-            carried[c].evaluate(chunk);
-            carried[c].writePositions(chunk, positions, count, out, c, dictionaries);
-          }
-          Batch published = out.publish(count, dictionaries);
-          for (int i = 0; i < count; i++) {
-            int row = chunk.start() + positions[i];
+          Mapped mapped = mapRows(carried, chunk, out, random);
+          for (int i = 0; i < mapped.positions().length; i++) {
+            int row = chunk.start() + mapped.positions()[i];
             for (String name : outputNames) {
-              assertEquals(plainExpected(batch, name, row), published.column(name).getObject(i), name + " of mapped row " + row);
+              assertEquals(plainExpected(batch, name, row), mapped.published().column(name).getObject(i), name + " of mapped row " + row);
             }
           }
         }
@@ -292,6 +272,27 @@ class OutputColumnProperties {
             () -> tableOnly.writePositions(chunk, new int[] {0}, 1, out, 0, new VarCharColumn[1]));
       }
     });
+  }
+
+  /** The chunk positions a scratch batch's rows were mapped from, and the batch it published. */
+  private record Mapped(int[] positions, Batch published) {}
+
+  /**
+   * Evaluates {@code outputs} over {@code chunk} and writes them into {@code out} by a random row map
+   * of its selected rows (repeats, any order, up to a chunk's capacity), then publishes the rows.
+   */
+  private static Mapped mapRows(OutputColumn[] outputs, Chunk chunk, ScratchBatch out, Random random) {
+    int count = chunk.selected() == 0 ? 0 : random.nextInt(Chunk.CAPACITY + 1);
+    int[] positions = new int[Chunk.CAPACITY];
+    for (int i = 0; i < count; i++) {
+      positions[i] = chunk.position(random.nextInt(chunk.selected()));
+    }
+    VarCharColumn[] dictionaries = new VarCharColumn[outputs.length];
+    for (int c = 0; c < outputs.length; c++) {
+      outputs[c].evaluate(chunk);
+      outputs[c].writePositions(chunk, positions, count, out, c, dictionaries);
+    }
+    return new Mapped(Arrays.copyOf(positions, count), out.publish(count, dictionaries));
   }
 
   private static OutputColumn[] bind(Binder binder, List<NamedExpr> columns, Target target) {
