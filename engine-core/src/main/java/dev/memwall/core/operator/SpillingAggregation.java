@@ -454,7 +454,9 @@ public final class SpillingAggregation implements AutoCloseable {
         return false;
       }
       try {
-        aggregator.reserveRoom((int) (bound - aggregator.groups())); // at once, not by doubling
+        // at once, not by doubling; a chunk past the bound too, so that the chunk which takes the
+        // table over it (and sends it to the partitions) does not first double it
+        aggregator.reserveRoom((int) (bound + Chunk.CAPACITY - aggregator.groups()));
       } catch (BudgetExceededException e) {
         return false; // the memory refuses the whole table: partition out as before
       }
