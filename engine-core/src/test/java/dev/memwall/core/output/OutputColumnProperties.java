@@ -99,25 +99,50 @@ class OutputColumnProperties {
             assertTrue(outputs[c].codesFit(builder.encoder(c)), "a small dictionary's codes fit a fresh encoder");
           }
         }
-        int split = random.nextInt(chunk.selected() + 1);
-        write(builder, outputs, chunk, 0, split);
-        write(builder, outputs, chunk, split, chunk.selected() - split);
+        writeInTwoRuns(builder, outputs, chunk, random);
         try (Table built = builder.build()) {
-          List<Batch> batches = built.batches();
-          int i = 0;
-          for (Batch batch : batches) {
-            for (int r = 0; r < batch.rowCount(); r++, i++) {
-              int row = chunk.start() + chunk.position(i);
-              for (NamedExpr column : columns) {
-                assertEquals(expected(chunk.batch(), column.name(), row), batch.column(column.name()).getObject(r),
-                    column.name() + " of selected row " + row);
-              }
-            }
-          }
-          assertEquals(chunk.selected(), i);
+          assertHoldsSelectedRows(built, chunk, columns.stream().map(NamedExpr::name).toList(),
+              (name, row) -> expected(chunk.batch(), name, row));
         }
       }
     });
+  }
+
+  /** An output's expected value at a row of the chunk's batch. */
+  private interface Expected {
+    Object at(String name, int row);
+  }
+
+  /** Writes the chunk's selected rows of {@code outputs} (evaluated) into {@code builder} in two runs split at random. */
+  private static void writeInTwoRuns(TableBuilder builder, OutputColumn[] outputs, Chunk chunk, Random random) {
+    int split = random.nextInt(chunk.selected() + 1);
+    write(builder, outputs, chunk, 0, split);
+    write(builder, outputs, chunk, split, chunk.selected() - split);
+  }
+
+  /** Checks that {@code built} holds the chunk's selected rows, in order, as {@code expected} says. */
+  private static void assertHoldsSelectedRows(Table built, Chunk chunk, List<String> names, Expected expected) {
+    int i = 0;
+    for (Batch batch : built.batches()) {
+      for (int r = 0; r < batch.rowCount(); r++, i++) {
+        int row = chunk.start() + chunk.position(i);
+        for (String name : names) {
+          assertEquals(expected.at(name, row), batch.column(name).getObject(r), name + " of selected row " + row);
+        }
+      }
+    }
+    assertEquals(chunk.selected(), i);
+  }
+
+  /** Checks that the published scratch batch holds the mapped rows of the chunk's batch, as {@code expected} says. */
+  private static void assertHoldsMappedRows(Mapped mapped, Chunk chunk, List<String> names, Expected expected) {
+    for (int i = 0; i < mapped.positions().length; i++) {
+      int row = chunk.start() + mapped.positions()[i];
+      for (String name : names) {
+        assertEquals(expected.at(name, row), mapped.published().column(name).getObject(i), name + " of mapped row " + row);
+      }
+    }
+    assertEquals(mapped.positions().length, mapped.published().rowCount());
   }
 
   private static void write(TableBuilder builder, OutputColumn[] outputs, Chunk chunk, int from, int rows) {
@@ -146,14 +171,8 @@ class OutputColumnProperties {
             out[0] = new ScratchBatch(names, Arrays.stream(outputs).map(OutputColumn::type).toList(), Chunk.CAPACITY,
                 memory.arrow());
           }
-          Mapped mapped = mapRows(outputs, chunk, out[0], random);
-          for (int i = 0; i < mapped.positions().length; i++) {
-            int row = chunk.start() + mapped.positions()[i];
-            for (String name : names) {
-              assertEquals(expected(chunk.batch(), name, row), mapped.published().column(name).getObject(i),
-                  name + " of mapped row " + row);
-            }
-          }
+          assertHoldsMappedRows(mapRows(outputs, chunk, out[0], random), chunk, names,
+              (name, row) -> expected(chunk.batch(), name, row));
         });
       }
     } finally {
@@ -201,32 +220,16 @@ class OutputColumnProperties {
           for (OutputColumn output : outputs) {
             output.evaluate(chunk);
           }
-          int split = random.nextInt(chunk.selected() + 1);
-          write(builder, outputs, chunk, 0, split);
-          write(builder, outputs, chunk, split, chunk.selected() - split);
+          writeInTwoRuns(builder, outputs, chunk, random);
           try (Table built = builder.build()) {
-            int i = 0;
-            for (Batch out : built.batches()) {
-              for (int r = 0; r < out.rowCount(); r++, i++) {
-                int row = chunk.start() + chunk.position(i);
-                for (String name : outputNames) {
-                  assertEquals(plainExpected(batch, name, row), out.column(name).getObject(r), name + " of selected row " + row);
-                }
-              }
-            }
-            assertEquals(chunk.selected(), i);
+            assertHoldsSelectedRows(built, chunk, outputNames, (name, row) -> plainExpected(batch, name, row));
           }
         }
         OutputColumn[] carried = bind(binder, columns, Target.SCRATCH_BATCH);
         try (ScratchBatch out = new ScratchBatch(outputNames, Arrays.stream(carried).map(OutputColumn::type).toList(),
             Chunk.CAPACITY, memory.arrow())) {
-          Mapped mapped = mapRows(carried, chunk, out, random);
-          for (int i = 0; i < mapped.positions().length; i++) {
-            int row = chunk.start() + mapped.positions()[i];
-            for (String name : outputNames) {
-              assertEquals(plainExpected(batch, name, row), mapped.published().column(name).getObject(i), name + " of mapped row " + row);
-            }
-          }
+          assertHoldsMappedRows(mapRows(carried, chunk, out, random), chunk, outputNames,
+              (name, row) -> plainExpected(batch, name, row));
         }
       }
     }
