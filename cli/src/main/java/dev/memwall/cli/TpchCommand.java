@@ -17,6 +17,7 @@ import dev.memwall.tpch.query.TpchQuery;
 import dev.memwall.tpch.run.DuckDbEngine;
 import dev.memwall.tpch.run.EngineProcess;
 import dev.memwall.tpch.run.MemwallEngine;
+import dev.memwall.tpch.run.ParquetCopy;
 import dev.memwall.tpch.run.QueryEngine;
 import dev.memwall.tpch.run.QueryEngineProvider;
 import dev.memwall.tpch.run.Rounds;
@@ -28,6 +29,7 @@ import dev.memwall.tpch.verify.OfficialAnswers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +53,10 @@ import picocli.CommandLine;
 @Command(name = "tpch", mixinStandardHelpOptions = true,
     description = "Run TPC-H queries on memwall: time them, verify their results, compare with DuckDB.")
 final class TpchCommand implements Callable<Integer> {
+  /** The {@code --compare} key of Comet, whose engine runs on a class path of its own. */
+  static final String COMET = "comet";
+  /** The system property that holds the comet engine's class path. */
+  static final String COMET_CLASS_PATH = "memwall.comet.classpath";
   private final IntFunction<TpchQuery> queries;
   private final Supplier<List<Integer>> implemented;
 
@@ -103,9 +109,10 @@ final class TpchCommand implements Callable<Integer> {
           + "is measured against. A query the SQL path refuses is reported refused with why, not run.")
   String plans;
 
-  @Option(names = "--compare", paramLabel = "duckdb|spark|duckdb-in-process|spark-in-process",
+  @Option(names = "--compare", paramLabel = "duckdb|spark|comet|duckdb-in-process|spark-in-process",
       description = "Also time DuckDB, or Spark SQL without memwall's extension (Spark alone, reading the same "
-          + "files through the memwall data source), on the same data and threads, each in a process of its own "
+          + "files through the memwall data source), or Spark 4.1 with Apache DataFusion Comet (over a Parquet copy "
+          + "of the data, made once beside it), on the same data and threads, each in a process of its own "
           + "(DuckDB loaded from the same files into its native tables), so that neither engine's threads run "
           + "while the other is timed; duckdb-in-process and spark-in-process run it inside this JVM, as earlier "
           + "reports did, and so does spark with a --master that is not local (one application on the cluster).")
@@ -161,8 +168,9 @@ final class TpchCommand implements Callable<Integer> {
     }
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
-    QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb") ? null
-        : QueryEngineProvider.find(comparedKey.replace("-in-process", ""));
+    QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb")
+        || comparedKey.equals(COMET) ? null : QueryEngineProvider.find(comparedKey.replace("-in-process", ""));
+    String cometClassPath = comparedKey != null && comparedKey.equals(COMET) ? cometClassPath(master) : null;
     if (master != null && timedProvider == null && comparedProvider == null) {
       throw new IllegalArgumentException("--master is Spark's: it needs --engine spark or --compare spark");
     }
@@ -203,7 +211,8 @@ final class TpchCommand implements Callable<Integer> {
                   ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null;
           QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
               : new MemwallEngine(db, memory, threadCount, sqlPlans);
-          QueryEngine other = comparedProvider == null ? (comparedKey == null ? null : duckdb)
+          QueryEngine other = cometClassPath != null ? comet(dataDirectory, db, memory, threadCount, cometClassPath)
+              : comparedProvider == null ? (comparedKey == null ? null : duckdb)
               : comparedInThisJvm(comparedKey, master)
                   ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
                   : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
@@ -249,6 +258,30 @@ final class TpchCommand implements Callable<Integer> {
       out.println(profiles.getFirst().stallBreakdown());
     }
     out.flush();
+  }
+
+  /**
+   * The class path of module tpch-comet, where the {@code comet} engine lives (Spark 4.1 with Comet, which
+   * cannot share this JVM's class path): {@value #COMET_CLASS_PATH}, which {@code ./memwall} sets after
+   * building the module.
+   */
+  static String cometClassPath(String master) {
+    if (master != null) {
+      throw new IllegalArgumentException("--compare comet runs Comet on this machine's cores: not with --master");
+    }
+    String classPath = System.getProperty(COMET_CLASS_PATH);
+    if (classPath == null || classPath.isBlank()) {
+      throw new IllegalArgumentException("--compare comet needs module tpch-comet's class path in the system property "
+          + COMET_CLASS_PATH + ", which ./memwall sets when a command names comet (it builds the module with -Pcomet)");
+    }
+    return classPath;
+  }
+
+  /** Comet in a child on {@code classPath}, over the Parquet copy of the data set (made first if missing). */
+  private static QueryEngine comet(Path dataDirectory, TpchDatabase db, EngineMemory memory, int threads,
+      String classPath) throws IOException, SQLException {
+    ParquetCopy.ensure(dataDirectory, db, memory, threads);
+    return EngineProcess.provider(COMET, dataDirectory, threads, false, Map.of(), classPath);
   }
 
   private Map<String, String> sparkSettings() {
@@ -398,9 +431,9 @@ final class TpchCommand implements Callable<Integer> {
       return null;
     }
     String key = compare.toLowerCase(Locale.ROOT);
-    if (!List.of("duckdb", "duckdb-in-process", "spark", "spark-in-process").contains(key)) {
-      throw new IllegalArgumentException("--compare is 'duckdb', 'spark', 'duckdb-in-process' or 'spark-in-process', not '"
-          + compare + "'");
+    if (!List.of("duckdb", "duckdb-in-process", "spark", "spark-in-process", COMET).contains(key)) {
+      throw new IllegalArgumentException("--compare is 'duckdb', 'spark', 'comet', 'duckdb-in-process' or "
+          + "'spark-in-process', not '" + compare + "'");
     }
     return key;
   }

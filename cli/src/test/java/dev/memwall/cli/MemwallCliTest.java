@@ -266,6 +266,8 @@ class MemwallCliTest {
     run(0, "tpch", "--sf", "0.01", "--data", cache.toString(), "--engine", "spark")
         .failedWith(2, "no engine 'spark' on the class path");
     run(0, tpch("--master", "local[1]")).failedWith(2, "--master is Spark's");
+    run(0, tpch("--compare", "comet")).failedWith(2, "system property memwall.comet.classpath");
+    run(0, tpch("--compare", "comet", "--master", "spark://127.0.0.1:7077")).failedWith(2, "not with --master");
     run(0, tpch("--sf", "abc")).failedWith(2, "abc");
     run(0, tpch("--seed", "x1")).failedWith(2, "x1");
     run(0, tpch("--sf", "1", "--seed", "3", "--verify", "answers")).failedWith(2, "only for the validation parameters");

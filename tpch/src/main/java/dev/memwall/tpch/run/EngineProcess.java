@@ -82,17 +82,32 @@ public final class EngineProcess implements QueryEngine {
    */
   public static EngineProcess provider(String provider, Path dataDirectory, int threads, boolean accelerated,
       Map<String, String> settings) throws IOException {
+    return provider(provider, dataDirectory, threads, accelerated, settings, System.getProperty("java.class.path"));
+  }
+
+  /**
+   * As {@link #provider(String, Path, int, boolean, Map)}, with the child on {@code classPath} instead of
+   * this JVM's: for an engine whose libraries cannot share a class path with this JVM's (Comet's Spark
+   * 4.1 beside the command line's Spark 4.2). The class path must hold {@link EngineChild} and the
+   * provider.
+   */
+  public static EngineProcess provider(String provider, Path dataDirectory, int threads, boolean accelerated,
+      Map<String, String> settings, String classPath) throws IOException {
     List<String> arguments = new ArrayList<>(List.of("provider", provider, dataDirectory.toAbsolutePath().toString(),
         Integer.toString(threads), Boolean.toString(accelerated)));
     settings.forEach((key, value) -> arguments.add(key + "=" + value));
-    return start(provider, arguments);
+    return start(provider, arguments, classPath);
   }
 
   private static EngineProcess start(String engine, List<String> arguments) throws IOException {
+    return start(engine, arguments, System.getProperty("java.class.path"));
+  }
+
+  private static EngineProcess start(String engine, List<String> arguments, String classPath) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(childOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), EngineChild.class.getName()));
+    command.addAll(List.of("-cp", classPath, EngineChild.class.getName()));
     command.addAll(arguments);
     Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {

@@ -165,6 +165,13 @@ public final class DuckDbOracle implements AutoCloseable {
     }
   }
 
+  /** Executes one statement that returns no rows, such as {@code COPY}. */
+  public void execute(String statement) throws SQLException {
+    try (Statement jdbc = connection.createStatement()) {
+      jdbc.execute(statement);
+    }
+  }
+
   /** The number of rows in DuckDB's table {@code name}. */
   public long rowCount(String name) throws SQLException {
     return ((Number) runSql("SELECT count(*) FROM " + quote(name)).rows().getFirst().getFirst()).longValue();

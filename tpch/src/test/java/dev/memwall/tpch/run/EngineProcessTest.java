@@ -2,6 +2,7 @@ package dev.memwall.tpch.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,11 +14,14 @@ import dev.memwall.tpch.query.QueryParameters;
 import dev.memwall.tpch.query.TpchParameters;
 import dev.memwall.tpch.query.TpchQueries;
 import dev.memwall.tpch.verify.DuckDbOracle;
+import java.io.File;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,5 +119,20 @@ class EngineProcessTest {
         () -> EngineProcess.provider("nosuch", cache, 1, false, Map.of()));
     assertTrue(missing.getMessage().startsWith("cannot open the nosuch engine: ") && missing.getMessage().contains(
         "no engine 'nosuch'") && missing.getMessage().contains("the nosuch process exited with status"), missing.getMessage());
+  }
+
+  @Test
+  void aChildRunsOnTheClassPathItIsGiven() throws Exception {
+    String full = System.getProperty("java.class.path");
+    try (EngineProcess echo = EngineProcess.provider("echo", cache, 1, false, Map.of(), full)) {
+      assertEquals("echo (own process)", echo.name());
+    }
+    // the echo engine is registered by this module's test classes: without them the child cannot find it
+    String withoutTests = Arrays.stream(full.split(File.pathSeparator))
+        .filter(entry -> !entry.endsWith("test-classes")).collect(Collectors.joining(File.pathSeparator));
+    assertNotEquals(full, withoutTests);
+    EngineProcessException missing = assertThrows(EngineProcessException.class,
+        () -> EngineProcess.provider("echo", cache, 1, false, Map.of(), withoutTests));
+    assertTrue(missing.getMessage().contains("no engine 'echo'"), missing.getMessage());
   }
 }
