@@ -93,15 +93,14 @@ final class CometEngine implements QueryEngine {
     return name;
   }
 
-  /** The query's SQL as Spark plans it, with Comet's rules (for EXPLAIN and tests). */
-  Dataset<Row> dataset(QueryParameters parameters) {
-    String sql = DuckDbOracle.tpchSql(parameters).strip();
-    return session.sql(sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql);
-  }
-
+  /**
+   * Runs the query's SQL and copies its rows, as the {@code spark} engine of module tpch-spark does; that
+   * module is built on Spark 4.2, which cannot share this class path, so the few lines are its own here.
+   */
   @Override
   public Result run(TpchQuery query, QueryParameters parameters) {
-    Dataset<Row> dataset = dataset(parameters); // a fresh Dataset each run: a reused one reuses its shuffles
+    // a fresh Dataset each run: a reused one reuses its shuffles
+    Dataset<Row> dataset = session.sql(DuckDbOracle.tpchStatement(parameters));
     List<Row> collected = dataset.collectAsList();
     List<List<Object>> rows = new ArrayList<>(collected.size());
     for (Row row : collected) {

@@ -66,8 +66,7 @@ final class SparkEngine implements QueryEngine {
 
   /** The query's SQL, as Spark plans it (for EXPLAIN and tests). */
   Dataset<Row> dataset(QueryParameters parameters) {
-    String sql = DuckDbOracle.tpchSql(parameters).strip();
-    return session.sql(sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql);
+    return session.sql(DuckDbOracle.tpchStatement(parameters));
   }
 
   @Override

@@ -193,6 +193,15 @@ public final class DuckDbOracle implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #tpchSql} as one statement without its closing semicolon, as engines that take a single
+   * statement (Spark's {@code sql}) want it.
+   */
+  public static String tpchStatement(QueryParameters parameters) {
+    String sql = tpchSql(parameters).strip();
+    return sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql;
+  }
+
   static List<String> splitStatements(String sql) {
     List<String> statements = new ArrayList<>();
     StringBuilder text = new StringBuilder();
