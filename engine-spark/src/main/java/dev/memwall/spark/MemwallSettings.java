@@ -11,9 +11,10 @@ import org.apache.spark.sql.SparkSession;
  * <ul>
  *   <li>{@value #TABLE} (read option): the table of a directory holding several, such as a memwall TPC-H
  *       data set ({@code lineitem} reads {@code lineitem-1.arrow}, {@code lineitem-2.arrow}, ...).
- *   <li>{@value #TASK_MEMORY} (configuration) or {@value #TASK_MEMORY_OPTION} (read option): the
- *       execution memory each task asks Spark for to back memwall's budget for that task (a Spark size
- *       such as {@code 64m}; default {@value #DEFAULT_TASK_MEMORY}). See {@link TaskMemoryLease}.
+ *   <li>{@value #TASK_MEMORY} (configuration) or {@value #TASK_MEMORY_OPTION} (read option): the most
+ *       execution memory memwall's work in a task may hold, asked of Spark as its operators need it (a
+ *       Spark size such as {@code 512m}; default {@value #DEFAULT_TASK_MEMORY}); Spark's own share per
+ *       task bounds it too. See {@link TaskMemoryLease}.
  *   <li>{@value #ACCELERATION} (configuration): whether {@link MemwallExtensions}, when installed, replaces
  *       Spark operators by memwall's (default true); set it to false to run the same session without.
  *   <li>{@value #JOINS}, {@value #PARTIAL_AGGREGATION}, {@value #FINAL_AGGREGATION} and {@value #SORTS}
@@ -27,12 +28,15 @@ import org.apache.spark.sql.SparkSession;
 public final class MemwallSettings {
   /** The read option naming a table in a directory of several. */
   public static final String TABLE = "table";
-  /** The configuration key of the memory each task asks Spark for. */
+  /** The configuration key of the most memory memwall's work in a task may hold. */
   public static final String TASK_MEMORY = "spark.memwall.task.memory";
   /** The read option overriding {@link #TASK_MEMORY} for one read. */
   public static final String TASK_MEMORY_OPTION = "taskMemory";
-  /** The default of {@link #TASK_MEMORY}. */
-  public static final String DEFAULT_TASK_MEMORY = "64m";
+  /**
+   * The default of {@link #TASK_MEMORY}: a bound, not a share taken up front, so it can be larger than a
+   * task usually needs; a partial aggregation of millions of groups per task wants hundreds of MiB.
+   */
+  public static final String DEFAULT_TASK_MEMORY = "1g";
 
   /** The Spark configuration key of the memory an executor's shared broadcast join builds may hold. */
   public static final String EXECUTOR_BROADCAST_MEMORY = "spark.memwall.executor.broadcastMemory";
@@ -63,8 +67,8 @@ public final class MemwallSettings {
   }
 
   /**
-   * The bytes each task asks Spark for: the read option, else the active session's configuration,
-   * else the default.
+   * The most bytes memwall's work in a task may hold: the read option, else the active session's
+   * configuration, else the default.
    */
   static long taskMemoryBytes(Map<String, String> options) {
     String value = options.get(TASK_MEMORY_OPTION);

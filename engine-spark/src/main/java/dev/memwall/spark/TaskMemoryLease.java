@@ -6,81 +6,87 @@ import org.apache.spark.memory.MemoryConsumer;
 import org.apache.spark.memory.TaskMemoryManager;
 
 /**
- * The execution memory a Spark task grants memwall, as a {@link MemoryConsumer} of that task: what
- * memwall's {@link MemoryBudget} for the task may hold.
+ * The execution memory a Spark task grants memwall, as a {@link MemoryConsumer} of that task: the
+ * {@link MemoryBudget.Growth} behind memwall's {@linkplain MemoryBudget#growing growing} budget for the task.
  *
- * <p>Why a lease and not a callback: a {@link MemoryBudget} has a fixed limit and calls nobody when
- * memwall reserves memory, so it cannot ask Spark for each allocation. The lease asks Spark once, when
- * the task's memwall work starts, for the configured amount ({@link MemwallSettings#TASK_MEMORY}); Spark
- * may make other consumers of the task (or other tasks) spill to grant it, and may grant less. The
- * budget's limit is what Spark granted, so memwall never holds memory Spark has not accounted for, and
- * an operator that needs more works within it (a partial aggregation emits its groups early) or fails with
- * memwall's {@link BudgetExceededException} naming the budget.
+ * <p>Growth: the budget starts empty; when a reservation does not fit, the lease asks Spark for the rest,
+ * rounded up to a step that doubles with what it holds (at least {@value #FIRST_STEP} bytes), so that a
+ * task holds what its operators use rather than a share taken up front, and asks Spark a few times, not
+ * per allocation. Spark may make other consumers of the task spill to grant it, and may grant less; it
+ * never grants beyond the lease's {@code maxBytes} ({@link MemwallSettings#TASK_MEMORY}). A reservation
+ * that still does not fit is refused with memwall's {@link BudgetExceededException} naming the budget, and
+ * the operator works within what it has (a partial aggregation emits its groups early) or fails by name.
  *
- * <p>Spill: when another consumer needs memory, Spark calls {@link #spill}; memwall's operators here
- * cannot spill their state on request yet, so the lease gives back the part of the grant memwall is
- * not using (the budget's headroom). It does so by reserving that headroom in the budget itself, as
- * ballast, before freeing it to Spark: from then on memwall's budget can no longer use it, and Spark's
- * accounting stays an upper bound of what memwall holds.
+ * <p>Spill: when another consumer of the task needs memory, Spark calls {@link #spill}; memwall's
+ * operators here cannot spill their state on request yet, so the lease gives back the part of its grant
+ * that memwall's budget does not hold, by {@linkplain MemoryBudget#shrink shrinking} the budget first, so
+ * that Spark's accounting stays an upper bound of what memwall holds.
  *
  * <p>Memory mode: Spark's Tungsten mode of the task ({@code OFF_HEAP} when
  * {@code spark.memory.offHeap.enabled} is set, as memwall's memory is; otherwise the on-heap execution
  * pool, which then stands in for memwall's off-heap memory so that Spark's per-task limits still
  * count it).
  *
- * <p>Thread safety: {@link #spill} may be called from another task's thread; the methods synchronize.
- * Ownership: {@link #release} gives back everything the lease holds; it is idempotent.
+ * <p>Thread safety: {@link #spill} may be called from another thread of the task; the methods
+ * synchronize. Ownership: {@link #release} gives back everything the lease holds; it is idempotent.
  */
-final class TaskMemoryLease extends MemoryConsumer {
+final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growth {
+  /** The least the lease asks Spark for at a time. */
+  static final long FIRST_STEP = 4L << 20;
+
+  private final long maxBytes;
   private MemoryBudget budget;
-  private long ballast;
 
-  TaskMemoryLease(TaskMemoryManager manager) {
+  /** A lease of at most {@code maxBytes} from the task of {@code manager}. */
+  TaskMemoryLease(TaskMemoryManager manager, long maxBytes) {
     super(manager, manager.pageSizeBytes(), manager.getTungstenMemoryMode());
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("a lease needs a limit >= 0, got " + maxBytes);
+    }
+    this.maxBytes = maxBytes;
   }
 
-  /** Asks Spark for {@code bytes}; returns what it granted (possibly less, possibly 0). */
-  synchronized long acquire(long bytes) {
-    return bytes <= 0 ? 0 : acquireMemory(bytes);
-  }
-
-  /** The budget whose unused headroom {@link #spill} may give back to Spark. */
-  synchronized void attach(MemoryBudget taskBudget) {
-    this.budget = taskBudget;
+  /** The budget this lease backs, named {@code name}; made once. */
+  synchronized MemoryBudget budget(String name) {
+    if (budget != null) {
+      throw new IllegalStateException("the lease already backs " + budget.name());
+    }
+    budget = MemoryBudget.growing(name, 0, this);
+    return budget;
   }
 
   /**
-   * Gives back up to {@code size} bytes of the grant that memwall's budget is not using; 0 when the
-   * lease itself asked for memory, or when memwall uses all of it.
+   * Asks Spark for at least {@code bytes} (a step more where the limit allows); returns what Spark
+   * granted. Nothing is asked when {@code bytes} would pass the lease's limit.
+   */
+  @Override
+  public synchronized long grant(long bytes) {
+    long held = getUsed();
+    long room = maxBytes - held;
+    if (bytes > room) {
+      return 0;
+    }
+    return acquireMemory(Math.min(room, Math.max(bytes, Math.max(FIRST_STEP, held))));
+  }
+
+  /**
+   * Gives back up to {@code size} bytes of the grant that memwall's budget does not hold; 0 when the
+   * lease itself asked for memory, or when memwall holds all of it.
    */
   @Override
   public synchronized long spill(long size, MemoryConsumer trigger) {
     if (trigger == this || budget == null) {
       return 0;
     }
-    long give = Math.min(size, Math.min(getUsed(), budget.limitBytes() - budget.reservedBytes()));
-    while (give > 0) {
-      try {
-        budget.reserve(give); // ballast: memwall can no longer use what Spark gets back
-        break;
-      } catch (BudgetExceededException raced) {
-        give = Math.min(give / 2, budget.limitBytes() - budget.reservedBytes()); // memwall allocated meanwhile
-      }
+    long give = budget.shrink(Math.min(size, getUsed()));
+    if (give > 0) {
+      freeMemory(give);
     }
-    if (give <= 0) {
-      return 0;
-    }
-    ballast += give;
-    freeMemory(give);
     return give;
   }
 
-  /** Returns the whole grant to Spark and the ballast to the budget. Idempotent. */
+  /** Returns the whole grant to Spark. Idempotent. */
   synchronized void release() {
-    if (budget != null && ballast > 0) {
-      budget.release(ballast);
-    }
-    ballast = 0;
     long used = getUsed();
     if (used > 0) {
       freeMemory(used);
@@ -89,7 +95,6 @@ final class TaskMemoryLease extends MemoryConsumer {
 
   @Override
   public synchronized String toString() {
-    return "TaskMemoryLease[" + getUsed() + " bytes granted by Spark (" + getMode() + "), " + ballast
-        + " bytes given back]";
+    return "TaskMemoryLease[" + getUsed() + " of at most " + maxBytes + " bytes granted by Spark (" + getMode() + ")]";
   }
 }

@@ -63,21 +63,19 @@ final class TaskResources implements AutoCloseable {
   }
 
   /**
-   * Resources for work named {@code name} in the current Spark task (if any), with a budget of up to
-   * {@code requestedBytes}.
+   * Resources for work named {@code name} in the current Spark task (if any), with a budget that Spark
+   * grants as memwall reserves, up to {@code maxBytes} ({@link TaskMemoryLease}).
    */
-  static TaskResources open(String name, long requestedBytes) {
+  static TaskResources open(String name, long maxBytes) {
     TaskContext task = TaskContext.get();
     if (task == null) {
-      return new TaskResources(name, null, null, MemoryBudget.of(name + " (no Spark task, unbacked)", requestedBytes));
+      return new TaskResources(name, null, null, MemoryBudget.of(name + " (no Spark task, unbacked)", maxBytes));
     }
-    TaskMemoryLease lease = new TaskMemoryLease(task.taskMemoryManager());
+    TaskMemoryLease lease = new TaskMemoryLease(task.taskMemoryManager(), maxBytes);
     TaskResources resources;
     try {
-      long granted = lease.acquire(requestedBytes);
-      MemoryBudget budget = MemoryBudget.of(name + " in task " + task.taskAttemptId() + " (Spark granted " + granted
-          + " of the " + requestedBytes + " bytes asked, " + MemwallSettings.TASK_MEMORY + ")", granted);
-      lease.attach(budget);
+      MemoryBudget budget = lease.budget(name + " in task " + task.taskAttemptId() + " (memory Spark granted as "
+          + "memwall needed it, at most " + maxBytes + " bytes, " + MemwallSettings.TASK_MEMORY + ")");
       resources = new TaskResources(name, task, lease, budget);
     } catch (RuntimeException | Error e) {
       lease.release();

@@ -96,19 +96,19 @@ class TaskLifecycleTest {
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<String> outcomes = context.parallelize(List.of(1, 2), 2).map(task -> {
       try (TaskResources resources = TaskResources.open("budget test", 8 << 20)) {
-        long limit = resources.memory().budget().limitBytes();
-        long leased = TaskResources.leasedBytes();
+        long before = resources.memory().budget().limitBytes();
         resources.memory().allocate(4 << 20).close();
+        long granted = resources.memory().budget().limitBytes();
         try {
           resources.memory().allocate(9 << 20).close();
-          return "granted " + limit + ", leased " + leased + ", no limit";
+          return "before " + before + ", granted " + granted + ", no limit";
         } catch (BudgetExceededException e) {
-          return "granted " + limit + ", leased " + leased + ": " + e.getMessage();
+          return "before " + before + ", granted " + granted + ": " + e.getMessage();
         }
       }
     }).collect();
     for (String outcome : outcomes) {
-      assertTrue(outcome.startsWith("granted " + (8 << 20)), outcome);
+      assertTrue(outcome.startsWith("before 0, granted " + (4 << 20) + ": "), outcome);
       assertTrue(outcome.contains(MemwallSettings.TASK_MEMORY) && outcome.contains("Spark granted"), outcome);
     }
     assertAllFreed(leaks);

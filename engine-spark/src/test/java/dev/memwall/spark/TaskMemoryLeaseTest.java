@@ -2,6 +2,7 @@ package dev.memwall.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.MemoryBudget;
@@ -13,54 +14,84 @@ import org.apache.spark.memory.UnifiedMemoryManager;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lease against Spark's own memory manager: what it grants bounds memwall; asked to spill, it gives
- * back memwall's headroom.
+ * The lease against Spark's own memory manager: memwall's budget grows from what Spark grants, in
+ * doubling steps, never past the lease's limit; asked to spill, the lease gives back what memwall does
+ * not hold.
  */
 class TaskMemoryLeaseTest {
   private static final long MB = 1 << 20;
 
-  @Test
-  void givesBackWhatMemwallDoesNotUseWhenSparkAsks() {
-    UnifiedMemoryManager spark = new UnifiedMemoryManager(new SparkConf(false), 100 * MB, 50 * MB, 1);
-    TaskMemoryManager task = new TaskMemoryManager(spark, 0);
-    TaskMemoryLease lease = new TaskMemoryLease(task);
-    assertEquals(MemoryMode.ON_HEAP, lease.getMode(), "Spark's on-heap pool stands in without off-heap memory");
-    long granted = lease.acquire(64 * MB);
-    assertEquals(64 * MB, granted);
-    MemoryBudget budget = MemoryBudget.of("memwall", granted);
-    lease.attach(budget);
-    budget.reserve(10 * MB); // memwall uses 10 of its 64
+  /** A task of a Spark whose execution pool holds about {@code mb} MiB, on heap. */
+  private static TaskMemoryManager task(long mb) {
+    return new TaskMemoryManager(new UnifiedMemoryManager(new SparkConf(false), mb * MB, mb * MB / 2, 1), 0);
+  }
 
-    MemoryConsumer other = new MemoryConsumer(task, MemoryMode.ON_HEAP) {
+  private static MemoryConsumer other(TaskMemoryManager task) {
+    return new MemoryConsumer(task, MemoryMode.ON_HEAP) {
       @Override
       public long spill(long size, MemoryConsumer trigger) {
         return 0;
       }
     };
-    assertEquals(80 * MB, other.acquireMemory(80 * MB), "36 free, 44 from memwall's unused 54");
-    assertEquals(20 * MB, lease.getUsed());
-    budget.reserve(10 * MB); // memwall still has its 10 more
-    assertThrows(BudgetExceededException.class, () -> budget.reserve(1), "but no more than Spark left it");
+  }
 
-    budget.release(20 * MB);
+  @Test
+  void theBudgetGrowsFromSparkAsMemwallReservesAndGivesBackWhatItDoesNotHold() {
+    TaskMemoryManager task = task(100);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 64 * MB);
+    assertEquals(MemoryMode.ON_HEAP, lease.getMode(), "Spark's on-heap pool stands in without off-heap memory");
+    MemoryBudget budget = lease.budget("memwall");
+    assertEquals(0, lease.getUsed(), "nothing is taken up front");
+    budget.reserve(1 * MB);
+    assertEquals(TaskMemoryLease.FIRST_STEP, lease.getUsed(), "a first step, not a megabyte at a time");
+    budget.reserve(9 * MB);
+    assertEquals(10 * MB, budget.limitBytes(), "6 more: at least what was missing");
+    budget.reserve(1 * MB);
+    assertEquals(20 * MB, lease.getUsed(), "a step as large as what the lease holds");
+
+    MemoryConsumer other = other(task);
+    long free = other.acquireMemory(85 * MB);
+    assertEquals(85 * MB, free, "80 free, 5 of memwall's 9 unheld");
+    assertEquals(15 * MB, lease.getUsed());
+    assertEquals(15 * MB, budget.limitBytes(), "the budget shrank before Spark got them back");
+    budget.reserve(4 * MB); // what memwall kept
+    assertThrows(BudgetExceededException.class, () -> budget.reserve(1), "Spark has nothing left to grant");
+
+    budget.release(15 * MB);
     lease.release();
     assertEquals(0, lease.getUsed());
-    assertEquals(0, budget.reservedBytes(), "the ballast is returned with the lease");
-    other.freeMemory(80 * MB);
+    other.freeMemory(85 * MB);
     assertEquals(0, task.cleanUpAllAllocatedMemory());
   }
 
   @Test
-  void keepsWhatMemwallUses() {
-    UnifiedMemoryManager spark = new UnifiedMemoryManager(new SparkConf(false), 100 * MB, 50 * MB, 1);
-    TaskMemoryManager task = new TaskMemoryManager(spark, 0);
-    TaskMemoryLease lease = new TaskMemoryLease(task);
-    MemoryBudget budget = MemoryBudget.of("memwall", lease.acquire(64 * MB));
-    lease.attach(budget);
-    budget.reserve(64 * MB);
+  void neverPastTheLeasesLimitEvenWhenSparkHasMore() {
+    TaskMemoryManager task = task(100);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 8 * MB);
+    MemoryBudget budget = lease.budget("memwall");
+    budget.reserve(6 * MB);
+    budget.reserve(2 * MB);
+    assertEquals(8 * MB, lease.getUsed(), "the step stops at the limit");
+    var refused = assertThrows(BudgetExceededException.class, () -> budget.reserve(1));
+    assertTrue(refused.getMessage().contains("'memwall'"), refused.getMessage());
+    assertEquals(8 * MB, lease.getUsed(), "nothing asked past the limit");
+    budget.release(8 * MB);
+    lease.release();
+    assertEquals(0, task.cleanUpAllAllocatedMemory());
+  }
+
+  @Test
+  void keepsWhatMemwallHolds() {
+    TaskMemoryManager task = task(100);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 64 * MB);
+    MemoryBudget budget = lease.budget("memwall");
+    budget.reserve(12 * MB);
+    assertEquals(12 * MB, lease.getUsed());
     assertEquals(0, lease.spill(10 * MB, null));
-    assertEquals(64 * MB, lease.getUsed());
-    budget.release(64 * MB);
+    assertEquals(0, lease.spill(10 * MB, lease), "a lease asking for memory gives none of its own back");
+    assertEquals(12 * MB, lease.getUsed());
+    budget.release(12 * MB);
+    lease.release();
     lease.release();
     assertEquals(0, task.cleanUpAllAllocatedMemory());
   }

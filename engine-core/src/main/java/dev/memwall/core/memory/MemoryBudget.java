@@ -1,5 +1,6 @@
 package dev.memwall.core.memory;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,11 +12,32 @@ import java.util.concurrent.atomic.AtomicLong;
  * have a parent: a reservation is charged to every budget up the chain, so a query's budget can
  * sit inside the process's.
  *
+ * <p>A budget may also {@linkplain #growing grow}: when a reservation does not fit, it asks a host's
+ * memory manager ({@link Growth}) for the rest before refusing, and the host may take room back that no
+ * reservation holds ({@link #shrink}). So memwall inside a host holds what its operators use, asked for as
+ * they need it, rather than a fixed share taken up front.
+ *
  * <p>Thread safety: all methods may be called from any thread; reservations are lock-free.
  */
 public final class MemoryBudget {
+  /**
+   * Where a {@linkplain #growing growing} budget gets room beyond its limit: the host's memory manager.
+   *
+   * <p>Called on the thread whose reservation did not fit, with no lock of the budget's held; concurrent
+   * reservations may each ask.
+   */
+  @FunctionalInterface
+  public interface Growth {
+    /**
+     * Asks for {@code bytes} more; returns the bytes granted, which become the budget's: 0 for none, and
+     * possibly less or more than asked (a reservation that still does not fit is refused).
+     */
+    long grant(long bytes);
+  }
+
   private final String name;
-  private final long limitBytes;
+  private final AtomicLong limitBytes;
+  private final Growth growth;
   private final MemoryBudget parent;
   private final AtomicLong reservedBytes = new AtomicLong();
   private final AtomicLong peakBytes = new AtomicLong();
@@ -25,32 +47,42 @@ public final class MemoryBudget {
    */
   private final AtomicLong grantedBytes = new AtomicLong();
 
-  private MemoryBudget(String name, long limitBytes, MemoryBudget parent) {
+  private MemoryBudget(String name, long limitBytes, Growth growth, MemoryBudget parent) {
     if (limitBytes < 0) {
       throw new IllegalArgumentException("memory budget '" + name + "' needs a limit >= 0, got " + limitBytes);
     }
     this.name = name;
-    this.limitBytes = limitBytes;
+    this.limitBytes = new AtomicLong(limitBytes);
+    this.growth = growth;
     this.parent = parent;
   }
 
   /** A root budget of at most {@code limitBytes}. */
   public static MemoryBudget of(String name, long limitBytes) {
-    return new MemoryBudget(name, limitBytes, null);
+    return new MemoryBudget(name, limitBytes, null, null);
   }
 
   /** A root budget with no practical limit; allocations are still counted. */
   public static MemoryBudget unbounded(String name) {
-    return new MemoryBudget(name, Long.MAX_VALUE, null);
+    return new MemoryBudget(name, Long.MAX_VALUE, null, null);
+  }
+
+  /**
+   * A root budget of {@code limitBytes} to begin with that asks {@code growth} for the rest of a
+   * reservation that does not fit, and keeps what it is granted until {@linkplain #shrink shrunk}.
+   */
+  public static MemoryBudget growing(String name, long limitBytes, Growth growth) {
+    return new MemoryBudget(name, limitBytes, Objects.requireNonNull(growth, "growth"), null);
   }
 
   /** A budget of at most {@code limitBytes} whose reservations also count against this one. */
   public MemoryBudget child(String childName, long limitBytes) {
-    return new MemoryBudget(childName, limitBytes, this);
+    return new MemoryBudget(childName, limitBytes, null, this);
   }
 
   /**
-   * Charges {@code bytes} to this budget and its ancestors.
+   * Charges {@code bytes} to this budget and its ancestors; a growing budget asks its {@link Growth} for
+   * what does not fit first.
    *
    * @throws BudgetExceededException naming the budget that would be exceeded; nothing is charged then
    */
@@ -58,15 +90,23 @@ public final class MemoryBudget {
     if (bytes < 0) {
       throw new IllegalArgumentException("cannot reserve a negative size: " + bytes);
     }
-    long now;
-    long before;
-    do {
-      before = reservedBytes.get();
-      now = before + bytes;
-      if (now > limitBytes || now < 0) {
-        throw new BudgetExceededException(name, bytes, before, limitBytes);
+    while (true) {
+      long before = reservedBytes.get();
+      long now = before + bytes;
+      long limit = limitBytes.get();
+      if (now > limit || now < 0) {
+        if (now >= 0 && growth != null && grow(now - limit)) {
+          continue;
+        }
+        throw new BudgetExceededException(name, bytes, before, limit);
       }
-    } while (!reservedBytes.compareAndSet(before, now));
+      if (reservedBytes.compareAndSet(before, now)) {
+        if (now <= limitBytes.get()) {
+          break;
+        }
+        reservedBytes.addAndGet(-bytes); // a shrink lowered the limit after it was read: try again
+      }
+    }
     if (parent != null) {
       try {
         parent.reserve(bytes);
@@ -77,6 +117,36 @@ public final class MemoryBudget {
     }
     long granted = grantedBytes.addAndGet(bytes); // only once granted all the way up
     peakBytes.accumulateAndGet(granted, Math::max);
+  }
+
+  /** Asks the growth for {@code shortfall}; whether it granted at least that (what it granted is kept). */
+  private boolean grow(long shortfall) {
+    long granted = growth.grant(shortfall);
+    if (granted < 0) {
+      throw new IllegalStateException("memory budget '" + name + "' was granted a negative size: " + granted);
+    }
+    limitBytes.addAndGet(granted);
+    return granted >= shortfall;
+  }
+
+  /**
+   * Lowers the limit by up to {@code bytes} of the room no reservation holds, for a host taking memory
+   * back; returns by how much (0 when every byte is reserved).
+   */
+  public long shrink(long bytes) {
+    while (true) {
+      long before = reservedBytes.get();
+      long give = Math.min(bytes, limitBytes.get() - before);
+      if (give <= 0) {
+        return 0;
+      }
+      // the room is held while the limit drops, so no reservation takes it meanwhile
+      if (reservedBytes.compareAndSet(before, before + give)) {
+        limitBytes.addAndGet(-give);
+        reservedBytes.addAndGet(-give);
+        return give;
+      }
+    }
   }
 
   /** Returns {@code bytes} previously {@linkplain #reserve reserved}. */
@@ -99,8 +169,9 @@ public final class MemoryBudget {
     return name;
   }
 
+  /** The limit now: the initial one plus what a growing budget was granted, less what it gave back. */
   public long limitBytes() {
-    return limitBytes;
+    return limitBytes.get();
   }
 
   /**
@@ -108,7 +179,7 @@ public final class MemoryBudget {
    * (a snapshot; other reservations may take it first).
    */
   public long availableBytes() {
-    long room = Math.max(0, limitBytes - reservedBytes.get());
+    long room = Math.max(0, limitBytes.get() - reservedBytes.get());
     return parent == null ? room : Math.min(room, parent.availableBytes());
   }
 
@@ -125,6 +196,6 @@ public final class MemoryBudget {
   @Override
   public String toString() {
     return "MemoryBudget[" + name + ": " + reservedBytes.get() + " of "
-        + (limitBytes == Long.MAX_VALUE ? "unbounded" : limitBytes) + " bytes]";
+        + (limitBytes.get() == Long.MAX_VALUE ? "unbounded" : limitBytes.get()) + " bytes]";
   }
 }
