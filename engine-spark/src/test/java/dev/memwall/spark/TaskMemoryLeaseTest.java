@@ -95,4 +95,28 @@ class TaskMemoryLeaseTest {
     lease.release();
     assertEquals(0, task.cleanUpAllAllocatedMemory());
   }
+  @Test
+  void withSparksOffHeapPoolMemwallNeverHoldsMoreThanIt() {
+    SparkConf offHeap = new SparkConf(false).set("spark.memory.offHeap.enabled", "true")
+        .set("spark.memory.offHeap.size", Long.toString(32 * MB));
+    TaskMemoryManager task = new TaskMemoryManager(new UnifiedMemoryManager(offHeap, 100 * MB, 50 * MB, 1), 0);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 1L << 30);
+    assertEquals(MemoryMode.OFF_HEAP, lease.getMode(), "memwall's memory is charged to Spark's off-heap pool");
+    MemoryBudget budget = lease.budget("memwall");
+    long held = 0;
+    try {
+      while (true) {
+        budget.reserve(3 * MB);
+        held += 3 * MB;
+      }
+    } catch (BudgetExceededException refused) {
+      assertTrue(refused.getMessage().contains("'memwall'"), refused.getMessage());
+    }
+    assertEquals(30 * MB, held, "ten reservations of 3 MiB fit a pool of 32 MiB, the eleventh does not");
+    assertTrue(lease.getUsed() <= 32 * MB && budget.limitBytes() == lease.getUsed(),
+        "granted " + lease.getUsed() + ", budget " + budget.limitBytes());
+    budget.release(held);
+    lease.release();
+    assertEquals(0, task.cleanUpAllAllocatedMemory());
+  }
 }
