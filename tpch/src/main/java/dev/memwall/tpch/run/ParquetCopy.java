@@ -27,8 +27,10 @@ import java.util.stream.Stream;
  * generated again (a new manifest) gets a new copy. The copy is written into a temporary directory and
  * renamed into place, so no reader sees half of one; a failed copy removes its temporary directory.
  *
- * <p>Thread safety: stateless; two processes copying the same set at once each write their own directory
- * and one rename wins.
+ * <p>Thread safety: stateless. Two processes copying the same set at once each write their own temporary
+ * directory; one that finds a complete copy in place once its own is written drops its own, so that a
+ * copy another process may be reading is not replaced by an equal one (only a narrow window between that
+ * check and the rename remains).
  */
 public final class ParquetCopy {
   /** The file that marks a complete copy. */
@@ -70,6 +72,10 @@ public final class ParquetCopy {
         }
       }
       Files.writeString(temporary.resolve(COMPLETE), manifestDigest(dataDirectory));
+      if (isComplete(dataDirectory)) { // another process finished first
+        deleteTree(temporary);
+        return target;
+      }
       deleteTree(target); // an incomplete or outdated copy
       Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
       return target;
