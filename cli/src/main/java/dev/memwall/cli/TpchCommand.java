@@ -169,8 +169,8 @@ final class TpchCommand implements Callable<Integer> {
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb")
-        || comparedKey.equals(COMET) ? null : QueryEngineProvider.find(comparedKey.replace("-in-process", ""));
-    String cometClassPath = comparedKey != null && comparedKey.equals(COMET) ? cometClassPath(master) : null;
+        || COMET.equals(comparedKey) ? null : QueryEngineProvider.find(comparedKey.replace("-in-process", ""));
+    String cometClassPath = COMET.equals(comparedKey) ? cometClassPath(master) : null;
     if (master != null && timedProvider == null && comparedProvider == null) {
       throw new IllegalArgumentException("--master is Spark's: it needs --engine spark or --compare spark");
     }

@@ -95,6 +95,7 @@ class TaskMemoryLeaseTest {
     lease.release();
     assertEquals(0, task.cleanUpAllAllocatedMemory());
   }
+
   @Test
   void withSparksOffHeapPoolMemwallNeverHoldsMoreThanIt() {
     SparkConf offHeap = new SparkConf(false).set("spark.memory.offHeap.enabled", "true")

@@ -73,7 +73,7 @@ public final class EngineProcess implements QueryEngine {
    */
   public static EngineProcess duckDb(Path cache, double scaleFactor, int threads) throws IOException {
     return start("DuckDB", List.of("duckdb", cache.toAbsolutePath().toString(), Double.toString(scaleFactor),
-        Integer.toString(threads)));
+        Integer.toString(threads)), System.getProperty("java.class.path"));
   }
 
   /**
@@ -97,10 +97,6 @@ public final class EngineProcess implements QueryEngine {
         Integer.toString(threads), Boolean.toString(accelerated)));
     settings.forEach((key, value) -> arguments.add(key + "=" + value));
     return start(provider, arguments, classPath);
-  }
-
-  private static EngineProcess start(String engine, List<String> arguments) throws IOException {
-    return start(engine, arguments, System.getProperty("java.class.path"));
   }
 
   private static EngineProcess start(String engine, List<String> arguments, String classPath) throws IOException {
