@@ -48,7 +48,16 @@ abstract sealed class Morsels implements AutoCloseable {
   public abstract void close();
 
   static Morsels of(Table table) {
-    return new OfTable(table.batches());
+    return new OfTable(table.batches(), false);
+  }
+
+  /**
+   * A table's batches for one worker, which claims its morsels in order: for a table whose row order
+   * is the result's (an ORDER BY's output), which workers claiming morsels at once and collecting
+   * them each into its own part would give back in another order.
+   */
+  static Morsels inOrder(Table table) {
+    return new OfTable(table.batches(), true);
   }
 
   /** The batches of {@code stream}, read through roots of {@code readable}'s columns. */
@@ -61,10 +70,12 @@ abstract sealed class Morsels implements AutoCloseable {
     private final List<Batch> batches;
     private final List<long[]> morsels;
     private final AtomicInteger next = new AtomicInteger();
+    private final boolean inOrder;
 
-    OfTable(List<Batch> batches) {
+    OfTable(List<Batch> batches, boolean inOrder) {
       this.batches = batches;
       this.morsels = cut(batches);
+      this.inOrder = inOrder;
     }
 
     /**
@@ -101,7 +112,7 @@ abstract sealed class Morsels implements AutoCloseable {
 
     @Override
     int parallelism() {
-      return morsels.size();
+      return inOrder ? Math.min(1, morsels.size()) : morsels.size();
     }
 
     @Override

@@ -84,7 +84,13 @@ final class PlanExecution {
       };
     }
     Table head = last == 0 ? null : new PlanExecution(source, steps.subList(0, last), context).run();
-    ScanSource input = head == null ? source : new ScanSource.OfTable(head);
+    boolean headInOrder = false;
+    for (Step step : steps.subList(0, last)) {
+      if (!Step.isStreaming(step)) {
+        headInOrder = keepsOrder(step, headInOrder);
+      }
+    }
+    ScanSource input = head == null ? source : new ScanSource.OfTable(head, headInOrder);
     Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
     List<NamedExpr> columns = outputColumns(chain);
     Morsels morsels;
@@ -141,6 +147,7 @@ final class PlanExecution {
   Table run() {
     ScanSource input = source;
     boolean ownsInput = false;
+    boolean inOrder = false;
     int i = 0;
     try {
       do {
@@ -153,7 +160,8 @@ final class PlanExecution {
         if (ownsInput) {
           input.table().close();
         }
-        input = new ScanSource.OfTable(output);
+        inOrder = keepsOrder(breaker, inOrder);
+        input = new ScanSource.OfTable(output, inOrder);
         ownsInput = true;
       } while (i < steps.size());
       return input.table();
@@ -163,6 +171,17 @@ final class PlanExecution {
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether the rows of {@code breaker}'s output (null: the pipeline's collected rows) are in the
+   * result's order, given whether its input's rows were: an ORDER BY's and a top-N's are, and a limit
+   * or a collection keeps its input's order, since a table in order is read by one worker
+   * ({@link ScanSource.OfTable#inOrder}).
+   */
+  private static boolean keepsOrder(Step breaker, boolean inputInOrder) {
+    return breaker instanceof OrderBy || breaker instanceof TopN
+        || inputInOrder && (breaker == null || breaker instanceof Limit);
   }
 
   private static Table runPipeline(ScanSource input, List<Step> pipeline, Step breaker, ExecutionContext context) {

@@ -19,7 +19,18 @@ sealed interface ScanSource {
   /** The table, or null for a stream (whose rows can only be claimed). */
   Table table();
 
-  record OfTable(Table table) implements ScanSource {
+  /**
+   * A table's rows.
+   *
+   * @param inOrder whether the table's row order is the result's (an ORDER BY's output): its rows
+   *     then go through one worker, in order ({@link Morsels#inOrder})
+   */
+  record OfTable(Table table, boolean inOrder) implements ScanSource {
+    /** A table whose row order does not matter to what reads it. */
+    public OfTable(Table table) {
+      this(table, false);
+    }
+
     @Override
     public Schema schema() {
       return table.schema();
@@ -32,7 +43,7 @@ sealed interface ScanSource {
 
     @Override
     public Morsels morsels() {
-      return Morsels.of(table);
+      return inOrder ? Morsels.inOrder(table) : Morsels.of(table);
     }
   }
 
