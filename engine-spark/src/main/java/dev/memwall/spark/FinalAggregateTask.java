@@ -71,7 +71,7 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
     DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
         .toArray(DataType[]::new);
     Projection project = project();
-    return ResultRows.run("memwall final aggregation", taskMemoryBytes, rows, aggregation.inputTypes(),
+    return ResultRows.run("memwall final aggregation", taskMemoryBytes, Long.MAX_VALUE, rows, aggregation.inputTypes(),
         aggregation::plan, (batch, row) -> {
           Object[] values = new Object[slots.size()];
           for (int i = 0; i < values.length; i++) {

@@ -1,6 +1,8 @@
 package dev.memwall.spark;
 
+import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.concurrent.QueryCancelledException;
+import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
@@ -11,11 +13,14 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * The rows of a memwall result in a Spark task, each made as Spark asks for it, after which the task's
  * memwall resources are freed: the output of memwall's operators that run over a Spark child
- * ({@link FinalAggregateTask}, {@link SortTask}).
+ * ({@link FinalAggregateTask}, {@link SortTask}). The result is read in memwall's parts
+ * ({@link Plan#parts}), so a sort that spilled is merged a part at a time as Spark reads it, and the
+ * task holds one part of its result, not all of it.
  *
- * <p>Ownership: {@code resources} own {@code result}; they are closed after the last row, or by the task's
- * completion listener when Spark stops reading early. A returned row is valid until the next (Spark's
- * operators copy what they keep). Thread safety: the task's thread.
+ * <p>Ownership: {@code resources} own the parts; each part is freed once its rows are read, and the
+ * resources are closed after the last row, or by the task's completion listener when Spark stops reading
+ * early. A returned row is valid until the next (Spark's operators copy what they keep). Thread safety: the
+ * task's thread.
  */
 final class ResultRows implements Iterator<InternalRow> {
   /** Makes the Spark row of one row of the result. */
@@ -26,48 +31,69 @@ final class ResultRows implements Iterator<InternalRow> {
   /**
    * Runs a memwall plan over {@code rows} in new {@link TaskResources} of the current task and returns its
    * result's rows: {@code plan} makes the plan over the rows read into memwall's batches of {@code types}
-   * ({@link RowBatches}), which runs at once on the task's thread.
+   * ({@link RowBatches}), which runs at once on the task's thread, up to its result's first part.
    *
    * @param name what runs, for the budget's name
+   * @param workingMemoryBytes the most working memory memwall's operators may hold together
+   *     ({@link dev.memwall.core.plan.ExecutionContext#memoryLimit}; {@link Long#MAX_VALUE}: the task's)
    * @param skip the result's first rows to leave out
    * @throws dev.memwall.core.concurrent.QueryCancelledException or Spark's {@code TaskKilledException} when
    *     the task is killed, everything freed first
    */
-  static ResultRows run(String name, long taskMemoryBytes, Iterator<InternalRow> rows,
+  static ResultRows run(String name, long taskMemoryBytes, long workingMemoryBytes, Iterator<InternalRow> rows,
       org.apache.spark.sql.types.DataType[] types, java.util.function.Function<RowBatches, Plan> plan,
       RowMaker maker, long skip) {
     TaskResources resources = TaskResources.open(name, taskMemoryBytes);
     try {
       resources.checkKilled();
       RowBatches batches = new RowBatches(rows, types, resources.memory().arrow());
-      Table result = resources.own(plan.apply(batches).execute(resources.context()));
-      return new ResultRows(resources, result, maker, skip);
-    } catch (QueryCancelledException e) {
-      resources.closeAfter(e);
-      resources.checkKilled(); // a killed task reports as killed
-      throw e;
+      ExecutionContext context = workingMemoryBytes == Long.MAX_VALUE ? resources.context()
+          : resources.context().toBuilder().memoryLimit(workingMemoryBytes).build();
+      TableReader.Tables parts = resources.own(plan.apply(batches).parts(context, null));
+      ResultRows result = new ResultRows(resources, parts, maker);
+      for (long left = skip; left > 0 && result.hasNext(); left--) {
+        result.row++;
+      }
+      return result;
     } catch (RuntimeException | Error e) {
-      resources.closeAfter(e);
-      throw e;
+      throw failed(resources, e);
     }
   }
 
+  /** Frees {@code resources} after {@code failure}; a killed task reports as killed. Returns the failure to throw. */
+  private static RuntimeException failed(TaskResources resources, Throwable failure) {
+    resources.closeAfter(failure);
+    if (failure instanceof QueryCancelledException) {
+      resources.checkKilled();
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
+    return (RuntimeException) failure;
+  }
+
   private final TaskResources resources;
-  private final Table result;
+  private final TableReader.Tables parts;
   private final RowMaker maker;
+  /** The part being read; null before the first and after the last. */
+  private Table part;
   private int batch;
   private int row;
   private boolean done;
 
-  /**
-   * @param skip the rows to leave out first (a query's OFFSET)
-   */
-  private ResultRows(TaskResources resources, Table result, RowMaker maker, long skip) {
+  private ResultRows(TaskResources resources, TableReader.Tables parts, RowMaker maker) {
     this.resources = resources;
-    this.result = result;
+    this.parts = parts;
     this.maker = maker;
-    for (long left = skip; left > 0 && hasNext(); left--) {
-      row++;
+    resources.own(this::closePart); // a part Spark stopped reading in is freed with the rest
+    this.part = parts.next();
+  }
+
+  private void closePart() {
+    if (part != null) {
+      Table reading = part;
+      part = null;
+      reading.close();
     }
   }
 
@@ -76,11 +102,18 @@ final class ResultRows implements Iterator<InternalRow> {
     if (done) {
       return false;
     }
-    while (batch < result.batches().size() && row == result.batches().get(batch).rowCount()) {
-      batch++;
-      row = 0;
+    try {
+      while (part != null && !inPart()) {
+        closePart();
+        part = parts.next();
+        batch = 0;
+        row = 0;
+      }
+    } catch (RuntimeException | Error e) {
+      done = true;
+      throw failed(resources, e);
     }
-    if (batch == result.batches().size()) {
+    if (part == null) {
       done = true;
       resources.close();
       return false;
@@ -88,11 +121,20 @@ final class ResultRows implements Iterator<InternalRow> {
     return true;
   }
 
+  /** Whether the current part has a row at or after {@code batch}/{@code row} (moving past finished batches). */
+  private boolean inPart() {
+    while (batch < part.batches().size() && row == part.batches().get(batch).rowCount()) {
+      batch++;
+      row = 0;
+    }
+    return batch < part.batches().size();
+  }
+
   @Override
   public InternalRow next() {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows of memwall's result");
     }
-    return maker.make(result.batches().get(batch), row++);
+    return maker.make(part.batches().get(batch), row++);
   }
 }

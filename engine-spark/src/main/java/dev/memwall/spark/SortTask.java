@@ -14,9 +14,16 @@ import org.apache.spark.sql.types.DataType;
 
 /**
  * What a task of {@link MemwallSortExec} or {@link MemwallTakeOrderedExec} runs over its partition: reads the
- * rows into memwall's batches as they come ({@link RowBatches}), sorts them with memwall's sort (spilling
- * runs when they outgrow the task's memory; for a limit, a top-N that keeps the best rows), and hands out
- * Spark rows of the same columns one at a time, the first {@code offset} left out.
+ * rows into memwall's batches as they come ({@link RowBatches}), sorts them with memwall's sort (for a limit,
+ * a top-N that keeps the best rows), and hands out Spark rows of the same columns one at a time, the first
+ * {@code offset} left out.
+ *
+ * <p>Memory: the sort holds at most {@value #WORKING_MEMORY} bytes of working memory (or half the task's memwall
+ * memory, if less: the rest reads the input and holds a part of the result), and spills sorted runs past it; a sort that spilled merges its runs a part at a time as
+ * Spark reads the rows ({@link ResultRows}), so a partition of any size is sorted in that memory and a part of
+ * the result. The bound is what Spark grants a task on any executor memory worth running on, not a share of
+ * {@link MemwallSettings#TASK_MEMORY} (an upper bound, which Spark may refuse long before): a sort that
+ * outgrew what Spark grants could not spill, since sorting a run takes memory beside it.
  *
  * <p>Ownership, cancellation: as {@link FinalAggregateTask}'s. Serializable: it carries Spark's own
  * attributes and sort orders and translates them again in the task.
@@ -29,6 +36,9 @@ import org.apache.spark.sql.types.DataType;
  */
 record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long offset, long taskMemoryBytes)
     implements FlatMapFunction<Iterator<InternalRow>, InternalRow>, Serializable {
+
+  /** The most working memory a task's sort holds before it spills a run. */
+  static final long WORKING_MEMORY = 128L << 20;
 
   SortTask {
     input = List.copyOf(input);
@@ -50,7 +60,7 @@ record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long o
     SortSpec spec = translation.spec();
     DataType[] types = spec.types();
     UnsafeProjection project = UnsafeProjection.create(types);
-    return ResultRows.run("memwall sort", taskMemoryBytes, rows, types, batches -> spec.plan(batches, limit),
+    return ResultRows.run("memwall sort", taskMemoryBytes, Math.min(WORKING_MEMORY, taskMemoryBytes / 2), rows, types, batches -> spec.plan(batches, limit),
         (batch, row) -> {
           Object[] values = new Object[types.length];
           for (int i = 0; i < values.length; i++) {

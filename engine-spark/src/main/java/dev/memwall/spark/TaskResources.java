@@ -24,7 +24,8 @@ import org.apache.spark.util.TaskInterruptListener;
  *   <li>a {@link CancellationToken} that a task interruption (a kill, a cancelled job or stage) or a
  *       task failure cancels, so that memwall stops at its next checkpoint;
  *   <li>an {@link ExecutionContext} with both, on the task's thread ({@code threads(1)}, no executor:
- *       memwall starts no thread inside a Spark executor);
+ *       memwall starts no thread inside a Spark executor), whose spilling operators count what they
+ *       write in {@link #spilledBytes};
  *   <li>the resources registered with {@link #own} (mapped tables, results), closed before the memory.
  * </ul>
  *
@@ -43,6 +44,8 @@ final class TaskResources implements AutoCloseable {
   private static final Set<TaskResources> OPEN = ConcurrentHashMap.newKeySet();
   /** Closes that found memwall memory still allocated (a leak memwall's engine memory reported). */
   private static final AtomicLong LEAKS = new AtomicLong();
+  /** Bytes memwall's operators in this JVM's tasks wrote to spill files. */
+  private static final AtomicLong SPILLED = new AtomicLong();
 
   private final String name;
   private final TaskMemoryLease lease;
@@ -58,7 +61,8 @@ final class TaskResources implements AutoCloseable {
     this.task = task;
     this.lease = lease;
     this.memory = EngineMemory.create(budget);
-    this.context = ExecutionContext.builder(memory).threads(1).cancellation(token).build();
+    this.context = ExecutionContext.builder(memory).threads(1).cancellation(token)
+        .spillReports(report -> SPILLED.addAndGet(report.spilledBytes())).build();
     OPEN.add(this);
   }
 
@@ -176,6 +180,11 @@ final class TaskResources implements AutoCloseable {
   /** Bytes Spark has granted the open resources of this JVM and not been given back. */
   static long leasedBytes() {
     return OPEN.stream().mapToLong(resources -> resources.lease == null ? 0 : resources.lease.getUsed()).sum();
+  }
+
+  /** Bytes memwall's operators in this JVM's tasks have written to spill files. For tests and metrics. */
+  static long spilledBytes() {
+    return SPILLED.get();
   }
 
   /** How many closes in this JVM found memory memwall had not freed. */

@@ -1,7 +1,9 @@
 package dev.memwall.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.spill.SpillDirectory;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * memwall runs return the rows Spark returns alone, in Spark's order: nulls first or last in either
  * direction, NaN above every number, -0.0 tied with 0.0 (the next key decides), strings by their UTF-8 bytes
  * (a character beyond the 16-bit range after U+FFFD), decimals, dates and booleans, duplicates, one value
- * holding most rows, no rows; the sorts of a sort-merge join too. A sort by an expression, and a full sort
- * whose input may not fit a task's memory (or whose size is not known), stay Spark's, with the reason.
+ * holding most rows, no rows; the sorts of a sort-merge join too. A sort larger than its memory spills its runs
+ * and gives the same answer, leaving no spill file. A sort by an expression stays Spark's, with the reason.
  */
 class SortTest {
   static SparkSession spark;
@@ -118,23 +120,31 @@ class SortTest {
   }
 
   @Test
-  void leavesASortThatMayNotFitToSparkAndSaysWhy() {
-    spark.conf().set(MemwallSettings.TASK_MEMORY, "2m");
+  void aSortLargerThanItsMemorySpillsAndAnswersAsSpark() {
+    spark.conf().set(MemwallSettings.TASK_MEMORY, "2m"); // a sort's working memory is half of it: 1 MiB
+    int directories = SpillDirectory.liveDirectories();
     try {
-      List<String> explained = assertSameAsSpark("select * from t order by x, id");
-      assertTrue(explained.stream().noneMatch(line -> line.startsWith("memwall runs: MemwallSort")), explained.toString());
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall leaves") && line.contains("may not fit")),
-          explained.toString());
-      explained = assertSameAsSpark("select * from t order by x, id limit 5"); // a top-N keeps 5 rows
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallTakeOrdered")),
-          explained.toString());
+      long spilled = TaskResources.spilledBytes();
+      for (String sql : List.of("select * from t order by x, id", "select * from t order by s desc, id",
+          "select * from t order by x, id limit 20000")) {
+        List<String> explained = assertSameAsSpark(sql);
+        assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallSort")
+            || line.startsWith("memwall runs: MemwallTakeOrdered")), explained.toString());
+        assertTrue(TaskResources.spilledBytes() > spilled, sql + ": the sort spilled");
+        spilled = TaskResources.spilledBytes();
+      }
     } finally {
       spark.conf().unset(MemwallSettings.TASK_MEMORY);
     }
+    assertEquals(directories, SpillDirectory.liveDirectories(), "every spill directory was removed");
+  }
+
+  @Test
+  void aSortWhoseInputSizeIsNotKnownIsMemwalls() {
     spark.conf().set("spark.sql.adaptive.enabled", false);
     try {
       List<String> explained = assertSameAsSpark("select * from t order by x, id");
-      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall leaves") && line.contains("not known")),
+      assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallSort")),
           explained.toString());
     } finally {
       spark.conf().unset("spark.sql.adaptive.enabled");

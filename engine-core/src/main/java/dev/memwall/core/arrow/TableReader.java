@@ -52,6 +52,30 @@ public final class TableReader extends ArrowReader {
     /** Frees what the source still holds; the reader calls it once, when it closes its source. */
     @Override
     void close();
+
+    /** The one table {@code table}: closing closes it if it was not handed out. */
+    static Tables of(Table table) {
+      return new Tables() {
+        private boolean handedOut;
+
+        @Override
+        public Table next() {
+          if (handedOut) {
+            return null;
+          }
+          handedOut = true;
+          return table;
+        }
+
+        @Override
+        public void close() {
+          if (!handedOut) {
+            handedOut = true;
+            table.close();
+          }
+        }
+      };
+    }
   }
 
   private final Tables tables;
@@ -83,7 +107,7 @@ public final class TableReader extends ArrowReader {
   public static TableReader of(Table table, BufferAllocator allocator) {
     Objects.requireNonNull(table, "table");
     try {
-      return new TableReader(table.schema(), single(table), true, allocator, shape(table));
+      return new TableReader(table.schema(), Tables.of(table), true, allocator, shape(table));
     } catch (RuntimeException | Error e) {
       try {
         table.close();
@@ -102,7 +126,7 @@ public final class TableReader extends ArrowReader {
    */
   public static TableReader borrowing(Table table, BufferAllocator allocator) {
     Objects.requireNonNull(table, "table");
-    return new TableReader(table.schema(), single(table), false, allocator, shape(table));
+    return new TableReader(table.schema(), Tables.of(table), false, allocator, shape(table));
   }
 
   /**
@@ -120,28 +144,7 @@ public final class TableReader extends ArrowReader {
     }
   }
 
-  private static Tables single(Table table) {
-    return new Tables() {
-      private boolean handedOut;
 
-      @Override
-      public Table next() {
-        if (handedOut) {
-          return null;
-        }
-        handedOut = true;
-        return table;
-      }
-
-      @Override
-      public void close() {
-        if (!handedOut) {
-          handedOut = true;
-          table.close();
-        }
-      }
-    };
-  }
 
   private static String shape(Table table) {
     return table.batches().size() + " batches, " + table.rowCount() + " rows";

@@ -49,7 +49,7 @@ public final class ExecutionControl {
     }
     long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : Long.MAX_VALUE;
     ExecutionControl control = new ExecutionControl(executor, token, deadline, Thread.currentThread());
-    control.checkpoint();
+    control.check(); // this control's (the static checkpoint() would ask the unbound one, which checks nothing)
     return ScopedValue.where(CURRENT, control).call(query::get);
   }
 

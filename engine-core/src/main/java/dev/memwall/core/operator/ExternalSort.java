@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  * if nothing spilled, all rows are sorted in memory exactly as before; otherwise the rows left are
  * spilled as runs too and the runs are merged k ways (in several passes when one pass would need
  * more readers than the memory holds), ties going to the earlier run: runs are ordered by worker,
- * then by when they were cut, which is the order an in-memory sort of the workers' rows sees.
+ * then by when they were cut, which is the order an in-memory sort of the workers' rows sees. The
+ * last pass builds the result whole ({@link #finish}) or a part at a time, as its reader asks
+ * ({@link #finishInParts}).
  *
  * <p>Comparison is {@link Sorter}'s: strings by their UTF-8 bytes, FLOAT64 as SQL orders them
  * ({@code -0.0} equal to {@code 0.0}, NaN last), nulls last in either direction unless a key puts them
@@ -72,6 +74,7 @@ public final class ExternalSort implements AutoCloseable {
   private SpillDirectory directory;
   private Table best;
   private int passes;
+  private boolean closed;
 
   /** A spilled run and where it came from, for the order of ties. */
   private record Run(int worker, long sequence, SortedRun sorted) {}
@@ -219,38 +222,72 @@ public final class ExternalSort implements AutoCloseable {
    * the result.
    */
   public Table finish(List<List<TableBuilder>> partsByWorker) {
-    boolean spilled;
-    synchronized (runs) {
-      spilled = !runs.isEmpty();
+    Table result = spilled() ? merged(partsByWorker) : inMemory(partsByWorker);
+    try {
+      report();
+    } catch (RuntimeException | Error e) {
+      result.close();
+      throw e;
     }
-    Table result;
-    if (!spilled && best == null) {
+    return result;
+  }
+
+  /**
+   * As {@link #finish}, but a result that spilled is handed out in parts of at most {@link #batchRows}
+   * rows (sized to the working memory), each merged from the runs when it is asked for, so that the
+   * output memory holds one part at a time and the working memory the merge's readers, however large
+   * the result (a result that did not spill is one part). The output owns this operator from now on:
+   * closing it closes this; if this throws, the operator stays the caller's.
+   */
+  public ResultParts finishInParts(List<List<TableBuilder>> partsByWorker) {
+    if (!spilled()) {
+      Table whole = inMemory(partsByWorker);
+      try {
+        report();
+      } catch (RuntimeException | Error e) {
+        whole.close();
+        throw e;
+      }
+      return ResultParts.whole(whole, this);
+    }
+    return new MergedParts(openMerge(partsByWorker));
+  }
+
+  private boolean spilled() {
+    synchronized (runs) {
+      return !runs.isEmpty();
+    }
+  }
+
+  private void report() {
+    if (reports != null) {
+      reports.accept(new SpillReport(OPERATOR, working.peakBytes(),
+          directory == null ? 0 : directory.writtenBytes(), runs.size(), passes));
+    }
+  }
+
+  /** Nothing spilled: every worker's rows, and a top-N's best rows if it kept some, sorted in memory. */
+  private Table inMemory(List<List<TableBuilder>> partsByWorker) {
+    if (best == null) {
       try (Table all = collected(partsByWorker.stream().flatMap(List::stream).toList())) {
-        result = Sorter.sort(List.of(all), keys, limit, output, working.memory());
+        return Sorter.sort(List.of(all), keys, limit, output, working.memory());
       } catch (BudgetExceededException e) {
         throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
       }
-    } else {
-      List<Table> rests = new ArrayList<>();
-      try {
-        for (List<TableBuilder> parts : partsByWorker) {
-          rests.add(collected(parts));
-        }
-        result = spilled ? merged(rests) : inMemory(rests);
-      } finally {
-        rests.stream().filter(java.util.Objects::nonNull).forEach(Table::close);
-      }
     }
-    if (reports != null) {
-      try {
-        reports.accept(new SpillReport(OPERATOR, working.peakBytes(),
-            directory == null ? 0 : directory.writtenBytes(), runs.size(), passes));
-      } catch (RuntimeException | Error e) {
-        result.close();
-        throw e;
+    List<Table> inputs = new ArrayList<>();
+    try {
+      inputs.add(best);
+      for (List<TableBuilder> parts : partsByWorker) {
+        inputs.add(collected(parts));
       }
+      return Sorter.sort(inputs.stream().filter(t -> t == best || t.rowCount() > 0).toList(), keys, limit, output,
+          working.memory());
+    } catch (BudgetExceededException e) {
+      throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+    } finally {
+      inputs.stream().skip(1).forEach(Table::close);
     }
-    return result;
   }
 
   /** One table of {@code parts} (in the working memory). */
@@ -262,23 +299,24 @@ public final class ExternalSort implements AutoCloseable {
     }
   }
 
-  /** Nothing spilled, but a top-N kept its best rows: those and the rows left, sorted in memory. */
-  private Table inMemory(List<Table> rests) {
-    List<Table> inputs = new ArrayList<>();
-    inputs.add(best);
-    rests.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
-    try {
-      return Sorter.sort(inputs, keys, limit, output, working.memory());
+  /** The spilled result whole: every part of the last merge pass in one table of the output memory. */
+  private Table merged(List<List<TableBuilder>> partsByWorker) {
+    try (FinalMerge merge = openMerge(partsByWorker);
+        TableBuilder builder = new TableBuilder(names, types, null, output.arrow())) {
+      merge.appendTo(builder, names.size(), limit);
+      return builder.build();
     } catch (BudgetExceededException e) {
       throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
     }
   }
 
-  /** Spills the rows left, then merges every run. */
-  private Table merged(List<Table> rests) {
-    for (int w = 0; w < rests.size(); w++) {
-      Table rest = rests.get(w);
-      rests.set(w, null);
+  /**
+   * Spills the rows the workers still hold and a top-N's kept rows as runs, merges the runs in
+   * passes until one pass can read them all, and opens that last pass.
+   */
+  private FinalMerge openMerge(List<List<TableBuilder>> partsByWorker) {
+    for (int w = 0; w < partsByWorker.size(); w++) {
+      Table rest = collected(partsByWorker.get(w));
       if (rest.rowCount() == 0) {
         rest.close();
       } else {
@@ -290,12 +328,11 @@ public final class ExternalSort implements AutoCloseable {
       best = null;
       spill(-1, 0, kept);
     }
-    List<Run> ordered;
+    List<SortedRun> sorted;
     synchronized (runs) {
       runs.sort(Comparator.comparingInt(Run::worker).thenComparingLong(Run::sequence));
-      ordered = new ArrayList<>(runs);
+      sorted = new ArrayList<>(runs.stream().map(Run::sorted).toList());
     }
-    List<SortedRun> sorted = new ArrayList<>(ordered.stream().map(Run::sorted).toList());
     SpillDirectory spills = directory(null, "merge");
     while (sorted.size() > fanIn(sorted)) {
       passes++;
@@ -303,29 +340,80 @@ public final class ExternalSort implements AutoCloseable {
       List<SortedRun> next = new ArrayList<>();
       for (int from = 0; from < sorted.size(); from += fanIn) {
         List<SortedRun> group = sorted.subList(from, Math.min(sorted.size(), from + fanIn));
-        if (group.size() == 1) {
-          next.add(group.getFirst());
-          continue;
-        }
-        next.add(mergeIntoRun(group, spills));
+        next.add(group.size() == 1 ? group.getFirst() : mergeIntoRun(group, spills));
       }
       sorted = next;
     }
     passes++;
-    try (RunMerge merge = new RunMerge(sorted, keys, working.memory().arrow())) {
-      try (TableBuilder builder = new TableBuilder(names, types, null, output.arrow())) {
-        for (long n = 0; n < limit && merge.next(); n++) {
-          for (int c = 0; c < names.size(); c++) {
-            builder.appendFrom(merge.batch().column(c), merge.row());
-          }
-          builder.endRow();
+    return new FinalMerge(new RunMerge(sorted, keys, working.memory().arrow()), sorted);
+  }
+
+  /** The last merge pass: its readers, and the runs they read, which closing it deletes. */
+  private record FinalMerge(RunMerge merge, List<SortedRun> runs) implements AutoCloseable {
+    /** Appends the next rows in order to {@code builder}, at most {@code rows}; false when none was left. */
+    boolean appendTo(TableBuilder builder, int columns, long rows) {
+      long n = 0;
+      for (; n < rows && merge.next(); n++) {
+        for (int c = 0; c < columns; c++) {
+          builder.appendFrom(merge.batch().column(c), merge.row());
         }
-        return builder.build();
-      } catch (BudgetExceededException e) {
-        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+        builder.endRow();
       }
-    } finally {
-      sorted.forEach(SortedRun::close);
+      return n > 0;
+    }
+
+    @Override
+    public void close() {
+      try {
+        merge.close();
+      } finally {
+        Closing.closeAll(runs);
+      }
+    }
+  }
+
+  /** A spilled result, merged a part at a time as it is read ({@link #finishInParts}). */
+  private final class MergedParts implements ResultParts {
+    private FinalMerge merge;
+    private long left = limit;
+
+    MergedParts(FinalMerge merge) {
+      this.merge = merge;
+    }
+
+    @Override
+    public Table next() {
+      if (merge == null || left == 0) {
+        finished();
+        return null;
+      }
+      try (TableBuilder builder = new TableBuilder(names, types, null, output.arrow())) {
+        if (!merge.appendTo(builder, names.size(), Math.min(left, batchRows))) {
+          finished();
+          return null;
+        }
+        Table part = builder.build();
+        left -= part.rowCount();
+        return part;
+      } catch (BudgetExceededException e) {
+        throw e.in(OPERATOR, "output", "one part of the merged result does not fit the memory budget");
+      }
+    }
+
+    /** The last part was read: the merge is done, and the operator reports once. */
+    private void finished() {
+      if (merge != null) {
+        FinalMerge done = merge;
+        merge = null;
+        done.close();
+        report();
+      }
+    }
+
+    @Override
+    public void close() {
+      Closing.closeAll(java.util.Arrays.asList(merge, ExternalSort.this));
+      merge = null;
     }
   }
 
@@ -359,10 +447,16 @@ public final class ExternalSort implements AutoCloseable {
     return (int) Math.clamp(free / 2 / batchBytes, 2, 1024);
   }
 
-  /** Frees every run, the kept rows, the spill directory and the working memory (leak-checked). */
+  /** Frees every run, the kept rows, the spill directory and the working memory (leak-checked). Idempotent. */
   @Override
   public void close() {
     List<AutoCloseable> owned = new ArrayList<>();
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
     synchronized (runs) {
       runs.forEach(run -> owned.add(run.sorted()));
       runs.clear();

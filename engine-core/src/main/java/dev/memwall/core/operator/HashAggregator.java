@@ -441,6 +441,11 @@ public final class HashAggregator implements AutoCloseable {
       output.write(source, 0, source.table.groups());
     }
 
+    /** How many groups have been written. */
+    public long groups() {
+      return output.builder.rowCount();
+    }
+
     /** The table of every group written; the caller owns it. */
     public Table build() {
       return output.builder.build();

@@ -583,18 +583,46 @@ public final class SpillingAggregation implements AutoCloseable {
    * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
    */
   public Table finish(List<Worker> finished) {
-    Table result = spilled || partitioned || mergesLarge(finished) ? partitionedResult(finished)
-        : inMemoryResult(finished);
-    if (reports != null) {
-      try {
-        reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
-            (int) runs.get(), depth.get(), aggregatedPartitions));
-      } catch (RuntimeException | Error e) {
-        result.close();
-        throw e;
-      }
+    Table result;
+    if (spilled || partitioned || mergesLarge(finished)) {
+      result = partitionedResult(finished, false).all();
+    } else {
+      result = inMemoryResult(finished);
+    }
+    try {
+      report();
+    } catch (RuntimeException | Error e) {
+      result.close();
+      throw e;
     }
     return result;
+  }
+
+  /**
+   * As {@link #finish}, but a result whose groups went out as partitioned runs is handed out a round of
+   * partitions at a time as the parts are asked for ({@link PartitionedResult}), so that the output
+   * memory holds one round's groups; a result merged in memory is one part. The parts own this operator
+   * from now on: closing them closes it; if this throws, the operator stays the caller's.
+   */
+  public ResultParts finishInParts(List<Worker> finished) {
+    if (spilled || partitioned || mergesLarge(finished)) {
+      return partitionedResult(finished, true);
+    }
+    Table whole = inMemoryResult(finished);
+    try {
+      report();
+    } catch (RuntimeException | Error e) {
+      whole.close();
+      throw e;
+    }
+    return ResultParts.whole(whole, this);
+  }
+
+  private void report() {
+    if (reports != null) {
+      reports.accept(new SpillReport(OPERATOR, working.peakBytes(), directory == null ? 0 : directory.writtenBytes(),
+          (int) runs.get(), depth.get(), aggregatedPartitions));
+    }
   }
 
   /**
@@ -647,7 +675,7 @@ public final class SpillingAggregation implements AutoCloseable {
             for (int q = p + 1; q < partials.size(); q++) {
               owners.get(q).spillRest(partials.get(q), 0);
             }
-            return partitionedResult(finished);
+            return partitionedResult(finished, false).all();
           }
           first.mergeGroups(other, g, n);
           if ((g & ((1 << 16) - 1)) == 0) {
@@ -667,9 +695,11 @@ public final class SpillingAggregation implements AutoCloseable {
 
   /**
    * The tables left are written as runs too (to disk once the operator spilled, otherwise in memory),
-   * each by a thread of its own; every partition of the runs is aggregated on its own.
+   * each by a thread of its own; every partition of the runs is then aggregated on its own
+   * ({@link PartitionedResult}). A result made {@code inParts} leaves half the working memory to the
+   * part being written (a partition's table may take the other half), since both may share one budget.
    */
-  private Table partitionedResult(List<Worker> finished) {
+  private PartitionedResult partitionedResult(List<Worker> finished, boolean inParts) {
     List<Runnable> writes = new ArrayList<>();
     for (Worker worker : finished) {
       if (worker.groups() > 0) {
@@ -698,53 +728,14 @@ public final class SpillingAggregation implements AutoCloseable {
         writers.add(worker.writer);
       }
     }
-    HashAggregator template = newAggregator(new Binder(schema), "output");
-    int recordBytes = template.recordBytes();
-    long records = 0;
-    for (PartialRuns.Writer writer : writers) {
-      for (List<PartialRuns.Segment> segments : writer.partitions) {
-        records += PartialRuns.records(segments, recordBytes);
-      }
+    int recordBytes;
+    try (HashAggregator template = newAggregator(new Binder(schema), "output")) {
+      recordBytes = template.recordBytes();
     }
     int partitions = 1 << partitionBits;
     aggregatedPartitions = partitions;
-    int tasks = Math.min(threads, partitions);
-    partitionShare = working.memory().availableBytes() / tasks;
-    List<HashAggregator.ResultWriter> results = new ArrayList<>();
-    try {
-      try {
-        for (int t = 0; t < tasks; t++) {
-          results.add(template.resultWriter(records));
-        }
-      } finally {
-        template.close();
-      }
-      // the partitions are aggregated on the workers' threads, each claiming the next partition
-      PartitionAggregation aggregation = new PartitionAggregation(this);
-      AtomicInteger next = new AtomicInteger();
-      List<Runnable> work = new ArrayList<>();
-      for (HashAggregator.ResultWriter result : results) {
-        work.add(() -> {
-          byte[] block = PartialRuns.readBlock(recordBytes);
-          for (int p = next.getAndIncrement(); p < partitions; p = next.getAndIncrement()) {
-            List<PartialRuns.Segment> segments = new ArrayList<>();
-            for (PartialRuns.Writer writer : writers) {
-              segments.addAll(writer.partitions.get(p));
-            }
-            aggregation.aggregate(segments, 1, result, block, recordBytes);
-            PartialRuns.release(segments); // aggregated: its records in memory are not needed again
-          }
-        });
-      }
-      Workers.runAll("memwall-aggregation-partitions", work);
-      try {
-        return HashAggregator.ResultWriter.build(results);
-      } catch (BudgetExceededException e) {
-        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
-      }
-    } finally {
-      results.forEach(HashAggregator.ResultWriter::close);
-    }
+    partitionShare = working.memory().availableBytes() / Math.min(threads, partitions) / (inParts ? 2 : 1);
+    return new PartitionedResult(this, writers, partitions, recordBytes, this::report);
   }
 
   /** Frees every worker's table, the spill files and directory, and the working memory (leak-checked). */

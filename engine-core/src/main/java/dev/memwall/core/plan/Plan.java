@@ -421,11 +421,8 @@ public final class Plan {
    * Runs the plan as a stream of standard Arrow batches allocated from {@code allocator} (the
    * host's), a {@link TableReader}: the reader's schema ({@link dev.memwall.core.arrow.StandardArrow#schema} of
    * {@link #schema()}) is known before anything runs and does not depend on the data or the
-   * operators chosen. Nothing runs until the first {@link ArrowReader#loadNextBatch}. When the plan
-   * ends in a stream of rows (filters, projections, join probes), each load runs the last pipeline
-   * only until about {@value #STREAM_BATCH_ROWS} rows per thread are ready, so the result is never
-   * held whole; a plan ending in an aggregation or a sort produces its result first and hands it
-   * out batch by batch.
+   * operators chosen. Nothing runs until the first {@link ArrowReader#loadNextBatch}. The result is
+   * produced in {@linkplain #parts parts}, so a result that streams is never held whole.
    *
    * <p>Control: each load runs under the context's executor, token and interrupt; the timeout counts
    * from the first load. Closing the reader early frees everything the plan holds (and closes a
@@ -443,9 +440,28 @@ public final class Plan {
    * stages and input need, such as join build sides; null: none) when the reader is closed.
    */
   public ArrowReader stream(ExecutionContext context, BufferAllocator allocator, AutoCloseable resources) {
-    Schema schema = schema();
-    return TableReader.of(schema,
-        new ControlledRounds(context, () -> new PlanExecution(source, steps, context).rounds(), resources), allocator);
+    return TableReader.of(schema(), parts(context, resources), allocator);
+  }
+
+  /**
+   * Runs the plan as {@link #stream} does, handing out memwall's tables, a part at a time, for a host
+   * that reads memwall's columns itself. When the plan ends in a stream of rows (filters,
+   * projections, join probes), each part runs the last pipeline only until about
+   * {@value #STREAM_BATCH_ROWS} rows per thread are ready; when it ends in an ORDER BY or a top-N that
+   * spilled, each part is merged from the sorted runs as it is asked for, so that memory holds the
+   * merge's readers and one part, however large the result; when it ends in an aggregation whose groups
+   * went out as partitioned runs (it spilled, or its threads' tables merge by partitions), each part
+   * aggregates a round of partitions; any other result (one that fit in memory, frequent values) is
+   * produced first and handed out as one part.
+   *
+   * <p>Control and ownership: as {@link #stream}'s. Each part is the caller's to close; closing the
+   * parts early frees everything the plan holds, then {@code resources} (may be null).
+   *
+   * @throws IllegalArgumentException as {@link #execute} does, before anything runs
+   */
+  public TableReader.Tables parts(ExecutionContext context, AutoCloseable resources) {
+    schema(); // every pipeline's expressions, keys and aggregates, checked before the first allocates
+    return new ControlledRounds(context, () -> new PlanExecution(source, steps, context).rounds(), resources);
   }
 
   /** Rows per thread a streamed result's round collects before the reader hands them out. */

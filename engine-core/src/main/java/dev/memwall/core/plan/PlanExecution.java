@@ -8,6 +8,7 @@ import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.frequent.SummarySizing;
 import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.ExternalSort;
+import dev.memwall.core.operator.ResultParts;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.operator.Sorter;
 import dev.memwall.core.operator.SpillingAggregation;
@@ -23,7 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.function.Function;
 
 /**
  * One execution of a {@link Plan}'s steps over its source: the steps are cut into pipelines at the
@@ -58,39 +59,24 @@ final class PlanExecution {
 
   /**
    * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
-   * round per {@link TableReader.Tables#next} call; one ending in a breaker runs whole at the first.
+   * round per {@link TableReader.Tables#next} call; one ending in a sort or an aggregation hands out a
+   * part of its result per call where it spilled ({@link #inParts}); one ending in another breaker runs
+   * whole at the first.
    */
   TableReader.Tables rounds() {
     int last = steps.size();
     while (last > 0 && Step.isStreaming(steps.get(last - 1))) {
       last--;
     }
-    if (last == steps.size() && !steps.isEmpty()) { // ends in a breaker
-      Table[] result = {run()};
-      return new TableReader.Tables() {
-        @Override
-        public Table next() {
-          Table next = result[0];
-          result[0] = null;
-          return next;
-        }
-
-        @Override
-        public void close() {
-          if (result[0] != null) {
-            result[0].close();
-          }
-        }
-      };
+    if (last == steps.size() && !steps.isEmpty() && (steps.getLast() instanceof OrderBy
+        || steps.getLast() instanceof TopN || steps.getLast() instanceof Aggregation)) {
+      return inParts();
+    }
+    if (last == steps.size() && !steps.isEmpty()) { // ends in another breaker
+      return TableReader.Tables.of(run());
     }
     Table head = last == 0 ? null : new PlanExecution(source, steps.subList(0, last), context).run();
-    boolean headInOrder = false;
-    for (Step step : steps.subList(0, last)) {
-      if (!Step.isStreaming(step)) {
-        headInOrder = keepsOrder(step, headInOrder);
-      }
-    }
-    ScanSource input = head == null ? source : new ScanSource.OfTable(head, headInOrder);
+    ScanSource input = head == null ? source : new ScanSource.OfTable(head, headInOrder(last));
     Pipeline chain = Pipeline.of(input.schema(), steps.subList(last, steps.size()));
     List<NamedExpr> columns = outputColumns(chain);
     Morsels morsels;
@@ -143,6 +129,52 @@ final class PlanExecution {
     };
   }
 
+  /**
+   * The rounds of a plan ending in an ORDER BY, a top-N or an aggregation: the pipelines before its
+   * last run now, then the last one's workers feed the operator, and an operator that spilled hands out
+   * its result a part per round ({@link ExternalSort#finishInParts},
+   * {@link SpillingAggregation#finishInParts}), so the result is never held whole. A sort of a table
+   * already in memory, with no step between, sorts it in memory, in one round.
+   */
+  private TableReader.Tables inParts() {
+    int first = steps.size() - 1;
+    while (first > 0 && Step.isStreaming(steps.get(first - 1))) {
+      first--;
+    }
+    Step breaker = steps.getLast();
+    Table head = first == 0 ? null : new PlanExecution(source, steps.subList(0, first), context).run();
+    ResultParts parts;
+    try {
+      ScanSource input = head == null ? source : new ScanSource.OfTable(head, headInOrder(first));
+      if (input.table() != null && first == steps.size() - 1 && !(breaker instanceof Aggregation)) {
+        return TableReader.Tables.of(runPipeline(input, List.of(), breaker, context));
+      }
+      Pipeline chain = Pipeline.of(input.schema(), steps.subList(first, steps.size() - 1));
+      parts = switch (breaker) {
+        case TopN topN -> sortInParts(input, chain, topN.keys(), topN.rows(), context);
+        case OrderBy order -> sortInParts(input, chain, order.keys(), Long.MAX_VALUE, context);
+        case Aggregation a -> aggregateInParts(input, chain, a.resolvedKeys(chain.aliases),
+            a.resolvedAggregates(chain.aliases), context);
+        default -> throw new IllegalStateException("no parts for " + breaker);
+      };
+    } finally {
+      if (head != null) {
+        head.close();
+      }
+    }
+    return new TableReader.Tables() {
+      @Override
+      public Table next() {
+        return parts.next();
+      }
+
+      @Override
+      public void close() {
+        parts.close();
+      }
+    };
+  }
+
   /** Runs every pipeline in turn and returns the last one's table, the caller's to close. */
   Table run() {
     ScanSource input = source;
@@ -171,6 +203,17 @@ final class PlanExecution {
       }
       throw e;
     }
+  }
+
+  /** Whether the table that the first {@code end} steps make is in the result's order ({@link #keepsOrder}). */
+  private boolean headInOrder(int end) {
+    boolean inOrder = false;
+    for (Step step : steps.subList(0, end)) {
+      if (!Step.isStreaming(step)) {
+        inOrder = keepsOrder(step, inOrder);
+      }
+    }
+    return inOrder;
   }
 
   /**
@@ -218,13 +261,30 @@ final class PlanExecution {
 
   private static Table aggregate(ScanSource input, Pipeline chain, List<NamedExpr> keys,
       List<Aggregate> aggregates, ExecutionContext context) {
-    try (SpillingAggregation aggregation = new SpillingAggregation(context.memory(),
-        context.workingMemory(SpillingAggregation.OPERATOR), context.spillSettings(), chain.outputSchema(), keys,
-        aggregates, context.aggregateLayout(), context.threads(), input.maxRows(), context.machine().fastCacheBytes(),
-        context.spillReports().orElse(null))) {
+    try (SpillingAggregation aggregation = newAggregation(input, chain, keys, aggregates, context)) {
       return aggregation.finish(PipelineWorkers.run(input, chain, context, aggregation::worker,
           SpillingAggregation.Worker::consume));
     }
+  }
+
+  /** As {@link #aggregate}, with a result that spilled aggregated a round of partitions per part; the parts own the operator. */
+  private static ResultParts aggregateInParts(ScanSource input, Pipeline chain, List<NamedExpr> keys,
+      List<Aggregate> aggregates, ExecutionContext context) {
+    SpillingAggregation aggregation = newAggregation(input, chain, keys, aggregates, context);
+    try {
+      return aggregation.finishInParts(PipelineWorkers.run(input, chain, context, aggregation::worker,
+          SpillingAggregation.Worker::consume));
+    } catch (RuntimeException | Error e) {
+      Closing.closeAll(List.of(aggregation), e); // the parts did not take it over
+      throw e;
+    }
+  }
+
+  private static SpillingAggregation newAggregation(ScanSource input, Pipeline chain, List<NamedExpr> keys,
+      List<Aggregate> aggregates, ExecutionContext context) {
+    return new SpillingAggregation(context.memory(), context.workingMemory(SpillingAggregation.OPERATOR),
+        context.spillSettings(), chain.outputSchema(), keys, aggregates, context.aggregateLayout(), context.threads(),
+        input.maxRows(), context.machine().fastCacheBytes(), context.spillReports().orElse(null));
   }
 
   /**
@@ -249,31 +309,59 @@ final class PlanExecution {
    * merges them.
    */
   private static Table sort(ScanSource input, Pipeline chain, List<SortKey> keys, long limit, ExecutionContext context) {
-    List<NamedExpr> columns = outputColumns(chain);
-    Schema schema = chain.outputSchema();
-    Binder binder = new Binder(schema);
-    List<ColumnType> types = columns.stream().map(c -> binder.typeOf(c.expr())).toList();
-    AtomicInteger worker = new AtomicInteger();
-    try (ExternalSort sort = new ExternalSort(context.memory(), context.workingMemory(ExternalSort.OPERATOR),
-        context.spillSettings(), columns.stream().map(NamedExpr::name).toList(), types, keys, limit,
-        context.threads(), context.spillReports().orElse(null))) {
-      List<SortCollector> collectors = PipelineWorkers.run(input, chain, context,
-          b -> new SortCollector(b, columns, sort, worker.getAndIncrement()), SortCollector::consume);
-      Table result;
-      try {
-        result = sort.finish(collectors.stream().map(SortCollector::parts).toList());
-      } catch (RuntimeException | Error e) {
-        Closing.closeAll(collectors, e);
-        throw e;
-      }
-      try {
-        Closing.closeAll(collectors);
-      } catch (RuntimeException e) {
-        result.close();
-        throw e;
-      }
-      return result;
+    try (ExternalSort sort = newSort(chain, keys, limit, context)) {
+      return collectAndFinish(input, chain, sort, context, sort::finish);
     }
+  }
+
+  /**
+   * As {@link #sort}, with a spilled result merged a part at a time as the parts are asked for
+   * ({@link ExternalSort#finishInParts}); the output owns the operator.
+   */
+  private static ResultParts sortInParts(ScanSource input, Pipeline chain, List<SortKey> keys, long limit,
+      ExecutionContext context) {
+    ExternalSort sort = newSort(chain, keys, limit, context);
+    try {
+      return collectAndFinish(input, chain, sort, context, sort::finishInParts);
+    } catch (RuntimeException | Error e) {
+      Closing.closeAll(List.of(sort), e); // the output did not take it over
+      throw e;
+    }
+  }
+
+  private static ExternalSort newSort(Pipeline chain, List<SortKey> keys, long limit, ExecutionContext context) {
+    Binder binder = new Binder(chain.outputSchema());
+    List<NamedExpr> columns = outputColumns(chain);
+    return new ExternalSort(context.memory(), context.workingMemory(ExternalSort.OPERATOR), context.spillSettings(),
+        columns.stream().map(NamedExpr::name).toList(), columns.stream().map(c -> binder.typeOf(c.expr())).toList(),
+        keys, limit, context.threads(), context.spillReports().orElse(null));
+  }
+
+  /**
+   * Runs the pipeline, its workers collecting their rows for {@code sort}, then {@code finish}es the
+   * sort with the rows they still hold, and closes the workers' collectors (the result's to close if
+   * that fails).
+   */
+  private static <T extends AutoCloseable> T collectAndFinish(ScanSource input, Pipeline chain, ExternalSort sort,
+      ExecutionContext context, Function<List<List<TableBuilder>>, T> finish) {
+    List<NamedExpr> columns = outputColumns(chain);
+    AtomicInteger worker = new AtomicInteger();
+    List<SortCollector> collectors = PipelineWorkers.run(input, chain, context,
+        b -> new SortCollector(b, columns, sort, worker.getAndIncrement()), SortCollector::consume);
+    T result;
+    try {
+      result = finish.apply(collectors.stream().map(SortCollector::parts).toList());
+    } catch (RuntimeException | Error e) {
+      Closing.closeAll(collectors, e);
+      throw e;
+    }
+    try {
+      Closing.closeAll(collectors);
+    } catch (RuntimeException e) {
+      Closing.closeAll(List.of(result), e);
+      throw e;
+    }
+    return result;
   }
 
   /** The columns a pipeline's last step outputs: its last projection's, or every column. */

@@ -5,6 +5,7 @@ import static dev.memwall.core.expr.Expr.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.SortKey;
@@ -29,7 +30,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * first with an unlimited working memory to measure the need, then at 1/2, 1/8 and 1/64 of it. On one thread the rows come
  * in the same order, ties included (the sort is stable); on two, whose workers split the input
  * differently each run, the key columns come in the same order and the rows are the same (all of
- * them without a limit). A top-N never spills.
+ * them without a limit). A top-N never spills. The result read in parts ({@link Plan#parts}) is the
+ * result executed whole.
  */
 @AddLifecycleHook(PropertyLeakCheck.class)
 class ExternalSortProperties {
@@ -67,8 +69,9 @@ class ExternalSortProperties {
         long need = reports.getLast().peakWorkingBytes();
         for (int fraction : FRACTIONS) {
           int directories = SpillDirectory.liveDirectories();
-          try (Table actual = plan.execute(ExecutionContext.builder(memory).threads(threads).memoryLimit(need / fraction)
-              .spillDirectory(root).spillReports(reports::add).build())) {
+          ExecutionContext context = ExecutionContext.builder(memory).threads(threads).memoryLimit(need / fraction)
+              .spillDirectory(root).spillReports(reports::add).build();
+          try (Table actual = plan.execute(context)) {
             SpillReport report = reports.getLast();
             String what = keys + " limit " + limit + " at 1/" + fraction + " of " + need + " bytes: " + report;
             if (fraction > 2) {
@@ -83,6 +86,7 @@ class ExternalSortProperties {
                 SpillTestData.assertSameRows(expected, actual, what);
               }
             }
+            assertPartsInOrder(plan.parts(context, null), actual, keyNames, threads == 1, !topN, what);
           }
           SpillTestData.assertNoSpillLeft(root, directories);
         }
@@ -92,10 +96,44 @@ class ExternalSortProperties {
     }
   }
 
+  /**
+   * Asserts that the parts of a result ({@link Plan#parts}) hold {@code whole}'s rows: in the same order
+   * ({@code stable}), or with the key columns in the same order and, unless ties may be cut by a limit
+   * ({@code !sameRows}), the same rows.
+   */
+  private static void assertPartsInOrder(TableReader.Tables result, Table whole, List<String> keyNames, boolean stable,
+      boolean sameRows, String what) {
+    List<Table> parts = new ArrayList<>();
+    try (result) {
+      for (Table part = result.next(); part != null; part = result.next()) {
+        parts.add(part);
+      }
+      List<List<Object>> rows = new ArrayList<>();
+      parts.forEach(part -> rows.addAll(SpillTestData.rows(part)));
+      List<List<Object>> expected = SpillTestData.rows(whole);
+      if (stable) {
+        assertEquals(expected, rows, what + ", in parts");
+      } else {
+        assertEquals(keyColumns(List.of(whole), keyNames), keyColumns(parts, keyNames), what + ", in parts");
+      }
+      if (!stable && sameRows) {
+        assertEquals(expected.stream().map(Object::toString).sorted().toList(),
+            rows.stream().map(Object::toString).sorted().toList(), what + ", in parts");
+      }
+    } finally {
+      parts.forEach(Table::close);
+    }
+  }
+
   /** The named columns of every row, in order. */
   private static List<String> keyColumns(Table table, List<String> names) {
+    return keyColumns(List.of(table), names);
+  }
+
+  /** The named columns of every row of {@code tables}, one after another, in order. */
+  private static List<String> keyColumns(List<Table> tables, List<String> names) {
     List<String> rows = new ArrayList<>();
-    for (var batch : table.batches()) {
+    for (var batch : tables.stream().flatMap(t -> t.batches().stream()).toList()) {
       for (int r = 0; r < batch.rowCount(); r++) {
         StringBuilder row = new StringBuilder();
         for (String name : names) {

@@ -127,8 +127,13 @@ final class SpillTestData {
 
   /** Asserts both tables hold the same rows, in any order (doubles compared exactly, NaN equal to NaN). */
   static void assertSameRows(Table expected, Table actual, String what) {
+    assertSameRows(expected, List.of(actual), what);
+  }
+
+  /** Asserts that the tables {@code actual} hold {@code expected}'s rows between them, in any order. */
+  static void assertSameRows(Table expected, List<Table> actual, String what) {
     List<String> e = new ArrayList<>(rows(expected).stream().map(Object::toString).toList());
-    List<String> a = new ArrayList<>(rows(actual).stream().map(Object::toString).toList());
+    List<String> a = new ArrayList<>(actual.stream().flatMap(t -> rows(t).stream()).map(Object::toString).toList());
     assertEquals(e.size(), a.size(), what + ": rows");
     e.sort(null);
     a.sort(null);

@@ -5,6 +5,7 @@ import static dev.memwall.core.expr.Expr.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.expr.NamedExpr;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
@@ -28,7 +29,8 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * plain and encoded, decimals, doubles with NaN, infinities and negative zero, type limits; keys in
  * random order, ascending, or arriving late; accumulators in columns or rows), first aggregated with an unlimited working memory to
  * measure its need, then at 1/2, 1/8 and 1/32 of that need on one and two threads: the same rows
- * every time, the working memory within the limit, nothing left allocated, no spill file left.
+ * every time (also read in parts, {@link Plan#parts}), the working memory within the limit, nothing left
+ * allocated, no spill file left.
  *
  * <p>Not below 1/32: each worker must hold one chunk's groups (1,024 of them) however little memory it
  * has, and with two workers and row accumulators that floor is about 1/60 of these tables' need (a seed
@@ -68,6 +70,15 @@ class SpillingAggregationProperties {
             assertTrue(fraction == 2 || report.spilled(), what);
             assertTrue(report.peakWorkingBytes() <= need / fraction, what);
             SpillTestData.assertSameRows(expected, actual, what);
+          }
+          List<Table> parts = new ArrayList<>();
+          try (TableReader.Tables result = plan.parts(limited, null)) {
+            for (Table part = result.next(); part != null; part = result.next()) {
+              parts.add(part);
+            }
+            SpillTestData.assertSameRows(expected, parts, "read in parts at " + "1/" + fraction + " of " + need);
+          } finally {
+            parts.forEach(Table::close);
           }
           SpillTestData.assertNoSpillLeft(root, directories);
         }

@@ -64,6 +64,11 @@ final class SparkEngine implements QueryEngine {
     return name;
   }
 
+  /** The engine's session, for tests that change its settings. */
+  SparkSession session() {
+    return session;
+  }
+
   /** The query's SQL, as Spark plans it (for EXPLAIN and tests). */
   Dataset<Row> dataset(QueryParameters parameters) {
     return session.sql(DuckDbOracle.tpchStatement(parameters));

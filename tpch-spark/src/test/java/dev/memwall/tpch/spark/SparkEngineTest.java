@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.spark.MemwallExtensions;
+import dev.memwall.spark.MemwallSettings;
 import dev.memwall.tpch.data.TpchDataGenerator;
 import dev.memwall.tpch.data.TpchDatabase;
 import dev.memwall.tpch.query.TpchParameters;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,36 @@ class SparkEngineTest {
 
   @Test
   void all22QueriesMatchDuckDbWithAndWithoutTheExtension() throws Exception {
+    assertAll22MatchDuckDb(List.of(alone, accelerated));
+  }
+
+  /**
+   * Every kind of operator memwall has turned on (final aggregations and sorts besides the default partial
+   * aggregations), broadcasts off so that every join sort-merges on memwall's sorts, in tasks of 2 MiB of
+   * memwall memory, where the sorts of the larger join sides spill (a sort's working memory is half of it):
+   * the 22 answers still match DuckDB's.
+   */
+  @Test
+  void all22QueriesMatchDuckDbWithEveryOperatorInLittleMemory() throws Exception {
+    QueryEngine everything = QueryEngineProvider.find("spark").open(TpchDataGenerator.dataDirectory(cache, SF), 2,
+        true, Map.of());
+    try (everything) {
+      SparkSession session = ((SparkEngine) everything).session();
+      for (String kind : List.of(MemwallSettings.JOINS, MemwallSettings.FINAL_AGGREGATION, MemwallSettings.SORTS)) {
+        session.conf().set(kind, true);
+      }
+      session.conf().set(MemwallSettings.TASK_MEMORY, "2m");
+      session.conf().set("spark.sql.autoBroadcastJoinThreshold", -1);
+      assertAll22MatchDuckDb(List.of(everything));
+      var q3 = ((SparkEngine) everything).dataset(TpchParameters.validation(3, SF));
+      q3.collectAsList();
+      List<String> lines = MemwallExtensions.explain(q3);
+      assertTrue(lines.stream().filter(line -> line.startsWith("memwall runs: MemwallSort")).count() >= 2,
+          String.join("\n", lines));
+    }
+  }
+
+  private static void assertAll22MatchDuckDb(List<QueryEngine> engines) throws Exception {
     DuckDbEngine duckdb = new DuckDbEngine(oracle);
     List<String> failures = new ArrayList<>();
     for (int number = 1; number <= 22; number++) {
@@ -78,12 +110,14 @@ class SparkEngineTest {
       try (QueryEngine.Result duck = duckdb.run(query, parameters)) {
         expected = ResultComparator.expectedFrom(number, duck.columns(), duck.values());
       }
-      for (QueryEngine engine : List.of(alone, accelerated)) {
+      for (QueryEngine engine : engines) {
         try (QueryEngine.Result result = engine.run(query, parameters)) {
           var outcome = ResultComparator.compare(result.values(), expected);
           if (!outcome.matches()) {
-            failures.add(engine.name() + ": " + outcome.message());
+            failures.add(engine.name() + ", Q" + number + ": " + outcome.message());
           }
+        } catch (RuntimeException e) {
+          failures.add(engine.name() + ", Q" + number + ": " + e);
         }
       }
     }
