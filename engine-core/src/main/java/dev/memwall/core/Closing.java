@@ -41,4 +41,18 @@ public final class Closing {
       throw first;
     }
   }
+
+  /**
+   * Runs {@code step} on a resource just made, and returns the resource; if the step throws, closes the
+   * resource first (its close's failure suppressed) so that nothing made is left open.
+   */
+  public static <T extends AutoCloseable> T closeIfFails(T resource, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException | Error e) {
+      closeAll(java.util.List.of(resource), e);
+      throw e;
+    }
+    return resource;
+  }
 }

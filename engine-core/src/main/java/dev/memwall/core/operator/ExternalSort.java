@@ -222,14 +222,7 @@ public final class ExternalSort implements AutoCloseable {
    * the result.
    */
   public Table finish(List<List<TableBuilder>> partsByWorker) {
-    Table result = spilled() ? merged(partsByWorker) : inMemory(partsByWorker);
-    try {
-      report();
-    } catch (RuntimeException | Error e) {
-      result.close();
-      throw e;
-    }
-    return result;
+    return Closing.closeIfFails(spilled() ? merged(partsByWorker) : inMemory(partsByWorker), this::report);
   }
 
   /**
@@ -241,14 +234,7 @@ public final class ExternalSort implements AutoCloseable {
    */
   public ResultParts finishInParts(List<List<TableBuilder>> partsByWorker) {
     if (!spilled()) {
-      Table whole = inMemory(partsByWorker);
-      try {
-        report();
-      } catch (RuntimeException | Error e) {
-        whole.close();
-        throw e;
-      }
-      return ResultParts.whole(whole, this);
+      return ResultParts.whole(Closing.closeIfFails(inMemory(partsByWorker), this::report), this);
     }
     return new MergedParts(openMerge(partsByWorker));
   }

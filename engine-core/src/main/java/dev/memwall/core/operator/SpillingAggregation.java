@@ -583,19 +583,9 @@ public final class SpillingAggregation implements AutoCloseable {
    * @throws dev.memwall.core.spill.SpillException naming the operator where the disk fails it
    */
   public Table finish(List<Worker> finished) {
-    Table result;
-    if (spilled || partitioned || mergesLarge(finished)) {
-      result = partitionedResult(finished, false).all();
-    } else {
-      result = inMemoryResult(finished);
-    }
-    try {
-      report();
-    } catch (RuntimeException | Error e) {
-      result.close();
-      throw e;
-    }
-    return result;
+    Table result = spilled || partitioned || mergesLarge(finished) ? partitionedResult(finished, false).all()
+        : inMemoryResult(finished);
+    return Closing.closeIfFails(result, this::report);
   }
 
   /**
@@ -608,14 +598,7 @@ public final class SpillingAggregation implements AutoCloseable {
     if (spilled || partitioned || mergesLarge(finished)) {
       return partitionedResult(finished, true);
     }
-    Table whole = inMemoryResult(finished);
-    try {
-      report();
-    } catch (RuntimeException | Error e) {
-      whole.close();
-      throw e;
-    }
-    return ResultParts.whole(whole, this);
+    return ResultParts.whole(Closing.closeIfFails(inMemoryResult(finished), this::report), this);
   }
 
   private void report() {

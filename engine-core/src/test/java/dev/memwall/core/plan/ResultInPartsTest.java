@@ -70,85 +70,86 @@ class ResultInPartsTest {
     }
   }
 
-  /** Half of the result's bytes in all, an eighth of them for the operator's working memory. */
-  private ExecutionContext.Builder bounded(EngineMemory memory, Expected expected) {
-    return ExecutionContext.builder(memory).threads(1).memoryLimit(expected.bytes() / 8).spillDirectory(root);
+  /** What a test does over its table, in a memory of half the result's bytes. */
+  private interface Check {
+    void run(Table table, Expected expected, EngineMemory memory, ExecutionContext.Builder bounded, int directories)
+        throws IOException;
+  }
+
+  /**
+   * Runs {@code check} over a table made from {@code seed}, in a memory of half the result's bytes with an
+   * eighth of them for the operator's working memory; then every byte is free and no spill file is left.
+   */
+  private void inHalfTheMemory(Shape shape, long seed, boolean manyStrings, EngineMemory data, Check check)
+      throws IOException {
+    try (Table table = SpillTestData.table(data, seed, ROWS, 100_000, manyStrings)) {
+      Expected expected = expected(shape, table, data);
+      int directories = SpillDirectory.liveDirectories();
+      try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("half the result", expected.bytes() / 2))) {
+        check.run(table, expected, memory,
+            ExecutionContext.builder(memory).threads(1).memoryLimit(expected.bytes() / 8).spillDirectory(root),
+            directories);
+        assertEquals(0, memory.allocatedBytes());
+        SpillTestData.assertNoSpillLeft(root, directories);
+      }
+    }
   }
 
   @ParameterizedTest
   @EnumSource(Shape.class)
   void aResultLargerThanItsMemoryIsReadInParts(Shape shape, EngineMemory data) throws IOException {
-    try (Table table = SpillTestData.table(data, 11, ROWS, 100_000, false)) {
-      Expected expected = expected(shape, table, data);
-      int directories = SpillDirectory.liveDirectories();
-      try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("half the result", expected.bytes() / 2))) {
-        List<SpillReport> reports = new ArrayList<>();
-        ExecutionContext context = bounded(memory, expected).spillReports(reports::add).build();
-        BudgetExceededException whole = assertThrows(BudgetExceededException.class,
-            () -> shape.plan(table).execute(context).close());
-        assertTrue(whole.getMessage().contains("output"), whole.getMessage());
-        SpillTestData.assertNoSpillLeft(root, directories);
+    inHalfTheMemory(shape, 11, false, data, (table, expected, memory, bounded, directories) -> {
+      List<SpillReport> reports = new ArrayList<>();
+      ExecutionContext context = bounded.spillReports(reports::add).build();
+      BudgetExceededException whole = assertThrows(BudgetExceededException.class,
+          () -> shape.plan(table).execute(context).close());
+      assertTrue(whole.getMessage().contains("output"), whole.getMessage());
+      SpillTestData.assertNoSpillLeft(root, directories);
 
-        List<List<Object>> rows = new ArrayList<>();
-        int parts = 0;
-        try (TableReader.Tables result = shape.plan(table).parts(context, null)) {
-          for (Table next = result.next(); next != null; next = result.next()) {
-            try (Table part = next) {
-              rows.addAll(SpillTestData.rows(part));
-              parts++;
-            }
+      List<List<Object>> rows = new ArrayList<>();
+      int parts = 0;
+      try (TableReader.Tables result = shape.plan(table).parts(context, null)) {
+        for (Table next = result.next(); next != null; next = result.next()) {
+          try (Table part = next) {
+            rows.addAll(SpillTestData.rows(part));
+            parts++;
           }
         }
-        assertEquals(expected.rows(), shape.ordered(rows));
-        assertTrue(parts >= 4, parts + " parts");
-        assertTrue(reports.getLast().spilled(), reports.getLast().toString());
-        assertEquals(0, memory.allocatedBytes());
-        SpillTestData.assertNoSpillLeft(root, directories);
       }
-    }
+      assertEquals(expected.rows(), shape.ordered(rows));
+      assertTrue(parts >= 4, parts + " parts");
+      assertTrue(reports.getLast().spilled(), reports.getLast().toString());
+    });
   }
 
   @ParameterizedTest
   @EnumSource(Shape.class)
   void closingAfterTheFirstPartFreesTheOperatorAndItsRuns(Shape shape, EngineMemory data) throws IOException {
-    try (Table table = SpillTestData.table(data, 12, ROWS, 100_000, true)) {
-      Expected expected = expected(shape, table, data);
-      int directories = SpillDirectory.liveDirectories();
-      try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("half the result", expected.bytes() / 2))) {
-        try (TableReader.Tables result = shape.plan(table).parts(bounded(memory, expected).build(), null)) {
-          try (Table first = result.next()) {
-            assertNotNull(first);
-            assertTrue(first.rowCount() > 0 && first.rowCount() < expected.rows().size(), first.rowCount() + " rows");
-            if (shape == Shape.SORT) {
-              assertEquals(expected.rows().subList(0, (int) first.rowCount()), shape.ordered(SpillTestData.rows(first)));
-            }
+    inHalfTheMemory(shape, 12, true, data, (table, expected, memory, bounded, directories) -> {
+      try (TableReader.Tables result = shape.plan(table).parts(bounded.build(), null)) {
+        try (Table first = result.next()) {
+          assertNotNull(first);
+          assertTrue(first.rowCount() > 0 && first.rowCount() < expected.rows().size(), first.rowCount() + " rows");
+          if (shape == Shape.SORT) {
+            assertEquals(expected.rows().subList(0, (int) first.rowCount()), shape.ordered(SpillTestData.rows(first)));
           }
-          assertTrue(SpillDirectory.liveDirectories() > directories, "the runs are on disk while parts are left");
         }
-        assertEquals(0, memory.allocatedBytes());
-        SpillTestData.assertNoSpillLeft(root, directories);
+        assertTrue(SpillDirectory.liveDirectories() > directories, "the runs are on disk while parts are left");
       }
-    }
+    });
   }
 
   /** Nothing else checks the token between parts: the start of each round does. */
   @ParameterizedTest
   @EnumSource(Shape.class)
   void aCancelBetweenPartsStopsByNameAndFreesEverything(Shape shape, EngineMemory data) throws IOException {
-    try (Table table = SpillTestData.table(data, 13, ROWS, 100_000, false)) {
-      Expected expected = expected(shape, table, data);
-      int directories = SpillDirectory.liveDirectories();
+    inHalfTheMemory(shape, 13, false, data, (table, expected, memory, bounded, directories) -> {
       CancellationToken token = new CancellationToken();
-      try (EngineMemory memory = EngineMemory.create(MemoryBudget.of("half the result", expected.bytes() / 2))) {
-        try (TableReader.Tables result = shape.plan(table).parts(bounded(memory, expected).cancellation(token).build(),
-            null)) {
-          result.next().close();
-          token.cancel();
-          assertThrows(QueryCancelledException.class, result::next);
-        }
-        assertEquals(0, memory.allocatedBytes());
-        SpillTestData.assertNoSpillLeft(root, directories);
+      try (TableReader.Tables result = shape.plan(table).parts(bounded.cancellation(token).build(), null)) {
+        result.next().close();
+        token.cancel();
+        assertThrows(QueryCancelledException.class, result::next);
       }
-    }
+    });
   }
 }
