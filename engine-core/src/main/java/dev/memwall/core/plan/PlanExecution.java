@@ -59,18 +59,21 @@ final class PlanExecution {
 
   /**
    * The result in rounds: every pipeline but the last runs now; the last one, if it streams, runs a
-   * round per {@link TableReader.Tables#next} call; one ending in a sort or an aggregation hands out a
-   * part of its result per call where it spilled ({@link #inParts}); one ending in another breaker runs
-   * whole at the first.
+   * round per {@link TableReader.Tables#next} call. Where the last breaker is a sort or an aggregation,
+   * it hands out a part of its result per call where it spilled ({@link #inParts}), and the streaming
+   * steps after it (a projection, a filter) run over each part. A plan ending in another breaker runs
+   * whole at the first call.
    */
   TableReader.Tables rounds() {
     int last = steps.size();
     while (last > 0 && Step.isStreaming(steps.get(last - 1))) {
       last--;
     }
-    if (last == steps.size() && !steps.isEmpty() && (steps.getLast() instanceof OrderBy
-        || steps.getLast() instanceof TopN || steps.getLast() instanceof Aggregation)) {
-      return inParts();
+    if (last > 0 && (steps.get(last - 1) instanceof OrderBy || steps.get(last - 1) instanceof TopN
+        || steps.get(last - 1) instanceof Aggregation)) {
+      TableReader.Tables parts = inParts(last);
+      return last == steps.size() ? parts
+          : throughSteps(parts, steps.subList(last, steps.size()), !(steps.get(last - 1) instanceof Aggregation));
     }
     if (last == steps.size() && !steps.isEmpty()) { // ends in another breaker
       return TableReader.Tables.of(run());
@@ -130,26 +133,26 @@ final class PlanExecution {
   }
 
   /**
-   * The rounds of a plan ending in an ORDER BY, a top-N or an aggregation: the pipelines before its
-   * last run now, then the last one's workers feed the operator, and an operator that spilled hands out
-   * its result a part per round ({@link ExternalSort#finishInParts},
+   * The rounds of the first {@code end} steps, which end in an ORDER BY, a top-N or an aggregation: the
+   * pipelines before its pipeline run now, then that pipeline's workers feed the operator, and an
+   * operator that spilled hands out its result a part per round ({@link ExternalSort#finishInParts},
    * {@link SpillingAggregation#finishInParts}), so the result is never held whole. A sort of a table
    * already in memory, with no step between, sorts it in memory, in one round.
    */
-  private TableReader.Tables inParts() {
-    int first = steps.size() - 1;
+  private TableReader.Tables inParts(int end) {
+    int first = end - 1;
     while (first > 0 && Step.isStreaming(steps.get(first - 1))) {
       first--;
     }
-    Step breaker = steps.getLast();
+    Step breaker = steps.get(end - 1);
     Table head = first == 0 ? null : new PlanExecution(source, steps.subList(0, first), context).run();
     ResultParts parts;
     try {
       ScanSource input = head == null ? source : new ScanSource.OfTable(head, headInOrder(first));
-      if (input.table() != null && first == steps.size() - 1 && !(breaker instanceof Aggregation)) {
+      if (input.table() != null && first == end - 1 && !(breaker instanceof Aggregation)) {
         return TableReader.Tables.of(runPipeline(input, List.of(), breaker, context));
       }
-      Pipeline chain = Pipeline.of(input.schema(), steps.subList(first, steps.size() - 1));
+      Pipeline chain = Pipeline.of(input.schema(), steps.subList(first, end - 1));
       parts = switch (breaker) {
         case TopN topN -> sortInParts(input, chain, topN.keys(), topN.rows(), context);
         case OrderBy order -> sortInParts(input, chain, order.keys(), Long.MAX_VALUE, context);
@@ -166,6 +169,26 @@ final class PlanExecution {
       @Override
       public Table next() {
         return parts.next();
+      }
+
+      @Override
+      public void close() {
+        parts.close();
+      }
+    };
+  }
+
+  /**
+   * {@code parts} with the streaming {@code tail} (projections, filters) run over each, read by one
+   * worker where the parts are {@code inOrder}, so that their order holds.
+   */
+  private TableReader.Tables throughSteps(TableReader.Tables parts, List<Step> tail, boolean inOrder) {
+    return new TableReader.Tables() {
+      @Override
+      public Table next() {
+        try (Table part = parts.next()) {
+          return part == null ? null : new PlanExecution(new ScanSource.OfTable(part, inOrder), tail, context).run();
+        }
       }
 
       @Override
