@@ -66,12 +66,22 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
 
   @Override
   public Iterator<InternalRow> call(Iterator<InternalRow> rows) {
+    return call(rows, null);
+  }
+
+  /** This task, adding each task's peak memory and spilled bytes to {@code metrics}. */
+  FlatMapFunction<Iterator<InternalRow>, InternalRow> measured(OperatorMetrics metrics) {
+    return rows -> call(rows, metrics);
+  }
+
+  /** The output rows of the groups of {@code rows}; {@code metrics} (may be null) gets the task's peak memory and spill. */
+  Iterator<InternalRow> call(Iterator<InternalRow> rows, OperatorMetrics metrics) {
     FinalAggregation aggregation = aggregation();
     List<OutputSlot> slots = aggregation.slots();
     DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
         .toArray(DataType[]::new);
     Projection project = project();
-    return ResultRows.run("memwall final aggregation", taskMemoryBytes, Long.MAX_VALUE, rows, aggregation.inputTypes(),
+    return ResultRows.run(new ResultRows.Work("memwall final aggregation", taskMemoryBytes, Long.MAX_VALUE, metrics), rows, aggregation.inputTypes(),
         aggregation::plan, (batch, row) -> {
           Object[] values = new Object[slots.size()];
           for (int i = 0; i < values.length; i++) {

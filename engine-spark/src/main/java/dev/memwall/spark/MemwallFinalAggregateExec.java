@@ -70,7 +70,7 @@ public final class MemwallFinalAggregateExec extends MemwallUnaryExec {
 
   @Override
   public RDD<InternalRow> doExecute() {
-    return child.execute().toJavaRDD().mapPartitions(task).rdd();
+    return child.execute().toJavaRDD().mapPartitions(task.measured(operatorMetrics())).rdd();
   }
 
   @Override

@@ -66,7 +66,7 @@ public final class MemwallSortExec extends MemwallUnaryExec {
 
   @Override
   public RDD<InternalRow> doExecute() {
-    return child.execute().toJavaRDD().mapPartitions(task).rdd();
+    return child.execute().toJavaRDD().mapPartitions(task.measured(operatorMetrics())).rdd();
   }
 
   @Override

@@ -78,9 +78,10 @@ public final class MemwallTakeOrderedExec extends MemwallUnaryExec {
     if (input.getNumPartitions() == 0) {
       return input.rdd();
     }
+    OperatorMetrics metrics = operatorMetrics();
     JavaRDD<InternalRow> gathered = input.getNumPartitions() == 1 ? input
         // the rows are copied: the shuffle may hold them beyond the iterator's next row
-        : input.mapPartitions(local).map(InternalRow::copy).coalesce(1, true);
+        : input.mapPartitions(local.measured(metrics)).map(InternalRow::copy).coalesce(1, true);
     List<Expression> projections = CollectionConverters.asJava(projectList).stream()
         .map(e -> (Expression) e).toList();
     Seq<Attribute> attributes = child.output();
@@ -88,7 +89,7 @@ public final class MemwallTakeOrderedExec extends MemwallUnaryExec {
     FlatMapFunction<java.util.Iterator<InternalRow>, InternalRow> project = rows -> {
       UnsafeProjection projection = UnsafeProjection.create(
           CollectionConverters.asScala(projections).toSeq(), attributes);
-      java.util.Iterator<InternalRow> sorted = top.call(rows);
+      java.util.Iterator<InternalRow> sorted = top.call(rows, metrics);
       return new java.util.Iterator<>() {
         @Override
         public boolean hasNext() {

@@ -29,26 +29,36 @@ final class ResultRows implements Iterator<InternalRow> {
   }
 
   /**
+   * What runs in the task, and with what memory.
+   *
+   * @param name what runs, for the budget's name
+   * @param taskMemoryBytes the most memwall memory the task asks Spark for
+   * @param workingMemoryBytes the most working memory memwall's operators may hold together
+   *     ({@link dev.memwall.core.plan.ExecutionContext#memoryLimit}; {@link Long#MAX_VALUE}: the task's)
+   * @param metrics where the task's peak memory and spilled bytes are added when it ends (null: nowhere)
+   */
+  record Work(String name, long taskMemoryBytes, long workingMemoryBytes, OperatorMetrics metrics) {}
+
+  /**
    * Runs a memwall plan over {@code rows} in new {@link TaskResources} of the current task and returns its
    * result's rows: {@code plan} makes the plan over the rows read into memwall's batches of {@code types}
    * ({@link RowBatches}), which runs at once on the task's thread, up to its result's first part.
    *
-   * @param name what runs, for the budget's name
-   * @param workingMemoryBytes the most working memory memwall's operators may hold together
-   *     ({@link dev.memwall.core.plan.ExecutionContext#memoryLimit}; {@link Long#MAX_VALUE}: the task's)
    * @param skip the result's first rows to leave out
    * @throws dev.memwall.core.concurrent.QueryCancelledException or Spark's {@code TaskKilledException} when
    *     the task is killed, everything freed first
    */
-  static ResultRows run(String name, long taskMemoryBytes, long workingMemoryBytes, Iterator<InternalRow> rows,
-      org.apache.spark.sql.types.DataType[] types, java.util.function.Function<RowBatches, Plan> plan,
-      RowMaker maker, long skip) {
-    TaskResources resources = TaskResources.open(name, taskMemoryBytes);
+  static ResultRows run(Work work, Iterator<InternalRow> rows, org.apache.spark.sql.types.DataType[] types,
+      java.util.function.Function<RowBatches, Plan> plan, RowMaker maker, long skip) {
+    TaskResources resources = TaskResources.open(work.name(), work.taskMemoryBytes());
     try {
+      if (work.metrics() != null) {
+        resources.own(() -> work.metrics().record(resources)); // closed last of what is owned: the peak is final
+      }
       resources.checkKilled();
       RowBatches batches = new RowBatches(rows, types, resources.memory().arrow());
-      ExecutionContext context = workingMemoryBytes == Long.MAX_VALUE ? resources.context()
-          : resources.context().toBuilder().memoryLimit(workingMemoryBytes).build();
+      ExecutionContext context = work.workingMemoryBytes() == Long.MAX_VALUE ? resources.context()
+          : resources.context().toBuilder().memoryLimit(work.workingMemoryBytes()).build();
       TableReader.Tables parts = resources.own(plan.apply(batches).parts(context, null));
       ResultRows result = new ResultRows(resources, parts, maker);
       for (long left = skip; left > 0 && result.hasNext(); left--) {

@@ -52,6 +52,16 @@ record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long o
 
   @Override
   public Iterator<InternalRow> call(Iterator<InternalRow> rows) {
+    return call(rows, null);
+  }
+
+  /** This task, adding each task's peak memory and spilled bytes to {@code metrics}. */
+  FlatMapFunction<Iterator<InternalRow>, InternalRow> measured(OperatorMetrics metrics) {
+    return rows -> call(rows, metrics);
+  }
+
+  /** The sorted rows of {@code rows}; {@code metrics} (may be null) gets the task's peak memory and spill. */
+  Iterator<InternalRow> call(Iterator<InternalRow> rows, OperatorMetrics metrics) {
     SortSpec.Result translation = SortSpec.of(input, order);
     if (translation.spec() == null) {
       throw new IllegalStateException("memwall: the sort planned on the driver does not translate in the task: "
@@ -60,7 +70,8 @@ record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long o
     SortSpec spec = translation.spec();
     DataType[] types = spec.types();
     UnsafeProjection project = UnsafeProjection.create(types);
-    return ResultRows.run("memwall sort", taskMemoryBytes, Math.min(WORKING_MEMORY, taskMemoryBytes / 2), rows, types, batches -> spec.plan(batches, limit),
+    return ResultRows.run(new ResultRows.Work("memwall sort", taskMemoryBytes,
+        Math.min(WORKING_MEMORY, taskMemoryBytes / 2), metrics), rows, types, batches -> spec.plan(batches, limit),
         (batch, row) -> {
           Object[] values = new Object[types.length];
           for (int i = 0; i < values.length; i++) {

@@ -54,6 +54,8 @@ final class TaskResources implements AutoCloseable {
   private final ExecutionContext context;
   private final Deque<AutoCloseable> owned = new ArrayDeque<>();
   private final TaskContext task;
+  /** Bytes this work's operators wrote to spill files. */
+  private final AtomicLong spilled = new AtomicLong();
   private boolean closed;
 
   private TaskResources(String name, TaskContext task, TaskMemoryLease lease, MemoryBudget budget) {
@@ -62,7 +64,10 @@ final class TaskResources implements AutoCloseable {
     this.lease = lease;
     this.memory = EngineMemory.create(budget);
     this.context = ExecutionContext.builder(memory).threads(1).cancellation(token)
-        .spillReports(report -> SPILLED.addAndGet(report.spilledBytes())).build();
+        .spillReports(report -> {
+          spilled.addAndGet(report.spilledBytes());
+          SPILLED.addAndGet(report.spilledBytes());
+        }).build();
     OPEN.add(this);
   }
 
@@ -112,6 +117,16 @@ final class TaskResources implements AutoCloseable {
       token.cancel();
       task.killTaskIfInterrupted();
     }
+  }
+
+  /** The most memwall memory this work has held at once. */
+  long peakBytes() {
+    return memory.budget().peakBytes();
+  }
+
+  /** Bytes this work's operators have written to spill files. */
+  long spilledBytesOfTask() {
+    return spilled.get();
   }
 
   /** Registers {@code resource} to be closed by {@link #close}, before the memory; returns it. */

@@ -94,6 +94,9 @@ class ShortOfMemoryTest {
       assertTrue(MemwallExtensions.explain(memwall).stream().anyMatch(line -> line.startsWith("memwall runs: MemwallFinal")),
           MemwallExtensions.explain(memwall).toString());
       assertTrue(TaskResources.spilledBytes() > spilled, "the final aggregation spilled");
+      List<MemwallUnaryExec> finals = Plans.memwallOperators(memwall);
+      assertEquals(1, finals.size(), finals.toString());
+      assertTrue(finals.getFirst().metrics().apply(OperatorMetrics.SPILL_SIZE).value() > 0, "Spark's UI shows the spill");
     } finally {
       spark.conf().unset(MemwallSettings.TASK_MEMORY);
     }

@@ -127,11 +127,16 @@ class SortTest {
       long spilled = TaskResources.spilledBytes();
       for (String sql : List.of("select * from t order by x, id", "select * from t order by s desc, id",
           "select * from t order by x, id limit 20000")) {
-        List<String> explained = assertSameAsSpark(sql);
-        assertTrue(explained.stream().anyMatch(line -> line.startsWith("memwall runs: MemwallSort")
-            || line.startsWith("memwall runs: MemwallTakeOrdered")), explained.toString());
+        Dataset<Row> memwall = SparkTestSession.assertSameWithMemwall(spark, sql, SparkTestSession::orderedRows)
+            .memwall();
+        SparkTestSession.assertTaskResourcesFreed();
         assertTrue(TaskResources.spilledBytes() > spilled, sql + ": the sort spilled");
         spilled = TaskResources.spilledBytes();
+        // Spark's UI shows it as for its own sort: the spill, and a peak of memwall memory
+        List<MemwallUnaryExec> sorts = Plans.memwallOperators(memwall);
+        assertEquals(1, sorts.size(), sorts.toString());
+        assertTrue(sorts.getFirst().metrics().apply(OperatorMetrics.SPILL_SIZE).value() > 0, sql);
+        assertTrue(sorts.getFirst().metrics().apply(OperatorMetrics.PEAK_MEMORY).value() > 0, sql);
       }
     } finally {
       spark.conf().unset(MemwallSettings.TASK_MEMORY);
