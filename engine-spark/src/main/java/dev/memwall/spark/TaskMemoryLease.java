@@ -13,7 +13,9 @@ import org.apache.spark.memory.TaskMemoryManager;
  * rounded up to a step that doubles with what it holds (at least {@value #FIRST_STEP} bytes), so that a
  * task holds what its operators use rather than a share taken up front, and asks Spark a few times, not
  * per allocation. Spark may make other consumers of the task spill to grant it, and may grant less; it
- * never grants beyond the lease's {@code maxBytes} ({@link MemwallSettings#TASK_MEMORY}). A reservation
+ * never grants beyond the lease's {@code maxBytes} ({@link MemwallSettings#TASK_MEMORY}). The budget's
+ * {@linkplain MemoryBudget#availableBytes room}, which operators size their shares from, counts what the
+ * lease may still grow by ({@link #growableBytes}). A reservation
  * that still does not fit is refused with memwall's {@link BudgetExceededException} naming the budget, and
  * the operator works within what it has (a partial aggregation emits its groups early) or fails by name.
  *
@@ -67,6 +69,12 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
       return 0;
     }
     return acquireMemory(Math.min(room, Math.max(bytes, Math.max(FIRST_STEP, held))));
+  }
+
+  /** What Spark may still grant: the lease's limit less what it holds (Spark's own share may be less). */
+  @Override
+  public synchronized long growableBytes() {
+    return Math.max(0, maxBytes - getUsed());
   }
 
   /**

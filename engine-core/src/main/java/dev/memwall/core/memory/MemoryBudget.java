@@ -33,6 +33,15 @@ public final class MemoryBudget {
      * possibly less or more than asked (a reservation that still does not fit is refused).
      */
     long grant(long bytes);
+
+    /**
+     * The most the host may still grant (such as its limit less what it has granted): an upper bound,
+     * which {@link #availableBytes} counts so that operators that size their shares from it see the room
+     * they may grow into, not only what has been granted so far. 0 by default: nothing promised.
+     */
+    default long growableBytes() {
+      return 0;
+    }
   }
 
   private final String name;
@@ -176,10 +185,15 @@ public final class MemoryBudget {
 
   /**
    * Bytes that could be reserved right now: the least room left in this budget and its ancestors
-   * (a snapshot; other reservations may take it first).
+   * (a snapshot; other reservations may take it first). A growing budget's room includes what its host
+   * may still grant ({@link Growth#growableBytes}), which a reservation may yet be refused.
    */
   public long availableBytes() {
     long room = Math.max(0, limitBytes.get() - reservedBytes.get());
+    if (growth != null) {
+      long growable = Math.max(0, growth.growableBytes());
+      room = room > Long.MAX_VALUE - growable ? Long.MAX_VALUE : room + growable;
+    }
     return parent == null ? room : Math.min(room, parent.availableBytes());
   }
 

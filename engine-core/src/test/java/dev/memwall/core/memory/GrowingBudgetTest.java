@@ -50,6 +50,25 @@ class GrowingBudgetTest {
     void giveBack(long bytes) {
       granted.addAndGet(-bytes);
     }
+
+    @Override
+    public long growableBytes() {
+      return capacity - granted.get();
+    }
+  }
+
+  @Test
+  void theRoomCountsWhatTheHostMayStillGrant() {
+    Pool pool = new Pool(1000, 0);
+    MemoryBudget budget = MemoryBudget.growing("task", 0, pool);
+    assertEquals(1000, budget.availableBytes(), "an operator sizing its share sees the room it may grow into");
+    budget.reserve(300);
+    assertEquals(700, budget.availableBytes());
+    MemoryBudget child = budget.child("operator", 500);
+    assertEquals(500, child.availableBytes());
+    assertEquals(1000, MemoryBudget.growing("unpromised", 1000, bytes -> 0).availableBytes(),
+        "a growth that promises nothing leaves the limit's room");
+    budget.release(300);
   }
 
   @Test
