@@ -1,5 +1,7 @@
 package dev.memwall.core;
 
+import java.util.List;
+
 /**
  * Closes several resources as one step: every one is closed even when an earlier one fails, and one
  * exception reports them all. Elements that are not {@link AutoCloseable} are skipped. Thread safety:
@@ -50,7 +52,7 @@ public final class Closing {
     try {
       step.run();
     } catch (RuntimeException | Error e) {
-      closeAll(java.util.List.of(resource), e);
+      closeAll(List.of(resource), e);
       throw e;
     }
     return resource;

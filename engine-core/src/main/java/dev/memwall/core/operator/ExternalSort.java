@@ -12,6 +12,7 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
@@ -398,7 +399,7 @@ public final class ExternalSort implements AutoCloseable {
 
     @Override
     public void close() {
-      Closing.closeAll(java.util.Arrays.asList(merge, ExternalSort.this));
+      Closing.closeAll(Arrays.asList(merge, ExternalSort.this));
       merge = null;
     }
   }
