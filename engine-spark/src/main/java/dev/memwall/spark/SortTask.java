@@ -18,12 +18,13 @@ import org.apache.spark.sql.types.DataType;
  * a top-N that keeps the best rows), and hands out Spark rows of the same columns one at a time, the first
  * {@code offset} left out.
  *
- * <p>Memory: the sort holds at most {@value #WORKING_MEMORY} bytes of working memory (or half the task's memwall
- * memory, if less: the rest reads the input and holds a part of the result), and spills sorted runs past it; a sort that spilled merges its runs a part at a time as
- * Spark reads the rows ({@link ResultRows}), so a partition of any size is sorted in that memory and a part of
- * the result. The bound is what Spark grants a task on any executor memory worth running on, not a share of
- * {@link MemwallSettings#TASK_MEMORY} (an upper bound, which Spark may refuse long before): a sort that
- * outgrew what Spark grants could not spill, since sorting a run takes memory beside it.
+ * <p>Memory: the sort holds at most {@value #WORKING_MEMORY} bytes of working memory (or half the task's
+ * memwall memory, if less: the rest reads the input and holds a part of the result), and spills sorted runs
+ * past it; a sort that spilled merges its runs a part at a time as Spark reads the rows ({@link ResultRows}),
+ * so a partition of any size is sorted in that memory. The bound is fixed rather than a share of
+ * {@link MemwallSettings#TASK_MEMORY}, which is only an upper bound that Spark may refuse long before: 128 MiB
+ * is within what Spark grants a task on executors of a few GiB, and a sort that outgrew what Spark grants
+ * could not spill, since sorting a run takes memory beside it.
  *
  * <p>Ownership, cancellation: as {@link FinalAggregateTask}'s. Serializable: it carries Spark's own
  * attributes and sort orders and translates them again in the task.

@@ -451,8 +451,9 @@ public final class Plan {
    * spilled, each part is merged from the sorted runs as it is asked for, so that memory holds the
    * merge's readers and one part, however large the result; when it ends in an aggregation whose groups
    * went out as partitioned runs (it spilled, or its threads' tables merge by partitions), each part
-   * aggregates a round of partitions; any other result (one that fit in memory, frequent values) is
-   * produced first and handed out as one part.
+   * aggregates a round of partitions (streaming steps after the sort or the aggregation, such as the
+   * projection SQL plans end with, run over each part); any other result (one that fit in memory,
+   * frequent values) is produced first and handed out as one part.
    *
    * <p>Control and ownership: as {@link #stream}'s. Each part is the caller's to close; closing the
    * parts early frees everything the plan holds, then {@code resources} (may be null).
