@@ -21,7 +21,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * What a task of {@link MemwallFinalAggregateExec} runs over its partition of partial rows: reads them into
  * memwall's Arrow batches as it goes ({@link RowBatches}), merges them per group with memwall's hash
  * aggregation ({@link FinalAggregation}) on the task's thread with the task's {@link TaskResources}
- * (spilling when the groups outgrow the task's memory), and hands out Spark's output rows one at a time:
+ * (spilling when the groups outgrow half the task's memory, or what Spark grants; the other half reads the
+ * partial rows and holds a part of the result), and hands out Spark's output rows one at a time:
  * each group's merged buffers, evaluated by Spark's own {@code evaluateExpression}s, then its result
  * expressions.
  *
@@ -81,8 +82,10 @@ record FinalAggregateTask(List<Attribute> input, List<NamedExpression> grouping,
     DataType[] types = java.util.Arrays.stream(aggregation.merged().fields()).map(f -> f.dataType())
         .toArray(DataType[]::new);
     Projection project = project();
-    return ResultRows.run(new ResultRows.Work("memwall final aggregation", taskMemoryBytes, Long.MAX_VALUE, metrics), rows, aggregation.inputTypes(),
-        aggregation::plan, (batch, row) -> {
+    // half the memory for the groups: the rest reads the partial rows and holds a part of the result
+    long workingMemory = Math.max(1, taskMemoryBytes / 2);
+    return ResultRows.run(new ResultRows.Work("memwall final aggregation", taskMemoryBytes, workingMemory, metrics),
+        rows, aggregation.inputTypes(), aggregation::plan, (batch, row) -> {
           Object[] values = new Object[slots.size()];
           for (int i = 0; i < values.length; i++) {
             values[i] = SparkValues.of(batch, row, slots.get(i), types[i]);

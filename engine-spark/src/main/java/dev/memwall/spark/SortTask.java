@@ -71,8 +71,9 @@ record SortTask(List<Attribute> input, List<SortOrder> order, long limit, long o
     SortSpec spec = translation.spec();
     DataType[] types = spec.types();
     UnsafeProjection project = UnsafeProjection.create(types);
-    return ResultRows.run(new ResultRows.Work("memwall sort", taskMemoryBytes,
-        Math.min(WORKING_MEMORY, taskMemoryBytes / 2), metrics), rows, types, batches -> spec.plan(batches, limit),
+    long workingMemory = Math.max(1, Math.min(WORKING_MEMORY, taskMemoryBytes / 2));
+    return ResultRows.run(new ResultRows.Work("memwall sort", taskMemoryBytes, workingMemory, metrics), rows, types,
+        batches -> spec.plan(batches, limit),
         (batch, row) -> {
           Object[] values = new Object[types.length];
           for (int i = 0; i < values.length; i++) {
