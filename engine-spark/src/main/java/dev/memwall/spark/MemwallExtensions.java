@@ -60,27 +60,33 @@ public final class MemwallExtensions extends AbstractFunction1<SparkSessionExten
    */
   public static List<String> explain(Dataset<?> dataset) {
     List<String> lines = new ArrayList<>();
-    walk(dataset.queryExecution().executedPlan(), lines);
+    forEachNode(dataset.queryExecution().executedPlan(), plan -> {
+      if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallFinalAggregateExec
+          || plan instanceof MemwallSortExec || plan instanceof MemwallTakeOrderedExec
+          || plan instanceof MemwallHashJoinExec) {
+        lines.add("memwall runs: " + plan.simpleString(10));
+      }
+      if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
+        lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "
+            + plan.getTagValue(PartialAggregateRule.FALLBACK).get());
+      }
+    });
     return lines;
   }
 
-  private static void walk(SparkPlan plan, List<String> lines) {
-    if (plan instanceof MemwallPartialAggregateExec || plan instanceof MemwallFinalAggregateExec
-        || plan instanceof MemwallSortExec || plan instanceof MemwallTakeOrderedExec
-        || plan instanceof MemwallHashJoinExec) {
-      lines.add("memwall runs: " + plan.simpleString(10));
-    }
-    if (plan.getTagValue(PartialAggregateRule.FALLBACK).isDefined()) {
-      lines.add("memwall leaves to Spark: " + plan.simpleString(5) + ": "
-          + plan.getTagValue(PartialAggregateRule.FALLBACK).get());
-    }
+  /**
+   * Visits {@code plan} and every node under it, depth first, looking into adaptive execution's final plan
+   * and its query stages.
+   */
+  static void forEachNode(SparkPlan plan, java.util.function.Consumer<SparkPlan> action) {
+    action.accept(plan);
     if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      walk(adaptive.executedPlan(), lines);
+      forEachNode(adaptive.executedPlan(), action);
     } else if (plan instanceof QueryStageExec stage) {
-      walk(stage.plan(), lines);
+      forEachNode(stage.plan(), action);
     }
     for (SparkPlan child : CollectionConverters.asJava(plan.children())) {
-      walk(child, lines);
+      forEachNode(child, action);
     }
   }
 }
