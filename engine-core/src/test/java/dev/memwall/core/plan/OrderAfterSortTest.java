@@ -8,7 +8,6 @@ import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.LeakCheck;
 import dev.memwall.core.operator.SortKey;
-import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
@@ -45,19 +44,6 @@ class OrderAfterSortTest {
     }
   }
 
-  /** The rows of {@code table} as (k, v), closing it. */
-  private static List<List<Long>> rows(Table table) {
-    try (table) {
-      List<List<Long>> rows = new ArrayList<>();
-      for (Batch batch : table.batches()) {
-        for (int r = 0; r < batch.rowCount(); r++) {
-          rows.add(List.of(batch.column(0).getLong(r), batch.column(1).getLong(r)));
-        }
-      }
-      return rows;
-    }
-  }
-
   private static List<List<Long>> rows(ArrowReader reader) throws Exception {
     List<List<Long>> rows = new ArrayList<>();
     VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -82,7 +68,7 @@ class OrderAfterSortTest {
   @Test
   void stepsAfterASortKeepItsOrderOnEveryThreadCount(EngineMemory memory) throws Exception {
     try (Table table = table(memory); BufferAllocator host = new RootAllocator()) {
-      List<List<Long>> all = rows(Plan.scan(table).execute(ExecutionContext.singleThreaded(memory)));
+      List<List<Long>> all = TopNTest.rows(Plan.scan(table).execute(ExecutionContext.singleThreaded(memory)));
       Comparator<List<Long>> byKeyThenValue = Comparator.<List<Long>, Long>comparing(row -> row.get(0))
           .thenComparing(row -> row.get(1));
       List<List<Long>> sorted = all.stream().sorted(byKeyThenValue).toList();
@@ -96,9 +82,10 @@ class OrderAfterSortTest {
       for (int threads = 1; threads <= 4; threads++) {
         ExecutionContext context = new ExecutionContext(memory, threads);
         for (int round = 0; round < 3; round++) {
-          assertSameRows(sorted, rows(projected.execute(context)), "projected, " + threads + " threads");
-          assertSameRows(filtered, rows(kept.execute(context)), "filtered, " + threads + " threads");
-          assertSameRows(sorted.subList(0, 200_000), rows(limited.execute(context)), "limited, " + threads + " threads");
+          assertSameRows(sorted, TopNTest.rows(projected.execute(context)), "projected, " + threads + " threads");
+          assertSameRows(filtered, TopNTest.rows(kept.execute(context)), "filtered, " + threads + " threads");
+          assertSameRows(sorted.subList(0, 200_000), TopNTest.rows(limited.execute(context)),
+              "limited, " + threads + " threads");
           try (ArrowReader streamed = projected.stream(context, host)) {
             assertSameRows(sorted, rows(streamed), "streamed, " + threads + " threads");
           }

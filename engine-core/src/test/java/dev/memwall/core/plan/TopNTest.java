@@ -43,7 +43,8 @@ class TopNTest {
     }
   }
 
-  private static List<List<Long>> rows(Table table) {
+  /** The rows of a table of two 64-bit integer columns as (first, second), closing it; shared with the other plan tests. */
+  static List<List<Long>> rows(Table table) {
     try (table) {
       List<List<Long>> rows = new ArrayList<>();
       for (Batch batch : table.batches()) {
