@@ -440,7 +440,7 @@ public final class Plan {
    * stages and input need, such as join build sides; null: none) when the reader is closed.
    */
   public ArrowReader stream(ExecutionContext context, BufferAllocator allocator, AutoCloseable resources) {
-    return TableReader.of(schema(), parts(context, resources), allocator);
+    return TableReader.of(schema(), rounds(context, resources), allocator); // schema() checks the plan once
   }
 
   /**
@@ -462,6 +462,11 @@ public final class Plan {
    */
   public TableReader.Tables parts(ExecutionContext context, AutoCloseable resources) {
     schema(); // every pipeline's expressions, keys and aggregates, checked before the first allocates
+    return rounds(context, resources);
+  }
+
+  /** The parts of a plan already checked, under the context's controls. */
+  private TableReader.Tables rounds(ExecutionContext context, AutoCloseable resources) {
     return new ControlledRounds(context, () -> new PlanExecution(source, steps, context).rounds(), resources);
   }
 
