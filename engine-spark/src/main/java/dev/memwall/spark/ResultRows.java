@@ -1,11 +1,16 @@
 package dev.memwall.spark;
 
+import dev.memwall.core.Closing;
 import dev.memwall.core.arrow.TableReader;
 import dev.memwall.core.concurrent.QueryCancelledException;
 import dev.memwall.core.plan.ExecutionContext;
 import dev.memwall.core.plan.Plan;
+import dev.memwall.core.spill.SpillDirectory;
+import dev.memwall.core.spill.SpillSettings;
+import dev.memwall.core.spill.SpilledBatches;
 import dev.memwall.core.vector.Batch;
 import dev.memwall.core.vector.Table;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,12 +22,21 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * ({@link Plan#parts}), so a sort that spilled is merged a part at a time as Spark reads it, and the
  * task holds one part of its result, not all of it.
  *
+ * <p>Spill on request: when another consumer of the task needs memory and Spark asks memwall's lease to
+ * spill ({@link TaskMemoryLease#spill}), the part being read goes to disk from its unread batch on, and is
+ * read back a batch at a time, as Spark's own sorter spills the rest of a result being read. A sort's
+ * result held whole (one that fit its memory) is then read from disk instead of holding memory that
+ * another operator of the task (the other side of a sort-merge join, say) needs.
+ *
  * <p>Ownership: {@code resources} own the parts; each part is freed once its rows are read, and the
  * resources are closed after the last row, or by the task's completion listener when Spark stops reading
  * early. A returned row is valid until the next (Spark's operators copy what they keep). Thread safety: the
  * task's thread.
  */
 final class ResultRows implements Iterator<InternalRow> {
+  /** Who spills, in spill errors. */
+  private static final String SPILLER = "memwall result held in a Spark task";
+
   /** Makes the Spark row of one row of the result. */
   interface RowMaker {
     InternalRow make(Batch batch, int row);
@@ -85,25 +99,57 @@ final class ResultRows implements Iterator<InternalRow> {
   private final TaskResources resources;
   private final TableReader.Tables parts;
   private final RowMaker maker;
-  /** The part being read; null before the first and after the last. */
+  /** The task's thread: the only one on which Spark's request to spill is honoured. */
+  private final Thread thread = Thread.currentThread();
+  /** The part being read; null before the first, after the last, and once its rest went to disk. */
   private Table part;
+  /** The index in {@link #part} of {@link #current}. */
   private int batch;
+  /** The unread rest of a part that Spark asked memwall to spill, read back a batch at a time; or null. */
+  private SpilledBatches spilled;
+  /** The rows already read of the first batch read back from {@link #spilled}. */
+  private int readBefore;
+  private SpillDirectory directory;
+  /** The batch being read (of the part, or read back), and its next row; null: move on. */
+  private Batch current;
   private int row;
+  /** Whether a method of this is running: a request to spill is honoured only between them. */
+  private boolean busy;
   private boolean done;
 
   private ResultRows(TaskResources resources, TableReader.Tables parts, RowMaker maker) {
     this.resources = resources;
     this.parts = parts;
     this.maker = maker;
-    resources.own(this::closePart); // a part Spark stopped reading in is freed with the rest
-    this.part = parts.next();
+    resources.own(this::closeHeld); // what Spark stopped reading in is freed with the rest
+    startPart(parts.next());
+    resources.spillable(this::spill);
+  }
+
+  private void startPart(Table next) {
+    part = next;
+    batch = 0;
+    current = part == null || part.batches().isEmpty() ? null : part.batches().getFirst();
+    row = 0;
   }
 
   private void closePart() {
     if (part != null) {
       Table reading = part;
       part = null;
+      current = null;
       reading.close();
+    }
+  }
+
+  /** Frees the part, or the rest read back, and the spill directory. */
+  private void closeHeld() {
+    try {
+      closePart();
+    } finally {
+      Closing.closeAll(Arrays.asList(spilled, directory));
+      spilled = null;
+      directory = null;
     }
   }
 
@@ -112,32 +158,44 @@ final class ResultRows implements Iterator<InternalRow> {
     if (done) {
       return false;
     }
+    busy = true;
     try {
-      while (part != null && !inPart()) {
-        closePart();
-        part = parts.next();
-        batch = 0;
-        row = 0;
+      while (current == null || row == current.rowCount()) {
+        if (!advance()) {
+          done = true;
+          resources.close();
+          return false;
+        }
       }
+      return true;
     } catch (RuntimeException | Error e) {
       done = true;
       throw failed(resources, e);
+    } finally {
+      busy = false;
     }
-    if (part == null) {
-      done = true;
-      resources.close();
-      return false;
-    }
-    return true;
   }
 
-  /** Whether the current part has a row at or after {@code batch}/{@code row} (moving past finished batches). */
-  private boolean inPart() {
-    while (batch < part.batches().size() && row == part.batches().get(batch).rowCount()) {
-      batch++;
-      row = 0;
+  /** Moves to the next batch: read back, of the part, or of the next part; false after the last part. */
+  private boolean advance() {
+    row = 0;
+    if (spilled != null) {
+      Table back = spilled.next(resources.memory().arrow());
+      if (back != null) {
+        current = back.batches().getFirst();
+        row = readBefore;
+        readBefore = 0;
+        return true;
+      }
+      spilled.close();
+      spilled = null;
+    } else if (part != null && ++batch < part.batches().size()) {
+      current = part.batches().get(batch);
+      return true;
     }
-    return batch < part.batches().size();
+    closePart();
+    startPart(parts.next());
+    return part != null;
   }
 
   @Override
@@ -145,6 +203,36 @@ final class ResultRows implements Iterator<InternalRow> {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows of memwall's result");
     }
-    return maker.make(part.batches().get(batch), row++);
+    return maker.make(current, row++);
+  }
+
+  /**
+   * Spark asked for memory back (through the lease, on the task's thread, between two rows): the part's
+   * unread batches go to disk as they are, taking no memory to write ({@link SpilledBatches}), and are
+   * read back a batch at a time; a part read to its end is just freed. Returns the bytes freed; 0 when
+   * there is no part in memory, or the request comes from another thread or from inside this reader.
+   *
+   * @throws dev.memwall.core.spill.SpillException when the disk refuses; the part stays in memory
+   */
+  private long spill() {
+    if (busy || done || part == null || Thread.currentThread() != thread) {
+      return 0;
+    }
+    long before = resources.memory().allocatedBytes();
+    int from = current != null && row < current.rowCount() ? batch : batch + 1;
+    if (from < part.batches().size()) {
+      SpillSettings settings = resources.context().spillSettings();
+      if (!settings.enabled()) {
+        return 0;
+      }
+      if (directory == null) {
+        directory = settings.newDirectory(SPILLER);
+      }
+      spilled = SpilledBatches.write(directory.newFile("result"), part, from, SPILLER);
+      readBefore = from == batch ? row : 0;
+      resources.spilledOnRequest(spilled.bytes());
+    }
+    closePart();
+    return before - resources.memory().allocatedBytes();
   }
 }

@@ -19,10 +19,13 @@ import org.apache.spark.memory.TaskMemoryManager;
  * that still does not fit is refused with memwall's {@link BudgetExceededException} naming the budget, and
  * the operator works within what it has (a partial aggregation emits its groups early) or fails by name.
  *
- * <p>Spill: when another consumer of the task needs memory, Spark calls {@link #spill}; memwall's
- * operators here cannot spill their state on request yet, so the lease gives back the part of its grant
- * that memwall's budget does not hold, by {@linkplain MemoryBudget#shrink shrinking} the budget first, so
- * that Spark's accounting stays an upper bound of what memwall holds.
+ * <p>Spill: when another consumer of the task needs memory, Spark calls {@link #spill}. The lease gives
+ * back the part of its grant that memwall's budget does not hold, by {@linkplain MemoryBudget#shrink
+ * shrinking} the budget first, so that Spark's accounting stays an upper bound of what memwall holds; if
+ * that is not enough, it asks its {@link Spillable} (a result being read) to write what it holds to disk,
+ * and gives back what that freed. This is the contract of Spark's own operators: a sort or a hash map
+ * spills at another consumer's request only while its result is being read, and spills itself, as
+ * memwall's operators do, when its own request is refused while it builds.
  *
  * <p>Memory mode: Spark's Tungsten mode of the task ({@code OFF_HEAP} when
  * {@code spark.memory.offHeap.enabled} is set, as memwall's memory is; otherwise the on-heap execution
@@ -36,8 +39,19 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
   /** The least the lease asks Spark for at a time. */
   static final long FIRST_STEP = 4L << 20;
 
+  /** What memwall holds that it can write to disk when Spark asks for memory back. */
+  @FunctionalInterface
+  interface Spillable {
+    /**
+     * Writes what it holds to disk if it can right now (on the thread Spark asks on); returns the bytes of
+     * the lease's budget that freed. Called with the lease's lock held; must not reserve memory.
+     */
+    long spill();
+  }
+
   private final long maxBytes;
   private MemoryBudget budget;
+  private Spillable spillable;
 
   /** A lease of at most {@code maxBytes} from the task of {@code manager}. */
   TaskMemoryLease(TaskMemoryManager manager, long maxBytes) {
@@ -55,6 +69,11 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
     }
     budget = MemoryBudget.growing(name, 0, this);
     return budget;
+  }
+
+  /** Sets what {@link #spill} asks to write out when the unheld grant is not enough (null: nothing). */
+  synchronized void spillable(Spillable held) {
+    spillable = held;
   }
 
   /**
@@ -78,8 +97,9 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
   }
 
   /**
-   * Gives back up to {@code size} bytes of the grant that memwall's budget does not hold; 0 when the
-   * lease itself asked for memory, or when memwall holds all of it.
+   * Gives back up to {@code size} bytes of the grant: first what memwall's budget does not hold, then what
+   * the {@link Spillable} frees by writing it to disk; 0 when the lease itself asked for memory, or when
+   * memwall holds all of it and nothing can be written out now.
    */
   @Override
   public synchronized long spill(long size, MemoryConsumer trigger) {
@@ -87,6 +107,9 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
       return 0;
     }
     long give = budget.shrink(Math.min(size, getUsed()));
+    if (give < size && spillable != null && spillable.spill() > 0) {
+      give += budget.shrink(Math.min(size - give, getUsed() - give));
+    }
     if (give > 0) {
       freeMemory(give);
     }

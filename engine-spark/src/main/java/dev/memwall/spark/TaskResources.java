@@ -25,7 +25,8 @@ import org.apache.spark.util.TaskInterruptListener;
  *       task failure cancels, so that memwall stops at its next checkpoint;
  *   <li>an {@link ExecutionContext} with both, on the task's thread ({@code threads(1)}, no executor:
  *       memwall starts no thread inside a Spark executor), whose spilling operators count what they
- *       write in {@link #spilledBytes};
+ *       write in {@link #spilledBytes}, as does a result written out when Spark asks for memory back
+ *       ({@link #spillable});
  *   <li>the resources registered with {@link #own} (mapped tables, results), closed before the memory.
  * </ul>
  *
@@ -46,6 +47,8 @@ final class TaskResources implements AutoCloseable {
   private static final AtomicLong LEAKS = new AtomicLong();
   /** Bytes memwall's operators in this JVM's tasks wrote to spill files. */
   private static final AtomicLong SPILLED = new AtomicLong();
+  /** Times memwall work in this JVM's tasks wrote what it held to disk because Spark asked for memory back. */
+  private static final AtomicLong SPILLS_ON_REQUEST = new AtomicLong();
 
   private final String name;
   private final TaskMemoryLease lease;
@@ -129,6 +132,23 @@ final class TaskResources implements AutoCloseable {
     return spilled.get();
   }
 
+  /**
+   * Sets what this work holds that it can write to disk when Spark asks the task's memwall memory back
+   * ({@link TaskMemoryLease#spill}); ignored outside a Spark task, where nothing asks.
+   */
+  void spillable(TaskMemoryLease.Spillable held) {
+    if (lease != null) {
+      lease.spillable(held);
+    }
+  }
+
+  /** Counts {@code bytes} written to disk because Spark asked for memory back. */
+  void spilledOnRequest(long bytes) {
+    spilled.addAndGet(bytes);
+    SPILLED.addAndGet(bytes);
+    SPILLS_ON_REQUEST.incrementAndGet();
+  }
+
   /** Registers {@code resource} to be closed by {@link #close}, before the memory; returns it. */
   synchronized <T extends AutoCloseable> T own(T resource) {
     if (closed) {
@@ -200,6 +220,11 @@ final class TaskResources implements AutoCloseable {
   /** Bytes memwall's operators in this JVM's tasks have written to spill files. For tests and metrics. */
   static long spilledBytes() {
     return SPILLED.get();
+  }
+
+  /** How many times memwall work in this JVM's tasks spilled because Spark asked for memory back. For tests and metrics. */
+  static long spillsOnRequest() {
+    return SPILLS_ON_REQUEST.get();
   }
 
   /** How many closes in this JVM found memory memwall had not freed. */

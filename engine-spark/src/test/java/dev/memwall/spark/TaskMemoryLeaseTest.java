@@ -97,6 +97,40 @@ class TaskMemoryLeaseTest {
   }
 
   @Test
+  void whenWhatIsUnheldIsNotEnoughTheHeldResultIsWrittenOutAndGivenBack() {
+    TaskMemoryManager task = task(100);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 64 * MB);
+    MemoryBudget budget = lease.budget("memwall");
+    budget.reserve(40 * MB); // a result being read
+    long[] held = {40 * MB};
+    int[] asked = {0};
+    lease.spillable(() -> {
+      asked[0]++;
+      long freed = held[0] - 2 * MB; // the batch being read stays
+      budget.release(freed);
+      held[0] -= freed;
+      return freed;
+    });
+    MemoryConsumer other = other(task);
+    assertEquals(10 * MB, other.acquireMemory(10 * MB), "the pool's free memory: nothing asked of memwall");
+    assertEquals(0, asked[0]);
+    assertEquals(60 * MB, other.acquireMemory(60 * MB), "50 free, and 10 of the 38 memwall wrote out");
+    assertEquals(1, asked[0]);
+    assertEquals(30 * MB, lease.getUsed(), "memwall keeps the 28 it freed beyond the request, for reading back");
+    assertEquals(30 * MB, budget.limitBytes(), "the budget shrank before Spark got them back");
+    MemoryConsumer third = other(task);
+    assertEquals(18 * MB, third.acquireMemory(18 * MB), "what memwall freed and holds no more");
+    assertEquals(1, asked[0], "nothing more written out: the grant memwall did not hold was enough");
+    assertEquals(12 * MB, lease.getUsed());
+
+    budget.release(held[0]);
+    lease.release();
+    other.freeMemory(70 * MB);
+    third.freeMemory(18 * MB);
+    assertEquals(0, task.cleanUpAllAllocatedMemory());
+  }
+
+  @Test
   void withSparksOffHeapPoolMemwallNeverHoldsMoreThanIt() {
     SparkConf offHeap = new SparkConf(false).set("spark.memory.offHeap.enabled", "true")
         .set("spark.memory.offHeap.size", Long.toString(32 * MB));

@@ -7,6 +7,7 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.spill.SpillReport;
 import dev.memwall.core.spill.SpillSettings;
+import dev.memwall.core.spill.SpilledBatches;
 import dev.memwall.core.spill.WorkingMemory;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
@@ -223,19 +224,23 @@ public final class ExternalSort implements AutoCloseable {
    * the result.
    */
   public Table finish(List<List<TableBuilder>> partsByWorker) {
-    return Closing.closeIfFails(spilled() ? merged(partsByWorker) : inMemory(partsByWorker), this::report);
+    return Closing.closeIfFails(spilled() ? merged(partsByWorker) : inMemory(partsByWorker, false), this::report);
   }
 
   /**
    * As {@link #finish}, but a result that spilled is handed out in parts of at most {@link #batchRows}
    * rows (sized to the working memory), each merged from the runs when it is asked for, so that the
    * output memory holds one part at a time and the working memory the merge's readers, however large
-   * the result (a result that did not spill is one part). The output owns this operator from now on:
-   * closing it closes this; if this throws, the operator stays the caller's.
+   * the result (a result that did not spill is one part, unless the memory refuses its sorted copy: then
+   * the rows are spilled as runs, and merged in parts, rather than failing). The output owns this operator
+   * from now on: closing it closes this; if this throws, the operator stays the caller's.
    */
   public ResultParts finishInParts(List<List<TableBuilder>> partsByWorker) {
     if (!spilled()) {
-      return ResultParts.whole(Closing.closeIfFails(inMemory(partsByWorker), this::report), this);
+      Table sorted = inMemory(partsByWorker, true);
+      if (sorted != null) {
+        return ResultParts.whole(Closing.closeIfFails(sorted, this::report), this);
+      }
     }
     return new MergedParts(openMerge(partsByWorker));
   }
@@ -253,27 +258,77 @@ public final class ExternalSort implements AutoCloseable {
     }
   }
 
-  /** Nothing spilled: every worker's rows, and a top-N's best rows if it kept some, sorted in memory. */
-  private Table inMemory(List<List<TableBuilder>> partsByWorker) {
-    if (best == null) {
-      try (Table all = collected(partsByWorker.stream().flatMap(List::stream).toList())) {
-        return Sorter.sort(List.of(all), keys, limit, output, working.memory());
+  /**
+   * Nothing spilled: every worker's rows, and a top-N's best rows if it kept some, sorted in memory. Where
+   * the memory refuses the sorted copy beside the rows and {@code orSpill} (a host that granted less than
+   * the budget's room promised), the rows go out as runs instead and this returns null.
+   */
+  private Table inMemory(List<List<TableBuilder>> partsByWorker, boolean orSpill) {
+    List<Table> collected = new ArrayList<>(); // this method's until closed or spilled
+    try {
+      if (best == null) {
+        collected.add(collected(partsByWorker.stream().flatMap(List::stream).toList()));
+      } else {
+        for (List<TableBuilder> parts : partsByWorker) {
+          collected.add(collected(parts));
+        }
+      }
+      List<Table> inputs = new ArrayList<>();
+      if (best != null) {
+        inputs.add(best);
+        collected.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
+      } else {
+        inputs.addAll(collected);
+      }
+      try {
+        return Sorter.sort(inputs, keys, limit, output, working.memory());
       } catch (BudgetExceededException e) {
-        throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+        if (!orSpill || !spill.enabled()) {
+          throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
+        }
+      }
+      spillInstead(collected);
+      return null;
+    } finally {
+      collected.forEach(Table::close);
+    }
+  }
+
+  /**
+   * Spills a top-N's kept rows and the {@code collected} rows (one table per worker, or one of all
+   * workers' rows, in worker order; each removed as it goes) as runs, in the order an in-memory sort
+   * sees them. The memory has no room beside the rows even to sort a run of them, so each table goes to
+   * disk first as it is, which takes no memory ({@link SpilledBatches}), and comes back a batch at a
+   * time, each batch a run.
+   */
+  private void spillInstead(List<Table> collected) {
+    if (best != null) {
+      Table kept = best;
+      best = null;
+      spill(-1, 0, kept);
+    }
+    for (int worker = 0; !collected.isEmpty(); worker++) {
+      Table rows = collected.removeFirst();
+      if (rows.rowCount() == 0) {
+        rows.close();
+      } else {
+        spillUnsorted(worker, rows);
       }
     }
-    List<Table> inputs = new ArrayList<>();
-    try {
-      inputs.add(best);
-      for (List<TableBuilder> parts : partsByWorker) {
-        inputs.add(collected(parts));
+  }
+
+  /** Writes worker {@code worker}'s {@code rows} out as they are and closes them, then spills each batch as a run. */
+  private void spillUnsorted(int worker, Table rows) {
+    SpilledBatches unsorted;
+    try (rows) {
+      unsorted = SpilledBatches.write(directory(null, "run").newFile("sort-collected"), rows, 0, OPERATOR);
+    }
+    try (unsorted) {
+      long sequence = 0;
+      for (Table batch = unsorted.next(working.memory().arrow()); batch != null;
+          batch = unsorted.next(working.memory().arrow())) {
+        spill(worker, sequence++, batch);
       }
-      return Sorter.sort(inputs.stream().filter(t -> t == best || t.rowCount() > 0).toList(), keys, limit, output,
-          working.memory());
-    } catch (BudgetExceededException e) {
-      throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
-    } finally {
-      inputs.stream().skip(1).forEach(Table::close);
     }
   }
 

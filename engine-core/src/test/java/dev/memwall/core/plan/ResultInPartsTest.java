@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,5 +152,51 @@ class ResultInPartsTest {
         assertThrows(QueryCancelledException.class, result::next);
       }
     });
+  }
+
+  /**
+   * A host that promises more than it grants (Spark's pool, shared with other tasks, below the task's
+   * limit): the sort collects its rows within the grant, is refused the memory of a sorted copy beside
+   * them, and spills them as runs and merges them in parts instead of failing.
+   */
+  @Test
+  void aSortRefusedItsSortedCopySpillsAndIsReadInParts(EngineMemory data) throws IOException {
+    try (Table table = SpillTestData.table(data, 14, ROWS, 100_000, false)) {
+      Expected expected = expected(Shape.SORT, table, data);
+      int directories = SpillDirectory.liveDirectories();
+      long cap = expected.bytes() * 3 / 2;
+      MemoryBudget.Growth promising = new MemoryBudget.Growth() {
+        private long granted;
+
+        @Override
+        public long grant(long bytes) {
+          long given = Math.min(bytes, cap - granted);
+          granted += given;
+          return given;
+        }
+
+        @Override
+        public long growableBytes() {
+          return 1L << 40;
+        }
+      };
+      try (EngineMemory memory = EngineMemory.create(MemoryBudget.growing("a promising host", 0, promising))) {
+        List<SpillReport> reports = new ArrayList<>();
+        ExecutionContext context = ExecutionContext.builder(memory).threads(1).spillDirectory(root)
+            .spillReports(reports::add).build();
+        List<List<Object>> rows = new ArrayList<>();
+        try (TableReader.Tables result = Shape.SORT.plan(table).parts(context, null)) {
+          for (Table next = result.next(); next != null; next = result.next()) {
+            try (Table part = next) {
+              rows.addAll(SpillTestData.rows(part));
+            }
+          }
+        }
+        assertEquals(expected.rows(), Shape.SORT.ordered(rows));
+        assertTrue(reports.getLast().spilled(), reports.getLast().toString());
+        assertEquals(0, memory.allocatedBytes());
+        SpillTestData.assertNoSpillLeft(root, directories);
+      }
+    }
   }
 }
