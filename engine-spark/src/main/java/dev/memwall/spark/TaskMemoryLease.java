@@ -15,7 +15,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * per allocation. Spark may make other consumers of the task spill to grant it, and may grant less; it
  * never grants beyond the lease's {@code maxBytes} ({@link MemwallSettings#TASK_MEMORY}). The budget's
  * {@linkplain MemoryBudget#availableBytes room}, which operators size their shares from, counts what the
- * lease may still grow by ({@link #growableBytes}). A reservation
+ * lease may still grow by ({@link #growableBytes}: the limit, or Spark's estimate of a task's share if less).
+ * A reservation
  * that still does not fit is refused with memwall's {@link BudgetExceededException} naming the budget, and
  * the operator works within what it has (a partial aggregation emits its groups early) or fails by name.
  *
@@ -36,6 +37,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * synchronize. Ownership: {@link #release} gives back everything the lease holds; it is idempotent.
  */
 final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growth {
+  /** Spark's pages that make the lease's estimate of a task's share of the pool ({@link #growableBytes}). */
+  static final long PAGES_PER_TASK = 8;
   /** The least the lease asks Spark for at a time. */
   static final long FIRST_STEP = 4L << 20;
 
@@ -90,10 +93,17 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
     return acquireMemory(Math.min(room, Math.max(bytes, Math.max(FIRST_STEP, held))));
   }
 
-  /** What Spark may still grant: the lease's limit less what it holds (Spark's own share may be less). */
+  /**
+   * What Spark may still grant, as far as the lease can tell: its limit, or Spark's own estimate of a task's
+   * share if less ({@value #PAGES_PER_TASK} of Spark's pages), less what it holds. Spark sizes a page as the
+   * execution pool over the executor's cores over 16, rounded up to a power of two (between 1 and 64 MiB),
+   * so {@value #PAGES_PER_TASK} pages are at least half a task's share and at most all of it (unless the
+   * pool is so small that pages stay at 1 MiB). Operators size their runs, batches and merges from this room,
+   * so it must not promise what Spark will not grant when many tasks share the pool: the limit alone would.
+   */
   @Override
   public synchronized long growableBytes() {
-    return Math.max(0, maxBytes - getUsed());
+    return Math.max(0, Math.min(maxBytes, PAGES_PER_TASK * taskMemoryManager.pageSizeBytes()) - getUsed());
   }
 
   /**

@@ -36,6 +36,19 @@ final class SparkTestSession {
     return builder.getOrCreate();
   }
 
+  /**
+   * A new local session with memwall's extension, in which Spark's off-heap pool of {@code pool} (a Spark size)
+   * holds memwall's memory and Spark's, joins are Spark's sort-merge joins (no broadcasts, memwall's joins
+   * off) whose sorts are memwall's, and {@code settings} (pairs of key and value) apply.
+   */
+  static SparkSession startInOffHeapPool(String name, String pool, String... settings) {
+    List<String> all = new ArrayList<>(List.of("spark.sql.extensions", MemwallExtensions.class.getName(),
+        "spark.memory.offHeap.enabled", "true", "spark.memory.offHeap.size", pool,
+        "spark.sql.autoBroadcastJoinThreshold", "-1", MemwallSettings.JOINS, "false"));
+    all.addAll(List.of(settings));
+    return start(name, all.toArray(String[]::new));
+  }
+
   static void stop(SparkSession spark) {
     if (spark != null) {
       spark.stop();

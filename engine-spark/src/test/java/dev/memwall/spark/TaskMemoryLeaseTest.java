@@ -131,6 +131,23 @@ class TaskMemoryLeaseTest {
   }
 
   @Test
+  void theRoomPromisedIsSparksEstimateOfATasksShareWhereItIsBelowTheLimit() {
+    SparkConf pages = new SparkConf(false).set("spark.buffer.pageSize", "1m");
+    TaskMemoryManager task = new TaskMemoryManager(new UnifiedMemoryManager(pages, 100 * MB, 50 * MB, 1), 0);
+    TaskMemoryLease lease = new TaskMemoryLease(task, 64 * MB);
+    MemoryBudget budget = lease.budget("memwall");
+    assertEquals(TaskMemoryLease.PAGES_PER_TASK * MB, budget.availableBytes(), "eight pages of 1 MiB, not 64 MiB");
+    budget.reserve(3 * MB);
+    assertEquals(TaskMemoryLease.PAGES_PER_TASK * MB - 3 * MB, budget.availableBytes(),
+        "granted 4, 1 of it free, 4 more to come");
+    TaskMemoryLease small = new TaskMemoryLease(task, 2 * MB);
+    assertEquals(2 * MB, small.budget("small").availableBytes(), "the limit where it is below the estimate");
+    budget.release(3 * MB);
+    lease.release();
+    assertEquals(0, task.cleanUpAllAllocatedMemory());
+  }
+
+  @Test
   void withSparksOffHeapPoolMemwallNeverHoldsMoreThanIt() {
     SparkConf offHeap = new SparkConf(false).set("spark.memory.offHeap.enabled", "true")
         .set("spark.memory.offHeap.size", Long.toString(32 * MB));
