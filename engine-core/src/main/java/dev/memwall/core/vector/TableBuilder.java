@@ -230,15 +230,17 @@ public final class TableBuilder implements AutoCloseable {
     if (encoder != null && source instanceof DictionaryColumn codes) {
       return appendCode(encoder.code(codes.dictionary(), codes.code(sourceRow)));
     }
+    if (encoder == null && (source instanceof VarCharColumn || source instanceof DictionaryColumn)) {
+      if (!(next() instanceof VarCharVector v)) {
+        throw wrongType(current.getVector(column - 1), "a string");
+      }
+      copyString(source, sourceRow, v, row); // buffer to buffer, no copy on the heap
+      return this;
+    }
     return switch (source) {
       case Float64Column doubles -> appendDouble(doubles.get(sourceRow));
       case Float32Column floats -> appendDouble(floats.get(sourceRow));
       case VarCharColumn strings -> appendString(strings.bytes(), strings.offset(sourceRow), strings.byteLength(sourceRow));
-      case DictionaryColumn codes -> {
-        VarCharColumn values = codes.dictionary();
-        int code = codes.code(sourceRow);
-        yield values.isNull(code) ? appendNull() : appendString(values.bytes(), values.offset(code), values.byteLength(code));
-      }
       default -> appendLong(source.getLong(sourceRow));
     };
   }
