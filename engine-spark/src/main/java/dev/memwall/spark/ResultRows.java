@@ -64,7 +64,13 @@ final class ResultRows implements Iterator<InternalRow> {
    */
   static ResultRows run(Work work, Iterator<InternalRow> rows, org.apache.spark.sql.types.DataType[] types,
       java.util.function.Function<RowBatches, Plan> plan, RowMaker maker, long skip) {
-    TaskResources resources = TaskResources.open(work.name(), work.taskMemoryBytes());
+    return run(TaskResources.open(work.name(), work.taskMemoryBytes()), work, rows, types, plan, maker, skip);
+  }
+
+  /** {@link #run} with {@code resources} of the caller's, which this owns from now on. */
+  static ResultRows run(TaskResources resources, Work work, Iterator<InternalRow> rows,
+      org.apache.spark.sql.types.DataType[] types, java.util.function.Function<RowBatches, Plan> plan, RowMaker maker,
+      long skip) {
     try {
       if (work.metrics() != null) {
         resources.own(() -> work.metrics().record(resources)); // closed last of what is owned: the peak is final
@@ -207,14 +213,15 @@ final class ResultRows implements Iterator<InternalRow> {
   }
 
   /**
-   * Spark asked for memory back (through the lease, on the task's thread, between two rows): the part's
+   * Spark asked for memory back (through the lease, on the task's thread, between two rows), more than the
+   * memory kept for reuse gave: the part's
    * unread batches go to disk as they are, taking no memory to write ({@link SpilledBatches}), and are
    * read back a batch at a time; a part read to its end is just freed. Returns the bytes freed; 0 when
    * there is no part in memory, or the request comes from another thread or from inside this reader.
    *
    * @throws dev.memwall.core.spill.SpillException when the disk refuses; the part stays in memory
    */
-  private long spill() {
+  private long spill(long bytes) {
     if (busy || done || part == null || Thread.currentThread() != thread) {
       return 0;
     }

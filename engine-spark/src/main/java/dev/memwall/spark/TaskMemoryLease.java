@@ -23,8 +23,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * <p>Spill: when another consumer of the task needs memory, Spark calls {@link #spill}. The lease gives
  * back the part of its grant that memwall's budget does not hold, by {@linkplain MemoryBudget#shrink
  * shrinking} the budget first, so that Spark's accounting stays an upper bound of what memwall holds; if
- * that is not enough, it asks its {@link Spillable} (a result being read) to write what it holds to disk,
- * and gives back what that freed. This is the contract of Spark's own operators: a sort or a hash map
+ * that is not enough, it asks its {@link Spillable} to free more (the memory memwall keeps for reuse, then a
+ * result being read, written to disk), and gives back what that freed. This is the contract of Spark's own operators: a sort or a hash map
  * spills at another consumer's request only while its result is being read, and spills itself, as
  * memwall's operators do, when its own request is refused while it builds.
  *
@@ -42,14 +42,15 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
   /** The least the lease asks Spark for at a time. */
   static final long FIRST_STEP = 4L << 20;
 
-  /** What memwall holds that it can write to disk when Spark asks for memory back. */
+  /** What memwall can free when Spark asks for memory back. */
   @FunctionalInterface
   interface Spillable {
     /**
-     * Writes what it holds to disk if it can right now (on the thread Spark asks on); returns the bytes of
-     * the lease's budget that freed. Called with the lease's lock held; must not reserve memory.
+     * Frees about {@code bytes} of the lease's budget if it can right now (memory kept for reuse, what it
+     * holds written to disk, on the thread Spark asks on); returns the bytes freed. Called with the lease's
+     * lock held; must not reserve memory.
      */
-    long spill();
+    long spill(long bytes);
   }
 
   private final long maxBytes;
@@ -117,7 +118,7 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
       return 0;
     }
     long give = budget.shrink(Math.min(size, getUsed()));
-    if (give < size && spillable != null && spillable.spill() > 0) {
+    if (give < size && spillable != null && spillable.spill(size - give) > 0) {
       give += budget.shrink(Math.min(size - give, getUsed() - give));
     }
     if (give > 0) {

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
+import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.TaskFailureListener;
 import org.apache.spark.util.TaskInterruptListener;
@@ -59,6 +60,8 @@ final class TaskResources implements AutoCloseable {
   private final TaskContext task;
   /** Bytes this work's operators wrote to spill files. */
   private final AtomicLong spilled = new AtomicLong();
+  /** What the work holds that it can write to disk on Spark's request; null: nothing. */
+  private volatile TaskMemoryLease.Spillable held;
   private boolean closed;
 
   private TaskResources(String name, TaskContext task, TaskMemoryLease lease, MemoryBudget budget) {
@@ -71,6 +74,9 @@ final class TaskResources implements AutoCloseable {
           spilled.addAndGet(report.spilledBytes());
           SPILLED.addAndGet(report.spilledBytes());
         }).build();
+    if (lease != null) {
+      lease.spillable(this::spillOnRequest);
+    }
     OPEN.add(this);
   }
 
@@ -83,20 +89,33 @@ final class TaskResources implements AutoCloseable {
     if (task == null) {
       return new TaskResources(name, null, null, MemoryBudget.of(name + " (no Spark task, unbacked)", maxBytes));
     }
-    TaskMemoryLease lease = new TaskMemoryLease(task.taskMemoryManager(), maxBytes);
-    TaskResources resources;
-    try {
-      MemoryBudget budget = lease.budget(name + " in task " + task.taskAttemptId() + " (memory Spark granted as "
-          + "memwall needed it, at most " + maxBytes + " bytes, " + MemwallSettings.TASK_MEMORY + ")");
-      resources = new TaskResources(name, task, lease, budget);
-    } catch (RuntimeException | Error e) {
-      lease.release();
-      throw e;
-    }
+    TaskResources resources = leased(name, task, task.taskMemoryManager(), maxBytes);
     task.addTaskInterruptListener((TaskInterruptListener) (context, reason) -> resources.cancel());
     task.addTaskFailureListener((TaskFailureListener) (context, error) -> resources.cancel());
     task.addTaskCompletionListener((TaskCompletionListener) context -> resources.close());
     return resources;
+  }
+
+  /**
+   * Resources whose budget is a {@link TaskMemoryLease} of at most {@code maxBytes} from {@code manager}: the
+   * task's ({@code task}), or, with no task, a memory manager of a test's own, which then closes them itself.
+   */
+  static TaskResources leased(String name, TaskContext task, TaskMemoryManager manager, long maxBytes) {
+    TaskMemoryLease lease = new TaskMemoryLease(manager, maxBytes);
+    try {
+      MemoryBudget budget = lease.budget(name + (task == null ? "" : " in task " + task.taskAttemptId())
+          + " (memory Spark granted as memwall needed it, at most " + maxBytes + " bytes, " + MemwallSettings.TASK_MEMORY
+          + ")");
+      return new TaskResources(name, task, lease, budget);
+    } catch (RuntimeException | Error e) {
+      lease.release();
+      throw e;
+    }
+  }
+
+  /** The lease behind the budget; null outside a Spark task. */
+  TaskMemoryLease lease() {
+    return lease;
   }
 
   EngineMemory memory() {
@@ -134,12 +153,21 @@ final class TaskResources implements AutoCloseable {
 
   /**
    * Sets what this work holds that it can write to disk when Spark asks the task's memwall memory back
-   * ({@link TaskMemoryLease#spill}); ignored outside a Spark task, where nothing asks.
+   * ({@link TaskMemoryLease#spill}), after the memory kept for reuse; ignored outside a Spark task, where
+   * nothing asks.
    */
   void spillable(TaskMemoryLease.Spillable held) {
-    if (lease != null) {
-      lease.spillable(held);
+    this.held = held;
+  }
+
+  /** Spark asks for {@code bytes} back: the memory kept for reuse first, then what the work holds. */
+  private long spillOnRequest(long bytes) {
+    long freed = memory.trim();
+    TaskMemoryLease.Spillable holder = held;
+    if (freed < bytes && holder != null) {
+      freed += holder.spill(bytes - freed);
     }
+    return freed;
   }
 
   /** Counts {@code bytes} written to disk because Spark asked for memory back. */

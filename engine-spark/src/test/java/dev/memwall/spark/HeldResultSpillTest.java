@@ -13,17 +13,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spark asks memwall for memory back: in a task whose off-heap pool holds one side of a sort-merge join's
- * sorted rows beside the other side's sort but not more, the sorted side held for the join goes to disk
- * when the other side's sort needs the memory (Spark calls the lease's {@code spill}), is read back from
- * there, and the join gives Spark's answer, leaving no memory and no spill file.
+ * Spark asks memwall for memory back: in a task whose off-heap pool (8 MiB) holds one side of a sort-merge
+ * join's sorted rows beside the other side's sort but not more, the sorted side held for the join goes to
+ * disk when the other side's sort needs the memory (Spark calls the lease's {@code spill}), is read back
+ * from there, and the join gives Spark's answer, leaving no memory and no spill file.
  */
 class HeldResultSpillTest {
   static SparkSession spark;
 
   @BeforeAll
   static void setUp() {
-    spark = SparkTestSession.startInOffHeapPool("HeldResultSpillTest", "10m", "spark.sql.shuffle.partitions", "1");
+    spark = SparkTestSession.startInOffHeapPool("HeldResultSpillTest", "8m", "spark.sql.shuffle.partitions", "1");
     spark.range(0, 20_000, 1, 1).selectExpr("id % 15000 as k", "id as v", "concat('left row ', id) as s")
         .createOrReplaceTempView("l");
     spark.range(0, 300_000, 1, 1).selectExpr("(id * 7) % 15000 as k", "id as w", "concat('right row ', id) as r")

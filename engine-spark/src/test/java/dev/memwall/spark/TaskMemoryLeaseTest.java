@@ -104,7 +104,7 @@ class TaskMemoryLeaseTest {
     budget.reserve(40 * MB); // a result being read
     long[] held = {40 * MB};
     int[] asked = {0};
-    lease.spillable(() -> {
+    lease.spillable(bytes -> {
       asked[0]++;
       long freed = held[0] - 2 * MB; // the batch being read stays
       budget.release(freed);

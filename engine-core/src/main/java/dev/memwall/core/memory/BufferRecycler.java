@@ -3,6 +3,7 @@ package dev.memwall.core.memory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Deque;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -93,6 +94,8 @@ final class BufferRecycler {
   private final ConcurrentHashMap<Long, Deque<Region>> pooled = new ConcurrentHashMap<>();
   private final AtomicLong pooledBytes = new AtomicLong();
   private volatile boolean closed;
+  /** The open recyclers of child memories, for {@link #trimTree}. */
+  private final Set<BufferRecycler> children = ConcurrentHashMap.newKeySet();
 
   BufferRecycler(MemoryBudget budget, long limitBytes) {
     this(budget, limitBytes, OffHeapBuffer.SCOPE_CHECKS);
@@ -110,6 +113,9 @@ final class BufferRecycler {
     this.limitBytes = limitBytes;
     this.scopeChecks = scopeChecks;
     this.parent = parent;
+    if (parent != null) {
+      parent.children.add(this);
+    }
   }
 
   /** Whether every hand-out gets an arena of its own, closed with its buffer. */
@@ -218,6 +224,15 @@ final class BufferRecycler {
     return empty(this::discard);
   }
 
+  /** {@link #trim}s this pool and those of its open children, theirs first; returns the bytes freed. */
+  long trimTree() {
+    long freed = 0;
+    for (BufferRecycler child : children) {
+      freed += child.trimTree();
+    }
+    return freed + trim();
+  }
+
   /** Takes every region out of the pool and hands it to {@code to}; returns their bytes. */
   private long empty(Consumer<Region> to) {
     long bytes = 0;
@@ -238,6 +253,9 @@ final class BufferRecycler {
    */
   void close() {
     closed = true;
+    if (parent != null) {
+      parent.children.remove(this);
+    }
     if (parent == null) {
       trim();
       return;

@@ -179,6 +179,15 @@ public final class EngineMemory implements AutoCloseable {
   }
 
   /**
+   * Frees the memory kept for reuse here and in the open {@linkplain #child children} (operators' working
+   * memories) and returns its charge to the budgets: for a host taking memory back (a growing budget can
+   * only give back room no reservation holds). Returns the bytes freed. Any thread.
+   */
+  public long trim() {
+    return recycler.trimTree();
+  }
+
+  /**
    * Releases the Arrow allocator.
    *
    * @throws MemoryLeakException if any Arrow buffer or raw buffer is still live; raw buffers are

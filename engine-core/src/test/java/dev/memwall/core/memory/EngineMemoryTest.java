@@ -308,6 +308,22 @@ class EngineMemoryTest {
     }
   }
 
+  /** A host taking memory back: trim frees what this memory and its open children keep for reuse. */
+  @Test
+  void trimFreesThePoolsOfTheMemoryAndItsOpenChildren(EngineMemory unused) {
+    long mib = 1 << 20;
+    try (EngineMemory parent = EngineMemory.create(MemoryBudget.of("task", 64 * mib));
+        EngineMemory operator = parent.child("operator", 32 * mib)) {
+      parent.allocate(mib).close();
+      operator.allocate(2 * mib).close();
+      assertEquals(3 * mib, parent.budget().reservedBytes(), "both pools stay charged to the task");
+      assertEquals(3 * mib, parent.trim());
+      assertEquals(0, parent.budget().reservedBytes());
+      assertEquals(0, operator.recycledBytes());
+      assertEquals(0, parent.trim(), "nothing left to free");
+    }
+  }
+
   @Test
   void sizeClassesRoundUpByAtMostAQuarterAndKeepPowersOfTwo() {
     long previous = 0;
