@@ -214,10 +214,10 @@ final class ResultRows implements Iterator<InternalRow> {
 
   /**
    * Spark asked for memory back (through the lease, on the task's thread, between two rows), more than the
-   * memory kept for reuse gave: the part's
-   * unread batches go to disk as they are, taking no memory to write ({@link SpilledBatches}), and are
-   * read back a batch at a time; a part read to its end is just freed. Returns the bytes freed; 0 when
-   * there is no part in memory, or the request comes from another thread or from inside this reader.
+   * memory kept for reuse gave: the part's unread batches go to disk as they are, taking no memory to write
+   * ({@link SpilledBatches}), and are read back a batch at a time; a part read to its end is just freed.
+   * Returns the bytes freed (all of the part's, whatever {@code bytes} asked); 0 when there is no part in
+   * memory, or the request comes from another thread or from inside this reader.
    *
    * @throws dev.memwall.core.spill.SpillException when the disk refuses; the part stays in memory
    */

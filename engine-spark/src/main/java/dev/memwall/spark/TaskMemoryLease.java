@@ -109,8 +109,8 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
 
   /**
    * Gives back up to {@code size} bytes of the grant: first what memwall's budget does not hold, then what
-   * the {@link Spillable} frees by writing it to disk; 0 when the lease itself asked for memory, or when
-   * memwall holds all of it and nothing can be written out now.
+   * the {@link Spillable} frees (memory kept for reuse, a result written to disk); 0 when the lease itself
+   * asked for memory, or when memwall holds all of it and can free nothing now.
    */
   @Override
   public synchronized long spill(long size, MemoryConsumer trigger) {
