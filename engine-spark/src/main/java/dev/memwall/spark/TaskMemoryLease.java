@@ -16,17 +16,17 @@ import org.apache.spark.memory.TaskMemoryManager;
  * never grants beyond the lease's {@code maxBytes} ({@link MemwallSettings#TASK_MEMORY}). The budget's
  * {@linkplain MemoryBudget#availableBytes room}, which operators size their shares from, counts what the
  * lease may still grow by ({@link #growableBytes}: the limit, or Spark's estimate of a task's share if less).
- * A reservation
- * that still does not fit is refused with memwall's {@link BudgetExceededException} naming the budget, and
- * the operator works within what it has (a partial aggregation emits its groups early) or fails by name.
+ * A reservation that still does not fit is refused with memwall's {@link BudgetExceededException} naming the
+ * budget, and the operator works within what it has (a partial aggregation emits its groups early) or fails
+ * by name.
  *
  * <p>Spill: when another consumer of the task needs memory, Spark calls {@link #spill}. The lease gives
  * back the part of its grant that memwall's budget does not hold, by {@linkplain MemoryBudget#shrink
  * shrinking} the budget first, so that Spark's accounting stays an upper bound of what memwall holds; if
  * that is not enough, it asks its {@link Spillable} to free more (the memory memwall keeps for reuse, then a
- * result being read, written to disk), and gives back what that freed. This is the contract of Spark's own operators: a sort or a hash map
- * spills at another consumer's request only while its result is being read, and spills itself, as
- * memwall's operators do, when its own request is refused while it builds.
+ * result being read, written to disk), and gives back what that freed. This is the contract of Spark's own
+ * operators: a sort or a hash map spills at another consumer's request only while its result is being read,
+ * and spills itself, as memwall's operators do, when its own request is refused while it builds.
  *
  * <p>Memory mode: Spark's Tungsten mode of the task ({@code OFF_HEAP} when
  * {@code spark.memory.offHeap.enabled} is set, as memwall's memory is; otherwise the on-heap execution
@@ -75,7 +75,7 @@ final class TaskMemoryLease extends MemoryConsumer implements MemoryBudget.Growt
     return budget;
   }
 
-  /** Sets what {@link #spill} asks to write out when the unheld grant is not enough (null: nothing). */
+  /** Sets what {@link #spill} asks to free when the unheld grant is not enough (null: nothing). */
   synchronized void spillable(Spillable held) {
     spillable = held;
   }

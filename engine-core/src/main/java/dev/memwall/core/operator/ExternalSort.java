@@ -264,21 +264,21 @@ public final class ExternalSort implements AutoCloseable {
    * the budget's room promised), the rows go out as runs instead and this returns null.
    */
   private Table inMemory(List<List<TableBuilder>> partsByWorker, boolean orSpill) {
-    List<Table> collected = new ArrayList<>(); // this method's until closed or spilled
+    List<Table> held = new ArrayList<>(); // the workers' rows, this method's until closed or spilled
     try {
       if (best == null) {
-        collected.add(collected(partsByWorker.stream().flatMap(List::stream).toList()));
+        held.add(collected(partsByWorker.stream().flatMap(List::stream).toList()));
       } else {
         for (List<TableBuilder> parts : partsByWorker) {
-          collected.add(collected(parts));
+          held.add(collected(parts));
         }
       }
       List<Table> inputs = new ArrayList<>();
       if (best != null) {
         inputs.add(best);
-        collected.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
+        held.stream().filter(t -> t.rowCount() > 0).forEach(inputs::add);
       } else {
-        inputs.addAll(collected);
+        inputs.addAll(held);
       }
       try {
         return Sorter.sort(inputs, keys, limit, output, working.memory());
@@ -287,19 +287,19 @@ public final class ExternalSort implements AutoCloseable {
           throw e.in(OPERATOR, "output", "the result does not fit the memory budget");
         }
       }
-      spillInstead(collected);
+      spillInstead(held);
       return null;
     } finally {
-      collected.forEach(Table::close);
+      held.forEach(Table::close);
     }
   }
 
   /**
    * Spills a top-N's kept rows and the {@code collected} rows (one table per worker, or one of all
    * workers' rows, in worker order; each removed as it goes) as runs, in the order an in-memory sort
-   * sees them. The memory has no room beside the rows even to sort a run of them, so each table goes to
-   * disk first as it is, which takes no memory ({@link SpilledBatches}), and comes back a batch at a
-   * time, each batch a run.
+   * sees them. The memory just refused a sorted copy beside the rows, so each table goes to disk first as
+   * it is, which takes no memory ({@link SpilledBatches}), and comes back a batch at a time, each batch a
+   * run.
    */
   private void spillInstead(List<Table> collected) {
     if (best != null) {

@@ -142,14 +142,7 @@ final class SortedRun implements AutoCloseable {
     }
 
     private SpillException failure(Exception e) {
-      if (e instanceof SpillException spill) {
-        return spill;
-      }
-      if (e.getCause() instanceof SpillException spill) {
-        return spill;
-      }
-      return new SpillException(SpillException.Reason.IO, ExternalSort.OPERATOR, "writing sorted run "
-          + file + " failed: " + e, e);
+      return SpillException.of(e, ExternalSort.OPERATOR, "writing sorted run " + file);
     }
   }
 

@@ -34,6 +34,21 @@ public final class SpillException extends RuntimeException {
     this.operator = operator;
   }
 
+  /**
+   * The spill failure {@code failure} is or carries as its cause (a disk full or refused as the spill
+   * directory reported it), else a new one of reason {@link Reason#IO} naming {@code operator}:
+   * "{@code what} failed: " and the failure.
+   */
+  public static SpillException of(Exception failure, String operator, String what) {
+    if (failure instanceof SpillException spill) {
+      return spill;
+    }
+    if (failure.getCause() instanceof SpillException spill) {
+      return spill;
+    }
+    return new SpillException(Reason.IO, operator, what + " failed: " + failure, failure);
+  }
+
   public Reason reason() {
     return reason;
   }

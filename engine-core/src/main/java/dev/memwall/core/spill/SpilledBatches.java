@@ -76,9 +76,7 @@ public final class SpilledBatches implements AutoCloseable {
       writer.end();
     } catch (IOException | RuntimeException e) {
       file.delete();
-      throw e instanceof SpillException spill ? spill : e.getCause() instanceof SpillException spill ? spill
-          : new SpillException(SpillException.Reason.IO, operator, "writing held batches to " + file + " failed: "
-              + e, e);
+      throw SpillException.of(e, operator, "writing held batches to " + file);
     }
     return new SpilledBatches(file, operator, rows);
   }
