@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Freed off-heap regions of one {@link EngineMemory}, kept for reuse instead of being returned to
@@ -24,6 +25,13 @@ import java.util.function.Consumer;
  * off-heap footprint; {@link #reserve} empties the pool before it lets the budget refuse a
  * request, so pooling never makes an allocation fail. At most {@code limitBytes} are pooled; a region
  * freed beyond that is unmapped at once.
+ *
+ * <p>Idle regions go back to the operating system: a region pooled for longer than {@link #IDLE_NANOS}
+ * without being taken is freed by the next region given to the pool after that (as jemalloc's decay
+ * returns dirty pages), so that a large query's memory does not stay mapped for the rest of a host's
+ * process when nothing of its size follows, while a workload that repeats (the same queries, run
+ * again) keeps reusing what it freed. There is no thread of its own: a pool nothing is given to keeps
+ * its regions until {@link #trim} or {@link #close}.
  *
  * <p>A child memory's pool (an operator's working memory, which lives for one query) hands its regions
  * to its parent's pool when it closes, and takes from the parent's pool when its own has none of a
@@ -42,6 +50,8 @@ import java.util.function.Consumer;
 final class BufferRecycler {
   /** Regions larger than this are never pooled: rare, and too large to keep idle. */
   static final long MAX_POOLED_BYTES = 256L << 20;
+  /** How long a pooled region may stay untaken before it is freed: ten seconds. */
+  static final long IDLE_NANOS = 10_000_000_000L;
   private static final long MIN_CLASS_BYTES = 8;
   private static final AtomicLong POOLED_REGIONS = new AtomicLong();
 
@@ -91,8 +101,12 @@ final class BufferRecycler {
   private final boolean scopeChecks;
   /** The pool of the memory whose budget is {@link #budget}'s parent, emptied too before a refusal; or null. */
   private final BufferRecycler parent;
-  private final ConcurrentHashMap<Long, Deque<Region>> pooled = new ConcurrentHashMap<>();
+  /** Per size class, the newest first: a stack for reuse, whose oldest (last) entries are freed when idle. */
+  private final ConcurrentHashMap<Long, Deque<Idle>> pooled = new ConcurrentHashMap<>();
   private final AtomicLong pooledBytes = new AtomicLong();
+  private final LongSupplier clock;
+  /** When the pool is next looked over for idle regions ({@link #clock} time). */
+  private final AtomicLong nextSweep;
   private volatile boolean closed;
   /** The open recyclers of child memories, for {@link #trimTree}. */
   private final Set<BufferRecycler> children = ConcurrentHashMap.newKeySet();
@@ -106,6 +120,11 @@ final class BufferRecycler {
   }
 
   BufferRecycler(MemoryBudget budget, long limitBytes, boolean scopeChecks, BufferRecycler parent) {
+    this(budget, limitBytes, scopeChecks, parent, System::nanoTime);
+  }
+
+  /** As the other constructors, with the clock that ages pooled regions ({@link System#nanoTime} but in tests). */
+  BufferRecycler(MemoryBudget budget, long limitBytes, boolean scopeChecks, BufferRecycler parent, LongSupplier clock) {
     if (limitBytes < 0) {
       throw new IllegalArgumentException("a recycling limit must be >= 0, got " + limitBytes);
     }
@@ -113,6 +132,8 @@ final class BufferRecycler {
     this.limitBytes = limitBytes;
     this.scopeChecks = scopeChecks;
     this.parent = parent;
+    this.clock = clock;
+    this.nextSweep = new AtomicLong(clock.getAsLong() + IDLE_NANOS);
     if (parent != null) {
       parent.children.add(this);
     }
@@ -146,8 +167,9 @@ final class BufferRecycler {
    * else the parent memory's (its charge moved to this budget; null where this budget refuses it).
    */
   Region take(long classBytes, boolean hugePages) {
-    Deque<Region> stack = pooled.get(key(classBytes, hugePages));
-    Region region = stack == null ? null : stack.pollFirst();
+    Deque<Idle> stack = pooled.get(key(classBytes, hugePages));
+    Idle idle = stack == null ? null : stack.pollFirst();
+    Region region = idle == null ? null : idle.region();
     if (region != null) {
       pooledBytes.addAndGet(-region.bytes());
       POOLED_REGIONS.decrementAndGet();
@@ -190,10 +212,33 @@ final class BufferRecycler {
       return;
     }
     POOLED_REGIONS.incrementAndGet();
-    pooled.computeIfAbsent(key(bytes, region.hugePages()), k -> new ConcurrentLinkedDeque<>()).offerFirst(region);
+    long now = clock.getAsLong();
+    pooled.computeIfAbsent(key(bytes, region.hugePages()), k -> new ConcurrentLinkedDeque<>())
+        .offerFirst(new Idle(region, now));
     if (closed) {
       trim(); // raced with close: free what it may have missed
     }
+    long sweep = nextSweep.get();
+    if (now - sweep >= 0 && nextSweep.compareAndSet(sweep, now + IDLE_NANOS / 4)) {
+      freeIdle(now);
+    }
+  }
+
+  /** Frees the regions pooled at least {@link #IDLE_NANOS} before {@code now}; returns their bytes. */
+  long freeIdle(long now) {
+    long bytes = 0;
+    for (Deque<Idle> stack : pooled.values()) {
+      for (Idle oldest = stack.peekLast(); oldest != null && now - oldest.since() >= IDLE_NANOS;
+          oldest = stack.peekLast()) {
+        if (stack.removeLastOccurrence(oldest)) { // else another thread took it first
+          pooledBytes.addAndGet(-oldest.region().bytes());
+          POOLED_REGIONS.decrementAndGet();
+          bytes += oldest.region().bytes();
+          discard(oldest.region());
+        }
+      }
+    }
+    return bytes;
   }
 
   /**
@@ -236,12 +281,12 @@ final class BufferRecycler {
   /** Takes every region out of the pool and hands it to {@code to}; returns their bytes. */
   private long empty(Consumer<Region> to) {
     long bytes = 0;
-    for (Deque<Region> stack : pooled.values()) {
-      for (Region region = stack.pollFirst(); region != null; region = stack.pollFirst()) {
-        pooledBytes.addAndGet(-region.bytes());
+    for (Deque<Idle> stack : pooled.values()) {
+      for (Idle idle = stack.pollFirst(); idle != null; idle = stack.pollFirst()) {
+        pooledBytes.addAndGet(-idle.region().bytes());
         POOLED_REGIONS.decrementAndGet();
-        bytes += region.bytes();
-        to.accept(region);
+        bytes += idle.region().bytes();
+        to.accept(idle.region());
       }
     }
     return bytes;
@@ -279,6 +324,9 @@ final class BufferRecycler {
     region.free();
     budget.release(region.bytes());
   }
+
+  /** A pooled region and when it was given to the pool. */
+  private record Idle(Region region, long since) {}
 
   private static Long key(long classBytes, boolean hugePages) {
     return classBytes << 1 | (hugePages ? 1 : 0);

@@ -1,5 +1,7 @@
 package dev.memwall.core.memory;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
@@ -22,8 +24,15 @@ import org.apache.arrow.memory.RootAllocator;
  * race with them.
  */
 public final class EngineMemory implements AutoCloseable {
-  /** The most freed Arrow memory kept for reuse by default: a quarter of the budget, at most this. */
-  public static final long DEFAULT_RECYCLE_LIMIT_BYTES = 1L << 30;
+  /**
+   * The most freed memory kept for reuse by default (a quarter of the budget, at most this): an eighth
+   * of the machine's physical memory (of its container's limit, where it has one), at least 1 GiB: a
+   * query that frees more than the pool keeps maps, faults in and zeroes the rest afresh each time it
+   * runs, so the limit grows with the data a machine can hold. What the pool keeps was in use just
+   * before, stays charged to the budget, is freed before the budget refuses anything, and is freed
+   * once it has been idle for a while ({@link BufferRecycler}).
+   */
+  public static final long DEFAULT_RECYCLE_LIMIT_BYTES = defaultRecycleLimit();
 
   private final MemoryBudget budget;
   private final BufferRecycler recycler;
@@ -45,7 +54,7 @@ public final class EngineMemory implements AutoCloseable {
 
   /**
    * Engine memory limited by {@code budget}, keeping up to a quarter of it (at most
-   * {@value #DEFAULT_RECYCLE_LIMIT_BYTES} bytes) of freed memory for reuse.
+   * {@link #DEFAULT_RECYCLE_LIMIT_BYTES}) of freed memory for reuse.
    */
   public static EngineMemory create(MemoryBudget budget) {
     return create(budget, Math.min(DEFAULT_RECYCLE_LIMIT_BYTES, budget.limitBytes() / 4));
@@ -87,6 +96,12 @@ public final class EngineMemory implements AutoCloseable {
   public EngineMemory child(String name, long limitBytes, long recycleLimit) {
     MemoryBudget childBudget = budget.child(name, limitBytes);
     return new EngineMemory(childBudget, new BufferRecycler(childBudget, recycleLimit, recycler.scopeChecks(), recycler));
+  }
+
+  private static long defaultRecycleLimit() {
+    long floor = 1L << 30;
+    return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+        ? Math.max(floor, os.getTotalMemorySize() / 8) : floor;
   }
 
   /** Engine memory with an unbounded budget named {@code name}. */
