@@ -366,6 +366,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     private final long[] hashes = new long[Chunk.CAPACITY];
     private long sampledRows;
     private long sampledMatches;
+    private long sampledSteps;
+    private long sampledAscending;
     private int sampledChunks;
 
     Lookup(Bound bound) {
@@ -440,14 +442,24 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
       return n;
     }
 
-    /** Counts how many of the {@code m} rows just looked up found their key, for {@link KeyFilter#decide}. */
+    /**
+     * Counts how many of the {@code m} rows just looked up found their key, and for a key of one
+     * column how many of them came after a key no larger, for {@link KeyFilter#decide}.
+     */
     private void sample(int m) {
       sampledRows += m;
       for (int i = 0; i < m; i++) {
         sampledMatches += entries[i] != 0 ? 1 : 0;
       }
+      if (keys.length == 1 && m > 1) {
+        long[] key = keys[0];
+        sampledSteps += m - 1;
+        for (int i = 1; i < m; i++) {
+          sampledAscending += key[keyed[i]] >= key[keyed[i - 1]] ? 1 : 0;
+        }
+      }
       if (++sampledChunks == KeyFilter.SAMPLE_CHUNKS) {
-        filter.decide(sampledRows, sampledMatches);
+        filter.decide(sampledRows, sampledMatches, sampledAscending, sampledSteps);
       }
     }
 

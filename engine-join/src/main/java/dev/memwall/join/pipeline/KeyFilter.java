@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * register-blocked Bloom filter ({@link RegisterBlockedBloomFilter}) of the table's hashes, some 40
  * times smaller than the table. The bitmap is taken however sparse the build keys are in their
  * range: it needs no hash, has no false positives, and a probe side clustered on the key (lineitem
- * on its order key) reads it in order, where the Bloom filter's hashed probes land anywhere.
+ * on its order key) reads it in order, where the Bloom filter's hashed probes land anywhere. So where
+ * the sampled probe keys came in ascending order (nine steps in ten), the bitmap need not fit the
+ * cache, only be no larger than the table it fronts: the hardware prefetches a bitmap read in order,
+ * while a Bloom filter of the same keys would miss the cache on most probes.
  *
  * <p>Ownership: the filter, once built, is charged to the memory given and freed by {@link #close}.
  * Thread safety: {@link #bloom}, {@link #bitmap} and {@link #decide} may be called from any number
@@ -33,6 +36,8 @@ final class KeyFilter implements AutoCloseable {
   static final int BITS_PER_KEY = 16;
   /** Chunks a thread probes before it decides. */
   static final int SAMPLE_CHUNKS = 16;
+  /** The share of ascending steps between consecutive sampled probe keys that counts as ordered. */
+  static final double ORDERED_SHARE = 0.9;
 
   /** What {@link #decide} built. */
   enum Kind {
@@ -93,15 +98,20 @@ final class KeyFilter implements AutoCloseable {
   /**
    * Decides, unless another thread did, from {@code probed} rows of which {@code matched} found a
    * partner: builds and publishes a filter if fewer than half matched, the bitmap where it is
-   * possible and fits the cache, else the Bloom filter where that fits.
+   * possible and fits the cache (or, for probe keys that came in order, the table's size), else the
+   * Bloom filter where that fits.
+   *
+   * @param ascending of the {@code steps} between consecutive probe keys sampled (each chunk's keys
+   *     in row order, for a key of one integral column; 0 and 0 otherwise), how many did not descend
    */
-  void decide(long probed, long matched) {
+  void decide(long probed, long matched, long ascending, long steps) {
     if (!state.compareAndSet(UNDECIDED, BUILDING)) {
       return;
     }
     try {
       if (matched * 2 < probed) {
-        bitmap = integral() ? buildBitmap() : null;
+        boolean ordered = steps > 0 && ascending >= ORDERED_SHARE * steps;
+        bitmap = integral() ? buildBitmap(ordered ? Math.max(cacheBytes, OpenAddressingTable.bytesFor(keys)) : cacheBytes) : null;
         if (bitmap == null && RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes) {
           RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
           table.forEachKeyHash(built::add);
@@ -115,13 +125,13 @@ final class KeyFilter implements AutoCloseable {
 
   /**
    * The bitmap of the keys, or null when they have none (all null) or the bitmap of their range
-   * would not fit the cache.
+   * would take more than {@code limitBytes}.
    */
-  private KeyBitmap buildBitmap() {
+  private KeyBitmap buildBitmap(long limitBytes) {
     LongSummaryStatistics range = new LongSummaryStatistics(); // no keys: min > max, so no bitmap
     buildKeys.forEachKey(range);
     long bytes = KeyBitmap.bytesFor(range.getMin(), range.getMax());
-    if (bytes < 0 || bytes > cacheBytes) {
+    if (bytes < 0 || bytes > limitBytes) {
       return null;
     }
     KeyBitmap built = KeyBitmap.create(memory, range.getMin(), range.getMax());

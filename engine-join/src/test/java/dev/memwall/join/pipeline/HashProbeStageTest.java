@@ -16,6 +16,7 @@ import dev.memwall.core.plan.Plan;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.core.vector.TableBuilder;
+import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.common.JoinType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -34,8 +35,18 @@ class HashProbeStageTest {
 
   @Test
   void aSelectiveJoinFiltersOnceSampledAndFindsEveryPartner(EngineMemory memory) {
-    // build keys are the multiples of 100 below 400,000: 1% of the probe keys 0..199,999 match
-    assertEquals(PROBE_ROWS / 100, probe(memory, 100, 2));
+    // build keys are the multiples of 100 below 400,000: 1% of the probe keys 199,999..0 match; their
+    // 50,000-byte bitmap is larger than the Bloom filter's cache, and keys probed in descending
+    // order would not read it in order
+    assertEquals(PROBE_ROWS / 100, probe(memory, 100, 2, i -> PROBE_ROWS - 1 - i, KeyFilter.Kind.BLOOM));
+  }
+
+  @Test
+  void aSelectiveJoinProbedInKeyOrderTakesABitmapLargerThanTheCache(EngineMemory memory) {
+    // the same keys probed in ascending order read the bitmap in order: it need only be smaller than the table
+    assertTrue(OpenAddressingTable.bytesFor(BUILD_ROWS) >= 50_000, "the bitmap is smaller than the table");
+    assertEquals(PROBE_ROWS / 100, probe(memory, 100, 2, i -> i, KeyFilter.Kind.BITMAP));
+    assertEquals(PROBE_ROWS / 100, probe(memory, 100, 1, i -> i, KeyFilter.Kind.BITMAP));
   }
 
   @Test
@@ -57,7 +68,7 @@ class HashProbeStageTest {
   @Test
   void aJoinWhoseRowsMostlyMatchBuildsNoFilter(EngineMemory memory) {
     // build keys 0..3999, probe keys i % 4000: every row matches
-    assertEquals(PROBE_ROWS, probe(memory, 1, 1));
+    assertEquals(PROBE_ROWS, probe(memory, 1, 1, i -> i % BUILD_ROWS, KeyFilter.Kind.NONE));
   }
 
   @Test
@@ -116,18 +127,20 @@ class HashProbeStageTest {
     }
   }
 
-  /** Joins probe keys i % (BUILD_ROWS * step) with build keys 0, step, 2 step, ...; returns the rows found. */
-  private static long probe(EngineMemory memory, int step, int threads) {
-    int domain = step == 1 ? BUILD_ROWS : Integer.MAX_VALUE;
+  /**
+   * Joins probe keys {@code probeKey(i)} with build keys 0, step, 2 step, ...; checks the filter the
+   * stage chose and returns the rows found.
+   */
+  private static long probe(EngineMemory memory, int step, int threads, java.util.function.IntToLongFunction probeKey,
+      KeyFilter.Kind filter) {
     try (Table build = keys(memory, BUILD_ROWS, i -> (long) i * step);
-        Table probe = keys(memory, PROBE_ROWS, i -> (long) i % domain);
+        Table probe = keys(memory, PROBE_ROWS, probeKey);
         HashProbeStage stage = HashProbeStage.build(build, List.of("k"), JoinType.INNER, List.of("k"),
             List.of(ColumnType.INT64), List.of(), List.of(), RegisterBlockedBloomFilter.bytesFor(BUILD_ROWS, KeyFilter.BITS_PER_KEY),
             new ExecutionContext(memory, threads));
         Table counted = Plan.scan(probe).stage(stage).aggregate(List.of(), Aggregate.countStar("rows"))
             .execute(new ExecutionContext(memory, threads))) {
-      // multiples of 100 below 400,000 span a 50,000-byte bitmap, more than the Bloom filter's cache
-      assertEquals(step > 1 ? KeyFilter.Kind.BLOOM : KeyFilter.Kind.NONE, stage.filterKind(), "filter with step " + step);
+      assertEquals(filter, stage.filterKind(), "filter with step " + step);
       return (Long) counted.batches().getFirst().column(0).getObject(0);
     }
   }
