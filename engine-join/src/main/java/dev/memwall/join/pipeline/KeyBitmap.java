@@ -11,7 +11,8 @@ import dev.memwall.core.memory.EngineMemory;
  *
  * <p>The bits are a heap array rather than off-heap memory: every probe row loads one word at a
  * place its key decides, and an array element is cheaper to load than a memory segment's checked
- * access. The set is as large as the cache at most ({@link KeyFilter}), so it stays small.
+ * access. The set is as large as the cache at most, or, for probe keys that come in order, as the
+ * hash table and a sixteenth of the JVM's heap limit ({@link KeyFilter}).
  *
  * <p>Ownership: the array is charged to the {@link EngineMemory} it was created from as heap
  * ({@link EngineMemory#reserveHeap}); {@link #close} returns the charge. Thread safety: {@link #add}

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on its order key) reads it in order, where the Bloom filter's hashed probes land anywhere. So where
  * the sampled probe keys came in ascending order (nine steps in ten), the bitmap need not fit the
  * cache, only be no larger than the table it fronts: the hardware prefetches a bitmap read in order,
- * while a Bloom filter of the same keys would miss the cache on most probes.
+ * while a Bloom filter of the same keys would miss the cache on most probes. Being a heap array, it
+ * then also stays within a sixteenth of the JVM's heap limit, which a host may have set low.
  *
  * <p>Ownership: the filter, once built, is charged to the memory given and freed by {@link #close}.
  * Thread safety: {@link #bloom}, {@link #bitmap} and {@link #decide} may be called from any number
@@ -111,7 +112,8 @@ final class KeyFilter implements AutoCloseable {
     try {
       if (matched * 2 < probed) {
         boolean ordered = steps > 0 && ascending >= ORDERED_SHARE * steps;
-        bitmap = integral() ? buildBitmap(ordered ? Math.max(cacheBytes, OpenAddressingTable.bytesFor(keys)) : cacheBytes) : null;
+        long orderedLimit = Math.min(OpenAddressingTable.bytesFor(keys), Runtime.getRuntime().maxMemory() / 16);
+        bitmap = integral() ? buildBitmap(ordered ? Math.max(cacheBytes, orderedLimit) : cacheBytes) : null;
         if (bitmap == null && RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes) {
           RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
           table.forEachKeyHash(built::add);
