@@ -99,8 +99,8 @@ final class KeyFilter implements AutoCloseable {
   /**
    * Decides, unless another thread did, from {@code probed} rows of which {@code matched} found a
    * partner: builds and publishes a filter if fewer than half matched, the bitmap where it is
-   * possible and fits the cache (or, for probe keys that came in order, the table's size), else the
-   * Bloom filter where that fits.
+   * possible and fits the cache (or, for probe keys that came in order, the table and a sixteenth of
+   * the heap limit), else the Bloom filter where that fits.
    *
    * @param ascending of the {@code steps} between consecutive probe keys sampled (each chunk's keys
    *     in row order, for a key of one integral column; 0 and 0 otherwise), how many did not descend
