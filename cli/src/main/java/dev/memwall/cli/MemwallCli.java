@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -60,6 +61,10 @@ public final class MemwallCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // Logging is bound here, before the SQL front end's loader thread and the opening data both ask
+    // for their first loggers at once: SLF4J answers such a race with stand-in loggers and a warning
+    // on standard error.
+    LoggerFactory.getILoggerFactory();
     System.exit(commandLine().execute(args));
   }
 
