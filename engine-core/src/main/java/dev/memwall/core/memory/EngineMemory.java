@@ -196,7 +196,9 @@ public final class EngineMemory implements AutoCloseable {
   /**
    * Frees the memory kept for reuse here and in the open {@linkplain #child children} (operators' working
    * memories) and returns its charge to the budgets: for a host taking memory back (a growing budget can
-   * only give back room no reservation holds). Returns the bytes freed. Any thread.
+   * only give back room no reservation holds), or leaving this memory idle for a while (regions idle
+   * for long are otherwise freed only when a pool next takes one back). Returns the bytes freed. Any
+   * thread.
    */
   public long trim() {
     return recycler.trimTree();
