@@ -169,12 +169,10 @@ final class BufferRecycler {
   Region take(long classBytes, boolean hugePages) {
     Deque<Idle> stack = pooled.get(key(classBytes, hugePages));
     Idle idle = stack == null ? null : stack.pollFirst();
-    Region region = idle == null ? null : idle.region();
-    if (region != null) {
-      pooledBytes.addAndGet(-region.bytes());
-      POOLED_REGIONS.decrementAndGet();
-      return region;
+    if (idle != null) {
+      return unpooled(idle);
     }
+    Region region;
     if (parent == null || closed || (region = parent.take(classBytes, hugePages)) == null) {
       return null;
     }
@@ -231,10 +229,9 @@ final class BufferRecycler {
       for (Idle oldest = stack.peekLast(); oldest != null && now - oldest.since() >= IDLE_NANOS;
           oldest = stack.peekLast()) {
         if (stack.removeLastOccurrence(oldest)) { // else another thread took it first
-          pooledBytes.addAndGet(-oldest.region().bytes());
-          POOLED_REGIONS.decrementAndGet();
-          bytes += oldest.region().bytes();
-          discard(oldest.region());
+          Region region = unpooled(oldest);
+          bytes += region.bytes();
+          discard(region);
         }
       }
     }
@@ -283,10 +280,9 @@ final class BufferRecycler {
     long bytes = 0;
     for (Deque<Idle> stack : pooled.values()) {
       for (Idle idle = stack.pollFirst(); idle != null; idle = stack.pollFirst()) {
-        pooledBytes.addAndGet(-idle.region().bytes());
-        POOLED_REGIONS.decrementAndGet();
-        bytes += idle.region().bytes();
-        to.accept(idle.region());
+        Region region = unpooled(idle);
+        bytes += region.bytes();
+        to.accept(region);
       }
     }
     return bytes;
@@ -323,6 +319,13 @@ final class BufferRecycler {
   private void discard(Region region) {
     region.free();
     budget.release(region.bytes());
+  }
+
+  /** The region of {@code idle}, just taken out of a class's stack, no longer counted as pooled. */
+  private Region unpooled(Idle idle) {
+    pooledBytes.addAndGet(-idle.region().bytes());
+    POOLED_REGIONS.decrementAndGet();
+    return idle.region();
   }
 
   /** A pooled region and when it was given to the pool. */
