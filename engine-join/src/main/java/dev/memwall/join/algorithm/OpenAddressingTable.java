@@ -104,11 +104,16 @@ public final class OpenAddressingTable implements AutoCloseable {
     long slots = slots(build.rowCount());
     int ranges = threads > 1 && build.rowCount() >= PARALLEL_BUILD_ROWS
         ? (int) Math.min(slots / 1024, Integer.highestOneBit(threads) * 2L) : 1;
-    OffHeapBuffer tableBuffer = memory.allocate(slots << SLOT_SHIFT, Placement.HUGE_PAGES);
+    // the slots must start empty: zeroed here for one inserting thread, else by each inserting
+    // thread in the ranges it claims; a row's next link is written before it is read
+    OffHeapBuffer tableBuffer = ranges > 1
+        ? memory.allocateUninitialized(slots << SLOT_SHIFT, Placement.HUGE_PAGES)
+        : memory.allocate(slots << SLOT_SHIFT, Placement.HUGE_PAGES);
     OpenAddressingTable built;
     try {
       built = new OpenAddressingTable(tableBuffer,
-          memory.allocate(4L * Math.max(1, build.rowCount()), Placement.HUGE_PAGES), slots, Math.max(1, ranges));
+          memory.allocateUninitialized(4L * Math.max(1, build.rowCount()), Placement.HUGE_PAGES), slots,
+          Math.max(1, ranges));
     } catch (RuntimeException e) {
       tableBuffer.close();
       throw e;
@@ -147,8 +152,8 @@ public final class OpenAddressingTable implements AutoCloseable {
 
   /**
    * Hashes every row on {@code threads} threads into a row-indexed array (a null key marked by an
-   * unset bit), then lets each thread insert, in row order, the rows whose home slots lie in the
-   * ranges it claims.
+   * unset bit), then lets each thread empty the ranges of slots it claims and insert, in row order,
+   * the rows whose home slots lie in them.
    */
   private void insertInParallel(KeyColumns build, EngineMemory memory, int threads, int ranges) {
     int rows = build.rowCount();
@@ -158,7 +163,7 @@ public final class OpenAddressingTable implements AutoCloseable {
         blocks.add(new int[] {batch, from});
       }
     }
-    try (OffHeapBuffer hashBuffer = memory.allocate(8L * rows, Placement.HUGE_PAGES);
+    try (OffHeapBuffer hashBuffer = memory.allocateUninitialized(8L * rows, Placement.HUGE_PAGES); // read only where keyed
         OffHeapBuffer keyedBuffer = memory.allocate(rows)) {
       MemorySegment hashOf = hashBuffer.segment();
       MemorySegment keyed = keyedBuffer.segment();
@@ -183,6 +188,7 @@ public final class OpenAddressingTable implements AutoCloseable {
       }
       Workers.runAll("memwall-build", hashing);
       int rangeShift = Long.numberOfTrailingZeros(rangeMask + 1);
+      long rangeBytes = (rangeMask + 1) << SLOT_SHIFT;
       AtomicInteger nextRange = new AtomicInteger();
       List<Runnable> inserting = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -190,6 +196,7 @@ public final class OpenAddressingTable implements AutoCloseable {
           Inserter inserter = new Inserter();
           for (int r = nextRange.getAndIncrement(); r < ranges; r = nextRange.getAndIncrement()) {
             ExecutionControl.checkpoint();
+            table.asSlice(r * rangeBytes, rangeBytes).fill((byte) 0);
             for (int row = 0; row < rows; row++) {
               long h = hashOf.getAtIndex(HASH, row);
               if (((h >>> shift) >>> rangeShift) == r && keyed.get(ValueLayout.JAVA_BYTE, row) != 0) {
