@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -46,6 +47,12 @@ import org.duckdb.DuckDBConnection;
  * {@link SQLException} with DuckDB's message.
  */
 public final class DuckDbOracle implements AutoCloseable {
+  /**
+   * The query templates' text by query number, each read from its resource once: the SQL engines
+   * time each run from its text, so a run must not include reading and inflating a jar entry.
+   */
+  private static final Map<Integer, String> TEMPLATES = new ConcurrentHashMap<>();
+
   private final DuckDBConnection connection;
   private final int threads;
 
@@ -182,12 +189,17 @@ public final class DuckDbOracle implements AutoCloseable {
    * dialect, from the template resources {@code dev/memwall/tpch/sql/qN.sql}.
    */
   public static String tpchSql(QueryParameters parameters) {
-    String resource = "/dev/memwall/tpch/sql/q" + parameters.query() + ".sql";
+    return parameters.substitute(TEMPLATES.computeIfAbsent(parameters.query(), DuckDbOracle::template));
+  }
+
+  /** Query {@code query}'s template, read from its resource. */
+  private static String template(int query) {
+    String resource = "/dev/memwall/tpch/sql/q" + query + ".sql";
     try (InputStream in = DuckDbOracle.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + resource);
       }
-      return parameters.substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
