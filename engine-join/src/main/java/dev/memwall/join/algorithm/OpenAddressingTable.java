@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,6 +53,8 @@ public final class OpenAddressingTable implements AutoCloseable {
   private static final int INSERT_GROUP = 64;
   /** Build rows from which more than one thread builds the table. */
   static final int PARALLEL_BUILD_ROWS = 1 << 16;
+  /** Slot ranges a parallel build cuts the table into per thread (a power of two): claimed one at a time, so threads finish together. */
+  private static final int RANGES_PER_THREAD = 8;
 
   private final OffHeapBuffer tableBuffer;
   private final OffHeapBuffer nextBuffer;
@@ -103,7 +106,7 @@ public final class OpenAddressingTable implements AutoCloseable {
   public static OpenAddressingTable build(KeyColumns build, EngineMemory memory, int threads) {
     long slots = slots(build.rowCount());
     int ranges = threads > 1 && build.rowCount() >= PARALLEL_BUILD_ROWS
-        ? (int) Math.min(slots / 1024, Integer.highestOneBit(threads) * 2L) : 1;
+        ? (int) Math.min(slots / 1024, (long) Integer.highestOneBit(threads) * RANGES_PER_THREAD) : 1;
     // the slots must start empty: zeroed here for one inserting thread, else by each inserting
     // thread in the ranges it claims; a row's next link is written before it is read
     OffHeapBuffer tableBuffer = ranges > 1
@@ -151,43 +154,63 @@ public final class OpenAddressingTable implements AutoCloseable {
   }
 
   /**
-   * Hashes every row on {@code threads} threads into a row-indexed array (a null key marked by an
-   * unset bit), then lets each thread empty the ranges of slots it claims and insert, in row order,
-   * the rows whose home slots lie in them.
+   * Hashes every row on {@code threads} threads into a row-indexed array, each block of rows also
+   * sorting its keyed rows by the slot range of their hashes (a counting sort within the block's
+   * share of a row array), then lets each thread empty the ranges of slots it claims and insert their
+   * rows: a range's run of each block, block after block, so in row order, and no thread reads the
+   * rows of a range it did not claim. That makes a range cheap enough to cut the table into several
+   * per thread, so that the thread that claims the last one waits little for the others.
    */
   private void insertInParallel(KeyColumns build, EngineMemory memory, int threads, int ranges) {
     int rows = build.rowCount();
-    List<int[]> blocks = new ArrayList<>();
+    List<int[]> blocks = new ArrayList<>(); // {batch, first row in the batch, first row overall}
+    int first = 0;
     for (int batch = 0; batch < build.batches(); batch++) {
       for (int from = 0; from < build.batchRows(batch); from += ProbeBlock.ROWS) {
-        blocks.add(new int[] {batch, from});
+        blocks.add(new int[] {batch, from, first});
+        first += Math.min(ProbeBlock.ROWS, build.batchRows(batch) - from);
       }
     }
-    try (OffHeapBuffer hashBuffer = memory.allocateUninitialized(8L * rows, Placement.HUGE_PAGES); // read only where keyed
-        OffHeapBuffer keyedBuffer = memory.allocate(rows)) {
+    int rangeShift = Long.numberOfTrailingZeros(rangeMask + 1);
+    // per block, where each range's rows start within the block's share of the order, then its end
+    int[] runs = new int[blocks.size() * (ranges + 1)];
+    try (OffHeapBuffer hashBuffer = memory.allocateUninitialized(8L * Math.max(1, rows), Placement.HUGE_PAGES);
+        OffHeapBuffer orderBuffer = memory.allocateUninitialized(4L * Math.max(1, rows), Placement.HUGE_PAGES)) {
       MemorySegment hashOf = hashBuffer.segment();
-      MemorySegment keyed = keyedBuffer.segment();
+      MemorySegment order = orderBuffer.segment();
       AtomicInteger nextBlock = new AtomicInteger();
       List<Runnable> hashing = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         hashing.add(() -> {
+          int[] bounds = new int[ranges + 1]; // this thread's own: neighbouring blocks' runs share cache lines
+          int[] next = new int[ranges];
           try (ProbeBlock block = new ProbeBlock(memory)) {
             MemorySegment hashes = block.tuples.hashes();
             MemorySegment rowIds = block.tuples.rows();
             for (int b = nextBlock.getAndIncrement(); b < blocks.size(); b = nextBlock.getAndIncrement()) {
               ExecutionControl.checkpoint();
-              int count = block.fill(build, blocks.get(b)[0], blocks.get(b)[1]);
+              int[] at = blocks.get(b);
+              int count = block.fill(build, at[0], at[1]);
+              Arrays.fill(bounds, 0);
               for (int k = 0; k < count; k++) {
-                int row = rowIds.getAtIndex(INT, k);
-                hashOf.setAtIndex(HASH, row, hashes.getAtIndex(HASH, k));
-                keyed.set(ValueLayout.JAVA_BYTE, row, (byte) 1);
+                long h = hashes.getAtIndex(HASH, k);
+                hashOf.setAtIndex(HASH, rowIds.getAtIndex(INT, k), h);
+                bounds[(int) ((h >>> shift) >>> rangeShift) + 1]++;
+              }
+              for (int r = 0; r < ranges; r++) {
+                bounds[r + 1] += bounds[r];
+                next[r] = bounds[r];
+              }
+              System.arraycopy(bounds, 0, runs, b * (ranges + 1), ranges + 1);
+              for (int k = 0; k < count; k++) {
+                int r = (int) ((hashes.getAtIndex(HASH, k) >>> shift) >>> rangeShift);
+                order.setAtIndex(INT, at[2] + next[r]++, rowIds.getAtIndex(INT, k));
               }
             }
           }
         });
       }
       Workers.runAll("memwall-build", hashing);
-      int rangeShift = Long.numberOfTrailingZeros(rangeMask + 1);
       long rangeBytes = (rangeMask + 1) << SLOT_SHIFT;
       AtomicInteger nextRange = new AtomicInteger();
       List<Runnable> inserting = new ArrayList<>();
@@ -197,10 +220,12 @@ public final class OpenAddressingTable implements AutoCloseable {
           for (int r = nextRange.getAndIncrement(); r < ranges; r = nextRange.getAndIncrement()) {
             ExecutionControl.checkpoint();
             table.asSlice(r * rangeBytes, rangeBytes).fill((byte) 0);
-            for (int row = 0; row < rows; row++) {
-              long h = hashOf.getAtIndex(HASH, row);
-              if (((h >>> shift) >>> rangeShift) == r && keyed.get(ValueLayout.JAVA_BYTE, row) != 0) {
-                inserter.add(h, row);
+            for (int b = 0; b < blocks.size(); b++) {
+              int base = blocks.get(b)[2];
+              int run = b * (ranges + 1) + r;
+              for (int i = base + runs[run], end = base + runs[run + 1]; i < end; i++) {
+                int row = order.getAtIndex(INT, i);
+                inserter.add(hashOf.getAtIndex(HASH, row), row);
               }
             }
           }
