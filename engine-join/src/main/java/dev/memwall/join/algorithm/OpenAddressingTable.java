@@ -154,11 +154,11 @@ public final class OpenAddressingTable implements AutoCloseable {
   }
 
   /**
-   * Hashes every row on {@code threads} threads into a row-indexed array, each block of rows also
-   * sorting its keyed rows by the slot range of their hashes (a counting sort within the block's
-   * share of a row array), then lets each thread empty the ranges of slots it claims and insert their
-   * rows: a range's run of each block, block after block, so in row order, and no thread reads the
-   * rows of a range it did not claim. That makes a range cheap enough to cut the table into several
+   * Hashes every row on {@code threads} threads, each block of rows sorting its keyed rows with their
+   * hashes by the slot range of the hash (a counting sort within the block's share of two arrays),
+   * then lets each thread empty the ranges of slots it claims and insert their rows: a range's run of
+   * each block, block after block, so in row order, read in sequence, and no thread reads the rows
+   * of a range it did not claim. That makes a range cheap enough to cut the table into several
    * per thread, so that the thread that claims the last one waits little for the others.
    */
   private void insertInParallel(KeyColumns build, EngineMemory memory, int threads, int ranges) {
@@ -172,12 +172,12 @@ public final class OpenAddressingTable implements AutoCloseable {
       }
     }
     int rangeShift = Long.numberOfTrailingZeros(rangeMask + 1);
-    // per block, where each range's rows start within the block's share of the order, then its end
+    // per block, where each range's rows start within the block's share of the sorted arrays, then its end
     int[] runs = new int[blocks.size() * (ranges + 1)];
     try (OffHeapBuffer hashBuffer = memory.allocateUninitialized(8L * Math.max(1, rows), Placement.HUGE_PAGES);
-        OffHeapBuffer orderBuffer = memory.allocateUninitialized(4L * Math.max(1, rows), Placement.HUGE_PAGES)) {
-      MemorySegment hashOf = hashBuffer.segment();
-      MemorySegment order = orderBuffer.segment();
+        OffHeapBuffer rowBuffer = memory.allocateUninitialized(4L * Math.max(1, rows), Placement.HUGE_PAGES)) {
+      MemorySegment sortedHashes = hashBuffer.segment();
+      MemorySegment sortedRows = rowBuffer.segment();
       AtomicInteger nextBlock = new AtomicInteger();
       List<Runnable> hashing = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -193,9 +193,7 @@ public final class OpenAddressingTable implements AutoCloseable {
               int count = block.fill(build, at[0], at[1]);
               Arrays.fill(bounds, 0);
               for (int k = 0; k < count; k++) {
-                long h = hashes.getAtIndex(HASH, k);
-                hashOf.setAtIndex(HASH, rowIds.getAtIndex(INT, k), h);
-                bounds[(int) ((h >>> shift) >>> rangeShift) + 1]++;
+                bounds[(int) ((hashes.getAtIndex(HASH, k) >>> shift) >>> rangeShift) + 1]++;
               }
               for (int r = 0; r < ranges; r++) {
                 bounds[r + 1] += bounds[r];
@@ -203,8 +201,10 @@ public final class OpenAddressingTable implements AutoCloseable {
               }
               System.arraycopy(bounds, 0, runs, b * (ranges + 1), ranges + 1);
               for (int k = 0; k < count; k++) {
-                int r = (int) ((hashes.getAtIndex(HASH, k) >>> shift) >>> rangeShift);
-                order.setAtIndex(INT, at[2] + next[r]++, rowIds.getAtIndex(INT, k));
+                long h = hashes.getAtIndex(HASH, k);
+                int to = at[2] + next[(int) ((h >>> shift) >>> rangeShift)]++;
+                sortedHashes.setAtIndex(HASH, to, h);
+                sortedRows.setAtIndex(INT, to, rowIds.getAtIndex(INT, k));
               }
             }
           }
@@ -224,8 +224,7 @@ public final class OpenAddressingTable implements AutoCloseable {
               int base = blocks.get(b)[2];
               int run = b * (ranges + 1) + r;
               for (int i = base + runs[run], end = base + runs[run + 1]; i < end; i++) {
-                int row = order.getAtIndex(INT, i);
-                inserter.add(hashOf.getAtIndex(HASH, row), row);
+                inserter.add(sortedHashes.getAtIndex(HASH, i), sortedRows.getAtIndex(INT, i));
               }
             }
           }
