@@ -57,6 +57,17 @@ public final class EngineProcess implements QueryEngine {
     return options;
   }
 
+  /**
+   * Removes from a child's {@code environment} the variables from which a JVM takes options besides
+   * its command line ({@code JDK_JAVA_OPTIONS}, {@code JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}). The
+   * options they gave this JVM are among its input arguments, which {@link #childOptions} filters; left
+   * in the environment they would hand the child this run's agent again, whose banner on stdout also
+   * breaks the replies.
+   */
+  static void dropOptionVariables(Map<String, String> environment) {
+    environment.keySet().removeAll(List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"));
+  }
+
   private EngineProcess(Process process, ObjectOutputStream requests, ObjectInputStream replies, String engine,
       String name) {
     this.process = process;
@@ -105,7 +116,9 @@ public final class EngineProcess implements QueryEngine {
     command.addAll(childOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
     command.addAll(List.of("-cp", classPath, EngineChild.class.getName()));
     command.addAll(arguments);
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    dropOptionVariables(builder.environment());
+    Process process = builder.start();
     try {
       ObjectOutputStream requests = new ObjectOutputStream(new BufferedOutputStream(process.getOutputStream()));
       requests.flush();

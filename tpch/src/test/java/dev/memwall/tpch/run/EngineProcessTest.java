@@ -18,6 +18,7 @@ import java.io.File;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,14 @@ class EngineProcessTest {
         "-XX:AOTConfiguration=/c/tpch.aot.config", "-Xlog:aot=error,cds=error", "-XX:CICompilerCount=3"));
     assertEquals(List.of("-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-XX:CICompilerCount=3",
         "-Xlog:disable", "-Xlog:all=warning:stderr"), options);
+  }
+
+  @Test
+  void theChildsEnvironmentGivesItNoOptionsOfItsOwn() {
+    Map<String, String> environment = new HashMap<>(Map.of("PATH", "/bin", "JDK_JAVA_OPTIONS", "-agentpath:/x.so",
+        "JAVA_TOOL_OPTIONS", "-Dx=1", "_JAVA_OPTIONS", "-Xmx1g", "JAVA_HOME", "/jdk"));
+    EngineProcess.dropOptionVariables(environment);
+    assertEquals(Map.of("PATH", "/bin", "JAVA_HOME", "/jdk"), environment);
   }
 
   @Test
