@@ -163,9 +163,6 @@ final class TpchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--plans is memwall's: not with --engine " + engineKey);
     }
     boolean sqlPlans = engineKey.equals("memwall") && parsePlans(plans);
-    if (sqlPlans) {
-      Memwall.preload(); // the SQL front end's shared state loads while the data opens
-    }
     // found before any data is generated or loaded, so that a missing engine fails at once
     QueryEngineProvider timedProvider = engineKey.equals("memwall") ? null : QueryEngineProvider.find(engineKey);
     QueryEngineProvider comparedProvider = comparedKey == null || comparedKey.startsWith("duckdb")
@@ -203,27 +200,39 @@ final class TpchCommand implements Callable<Integer> {
     String engineName;
     String comparedName;
     Path dataDirectory = TpchDataGenerator.dataDirectory(cache, scaleFactor);
+    TpchDataGenerator generator = new TpchDataGenerator(threadCount, quiet);
+    boolean duckDbChild = !"duckdb-in-process".equals(comparedKey)
+        && (options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey));
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
-      try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
-          DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
-          QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle)
-              : options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey)
-                  ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null;
-          QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
-              : new MemwallEngine(db, memory, threadCount, sqlPlans);
-          QueryEngine other = cometClassPath != null ? comet(dataDirectory, db, memory, threadCount, cometClassPath)
-              : comparedProvider == null ? (comparedKey == null ? null : duckdb)
-              : comparedInThisJvm(comparedKey, master)
-                  ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
-                  : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
-        TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
-        if (profiling != null) {
-          runner.profiling(profiling);
+      if (duckDbChild) {
+        generator.ensure(dataDirectory, scaleFactor, memory); // the child loads the data set
+      }
+      // DuckDB's child loads its tables before this process starts its own cold work (the SQL front
+      // end, the data, the JIT's first compiles), which would otherwise be done in the background
+      // meanwhile, and shorten memwall's first runs in a way a fresh process of a user's does not see
+      try (EngineProcess duckDbProcess = duckDbChild ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null) {
+        if (sqlPlans) {
+          Memwall.preload(); // the SQL front end's shared state loads while the data opens
         }
-        reports = runner.runAll(selected);
-        profiles = runner.profiles();
-        engineName = timed.name();
-        comparedName = other == null ? null : other.name();
+        try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, generator, memory);
+            DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
+            QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle) : duckDbProcess;
+            QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
+                : new MemwallEngine(db, memory, threadCount, sqlPlans);
+            QueryEngine other = cometClassPath != null ? comet(dataDirectory, db, memory, threadCount, cometClassPath)
+                : comparedProvider == null ? (comparedKey == null ? null : duckdb)
+                : comparedInThisJvm(comparedKey, master)
+                    ? comparedProvider.open(dataDirectory, threadCount, false, sparkSettings())
+                    : EngineProcess.provider(comparedProvider.name(), dataDirectory, threadCount, false, sparkSettings())) {
+          TpchRunner runner = new TpchRunner(timed, scaleFactor, options, answers, duckdb, other);
+          if (profiling != null) {
+            runner.profiling(profiling);
+          }
+          reports = runner.runAll(selected);
+          profiles = runner.profiles();
+          engineName = timed.name();
+          comparedName = other == null ? null : other.name();
+        }
       }
     }
     String title = print(reports, options, dataDirectory, engineName, comparedName);

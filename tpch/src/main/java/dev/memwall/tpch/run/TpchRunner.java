@@ -31,7 +31,9 @@ import java.util.OptionalLong;
 /**
  * Runs TPC-H queries on an engine (memwall's plans, or Spark, ...: {@link QueryEngine}): warm-up runs,
  * timed runs, verification of the result against the official answers or DuckDB, and optionally a
- * second engine's time on the same data with the same thread count.
+ * second engine's time on the same data with the same thread count. The second engine runs only once
+ * this JVM's JIT compilers are idle ({@link CompilerThreads}), so that the first engine's compiles
+ * neither take cores from its runs nor finish in time that is not the first engine's.
  *
  * <p>Ownership: every result is closed before {@link #run} returns; the engines stay the caller's.
  * Thread safety: not thread-safe. Bad input: options are checked by {@link Options}'s constructor
@@ -55,6 +57,8 @@ public final class TpchRunner {
      * Every query's warm-up runs (the engine's, and the compared engine's) before the first timed run
      * of any: the timed runs see the steady state of a process serving the whole mix, the JIT done
      * compiling the kernels for every query's types. Times do not depend on the order of the queries.
+     * The warm-ups go pass after pass over the queries, the engine's before the compared engine's,
+     * so each engine's first runs are those of a fresh process running the queries one after another.
      */
     SUITE,
     /**
@@ -257,18 +261,48 @@ public final class TpchRunner {
 
   /** The untimed runs of {@code query}: the engine's, and the compared engine's. */
   private void warmUp(TpchQuery query) throws SQLException {
-    QueryParameters parameters = options.parameters(query.number(), scaleFactor);
     for (int i = 0; i < options.warmup(); i++) {
-      try (Timed run = Timed.run(engine, query, parameters)) {
-        firstRunNanos.putIfAbsent(query.number(), run.nanos());
-      }
+      warmUpOnce(engine, query, firstRunNanos);
     }
     if (compared != null) {
+      CompilerThreads.awaitIdle();
       for (int i = 0; i < options.warmup(); i++) {
-        try (Timed run = Timed.run(compared, query, parameters)) {
-          comparedFirstRunNanos.putIfAbsent(query.number(), run.nanos());
+        warmUpOnce(compared, query, comparedFirstRunNanos);
+      }
+    }
+  }
+
+  /**
+   * The untimed runs of every query as {@link WarmUp#SUITE} makes them: the engine's, pass after pass
+   * over the queries, so that its first runs follow one another as in a fresh process running the
+   * queries once each; then, once this JVM's compilers are idle, the compared engine's the same way.
+   * A query that fails for want of a resource is put in {@code failures} and left out from then on.
+   */
+  private void warmUpSuite(List<TpchQuery> queries, Map<Integer, String> failures) throws SQLException {
+    for (QueryEngine warmed : compared == null ? List.of(engine) : List.of(engine, compared)) {
+      if (warmed == compared) {
+        CompilerThreads.awaitIdle();
+      }
+      Map<Integer, Long> first = warmed == engine ? firstRunNanos : comparedFirstRunNanos;
+      for (int pass = 0; pass < options.warmup(); pass++) {
+        for (TpchQuery query : queries) {
+          if (failures.containsKey(query.number())) {
+            continue;
+          }
+          try {
+            warmUpOnce(warmed, query, first);
+          } catch (RuntimeException e) {
+            failures.put(query.number(), resourceFailure(e));
+          }
         }
       }
+    }
+  }
+
+  /** One untimed run of {@code query} on {@code warmed}; the first of the query's is kept in {@code first}. */
+  private void warmUpOnce(QueryEngine warmed, TpchQuery query, Map<Integer, Long> first) throws SQLException {
+    try (Timed run = Timed.run(warmed, query, options.parameters(query.number(), scaleFactor))) {
+      first.putIfAbsent(query.number(), run.nanos());
     }
   }
 
@@ -317,6 +351,7 @@ public final class TpchRunner {
       long comparedBest = -1;
       long comparedMedian = -1;
       if (compared != null) {
+        CompilerThreads.awaitIdle(); // the engine's compiles must not take cores from the other's runs
         long[] comparedTimes = new long[options.runs()];
         for (int i = 0; i < options.runs(); i++) {
           try (Timed run = Timed.run(compared, query, parameters)) {
@@ -380,13 +415,7 @@ public final class TpchRunner {
   public List<QueryReport> runAll(List<TpchQuery> queries) throws SQLException {
     Map<Integer, String> failures = new HashMap<>();
     if (options.warmUpScope() == WarmUp.SUITE) {
-      for (TpchQuery query : queries) {
-        try {
-          warmUp(query);
-        } catch (RuntimeException e) {
-          failures.put(query.number(), resourceFailure(e));
-        }
-      }
+      warmUpSuite(queries, failures);
     }
     Map<Integer, List<QueryReport>> rounds = new HashMap<>();
     for (int round = 0; round < options.rounds(); round++) {
