@@ -162,7 +162,7 @@ public final class EngineProcess implements QueryEngine {
           engine);
     }
     return switch (reply) {
-      case EngineReply.Rows rows -> new Timed(Result.of(rows.columns(), rows.rows()), rows.nanos());
+      case EngineReply.Rows rows -> Result.of(rows.columns(), rows.rows(), rows.nanos());
       case EngineReply.Failed failed when failed.rejected() -> throw new SQLException(engine + ": " + failed.message());
       case EngineReply.Failed failed -> throw new EngineProcessException(failed.message(), process, engine);
       case EngineReply.Ready ready -> throw new EngineProcessException("unexpected reply " + ready, process, engine);
@@ -197,24 +197,6 @@ public final class EngineProcess implements QueryEngine {
       throw new IOException(e);
     } catch (IOException e) {
       throw new EngineProcessException("the " + engine + " process ended without a reply (" + e + ")", process, engine);
-    }
-  }
-
-  /** A result whose time the child measured. */
-  private record Timed(Result rows, long engineNanos) implements Result {
-    @Override
-    public List<String> columns() {
-      return rows.columns();
-    }
-
-    @Override
-    public long rowCount() {
-      return rows.rowCount();
-    }
-
-    @Override
-    public List<List<Object>> values() {
-      return rows.values();
     }
   }
 }

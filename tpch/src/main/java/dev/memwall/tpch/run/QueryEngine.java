@@ -55,6 +55,32 @@ public interface QueryEngine extends AutoCloseable {
       };
     }
 
+    /** {@link #of} rows whose time {@code engineNanos} the engine measured where it ran ({@link #engineNanos}). */
+    static Result of(List<String> columns, List<List<Object>> rows, long engineNanos) {
+      Result result = of(columns, rows);
+      return new Result() {
+        @Override
+        public List<String> columns() {
+          return result.columns();
+        }
+
+        @Override
+        public long rowCount() {
+          return result.rowCount();
+        }
+
+        @Override
+        public List<List<Object>> values() {
+          return result.values();
+        }
+
+        @Override
+        public long engineNanos() {
+          return engineNanos;
+        }
+      };
+    }
+
     /** The column labels in SELECT-list order. */
     List<String> columns();
 
