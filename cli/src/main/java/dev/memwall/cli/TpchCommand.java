@@ -205,7 +205,7 @@ final class TpchCommand implements Callable<Integer> {
         && (options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey));
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
       if (duckDbChild) {
-        generator.ensure(dataDirectory, scaleFactor, memory); // the child loads the data set
+        TpchDatabase.check(cache, scaleFactor, generator, memory); // the child loads the data set
       }
       // DuckDB's child loads its tables before this process starts its own cold work (the SQL front
       // end, the data, the JIT's first compiles), which would otherwise be done in the background

@@ -30,7 +30,7 @@ final class CompilerThreads {
   /** The share of one core the compilers may use over {@link #WINDOW} and still count as idle. */
   static final double IDLE_SHARE = 0.05;
   /** How long {@link #awaitIdle()} waits at most: a JIT never done (a flood of recompiles) must not hang the run. */
-  static final Duration LIMIT = Duration.ofSeconds(30);
+  static final Duration LIMIT = Duration.ofSeconds(10);
 
   private static final Path TASKS = Path.of("/proc/self/task");
 
