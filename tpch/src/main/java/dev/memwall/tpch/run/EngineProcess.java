@@ -145,28 +145,41 @@ public final class EngineProcess implements QueryEngine {
     return ask(new EngineRequest.Query(parameters), "Q" + query.number());
   }
 
+  /** Waits until the child's JIT compilers are idle (at most {@link CompilerThreads#LIMIT}). */
+  @Override
+  public void awaitIdle() {
+    EngineReply reply = exchange(new EngineRequest.AwaitIdle(), "a wait for its idle compilers");
+    if (!(reply instanceof EngineReply.Idle)) {
+      throw new EngineProcessException("unexpected reply " + reply, process, engine);
+    }
+  }
+
   /** Runs {@code sql} as it is in a DuckDB child; {@code what} names it in messages. */
   Result runSql(String sql, String what) throws SQLException {
     return ask(new EngineRequest.Sql(sql), what);
   }
 
   private Result ask(EngineRequest request, String what) throws SQLException {
-    EngineReply reply;
-    try {
-      requests.writeObject(request);
-      requests.reset();
-      requests.flush();
-      reply = read(replies, process, engine);
-    } catch (IOException e) {
-      throw new EngineProcessException("lost the " + engine + " process while running " + what + ": " + e, process,
-          engine);
-    }
-    return switch (reply) {
+    return switch (exchange(request, what)) {
       case EngineReply.Rows rows -> Result.of(rows.columns(), rows.rows(), rows.nanos());
       case EngineReply.Failed failed when failed.rejected() -> throw new SQLException(engine + ": " + failed.message());
       case EngineReply.Failed failed -> throw new EngineProcessException(failed.message(), process, engine);
       case EngineReply.Ready ready -> throw new EngineProcessException("unexpected reply " + ready, process, engine);
+      case EngineReply.Idle idle -> throw new EngineProcessException("unexpected reply " + idle, process, engine);
     };
+  }
+
+  /** Sends {@code request} and reads the child's reply; {@code what} names the request in messages. */
+  private EngineReply exchange(EngineRequest request, String what) {
+    try {
+      requests.writeObject(request);
+      requests.reset();
+      requests.flush();
+      return read(replies, process, engine);
+    } catch (IOException e) {
+      throw new EngineProcessException("lost the " + engine + " process while running " + what + ": " + e, process,
+          engine);
+    }
   }
 
   /** The child, for tests. */

@@ -10,4 +10,7 @@ sealed interface EngineRequest extends Serializable {
 
   /** Run this SQL text as it is (DuckDB only: a check that a rejected statement leaves the child running). */
   record Sql(String sql) implements EngineRequest {}
+
+  /** Reply {@link EngineReply.Idle} once the child's JIT compilers are idle ({@link CompilerThreads}). */
+  record AwaitIdle() implements EngineRequest {}
 }

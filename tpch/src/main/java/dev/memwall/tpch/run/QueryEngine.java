@@ -27,6 +27,13 @@ public interface QueryEngine extends AutoCloseable {
    */
   Result run(TpchQuery query, QueryParameters parameters) throws SQLException;
 
+  /**
+   * Returns once what the engine's runs left working in its own process (a JIT compiling what they gave
+   * it) is idle, so that it takes no core from another engine timed next. An engine in the caller's
+   * process does nothing (the default): the caller can wait for its own JVM's compilers.
+   */
+  default void awaitIdle() {}
+
   /** Frees what the engine holds (a Spark session, ...); what it was given stays the caller's. */
   @Override
   void close();

@@ -33,7 +33,8 @@ import java.util.OptionalLong;
  * timed runs, verification of the result against the official answers or DuckDB, and optionally a
  * second engine's time on the same data with the same thread count. The second engine runs only once
  * this JVM's JIT compilers are idle ({@link CompilerThreads}), so that the first engine's compiles
- * neither take cores from its runs nor finish in time that is not the first engine's.
+ * neither take cores from its runs nor finish in time that is not the first engine's; the first
+ * engine runs only once the second's process is idle ({@link QueryEngine#awaitIdle}).
  *
  * <p>Ownership: every result is closed before {@link #run} returns; the engines stay the caller's.
  * Thread safety: not thread-safe. Bad input: options are checked by {@link Options}'s constructor
@@ -261,6 +262,7 @@ public final class TpchRunner {
 
   /** The untimed runs of {@code query}: the engine's, and the compared engine's. */
   private void warmUp(TpchQuery query) throws SQLException {
+    awaitCompared();
     for (int i = 0; i < options.warmup(); i++) {
       warmUpOnce(engine, query, firstRunNanos);
     }
@@ -280,7 +282,9 @@ public final class TpchRunner {
    */
   private void warmUpSuite(List<TpchQuery> queries, Map<Integer, String> failures) throws SQLException {
     for (QueryEngine warmed : compared == null ? List.of(engine) : List.of(engine, compared)) {
-      if (warmed == compared) {
+      if (warmed == engine) {
+        awaitCompared();
+      } else {
         CompilerThreads.awaitIdle();
       }
       Map<Integer, Long> first = warmed == engine ? firstRunNanos : comparedFirstRunNanos;
@@ -296,6 +300,16 @@ public final class TpchRunner {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Before the engine runs: waits until the compared engine's own process, if it has one, is idle
+   * ({@link QueryEngine#awaitIdle}), so that its JIT takes no core from the engine's runs either.
+   */
+  private void awaitCompared() {
+    if (compared != null) {
+      compared.awaitIdle();
     }
   }
 
@@ -317,6 +331,7 @@ public final class TpchRunner {
     long[] planning = new long[options.runs()];
     QueryEngine.Result kept = null;
     try {
+      awaitCompared();
       for (int i = 0; i < options.runs(); i++) {
         Timed run = Timed.run(engine, query, parameters);
         times[i] = run.nanos();

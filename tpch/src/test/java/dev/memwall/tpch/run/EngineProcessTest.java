@@ -74,6 +74,7 @@ class EngineProcessTest {
           assertEquals(-1, expected.engineNanos(), "an engine in this process leaves the timing to the caller");
         }
       }
+      there.awaitIdle(); // the child answers a wait for its compilers, and goes on serving queries after it
       SQLException rejected = assertThrows(SQLException.class, () -> there.runSql("SELECT nothing FROM nowhere", "bad SQL"));
       assertTrue(rejected.getMessage().startsWith("DuckDB: "), rejected.getMessage());
       try (QueryEngine.Result after = there.run(TpchQueries.require(6), TpchParameters.validation(6, SF))) {

@@ -22,12 +22,20 @@ class TpchRunnerOrderTest {
   private static final List<TpchQuery> QUERIES = List.of(TpchQueries.require(1), TpchQueries.require(6),
       TpchQueries.require(14));
 
-  /** An engine that records each run as "name Qn" and reports as its time the run's place in the log. */
+  /**
+   * An engine that records each run as "name Qn", and each wait for its process to settle as "name
+   * idle", and reports as a run's time its place in the log.
+   */
   private record Recording(String name, List<String> log) implements QueryEngine {
     @Override
     public Result run(TpchQuery query, QueryParameters parameters) {
       log.add(name + " Q" + query.number());
       return Result.of(List.of("x"), List.of(List.of(1)), log.size());
+    }
+
+    @Override
+    public void awaitIdle() {
+      log.add(name + " idle");
     }
 
     @Override
@@ -46,21 +54,22 @@ class TpchRunnerOrderTest {
   void aSuiteWarmUpRunsTheEnginesQueriesPassAfterPassBeforeAnyOfTheComparedEngines() throws Exception {
     List<QueryReport> reports = new ArrayList<>();
     List<String> log = runAll(WarmUp.SUITE, reports);
-    assertEquals(List.of("a Q1", "a Q6", "a Q14", "a Q1", "a Q6", "a Q14", // the engine's two passes
+    // the engine runs once the compared engine's process has settled ("b idle")
+    assertEquals(List.of("b idle", "a Q1", "a Q6", "a Q14", "a Q1", "a Q6", "a Q14", // the engine's two passes
         "b Q1", "b Q6", "b Q14", "b Q1", "b Q6", "b Q14", // then the compared engine's
-        "a Q1", "b Q1", "a Q6", "b Q6", "a Q14", "b Q14"), log); // the timed runs, query by query
+        "b idle", "a Q1", "b Q1", "b idle", "a Q6", "b Q6", "b idle", "a Q14", "b Q14"), log); // timed, by query
     // each first run is the first pass's: Q6's is the engine's second run, right after Q1's first
-    assertEquals(List.of(1L, 2L, 3L), reports.stream().map(QueryReport::firstNanos).toList());
-    assertEquals(List.of(7L, 8L, 9L), reports.stream().map(QueryReport::comparedFirstNanos).toList());
+    assertEquals(List.of(2L, 3L, 4L), reports.stream().map(QueryReport::firstNanos).toList());
+    assertEquals(List.of(8L, 9L, 10L), reports.stream().map(QueryReport::comparedFirstNanos).toList());
   }
 
   @Test
   void aQueryWarmUpRunsEachQuerysWarmUpsRightBeforeItsTimedRuns() throws Exception {
     List<QueryReport> reports = new ArrayList<>();
     List<String> log = runAll(WarmUp.QUERY, reports);
-    assertEquals(List.of("a Q1", "a Q1", "b Q1", "b Q1", "a Q1", "b Q1",
-        "a Q6", "a Q6", "b Q6", "b Q6", "a Q6", "b Q6",
-        "a Q14", "a Q14", "b Q14", "b Q14", "a Q14", "b Q14"), log);
-    assertEquals(List.of(1L, 7L, 13L), reports.stream().map(QueryReport::firstNanos).toList());
+    assertEquals(List.of("b idle", "a Q1", "a Q1", "b Q1", "b Q1", "b idle", "a Q1", "b Q1",
+        "b idle", "a Q6", "a Q6", "b Q6", "b Q6", "b idle", "a Q6", "b Q6",
+        "b idle", "a Q14", "a Q14", "b Q14", "b Q14", "b idle", "a Q14", "b Q14"), log);
+    assertEquals(List.of(2L, 10L, 18L), reports.stream().map(QueryReport::firstNanos).toList());
   }
 }
