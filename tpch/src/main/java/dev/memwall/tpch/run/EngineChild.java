@@ -75,7 +75,10 @@ public final class EngineChild {
           answer = switch (request) {
             case EngineRequest.Query query -> served.run(query.parameters());
             case EngineRequest.Sql sql -> served.sql(sql.sql());
-            case EngineRequest.AwaitIdle idle -> new EngineReply.Idle(CompilerThreads.awaitIdle());
+            case EngineRequest.AwaitIdle idle -> {
+              CompilerThreads.awaitIdle();
+              yield new EngineReply.Idle();
+            }
           };
         } catch (Exception e) { // the query failed; the engine goes on, as it would in the parent
           answer = new EngineReply.Failed(e instanceof SQLException ? e.getMessage() : e.toString(), true);

@@ -19,7 +19,7 @@ sealed interface EngineReply extends Serializable {
   record Rows(List<String> columns, List<List<Object>> rows, long nanos) implements EngineReply {}
 
   /** The child's JIT compilers are idle ({@link EngineRequest.AwaitIdle}), or stayed busy past the wait's limit. */
-  record Idle(boolean idle) implements EngineReply {}
+  record Idle() implements EngineReply {}
 
   /** The request failed: a query the engine rejected ({@code rejected}), or the child cannot go on. */
   record Failed(String message, boolean rejected) implements EngineReply {}

@@ -42,6 +42,11 @@ public interface QueryEngine extends AutoCloseable {
   interface Result extends AutoCloseable {
     /** A result of rows already fetched into Java objects. */
     static Result of(List<String> columns, List<List<Object>> rows) {
+      return of(columns, rows, -1);
+    }
+
+    /** {@link #of} rows whose time {@code engineNanos} the engine measured where it ran ({@link #engineNanos}). */
+    static Result of(List<String> columns, List<List<Object>> rows, long engineNanos) {
       List<String> names = List.copyOf(columns);
       List<List<Object>> values = List.copyOf(rows);
       return new Result() {
@@ -58,27 +63,6 @@ public interface QueryEngine extends AutoCloseable {
         @Override
         public List<List<Object>> values() {
           return values;
-        }
-      };
-    }
-
-    /** {@link #of} rows whose time {@code engineNanos} the engine measured where it ran ({@link #engineNanos}). */
-    static Result of(List<String> columns, List<List<Object>> rows, long engineNanos) {
-      Result result = of(columns, rows);
-      return new Result() {
-        @Override
-        public List<String> columns() {
-          return result.columns();
-        }
-
-        @Override
-        public long rowCount() {
-          return result.rowCount();
-        }
-
-        @Override
-        public List<List<Object>> values() {
-          return result.values();
         }
 
         @Override

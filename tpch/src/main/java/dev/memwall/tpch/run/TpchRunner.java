@@ -262,12 +262,12 @@ public final class TpchRunner {
 
   /** The untimed runs of {@code query}: the engine's, and the compared engine's. */
   private void warmUp(TpchQuery query) throws SQLException {
-    awaitCompared();
+    awaitTurn(engine);
     for (int i = 0; i < options.warmup(); i++) {
       warmUpOnce(engine, query, firstRunNanos);
     }
     if (compared != null) {
-      CompilerThreads.awaitIdle();
+      awaitTurn(compared);
       for (int i = 0; i < options.warmup(); i++) {
         warmUpOnce(compared, query, comparedFirstRunNanos);
       }
@@ -282,11 +282,7 @@ public final class TpchRunner {
    */
   private void warmUpSuite(List<TpchQuery> queries, Map<Integer, String> failures) throws SQLException {
     for (QueryEngine warmed : compared == null ? List.of(engine) : List.of(engine, compared)) {
-      if (warmed == engine) {
-        awaitCompared();
-      } else {
-        CompilerThreads.awaitIdle();
-      }
+      awaitTurn(warmed);
       Map<Integer, Long> first = warmed == engine ? firstRunNanos : comparedFirstRunNanos;
       for (int pass = 0; pass < options.warmup(); pass++) {
         for (TpchQuery query : queries) {
@@ -304,11 +300,14 @@ public final class TpchRunner {
   }
 
   /**
-   * Before the engine runs: waits until the compared engine's own process, if it has one, is idle
-   * ({@link QueryEngine#awaitIdle}), so that its JIT takes no core from the engine's runs either.
+   * Waits until the other engine has nothing left running that would take cores from {@code next}'s
+   * runs: before the compared engine, this JVM's compilers ({@link CompilerThreads}); before the engine,
+   * the compared engine's own process, if it has one ({@link QueryEngine#awaitIdle}).
    */
-  private void awaitCompared() {
-    if (compared != null) {
+  private void awaitTurn(QueryEngine next) {
+    if (next == compared) {
+      CompilerThreads.awaitIdle();
+    } else if (compared != null) {
       compared.awaitIdle();
     }
   }
@@ -331,7 +330,7 @@ public final class TpchRunner {
     long[] planning = new long[options.runs()];
     QueryEngine.Result kept = null;
     try {
-      awaitCompared();
+      awaitTurn(engine);
       for (int i = 0; i < options.runs(); i++) {
         Timed run = Timed.run(engine, query, parameters);
         times[i] = run.nanos();
@@ -366,7 +365,7 @@ public final class TpchRunner {
       long comparedBest = -1;
       long comparedMedian = -1;
       if (compared != null) {
-        CompilerThreads.awaitIdle(); // the engine's compiles must not take cores from the other's runs
+        awaitTurn(compared);
         long[] comparedTimes = new long[options.runs()];
         for (int i = 0; i < options.runs(); i++) {
           try (Timed run = Timed.run(compared, query, parameters)) {
