@@ -175,6 +175,11 @@ final class TpchCommand implements Callable<Integer> {
     Verification verification = verification(verify, scaleFactor, answersDir, seed != null);
     TpchRunner.Options options = new TpchRunner.Options(warmup, runs, threadCount, verification,
         seed == null ? OptionalLong.empty() : OptionalLong.of(seed), parseWarmUpScope(warmupScope), rounds);
+    boolean duckDbChild = !"duckdb-in-process".equals(comparedKey)
+        && (options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey));
+    if (sqlPlans && !duckDbChild) {
+      Memwall.preload(); // the SQL front end's shared state loads while the data opens
+    }
     List<Integer> numbers = queryNumbers == null ? implemented.get() : queryNumbers;
     if (numbers.isEmpty()) {
       throw new IllegalArgumentException("no TPC-H query is implemented yet; nothing to run");
@@ -200,22 +205,16 @@ final class TpchCommand implements Callable<Integer> {
     String engineName;
     String comparedName;
     Path dataDirectory = TpchDataGenerator.dataDirectory(cache, scaleFactor);
-    TpchDataGenerator generator = new TpchDataGenerator(threadCount, quiet);
-    boolean duckDbChild = !"duckdb-in-process".equals(comparedKey)
-        && (options.verification() == Verification.DUCKDB || "duckdb".equals(comparedKey));
     try (EngineMemory memory = EngineMemory.create(memoryBudget)) {
-      if (duckDbChild) {
-        TpchDatabase.check(cache, scaleFactor, generator, memory); // the child loads the data set
-      }
-      // DuckDB's child loads its tables before this process starts its own cold work (the SQL front
-      // end, the data, the JIT's first compiles), which would otherwise be done in the background
-      // meanwhile, and shorten memwall's first runs in a way a fresh process of a user's does not see
-      try (EngineProcess duckDbProcess = duckDbChild ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null) {
+      try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, new TpchDataGenerator(threadCount, quiet), memory);
+          EngineProcess duckDbProcess = duckDbChild ? EngineProcess.duckDb(cache, scaleFactor, threadCount) : null) {
+        // with a DuckDB child, the front end starts loading only once the child has loaded its tables:
+        // started before, it would be ready in the child's time, and memwall's first runs would not
+        // pay its cold start as a fresh process of a user's does
         if (sqlPlans) {
-          Memwall.preload(); // the SQL front end's shared state loads while the data opens
+          Memwall.preload(); // does nothing if it started above
         }
-        try (TpchDatabase db = TpchDatabase.load(cache, scaleFactor, generator, memory);
-            DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
+        try (DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
             QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle) : duckDbProcess;
             QueryEngine timed = timedProvider != null ? timedProvider.open(dataDirectory, threadCount, true, sparkSettings())
                 : new MemwallEngine(db, memory, threadCount, sqlPlans);

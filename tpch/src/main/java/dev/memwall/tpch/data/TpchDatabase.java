@@ -108,17 +108,6 @@ public final class TpchDatabase implements AutoCloseable {
   }
 
   /**
-   * Makes the data set of {@code scaleFactor} under {@code cacheRoot} complete and intact as
-   * {@link #load} does (generating it, or repairing a corrupt file), without keeping it open: for a
-   * reader in another process, such as DuckDB's child, that must not meet a file {@code load} would
-   * have repaired.
-   */
-  public static void check(Path cacheRoot, double scaleFactor, TpchDataGenerator generator, EngineMemory memory)
-      throws IOException {
-    load(cacheRoot, scaleFactor, generator, memory).close();
-  }
-
-  /**
    * Generates the data set of {@code scaleFactor} under {@code cacheRoot} if it is not complete there
    * yet (see {@link TpchDataGenerator#ensure}) and opens it. Concurrent loads of one set, in threads
    * or processes, all succeed: one generates, the others wait for it, and all then share it. A file
