@@ -299,6 +299,9 @@ final class FilterKernels {
    * A {@link StringPredicate} on a string column. On a dictionary-encoded column the predicate
    * runs once per distinct value that occurs, the first time it occurs, and rows are then filtered
    * by code (a dictionary may be large: a join's output refers to its build side's strings by code).
+   * On a plain string column, a LIKE that only looks for pieces ({@link PercentLike}) scans a heap
+   * copy of the chunk's selected strings at once ({@link StringWindow}) unless the window declines;
+   * other predicates test each string where it lies.
    */
   static final class StringMatch extends FilterKernel {
     private static final byte UNKNOWN = 0;
@@ -309,6 +312,7 @@ final class FilterKernels {
     private FieldVector lastDictionary;
     /** Per code of {@link #lastDictionary}: UNKNOWN until tested, then MATCHES or FAILS. */
     private byte[] outcomes;
+    private StringWindow window;
 
     StringMatch(int columnIndex, StringPredicate predicate) {
       this.columnIndex = columnIndex;
@@ -343,6 +347,14 @@ final class FilterKernels {
           sel[n] = k;
           n += outcome == want ? 1 : 0;
         }
+      } else if (predicate instanceof PercentLike like && like.searchesWindows()
+          && window().load(chunk, (VarCharColumn) column)) {
+        like.test(window);
+        boolean[] holds = window.holds();
+        for (int i = 0; i < selected; i++) {
+          sel[n] = chunk.position(i);
+          n += holds[i] == wanted ? 1 : 0;
+        }
       } else {
         VarCharColumn strings = (VarCharColumn) column;
         MemorySegment bytes = strings.bytes();
@@ -355,6 +367,14 @@ final class FilterKernels {
       }
       chunk.select(sel, n);
       dropNulls(chunk, column);
+    }
+
+    /** The heap copy of a chunk's strings that a {@link PercentLike} scans; made when first needed. */
+    private StringWindow window() {
+      if (window == null) {
+        window = new StringWindow();
+      }
+      return window;
     }
 
     private byte[] outcomesFor(VarCharColumn dictionary) {

@@ -89,49 +89,10 @@ public interface StringPredicate {
       percentOnly &= b != '_';
     }
     if (percentOnly) {
-      return percentOnlyLike(p);
+      return new PercentLike(p);
     }
     return (bytes, offset, length) -> likeMatches(p, bytes, offset, length);
   }
-
-  /**
-   * LIKE with {@code %} as the only wildcard ({@code '%special%requests%'}): the text before the
-   * first {@code %} must be a prefix, the text after the last one a suffix, and the pieces between
-   * must occur in order in between, which a leftmost search for each piece in turn decides without
-   * backtracking. Byte-wise search is exact on UTF-8, whose characters never start inside another.
-   */
-  private static StringPredicate percentOnlyLike(byte[] p) {
-    java.util.List<byte[]> segments = new java.util.ArrayList<>();
-    int from = 0;
-    for (int i = 0; i <= p.length; i++) {
-      if (i == p.length || p[i] == '%') {
-        segments.add(Arrays.copyOfRange(p, from, i));
-        from = i + 1;
-      }
-    }
-    byte[] prefix = segments.getFirst();
-    byte[] suffix = segments.getLast();
-    byte[][] middle = segments.subList(1, segments.size() - 1).stream().filter(piece -> piece.length > 0)
-        .toArray(byte[][]::new);
-    return (bytes, offset, length) -> {
-      if (length < prefix.length + suffix.length
-          || !ByteSearch.regionEquals(bytes, offset, prefix, 0, prefix.length)
-          || !ByteSearch.regionEquals(bytes, offset + length - suffix.length, suffix, 0, suffix.length)) {
-        return false;
-      }
-      long at = offset + prefix.length;
-      long end = offset + length - suffix.length;
-      for (byte[] piece : middle) {
-        long found = ByteSearch.indexOf(bytes, at, end, piece);
-        if (found < 0) {
-          return false;
-        }
-        at = found + piece.length;
-      }
-      return true;
-    };
-  }
-
 
   /** Greedy wildcard matching with backtracking to the last {@code %}: O(n * m) worst case. */
   private static boolean likeMatches(byte[] p, MemorySegment bytes, long offset, int length) {
