@@ -1,6 +1,7 @@
 package dev.memwall.core.operator;
 
 import dev.memwall.core.concurrent.ExecutionControl;
+import dev.memwall.core.memory.BudgetExceededException;
 import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.OffHeapBuffer;
 import dev.memwall.core.memory.Placement;
@@ -25,6 +26,16 @@ import java.lang.foreign.ValueLayout;
  * cache misses overlap; a row whose key equals the previous row's (input clustered on the key, as
  * lineitem on its order key) takes that row's group without a lookup.
  *
+ * <p>Keys that are dense integers (customer keys 1 to 150,000) get a second index besides the
+ * slots: once the slots outgrow {@value #DIRECT_MIN_SLOTS} slots in key-in-slot mode, and the keys
+ * span at most as many values as there are slots, an array of 4-byte group ids indexed by key minus
+ * the least key ({@link #directlyIndexed()}), at most half the slots' size. A lookup of a key in its
+ * range reads one entry of it and no slot; the slots are still written for every new group, so a key
+ * outside the range, or a lookup once the index is gone, takes them as before. Past the last cache
+ * (where the slots of such a table lie) that is one miss of a smaller, denser array instead, or none
+ * when the array fits the cache and the slots do not. The index is made again, for the keys' range
+ * then, whenever the slots grow; a refused allocation leaves the table without it.
+ *
  * <p>Ordered input needs no slots at all: while a single integral key (no null) arrives in strictly
  * increasing runs, as lineitem's order key does in a worker's morsels, every new run is a new group
  * and is only appended ({@link #ordered()}); the slots are built from the groups the first time a
@@ -38,6 +49,9 @@ final class GroupTable implements AutoCloseable {
   /** Slots from which the table grows fourfold instead of twofold. */
   static final int FAST_GROWTH_SLOTS = 1 << 16;
   private static final int MAX_SLOT_BITS = 30;
+  /** Slots from which a table of dense keys gets the direct index (see the class comment): 1 MiB of slots. */
+  static final int DIRECT_MIN_SLOTS = 1 << 17;
+  private static final ValueLayout.OfInt DIRECT_ENTRY = ValueLayout.JAVA_INT;
   /**
    * Groups above which the table is assumed to outgrow L1 and lookups prefetch (see
    * {@link #touchHomeSlots}); the system property {@code memwall.aggregation.prefetch=false} turns
@@ -53,6 +67,8 @@ final class GroupTable implements AutoCloseable {
   private final long[] tuple;
   private final long[] entries = new long[dev.memwall.core.expr.Chunk.CAPACITY];
   private final int[] heads = new int[dev.memwall.core.expr.Chunk.CAPACITY];
+  /** Run heads the direct index did not settle, for the slots to look up. */
+  private final int[] pending = new int[dev.memwall.core.expr.Chunk.CAPACITY];
   /** Sum of the values {@link #touchHomeSlots} loaded; only keeps those loads alive. */
   private long touched;
   private OffHeapBuffer slotBuffer;
@@ -67,6 +83,11 @@ final class GroupTable implements AutoCloseable {
   private boolean ordered;
   /** Whether the slots hold the keys themselves: one key, and every key so far non-null and within 32 bits. */
   private boolean keyInSlot;
+  /** The direct index (see the class comment), or null; entry {@code key - directBase} is group + 1, 0 for none. */
+  private OffHeapBuffer directBuffer;
+  private MemorySegment direct;
+  private long directBase;
+  private long directSpan;
 
   GroupTable(EngineMemory memory, int keyWidth) {
     this.memory = memory;
@@ -101,13 +122,21 @@ final class GroupTable implements AutoCloseable {
   void clear() {
     groups = 0;
     slots.fill((byte) 0);
+    if (direct != null) {
+      direct.fill((byte) 0);
+    }
     keyInSlot = keyWidth == 2;
     ordered = !indexed && keyWidth == 2;
   }
 
   /** Off-heap bytes the table holds: its keys and its slots. */
   long footprintBytes() {
-    return keys.capacity() * Long.BYTES + slots.byteSize();
+    return keys.capacity() * Long.BYTES + slots.byteSize() + (direct == null ? 0 : direct.byteSize());
+  }
+
+  /** Whether lookups of keys in a range go through the direct index (see the class comment). */
+  boolean directlyIndexed() {
+    return direct != null;
   }
 
   /** Whether the slots hold the keys themselves instead of tags (see the class comment). */
@@ -192,8 +221,16 @@ final class GroupTable implements AutoCloseable {
         keyInSlot = wasKeyInSlot;
         throw e;
       }
-      for (int i = first; i < m; i++) {
-        int k = heads[i];
+      int[] lookups = heads;
+      int from = first;
+      int to = m;
+      if (direct != null) {
+        lookups = pending;
+        from = 0;
+        to = lookUpDirectly(columns, heads, first, m, groupIds);
+      }
+      for (int i = from; i < to; i++) {
+        int k = lookups[i];
         long h = 0;
         for (long[] column : columns) {
           h = mix(h ^ column[k]);
@@ -201,11 +238,11 @@ final class GroupTable implements AutoCloseable {
         hashes[k] = h;
       }
       if (groups > PREFETCH_MIN_GROUPS) {
-        touchHomeSlots(heads, first, m);
+        touchHomeSlots(lookups, from, to);
       }
       long[] tuple = this.tuple;
-      for (int i = first; i < m; i++) {
-        int k = heads[i];
+      for (int i = from; i < to; i++) {
+        int k = lookups[i];
         for (int c = 0; c < keyWidth; c++) {
           tuple[c] = columns[c][k];
         }
@@ -224,6 +261,30 @@ final class GroupTable implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Settles through the direct index the run heads {@code heads[from, to)} whose keys it holds;
+   * writes the others to {@link #pending} and returns how many.
+   */
+  private int lookUpDirectly(long[][] columns, int[] heads, int from, int to, int[] groupIds) {
+    long[] values = columns[0];
+    long[] nullMasks = columns[1];
+    MemorySegment index = direct;
+    long base = directBase;
+    long span = directSpan;
+    int unsettled = 0;
+    for (int i = from; i < to; i++) {
+      int k = heads[i];
+      long at = values[k] - base; // wraps outside [0, span) for any key outside the range
+      int entry = nullMasks[k] == 0 && at >= 0 && at < span ? index.getAtIndex(DIRECT_ENTRY, at) : 0;
+      if (entry != 0) {
+        groupIds[k] = entry - 1;
+      } else {
+        pending[unsettled++] = k;
+      }
+    }
+    return unsettled;
   }
 
   private static boolean sameKey(long[][] columns, int k, int other) {
@@ -324,6 +385,7 @@ final class GroupTable implements AutoCloseable {
     ordered = false;
     indexed = true;
     placeAllGroups();
+    buildDirectIndex();
   }
 
   /**
@@ -365,6 +427,60 @@ final class GroupTable implements AutoCloseable {
           place(moved);
         }
       }
+    }
+    buildDirectIndex();
+  }
+
+  /**
+   * Makes the direct index anew for the keys' range, or drops it, as the class comment says: only
+   * in key-in-slot mode (every key non-null, within 32 bits), with at least {@link #DIRECT_MIN_SLOTS}
+   * slots, and keys spanning at most as many values as there are slots.
+   */
+  private void buildDirectIndex() {
+    dropDirectIndex();
+    if (!keyInSlot || mask + 1 < DIRECT_MIN_SLOTS || groups == 0) {
+      return;
+    }
+    long least = Long.MAX_VALUE;
+    long most = Long.MIN_VALUE;
+    for (int g = 0; g < groups; g++) {
+      long key = keys.get(2L * g);
+      least = Math.min(least, key);
+      most = Math.max(most, key);
+    }
+    long span = most - least + 1; // keys within 32 bits: no overflow
+    if (span > mask + 1) {
+      return;
+    }
+    try {
+      directBuffer = memory.allocate(span * Integer.BYTES);
+    } catch (BudgetExceededException refused) {
+      return; // the slots answer every lookup without it
+    }
+    MemorySegment index = directBuffer.segment();
+    for (int g = 0; g < groups; g++) {
+      if ((g & (CHECKPOINT_SLOTS - 1)) == 0) {
+        ExecutionControl.checkpoint(); // a cancelled query leaves the index unused, its buffer to close
+      }
+      index.setAtIndex(DIRECT_ENTRY, keys.get(2L * g) - least, g + 1);
+    }
+    direct = index;
+    directBase = least;
+    directSpan = span;
+  }
+
+  /** Enters a new group's key into the direct index, if there is one and the key is in its range. */
+  private void indexDirectly(long[] tuple, int group) {
+    if (direct != null && tuple[1] == 0 && tuple[0] - directBase >= 0 && tuple[0] - directBase < directSpan) {
+      direct.setAtIndex(DIRECT_ENTRY, tuple[0] - directBase, group + 1);
+    }
+  }
+
+  private void dropDirectIndex() {
+    if (directBuffer != null) {
+      directBuffer.close();
+      directBuffer = null;
+      direct = null;
     }
   }
 
@@ -433,6 +549,7 @@ final class GroupTable implements AutoCloseable {
         for (int c = 0; c < keyWidth; c++) {
           keys.set((long) group * keyWidth + c, tuple[c]);
         }
+        indexDirectly(tuple, group);
         claim(slot, tag, group);
         return group;
       }
@@ -514,5 +631,6 @@ final class GroupTable implements AutoCloseable {
   public void close() {
     keys.close();
     slotBuffer.close();
+    dropDirectIndex();
   }
 }

@@ -69,6 +69,63 @@ class GroupTableProperties {
     }
   }
 
+  /** Where a range of dense keys lies: anywhere in 32 bits, up to both of its ends. */
+  enum DenseBase { ONE, NEGATIVE, INT_MIN, INT_MAX }
+
+  /**
+   * Dense keys (customer keys) take the direct index once the slots are large, then keys below and
+   * above its range arrive (taking the slots, and a later index's range), a late null or wide key,
+   * and the table is cleared and filled again: every key keeps its first-appearance group throughout.
+   */
+  @Property(tries = 12)
+  void denseKeysTakeTheDirectIndexAndKeepTheirGroups(@ForAll long seed,
+      @ForAll @IntRange(min = 40_000, max = 160_000) int distinct, @ForAll DenseBase where, @ForAll LateKey late,
+      @ForAll boolean chunked, EngineMemory memory) {
+    Random random = new Random(seed);
+    long base = switch (where) {
+      case ONE -> 1;
+      case NEGATIVE -> -distinct / 2;
+      case INT_MIN -> Integer.MIN_VALUE + 10L;
+      case INT_MAX -> Integer.MAX_VALUE - (long) distinct;
+    };
+    List<long[]> tuples = new ArrayList<>();
+    for (int i = 0; i < 2 * distinct; i++) {
+      tuples.add(new long[] {base + random.nextInt(distinct), 0});
+    }
+    List<long[]> outside = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      long key = random.nextBoolean() ? base - 1 - random.nextInt(10) : base + distinct + random.nextInt(distinct);
+      if (key >= Integer.MIN_VALUE && key <= Integer.MAX_VALUE) {
+        outside.add(new long[] {key, 0});
+      }
+    }
+    switch (late) {
+      case NULL -> outside.add(new long[] {0, 1});
+      case WIDE -> outside.add(new long[] {Long.MAX_VALUE, 0});
+      case NONE -> { }
+    }
+    outside.addAll(tuples.subList(0, 5_000)); // keys of the range looked up again after the others
+
+    try (GroupTable table = new GroupTable(memory, 2)) {
+      for (int fill = 0; fill < 2; fill++) {
+        Map<List<Long>, Integer> expected = new HashMap<>();
+        int[] groups = chunked ? lookUpInChunks(table, tuples) : lookUpOneByOne(table, tuples);
+        assertTrue(table.directlyIndexed() || table.ordered(), distinct + " dense keys from " + base + " (fill " + fill + ")");
+        int[] later = chunked ? lookUpInChunks(table, outside) : lookUpOneByOne(table, outside);
+        List<long[]> all = new ArrayList<>(tuples);
+        all.addAll(outside);
+        for (int i = 0; i < all.size(); i++) {
+          long[] tuple = all.get(i);
+          int group = expected.computeIfAbsent(List.of(tuple[0], tuple[1]), k -> expected.size());
+          int actual = i < groups.length ? groups[i] : later[i - groups.length];
+          assertEquals(group, actual, "group of " + tuple[0] + " (null " + tuple[1] + ") at " + i + " (fill " + fill + ")");
+        }
+        assertEquals(expected.size(), table.groups());
+        table.clear();
+      }
+    }
+  }
+
   @Property(tries = 5)
   void aKeyTupleOfTwoKeysNeverUsesKeyInSlotMode(@ForAll long seed, EngineMemory memory) {
     try (GroupTable table = new GroupTable(memory, 3)) {
