@@ -129,7 +129,7 @@ final class GroupTable implements AutoCloseable {
     ordered = !indexed && keyWidth == 2;
   }
 
-  /** Off-heap bytes the table holds: its keys and its slots. */
+  /** Off-heap bytes the table holds: its keys, its slots and its direct index. */
   long footprintBytes() {
     return keys.capacity() * Long.BYTES + slots.byteSize() + (direct == null ? 0 : direct.byteSize());
   }
