@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memwall.core.vector.Batch;
+import dev.memwall.core.vector.StringVectors;
 import dev.memwall.core.vector.VarCharColumn;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -18,7 +18,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
@@ -151,17 +150,7 @@ class PercentLikeWindowProperties {
   }
 
   private static VectorSchemaRoot column(BufferAllocator allocator, List<String> values) {
-    VarCharVector vector = new VarCharVector("s", allocator);
-    vector.allocateNew();
-    for (int i = 0; i < values.size(); i++) {
-      if (values.get(i) == null) {
-        vector.setNull(i);
-      } else {
-        vector.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    vector.setValueCount(values.size());
-    VectorSchemaRoot root = VectorSchemaRoot.of(vector);
+    VectorSchemaRoot root = VectorSchemaRoot.of(StringVectors.of("s", values, allocator));
     root.setRowCount(values.size());
     return root;
   }

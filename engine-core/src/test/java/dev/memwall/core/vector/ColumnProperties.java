@@ -214,16 +214,7 @@ class ColumnProperties {
 
   @Property(tries = 150)
   void string(@ForAll("nullableStrings") List<String> values, EngineMemory memory) {
-    try (VarCharVector vector = new VarCharVector("s", memory.arrow())) {
-      vector.allocateNew(values.size());
-      for (int i = 0; i < values.size(); i++) {
-        if (values.get(i) == null) {
-          vector.setNull(i);
-        } else {
-          vector.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      vector.setValueCount(values.size());
+    try (VarCharVector vector = StringVectors.of("s", values, memory.arrow())) {
       VarCharColumn column = assertInstanceOf(VarCharColumn.class, Column.of(vector, null));
       assertEquals(ColumnType.STRING, column.type());
       checkNulls(column, values);
