@@ -211,8 +211,8 @@ final class TpchCommand implements Callable<Integer> {
         // with a DuckDB child, the front end starts loading only once the child has loaded its tables:
         // started before, it would be ready in the child's time, and memwall's first runs would not
         // pay its cold start as a fresh process of a user's does
-        if (sqlPlans) {
-          Memwall.preload(); // does nothing if it started above
+        if (sqlPlans && duckDbChild) {
+          Memwall.preload(); // without a child it started above
         }
         try (DuckDbOracle oracle = "duckdb-in-process".equals(comparedKey) ? DuckDbOracle.of(db, threadCount, memory) : null;
             QueryEngine duckdb = oracle != null ? new DuckDbEngine(oracle) : duckDbProcess;

@@ -270,14 +270,11 @@ final class GroupTable implements AutoCloseable {
   private int lookUpDirectly(long[][] columns, int[] heads, int from, int to, int[] groupIds) {
     long[] values = columns[0];
     long[] nullMasks = columns[1];
-    MemorySegment index = direct;
-    long base = directBase;
-    long span = directSpan;
     int unsettled = 0;
     for (int i = from; i < to; i++) {
       int k = heads[i];
-      long at = values[k] - base; // wraps outside [0, span) for any key outside the range
-      int entry = nullMasks[k] == 0 && at >= 0 && at < span ? index.getAtIndex(DIRECT_ENTRY, at) : 0;
+      long at = directEntryOf(values[k], nullMasks[k]);
+      int entry = at >= 0 ? direct.getAtIndex(DIRECT_ENTRY, at) : 0;
       if (entry != 0) {
         groupIds[k] = entry - 1;
       } else {
@@ -471,9 +468,16 @@ final class GroupTable implements AutoCloseable {
 
   /** Enters a new group's key into the direct index, if there is one and the key is in its range. */
   private void indexDirectly(long[] tuple, int group) {
-    if (direct != null && tuple[1] == 0 && tuple[0] - directBase >= 0 && tuple[0] - directBase < directSpan) {
-      direct.setAtIndex(DIRECT_ENTRY, tuple[0] - directBase, group + 1);
+    long at = direct == null ? -1 : directEntryOf(tuple[0], tuple[1]);
+    if (at >= 0) {
+      direct.setAtIndex(DIRECT_ENTRY, at, group + 1);
     }
+  }
+
+  /** The direct index's entry for a key (its value and null mask), or -1 when the index does not cover it. */
+  private long directEntryOf(long key, long nullMask) {
+    long at = key - directBase; // wraps outside [0, directSpan) for any key outside the range
+    return nullMask == 0 && at >= 0 && at < directSpan ? at : -1;
   }
 
   private void dropDirectIndex() {
