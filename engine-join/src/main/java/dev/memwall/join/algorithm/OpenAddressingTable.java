@@ -41,7 +41,7 @@ import java.util.function.LongConsumer;
  * {@link #close}. Thread safety: built by {@link #build}'s threads; afterwards any number of threads may
  * look up concurrently.
  */
-public final class OpenAddressingTable implements AutoCloseable {
+public final class OpenAddressingTable implements BuildTable {
   private static final ValueLayout.OfLong HASH = HashedTuples.HASH;
   private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final int SLOT_SHIFT = 4;
@@ -307,8 +307,19 @@ public final class OpenAddressingTable implements AutoCloseable {
    * probe row at most one partner (where the key shape is not exact, that row's key must still be
    * confirmed). False as soon as two rows share a hash, whether their keys are equal or collide.
    */
-  public boolean oneRowPerHash() {
+  @Override
+  public boolean oneRowPerEntry() {
     return chainedRows.get() == 0;
+  }
+
+  @Override
+  public long bytes() {
+    return tableBuffer.byteSize() + nextBuffer.byteSize();
+  }
+
+  @Override
+  public String describe() {
+    return "open-addressing table of " + bytes() + " bytes";
   }
 
   /** The entry of hash {@code h} (its rows, read with {@link #firstRow} and {@link #secondRow}), or 0 when no row has it. */
@@ -384,10 +395,12 @@ public final class OpenAddressingTable implements AutoCloseable {
   }
 
   /** The row after {@code row} (not the first) in its key's chain, or -1 at the end. */
+  @Override
   public int nextRow(int row) {
     return next.getAtIndex(INT, row) - 1;
   }
 
+  /** Frees the slots and the chains; idempotent. */
   @Override
   public void close() {
     try {

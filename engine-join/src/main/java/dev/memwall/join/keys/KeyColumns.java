@@ -238,6 +238,32 @@ public final class KeyColumns {
   }
 
   /**
+   * For a key of one INT32 or INT64 column: writes the key (an int32 or date key as its int value)
+   * and the global row id of each row of {@code [from, to)} of {@code batch} whose key is not null
+   * to {@code keys[0...]} and {@code rows[0...]}, in row order; returns how many. Both arrays need
+   * room for {@code to - from}.
+   *
+   * @throws IllegalStateException for a key of another {@link KeyShape}
+   */
+  public int readKeys(int batch, int from, int to, long[] keys, int[] rows) {
+    if (shape != KeyShape.INT32 && shape != KeyShape.INT64) {
+      throw new IllegalStateException("a " + shape + " key is not one integral column");
+    }
+    Column column = columns[batch][0];
+    MemorySegment values = data[batch][0];
+    int base = batchStart[batch];
+    boolean nullable = column.hasNulls();
+    boolean ints = shape == KeyShape.INT32;
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      keys[n] = ints ? values.getAtIndex(INT, i) : values.getAtIndex(LONG, i);
+      rows[n] = base + i;
+      n += nullable && column.isNull(i) ? 0 : 1;
+    }
+    return n;
+  }
+
+  /**
    * Writes (hash, global row id) for the rows {@code [from, to)} of {@code batch} whose key has no
    * null at {@code hashes[at...]} and {@code rows[at...]}, and the global row ids of the rows with a
    * null key at {@code nullRows[nullAt...]} (dropped when {@code nullRows} is null).

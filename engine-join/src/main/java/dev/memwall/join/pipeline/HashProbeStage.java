@@ -22,6 +22,8 @@ import dev.memwall.join.common.JoinAlgorithm;
 import dev.memwall.join.common.JoinKeyException;
 import dev.memwall.join.common.JoinMemoryException;
 import dev.memwall.join.common.JoinType;
+import dev.memwall.join.algorithm.BuildTable;
+import dev.memwall.join.algorithm.DenseKeyTable;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
@@ -37,13 +39,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A hash join whose probe side streams through a {@link dev.memwall.core.plan.Plan} pipeline: the
- * build side (a table) is put into an {@link OpenAddressingTable} once, and each chunk of the probe
- * side is joined as it flows from the scan and its filters to the next step, so the probe side is
- * never materialized (the push-based pipelining of vectorized engines).
+ * build side (a table) is put into a {@link BuildTable} once, and each chunk of the probe side is
+ * joined as it flows from the scan and its filters to the next step, so the probe side is never
+ * materialized (the push-based pipelining of vectorized engines). The build table is a {@link
+ * DenseKeyTable} where the build keys are one integral column, unique and dense enough for it (a
+ * primary key), else an {@link OpenAddressingTable}.
  *
  * <p>Per chunk: the key expressions are evaluated, rows with a null key set aside (they match
- * nothing), the hashes computed as {@link KeyColumns} computes them for the build rows, and the
- * table is looked up for the chunk's hashes in one plain loop ({@link OpenAddressingTable#entriesOf}).
+ * nothing), and the table is looked up in one plain loop: a dense key table for the keys
+ * themselves ({@link DenseKeyTable#entriesOf}), the hash table for the hashes computed as {@link
+ * KeyColumns} computes them for the build rows ({@link OpenAddressingTable#entriesOf}).
  * When probing shows most rows find no partner, a filter of the keys is tested first
  * ({@link KeyFilter}): an exact bitmap of a small integral key range, tested before hashing, or a
  * Bloom filter of the hashes. Then by join type:
@@ -51,7 +56,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>{@link JoinType#SEMI} and {@link JoinType#ANTI} narrow the chunk's selection to the rows with
  *       (without) a partner; the chunk goes on with its columns and names ({@link #narrowsOnly}).
  *   <li>An {@link JoinType#INNER} join that emits no build column, over a build side whose key hashes
- *       each have one row ({@link OpenAddressingTable#oneRowPerHash}), gives every probe row at most
+ *       each have one row ({@link BuildTable#oneRowPerEntry}), gives every probe row at most
  *       one partner: it is a semi join, and narrows as one instead of copying its rows' columns into
  *       pairs. Its output is then the probe side's columns, whatever {@code probeOutputs} named; the
  *       caller projects them ({@link dev.memwall.join.relational.Relation} does).
@@ -76,7 +81,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   private final List<String> probeOutputs;
   private final KeyColumns buildKeys;
   private final KeyShape shape;
-  private final OpenAddressingTable table;
+  private final BuildTable table;
   private final RowLocator locator;
   private final List<BuildColumn> buildOutputs;
   private final KeyFilter filter;
@@ -86,7 +91,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
   private final boolean narrowing;
 
   private HashProbeStage(JoinType type, List<String> probeKeys, List<String> probeOutputs, KeyColumns buildKeys,
-      OpenAddressingTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs,
+      BuildTable table, KeyFilter filter, RowLocator locator, List<BuildColumn> buildOutputs,
       OffHeapBuffer marks) {
     this.type = type;
     this.probeKeys = probeKeys;
@@ -99,7 +104,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     this.buildOutputs = buildOutputs;
     this.marks = marks;
     this.narrowing = type == JoinType.SEMI || type == JoinType.ANTI
-        || (type == JoinType.INNER && buildOutputs.isEmpty() && table.oneRowPerHash());
+        || (type == JoinType.INNER && buildOutputs.isEmpty() && table.oneRowPerEntry());
   }
 
   @Override
@@ -107,8 +112,8 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     String keys = String.join(", ", probeKeys) + " = build side's " + String.join(", ", buildKeys.names());
     String kind = marks != null ? "marking probe (the build side's rows matched by the probe side)"
         : "hash probe (" + type + " join" + (type == JoinType.INNER && narrowing ? " on unique keys, narrowing" : "") + ")";
-    return kind + " on " + keys + "; build side " + buildKeys.rowCount() + " rows, open-addressing table of about "
-        + OpenAddressingTable.bytesFor(buildKeys.rowCount()) + " bytes" + (filter != null ? " behind a key filter" : "")
+    return kind + " on " + keys + "; build side " + buildKeys.rowCount() + " rows, " + table.describe()
+        + (filter != null ? " behind a key filter" : "")
         + (buildOutputs.isEmpty() ? "" : ", emitting " + buildOutputs.stream().map(BuildColumn::name).toList());
   }
 
@@ -163,7 +168,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     KeyColumns keys = KeyColumns.of(build, buildKeys, "right");
     KeyColumns.requireSameTypes(probeKeys, probeKeyTypes, buildKeys, keys.types());
     List<BuildColumn> columns = new ArrayList<>();
-    OpenAddressingTable table = null;
+    BuildTable table = null;
     OffHeapBuffer marks = null;
     try {
       for (String name : buildOutputs) {
@@ -244,7 +249,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     return filter.kind();
   }
 
-  private static OpenAddressingTable buildTable(KeyColumns keys, ExecutionContext context) {
+  /**
+   * The dense key table where it applies and is no larger than the hash table (so it never takes
+   * more memory than the hash table would), else the hash table.
+   */
+  private static BuildTable buildTable(KeyColumns keys, ExecutionContext context) {
+    DenseKeyTable dense = DenseKeyTable.build(keys, context.memory(), OpenAddressingTable.bytesFor(keys.rowCount()));
+    if (dense != null) {
+      return dense;
+    }
     try {
       return OpenAddressingTable.build(keys, context.memory(), context.threads());
     } catch (BudgetExceededException e) {
@@ -255,7 +268,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
   }
 
-  /** Bytes of the hash table for a build side of {@code rows} rows. */
+  /** The bytes of the hash table for a build side of {@code rows} rows; a dense key table takes no more. */
   public static long bytesFor(long rows) {
     return OpenAddressingTable.bytesFor(rows);
   }
@@ -399,12 +412,17 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
           m = keySet.select(keys[0], keyed, m);
         }
       }
-      KeyColumns.hashValues(shape, keys, keyed, m, hashes);
-      RegisterBlockedBloomFilter keysFilter = filter.bloom();
-      if (keysFilter != null) {
-        m = keepCandidates(keysFilter, m);
+      switch (table) {
+        case DenseKeyTable dense -> dense.entriesOf(keys[0], keyed, m, entries);
+        case OpenAddressingTable hashed -> {
+          KeyColumns.hashValues(shape, keys, keyed, m, hashes);
+          RegisterBlockedBloomFilter keysFilter = filter.bloom();
+          if (keysFilter != null) {
+            m = keepCandidates(keysFilter, m);
+          }
+          hashed.entriesOf(hashes, m, entries);
+        }
       }
-      table.entriesOf(hashes, m, entries);
       if (filter.undecided()) {
         sample(m);
       }
@@ -689,7 +707,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
     }
   }
 
-  /** Frees the hash table, its filter and the build side's concatenated strings; idempotent. */
+  /** Frees the build table, its filter and the build side's concatenated strings; idempotent. */
   @Override
   public void close() {
     try {

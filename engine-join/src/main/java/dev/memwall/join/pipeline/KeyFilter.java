@@ -2,6 +2,7 @@ package dev.memwall.join.pipeline;
 
 import dev.memwall.core.bloom.RegisterBlockedBloomFilter;
 import dev.memwall.core.memory.EngineMemory;
+import dev.memwall.join.algorithm.BuildTable;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
@@ -51,7 +52,7 @@ final class KeyFilter implements AutoCloseable {
   private static final int BUILDING = 1;
   private static final int DECIDED = 2;
 
-  private final OpenAddressingTable table;
+  private final BuildTable table;
   private final KeyColumns buildKeys;
   private final long keys;
   private final long cacheBytes;
@@ -61,20 +62,25 @@ final class KeyFilter implements AutoCloseable {
   private volatile KeyBitmap bitmap;
 
   /**
-   * A filter for {@code table}, which holds the keys {@code buildKeys}; possible when a Bloom
-   * filter of them fits {@code cacheBytes}, or when they are one integral column (whose range is
-   * then known only once {@link #decide} reads them).
+   * A filter for {@code table}, which holds the keys {@code buildKeys}; possible when they are one
+   * integral column (whose range is then known only once {@link #decide} reads them), or when the
+   * table is a hash table and a Bloom filter of its hashes fits {@code cacheBytes}.
    */
-  KeyFilter(OpenAddressingTable table, KeyColumns buildKeys, long cacheBytes, EngineMemory memory) {
+  KeyFilter(BuildTable table, KeyColumns buildKeys, long cacheBytes, EngineMemory memory) {
     this.table = table;
     this.buildKeys = buildKeys;
     this.keys = buildKeys.rowCount();
     this.cacheBytes = cacheBytes;
     this.memory = memory;
-    boolean possible = keys > 0 && (integral() || RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes);
+    boolean possible = keys > 0 && (integral() || bloomFits());
     if (!possible) {
       state.set(DECIDED);
     }
+  }
+
+  /** Whether a Bloom filter of the table's hashes is possible: the table has hashes, and the filter fits the cache. */
+  private boolean bloomFits() {
+    return table instanceof OpenAddressingTable && RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes;
   }
 
   private boolean integral() {
@@ -112,11 +118,11 @@ final class KeyFilter implements AutoCloseable {
     try {
       if (matched * 2 < probed) {
         boolean ordered = steps > 0 && ascending >= ORDERED_SHARE * steps;
-        long orderedLimit = Math.min(OpenAddressingTable.bytesFor(keys), Runtime.getRuntime().maxMemory() / 16);
+        long orderedLimit = Math.min(table.bytes(), Runtime.getRuntime().maxMemory() / 16);
         bitmap = integral() ? buildBitmap(ordered ? Math.max(cacheBytes, orderedLimit) : cacheBytes) : null;
-        if (bitmap == null && RegisterBlockedBloomFilter.bytesFor(keys, BITS_PER_KEY) <= cacheBytes) {
+        if (bitmap == null && bloomFits()) {
           RegisterBlockedBloomFilter built = RegisterBlockedBloomFilter.create(memory, keys, BITS_PER_KEY);
-          table.forEachKeyHash(built::add);
+          ((OpenAddressingTable) table).forEachKeyHash(built::add);
           bloom = built;
         }
       }

@@ -37,17 +37,30 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class RelationSpillTest {
   private static final int ORDERS = 100_000;
+  /**
+   * Order keys 3 apart: dense enough for the pipelined join's dense key table, a quarter of its hash
+   * table, which the memory limit of the spilling case refuses too before the hash table.
+   */
+  private static final long DENSE = 3;
+  /**
+   * Order keys 97 apart: too sparse for a dense key table, so the build is the hash table whose size
+   * the budget cases are cut to.
+   */
+  private static final long SPARSE = 97;
 
   @TempDir
   Path root;
 
-  /** orders (o_key, o_cust, o_flag) and lines (l_key, l_qty), lines about four per order, some without one. */
-  private static Table orders(EngineMemory memory) {
+  /**
+   * orders (o_key, o_cust, o_flag) and lines (l_key, l_qty), lines about four per order, some without
+   * one; order keys {@code stride} apart.
+   */
+  private static Table orders(EngineMemory memory, long stride) {
     try (TableBuilder builder = new TableBuilder(List.of("o_key", "o_cust", "o_flag"),
         List.of(ColumnType.INT64, ColumnType.INT32, ColumnType.STRING), memory.arrow())) {
       Random random = new Random(3);
       for (int o = 0; o < ORDERS; o++) {
-        builder.appendLong(o * 3L).appendLong(random.nextInt(5000));
+        builder.appendLong(o * stride).appendLong(random.nextInt(5000));
         if (random.nextInt(50) == 0) {
           builder.appendNull();
         } else {
@@ -59,7 +72,7 @@ class RelationSpillTest {
     }
   }
 
-  private static Table lines(EngineMemory memory) {
+  private static Table lines(EngineMemory memory, long stride) {
     try (TableBuilder builder = new TableBuilder(List.of("l_key", "l_qty"), List.of(ColumnType.INT64, ColumnType.INT32),
         memory.arrow())) {
       Random random = new Random(4);
@@ -67,7 +80,7 @@ class RelationSpillTest {
         if (random.nextInt(100) == 0) {
           builder.appendNull();
         } else {
-          builder.appendLong(random.nextInt(ORDERS + ORDERS / 10) * 3L); // some keys match no order
+          builder.appendLong(random.nextInt(ORDERS + ORDERS / 10) * stride); // some keys match no order
         }
         builder.appendLong(1 + random.nextInt(50)).endRow();
       }
@@ -97,7 +110,7 @@ class RelationSpillTest {
   @Test
   void aBuildSideOverTheMemoryLimitSpillsAndGivesTheInMemoryResult(EngineMemory memory) throws IOException {
     int directories = SpillDirectory.liveDirectories();
-    try (Table orders = orders(memory); Table lines = lines(memory)) {
+    try (Table orders = orders(memory, DENSE); Table lines = lines(memory, DENSE)) {
       for (Kind kind : Kind.values()) {
         for (int threads = 1; threads <= 2; threads++) {
           List<String> expected;
@@ -121,7 +134,7 @@ class RelationSpillTest {
   @Test
   void aBuildSideTheBudgetRefusesSpillsAndGivesTheInMemoryResult(EngineMemory memory) throws IOException {
     int directories = SpillDirectory.liveDirectories();
-    try (Table orders = orders(memory); Table lines = lines(memory)) {
+    try (Table orders = orders(memory, SPARSE); Table lines = lines(memory, SPARSE)) {
       List<String> expected;
       try (Table result = query(lines, orders, ExecutionContext.singleThreaded(memory), Kind.INNER, 45)) {
         expected = RelationTestData.rows(result);
@@ -151,7 +164,7 @@ class RelationSpillTest {
   @Test
   void withSpillingOffTheRefusalNamesTheHashJoinAndItsBuild(EngineMemory memory) throws IOException {
     int directories = SpillDirectory.liveDirectories();
-    try (Table orders = orders(memory); Table lines = lines(memory)) {
+    try (Table orders = orders(memory, SPARSE); Table lines = lines(memory, SPARSE)) {
       try (EngineMemory tight = EngineMemory.create(MemoryBudget.of("tight query", HashProbeStage.bytesFor(ORDERS) / 2))) {
         ExecutionContext context = ExecutionContext.builder(tight).spilling(false).build();
         BudgetExceededException e = assertThrows(BudgetExceededException.class,
@@ -169,7 +182,7 @@ class RelationSpillTest {
   /** An aggregation of a relation spills as a plan's does. */
   @Test
   void aRelationsAggregationSpills(EngineMemory memory) {
-    try (Table lines = lines(memory)) {
+    try (Table lines = lines(memory, DENSE)) {
       List<String> expected;
       List<SpillReport> reports = new ArrayList<>();
       try (Table result = Relation.scan(lines, ExecutionContext.builder(memory).spillReports(reports::add).build())
