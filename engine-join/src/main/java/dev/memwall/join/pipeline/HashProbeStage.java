@@ -412,16 +412,15 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
           m = keySet.select(keys[0], keyed, m);
         }
       }
-      switch (table) {
-        case DenseKeyTable dense -> dense.entriesOf(keys[0], keyed, m, entries);
-        case OpenAddressingTable hashed -> {
-          KeyColumns.hashValues(shape, keys, keyed, m, hashes);
-          RegisterBlockedBloomFilter keysFilter = filter.bloom();
-          if (keysFilter != null) {
-            m = keepCandidates(keysFilter, m);
-          }
-          hashed.entriesOf(hashes, m, entries);
+      if (table instanceof DenseKeyTable dense) { // not a pattern switch: its bootstrap costs more per chunk
+        dense.entriesOf(keys[0], keyed, m, entries);
+      } else {
+        KeyColumns.hashValues(shape, keys, keyed, m, hashes);
+        RegisterBlockedBloomFilter keysFilter = filter.bloom();
+        if (keysFilter != null) {
+          m = keepCandidates(keysFilter, m);
         }
+        ((OpenAddressingTable) table).entriesOf(hashes, m, entries);
       }
       if (filter.undecided()) {
         sample(m);
