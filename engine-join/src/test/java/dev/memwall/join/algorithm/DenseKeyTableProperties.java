@@ -13,7 +13,6 @@ import dev.memwall.core.memory.EngineMemory;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.keys.KeyColumns;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -158,18 +157,8 @@ class DenseKeyTableProperties {
     }
   }
 
+  /** The keys in several batches, so that row ids count across them. */
   private static Table table(EngineMemory memory, List<Long> keys, ColumnType type) {
-    try (TableBuilder builder = new TableBuilder(List.of("k"), List.of(type), memory.arrow())) {
-      builder.batchRows(4_096); // several batches, so row ids count across them
-      for (Long key : keys) {
-        if (key == null) {
-          builder.appendNull();
-        } else {
-          builder.appendLong(key);
-        }
-        builder.endRow();
-      }
-      return builder.build();
-    }
+    return KeyTables.of(memory, keys, type, 4_096);
   }
 }

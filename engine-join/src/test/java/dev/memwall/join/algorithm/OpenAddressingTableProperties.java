@@ -8,7 +8,6 @@ import dev.memwall.core.memory.Placement;
 import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
-import dev.memwall.core.vector.TableBuilder;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.keys.KeyShape;
 import java.util.ArrayList;
@@ -113,16 +112,6 @@ class OpenAddressingTableProperties {
   }
 
   private static Table table(EngineMemory memory, List<Long> keys) {
-    try (TableBuilder builder = new TableBuilder(List.of("k"), List.of(ColumnType.INT64), memory.arrow())) {
-      for (Long key : keys) {
-        if (key == null) {
-          builder.appendNull();
-        } else {
-          builder.appendLong(key);
-        }
-        builder.endRow();
-      }
-      return builder.build();
-    }
+    return KeyTables.of(memory, keys, ColumnType.INT64, 0);
   }
 }

@@ -27,9 +27,17 @@ public final class JoinBenchData {
 
   /** Keys 1..n, each once, in random order (the seed's unique uniform keys; Balkesen's build side). */
   static Table uniqueShuffled(EngineMemory memory, int n, long seed) {
+    return uniqueShuffled(memory, n, seed, 1);
+  }
+
+  /**
+   * {@link #uniqueShuffled(EngineMemory, int, long)} with every key times {@code stride}: the same
+   * join, its keys spread over a range {@code stride} times as wide ({@code n * stride} must fit an int).
+   */
+  static Table uniqueShuffled(EngineMemory memory, int n, long seed, int stride) {
     int[] keys = new int[n];
     for (int i = 0; i < n; i++) {
-      keys[i] = i + 1;
+      keys[i] = Math.multiplyExact(i + 1, stride);
     }
     SplittableRandom random = new SplittableRandom(seed);
     for (int i = n - 1; i > 0; i--) {
@@ -46,18 +54,23 @@ public final class JoinBenchData {
    * with exponent {@code zipf} over ranks that are scattered across the domain.
    */
   static Table foreignKeys(EngineMemory memory, int n, int domain, double zipf, long seed) {
+    return foreignKeys(memory, n, domain, zipf, seed, 1);
+  }
+
+  /** {@link #foreignKeys(EngineMemory, int, int, double, long)} with every key times {@code stride}. */
+  static Table foreignKeys(EngineMemory memory, int n, int domain, double zipf, long seed, int stride) {
     SplittableRandom random = new SplittableRandom(seed);
     int[] keys = new int[n];
     if (zipf == 0) {
       for (int i = 0; i < n; i++) {
-        keys[i] = 1 + random.nextInt(domain);
+        keys[i] = (1 + random.nextInt(domain)) * stride;
       }
     } else {
       ZipfRanks ranks = new ZipfRanks(domain, zipf);
       for (int i = 0; i < n; i++) {
         int rank = ranks.next(random);
         // rank r becomes key (r * odd) mod domain + 1: heavy hitters are not the smallest keys
-        keys[i] = (int) ((rank * 2_654_435_761L) % domain) + 1;
+        keys[i] = ((int) ((rank * 2_654_435_761L) % domain) + 1) * stride;
       }
     }
     return table(memory, keys);

@@ -8,6 +8,8 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.hw.CalibratedProfile;
 import dev.memwall.join.common.JoinType;
+import dev.memwall.join.algorithm.BuildTable;
+import dev.memwall.join.algorithm.DenseKeyTable;
 import dev.memwall.join.algorithm.OpenAddressingTable;
 import dev.memwall.join.keys.KeyColumns;
 import dev.memwall.join.pipeline.HashProbeStage;
@@ -30,9 +32,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * The pipelined hash join ({@link HashProbeStage}) on Balkesen et al.'s workload A, count-only: a
  * build side of {@code build} unique keys in random order and a probe side of 64M uniform foreign
  * keys (scaled from 256M, as {@link WorkloadABenchmark}), the probe streaming from a scan through the
- * stage into a COUNT(*); and the build of its {@link OpenAddressingTable} alone. {@code threads} is
- * the pipeline's (and the build's) thread count. JMH's ops/s are probe tuples per second for
- * {@code probe}, whole builds per second for {@code buildTable}.
+ * stage into a COUNT(*); and the build of the stage's table alone. {@code threads} is the pipeline's
+ * (and the build's) thread count. {@code stride} multiplies every key: at 1 the keys are 1..build,
+ * dense, and the stage builds a {@link DenseKeyTable}; at 101 they spread too thin for one, and it
+ * builds an {@link OpenAddressingTable} (the same join, the hash table's cost). JMH's ops/s are probe
+ * tuples per second for {@code probe}, whole builds per second for {@code buildTable}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -45,6 +49,9 @@ public class PipelinedJoinBenchmark {
   @Param({"1", "2"})
   public int threads;
 
+  @Param({"1", "101"})
+  public int stride;
+
   private EngineMemory memory;
   private Table left;
   private Table right;
@@ -55,8 +62,8 @@ public class PipelinedJoinBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     memory = EngineMemory.create("pipelined-join");
-    right = JoinBenchData.uniqueShuffled(memory, build, 1);
-    left = JoinBenchData.foreignKeys(memory, WorkloadABenchmark.PROBE, build, 0, 2);
+    right = JoinBenchData.uniqueShuffled(memory, build, 1, stride);
+    left = JoinBenchData.foreignKeys(memory, WorkloadABenchmark.PROBE, build, 0, 2, stride);
     context = ExecutionContext.builder(memory).threads(threads).machine(CalibratedProfile.install(null)).build();
     buildKeys = KeyColumns.of(right, List.of("k"), "right");
     stage = HashProbeStage.build(right, List.of("k"), JoinType.INNER, List.of("k"), List.of(ColumnType.INT32),
@@ -72,11 +79,15 @@ public class PipelinedJoinBenchmark {
     }
   }
 
-  /** Builds per second: the stage's table over the build side, on {@code threads} threads. */
+  /**
+   * Builds per second: the table the stage builds over the build side, as it chooses it (the dense
+   * key table where it applies and is no larger, else the hash table on {@code threads} threads).
+   */
   @Benchmark
   public long buildTable() {
-    try (OpenAddressingTable table = OpenAddressingTable.build(buildKeys, memory, threads)) {
-      return table.entryOf(0);
+    DenseKeyTable dense = DenseKeyTable.build(buildKeys, memory, OpenAddressingTable.bytesFor(buildKeys.rowCount()));
+    try (BuildTable table = dense != null ? dense : OpenAddressingTable.build(buildKeys, memory, threads)) {
+      return table.bytes();
     }
   }
 
