@@ -40,9 +40,10 @@ import java.util.function.Consumer;
  * one or more int32, date or int64 columns, paired by position and of equal types on both sides.
  *
  * <p>Before any work each terminal method validates the keys ({@link JoinKeyException} naming the
- * columns), plans the algorithm ({@link JoinAlgorithm#AUTO} by default: the planner's choice from
- * the machine profile and, when the build side's table outgrows the cache, a sample of the probe
- * keys' skew) and checks that the budget of {@code memory} can hold the algorithm's
+ * columns), plans the algorithm ({@link JoinAlgorithm#AUTO} by default: the array join where the
+ * right keys are unique and dense enough for one ({@link JoinAlgorithm#DENSE_KEYS}), else the
+ * planner's choice from the machine profile and, when the build side's table outgrows the cache, a
+ * sample of the probe keys' skew) and checks that the budget of {@code memory} can hold the algorithm's
  * working memory ({@link JoinMemoryException}); a failure later (a budget shared with other work
  * running out, a consumer throwing) propagates after every buffer is freed, and no partial result is
  * returned as if complete.

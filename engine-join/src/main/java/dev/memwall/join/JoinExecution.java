@@ -8,6 +8,7 @@ import dev.memwall.core.spill.SpillSettings;
 import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.algorithm.ClusterJoin;
+import dev.memwall.join.algorithm.DenseKeyJoin;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinMethod;
 import dev.memwall.join.algorithm.JoinOutput;
@@ -126,7 +127,8 @@ final class JoinExecution {
     long perOutput = materializes ? JoinOutput.bytesFor(options.chunkPairs()) : 0;
     JoinAlgorithm algorithm = plan.algorithm();
     boolean parallel = algorithm.clusters() || algorithm == JoinAlgorithm.INSPECTOR
-        || algorithm == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING || algorithm == JoinAlgorithm.OPEN_ADDRESSING;
+        || algorithm == JoinAlgorithm.ENHANCED_CACHE_PARTITIONING || algorithm == JoinAlgorithm.OPEN_ADDRESSING
+        || algorithm == JoinAlgorithm.DENSE_KEYS;
     long outputs = perOutput * (parallel ? options.threads() : 1);
     long required = method.workingBytes(sides) + outputs;
     if (options.semiJoinReducer()) {
@@ -169,6 +171,9 @@ final class JoinExecution {
 
   private JoinPlan plan(KeyColumns l, KeyColumns r) {
     JoinAlgorithm algorithm = options.algorithm();
+    if (algorithm == JoinAlgorithm.AUTO && options.radix() == null && DenseKeyJoin.mayHold(r)) {
+      return JoinPlan.named(JoinAlgorithm.DENSE_KEYS, null); // unique dense keys: no hash beats an array
+    }
     if (!algorithm.clusters() && algorithm != JoinAlgorithm.AUTO) {
       return JoinPlan.named(algorithm, null);
     }
@@ -188,6 +193,8 @@ final class JoinExecution {
       case SIMPLE_HASH -> new Configured<Void>(SimpleHashJoin.METHOD, null);
       case OPEN_ADDRESSING -> new Configured<>(OpenAddressingHashJoin.METHOD,
           new OpenAddressingHashJoin.Settings(options.probeGroup(), threads));
+      case DENSE_KEYS -> new Configured<>(DenseKeyJoin.METHOD, new DenseKeyJoin.Settings(threads,
+          new OpenAddressingHashJoin.Settings(options.probeGroup(), threads)));
       case SORT_MERGE -> new Configured<>(SortMergeJoin.METHOD,
           new SortMergeJoin.Settings(plan.radix(), options.writeCombining()));
       case PHASH, PHASH_PLUS, RADIX_JOIN -> new Configured<>(PartitionedJoin.METHOD,

@@ -57,6 +57,56 @@ public final class DenseKeyTable implements BuildTable {
    * Checks for cancellation between blocks of keys.
    */
   public static DenseKeyTable build(KeyColumns keys, EngineMemory memory, long limitBytes) {
+    Range range = range(keys, limitBytes);
+    if (range == null) {
+      return null;
+    }
+    long lastOffset = range.lastOffset();
+    long[] values = new long[BLOCK];
+    int[] ids = new int[BLOCK];
+    long bytes = (lastOffset + 1) * Integer.BYTES;
+    try {
+      memory.reserveHeap(bytes);
+    } catch (BudgetExceededException e) {
+      return null;
+    }
+    DenseKeyTable table;
+    try {
+      table = new DenseKeyTable(memory, new int[(int) (lastOffset + 1)], range.min());
+    } catch (OutOfMemoryError e) {
+      memory.releaseHeap(bytes);
+      throw e;
+    }
+    try {
+      if (table.fill(keys, values, ids)) {
+        return table;
+      }
+      table.close();
+      return null;
+    } catch (RuntimeException | Error e) {
+      table.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Whether {@link #build} may take {@code keys} within {@code limitBytes}: the first of its two
+   * passes, which reads the keys' range and finds the repeats of clustered input and of a range with
+   * fewer values than rows, but not every repeat (the second pass finds the rest). For a planner
+   * that wants the table's cost before building it.
+   */
+  public static boolean mayHold(KeyColumns keys, long limitBytes) {
+    return range(keys, limitBytes) != null;
+  }
+
+  /** The least key and the range's largest offset, as the first pass finds them. */
+  private record Range(long min, long lastOffset) {}
+
+  /**
+   * The first pass: the keys' range, or null when no table can hold them (see {@link #build}).
+   * Checks for cancellation between blocks of keys.
+   */
+  private static Range range(KeyColumns keys, long limitBytes) {
     if (keys.shape() != KeyShape.INT32 && keys.shape() != KeyShape.INT64) {
       return null;
     }
@@ -91,29 +141,7 @@ public final class DenseKeyTable implements BuildTable {
         || keyed > lastOffset + 1) {
       return null;
     }
-    long bytes = (lastOffset + 1) * Integer.BYTES;
-    try {
-      memory.reserveHeap(bytes);
-    } catch (BudgetExceededException e) {
-      return null;
-    }
-    DenseKeyTable table;
-    try {
-      table = new DenseKeyTable(memory, new int[(int) (lastOffset + 1)], min);
-    } catch (OutOfMemoryError e) {
-      memory.releaseHeap(bytes);
-      throw e;
-    }
-    try {
-      if (table.fill(keys, values, ids)) {
-        return table;
-      }
-      table.close();
-      return null;
-    } catch (RuntimeException | Error e) {
-      table.close();
-      throw e;
-    }
+    return new Range(min, lastOffset);
   }
 
   /** Enters every keyed row; false at the first key already entered. */

@@ -101,7 +101,7 @@ public final class OpenAddressingHashJoin implements JoinMethod<OpenAddressingHa
   }
 
   /** The left input's blocks of {@link ProbeBlock#ROWS} rows, handed out to probing threads one at a time. */
-  private static final class ProbeBlocks {
+  static final class ProbeBlocks {
     private final int[] batches;
     private final int[] froms;
     private final AtomicInteger next = new AtomicInteger();

@@ -11,6 +11,14 @@ public enum JoinAlgorithm {
   SIMPLE_HASH,
   /** Non-partitioned open-addressing hash join with batched (grouped) probes. */
   OPEN_ADDRESSING,
+  /**
+   * The array join ({@link dev.memwall.join.algorithm.DenseKeyJoin}): the right keys' rows in an
+   * array over their range, probed by key with no hash. AUTO takes it, before consulting the cost
+   * model, whenever the right keys may fit it: one integral column, no key repeated, an array no
+   * larger than the open-addressing table. Where they turn out not to (a repeat the first look
+   * missed), or when it is asked for by name on other keys, the open-addressing join runs instead.
+   */
+  DENSE_KEYS,
   /** Sort-merge join on radix-sorted inputs. */
   SORT_MERGE,
   /** Radix-cluster partitioned hash join, about 4 tuples per bucket, at least 256 buckets. */
@@ -46,11 +54,12 @@ public enum JoinAlgorithm {
   }
 
   /**
-   * Whether the planner's cost model covers it (and AUTO may choose it): not the spilling joins,
-   * nor the inspector join and enhanced cache partitioning, which are asked for by name.
+   * Whether the planner's cost model covers it (and AUTO may choose it by cost): not the spilling
+   * joins, nor the inspector join and enhanced cache partitioning, which are asked for by name, nor
+   * the array join, which AUTO takes by its keys rather than by cost.
    */
   public boolean costed() {
-    return this != AUTO && !spills() && this != INSPECTOR && this != ENHANCED_CACHE_PARTITIONING;
+    return this != AUTO && !spills() && this != INSPECTOR && this != ENHANCED_CACHE_PARTITIONING && this != DENSE_KEYS;
   }
 
   /** Whether the algorithm radix-clusters its inputs (and so takes radix bits and passes). */

@@ -381,6 +381,7 @@ public final class CostModel {
       case GRACE, HYBRID_HASH -> simpleHash(left, right, skew);
       case INSPECTOR, ENHANCED_CACHE_PARTITIONING -> throw new IllegalArgumentException(algorithm
           + " is asked for by name, not costed");
+      case DENSE_KEYS -> throw new IllegalArgumentException(algorithm + " is chosen by its keys, not costed");
       case AUTO -> throw new IllegalArgumentException("AUTO is not an algorithm to cost");
     };
   }

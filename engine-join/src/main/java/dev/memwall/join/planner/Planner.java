@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Chooses how to run a join: for {@link JoinAlgorithm#AUTO}, the non-partitioned join with the
+ * Chooses how to run a join by cost (the array join, {@link JoinAlgorithm#DENSE_KEYS}, is chosen by
+ * its keys before a planner is asked): for {@link JoinAlgorithm#AUTO}, the non-partitioned join with the
  * lowest cost when the build side's hash table fits the last-level cache, else the algorithm and
  * radix plan with the lowest cost under {@link CostModel}, which prices the non-partitioned joins
  * by how skewed a sample of the probe keys is ({@link ProbeSkew}); for a named algorithm, that
