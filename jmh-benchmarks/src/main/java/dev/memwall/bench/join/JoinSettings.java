@@ -23,10 +23,19 @@ public enum JoinSettings {
     return CalibratedProfile.install(null);
   }
 
-  /** Configures {@code join} for this setting with {@code tuples} per side. */
+  /**
+   * Configures {@code join} for this setting with {@code tuples} per side.
+   *
+   * @throws IllegalStateException for a TLB setting on a profile whose calibration found no TLB size
+   *     (0 entries), which would otherwise size clusters for a reach of 0 bytes: the most bits, one a pass
+   */
   Join apply(Join join, MachineProfile profile, long tuples) {
     CostModel model = new CostModel(profile);
     long tlbReach = profile.tlb().entries() * profile.pageBytes();
+    if ((this == PHASH_TLB || this == PHASH_PLUS_TLB) && tlbReach <= 0) {
+      throw new IllegalStateException(this + " sizes clusters to the TLB's reach, and this machine's profile has no "
+          + "TLB size (its calibration found no knee in the TLB curve, as on some VMs)");
+    }
     return switch (this) {
       case SIMPLE_HASH -> join.algorithm(JoinAlgorithm.SIMPLE_HASH);
       case SORT_MERGE -> join.algorithm(JoinAlgorithm.SORT_MERGE);
