@@ -9,6 +9,7 @@ import dev.memwall.core.vector.ColumnType;
 import dev.memwall.core.vector.Table;
 import dev.memwall.join.algorithm.ClusterJoin;
 import dev.memwall.join.algorithm.DenseKeyJoin;
+import dev.memwall.join.algorithm.DenseKeyTable;
 import dev.memwall.join.algorithm.JoinInput;
 import dev.memwall.join.algorithm.JoinMethod;
 import dev.memwall.join.algorithm.JoinOutput;
@@ -171,7 +172,7 @@ final class JoinExecution {
 
   private JoinPlan plan(KeyColumns l, KeyColumns r) {
     JoinAlgorithm algorithm = options.algorithm();
-    if (algorithm == JoinAlgorithm.AUTO && options.radix() == null && DenseKeyJoin.mayHold(r)) {
+    if (algorithm == JoinAlgorithm.AUTO && options.radix() == null && DenseKeyTable.mayHold(r)) {
       return JoinPlan.named(JoinAlgorithm.DENSE_KEYS, null); // unique dense keys: no hash beats an array
     }
     if (!algorithm.clusters() && algorithm != JoinAlgorithm.AUTO) {

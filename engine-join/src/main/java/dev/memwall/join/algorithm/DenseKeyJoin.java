@@ -50,11 +50,6 @@ public final class DenseKeyJoin implements JoinMethod<DenseKeyJoin.Settings> {
 
   private DenseKeyJoin() {}
 
-  /** Whether the array may hold {@code right}'s keys (its first pass; see {@link DenseKeyTable#mayHold}). */
-  public static boolean mayHold(KeyColumns right) {
-    return DenseKeyTable.mayHold(right, OpenAddressingTable.bytesFor(right.rowCount()));
-  }
-
   @Override
   public long workingBytes(JoinInput sides, Settings settings) {
     return OpenAddressingHashJoin.METHOD.workingBytes(sides, settings.fallback());
@@ -62,8 +57,7 @@ public final class DenseKeyJoin implements JoinMethod<DenseKeyJoin.Settings> {
 
   @Override
   public Details run(JoinInput input, JoinOutput out, Settings settings) {
-    DenseKeyTable table = DenseKeyTable.build(input.right(), input.memory(),
-        OpenAddressingTable.bytesFor(input.right().rowCount()));
+    DenseKeyTable table = DenseKeyTable.build(input.right(), input.memory());
     if (table == null) {
       OpenAddressingHashJoin.METHOD.run(input, out, settings.fallback());
       return new Ran(false);

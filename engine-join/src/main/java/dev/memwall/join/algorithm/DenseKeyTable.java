@@ -16,8 +16,8 @@ import dev.memwall.join.keys.KeyShape;
  * cache where the hash table would not. This is the "perfect hash" join of DuckDB and of
  * Umbra-style engines, which take it for the same keys.
  *
- * <p>{@link #build} takes it only where its array is within the limit its caller gives (a pipelined
- * join's: no larger than the hash table it replaces) and a share of the heap: one pass reads the keys' range (and gives up at a key equal to the one before
+ * <p>{@link #build} takes it only where its array is no larger than the open-addressing table it
+ * replaces and within a share of the heap: one pass reads the keys' range (and gives up at a key equal to the one before
  * it, which catches the duplicates of clustered input at once), the second fills the array and gives
  * up at the first key already there. The caller then builds the hash table instead; the failed
  * attempt costs those passes and nothing stays allocated.
@@ -51,19 +51,23 @@ public final class DenseKeyTable implements BuildTable {
 
   /**
    * The table of {@code keys}, or null when it does not apply: a key that is not one integral
-   * column, no keyed row, two rows with one key, a range whose array would take more than {@code
-   * limitBytes} or more than a sixteenth of the JVM's heap limit, or a budget that refuses the array
-   * (a hash table the caller builds instead, no smaller, then fails with its own error).
-   * Checks for cancellation between blocks of keys.
+   * column, no keyed row, two rows with one key, a range whose array would take more than the
+   * {@link OpenAddressingTable} of the same keys ({@link OpenAddressingTable#bytesFor}) or more than a
+   * sixteenth of the JVM's heap limit, or a budget that refuses the array (a hash table the caller
+   * builds instead, no smaller, then fails with its own error). Checks for cancellation between
+   * blocks of keys.
    */
-  public static DenseKeyTable build(KeyColumns keys, EngineMemory memory, long limitBytes) {
+  public static DenseKeyTable build(KeyColumns keys, EngineMemory memory) {
+    return build(keys, memory, OpenAddressingTable.bytesFor(keys.rowCount()));
+  }
+
+  /** {@link #build(KeyColumns, EngineMemory)} with the array's limit {@code limitBytes} instead (for tests). */
+  static DenseKeyTable build(KeyColumns keys, EngineMemory memory, long limitBytes) {
     Range range = range(keys, limitBytes);
     if (range == null) {
       return null;
     }
     long lastOffset = range.lastOffset();
-    long[] values = new long[BLOCK];
-    int[] ids = new int[BLOCK];
     long bytes = (lastOffset + 1) * Integer.BYTES;
     try {
       memory.reserveHeap(bytes);
@@ -78,7 +82,7 @@ public final class DenseKeyTable implements BuildTable {
       throw e;
     }
     try {
-      if (table.fill(keys, values, ids)) {
+      if (table.fill(keys)) {
         return table;
       }
       table.close();
@@ -90,13 +94,13 @@ public final class DenseKeyTable implements BuildTable {
   }
 
   /**
-   * Whether {@link #build} may take {@code keys} within {@code limitBytes}: the first of its two
-   * passes, which reads the keys' range and finds the repeats of clustered input and of a range with
-   * fewer values than rows, but not every repeat (the second pass finds the rest). For a planner
-   * that wants the table's cost before building it.
+   * Whether {@link #build} may take {@code keys}: the first of its two passes, which reads the keys'
+   * range and finds the repeats of clustered input and of a range with fewer values than rows, but
+   * not every repeat (the second pass finds the rest). For a planner that wants to know before
+   * building it.
    */
-  public static boolean mayHold(KeyColumns keys, long limitBytes) {
-    return range(keys, limitBytes) != null;
+  public static boolean mayHold(KeyColumns keys) {
+    return range(keys, OpenAddressingTable.bytesFor(keys.rowCount())) != null;
   }
 
   /** The least key and the range's largest offset, as the first pass finds them. */
@@ -145,7 +149,9 @@ public final class DenseKeyTable implements BuildTable {
   }
 
   /** Enters every keyed row; false at the first key already entered. */
-  private boolean fill(KeyColumns keys, long[] values, int[] ids) {
+  private boolean fill(KeyColumns keys) {
+    long[] values = new long[BLOCK];
+    int[] ids = new int[BLOCK];
     int[] at = rows;
     for (int batch = 0; batch < keys.batches(); batch++) {
       for (int from = 0, count = keys.batchRows(batch); from < count; from += BLOCK) {
@@ -170,13 +176,8 @@ public final class DenseKeyTable implements BuildTable {
    * entry of the key (its row + 1), or 0 when no row has it.
    */
   public void entriesOf(long[] keys, int[] positions, int n, long[] entries) {
-    int[] at = rows;
-    long first = min;
-    long last = lastOffset;
     for (int i = 0; i < n; i++) {
-      long offset = keys[positions[i]] - first;
-      boolean inRange = Long.compareUnsigned(offset, last) <= 0;
-      entries[i] = inRange ? at[(int) offset] : 0;
+      entries[i] = entryOf(keys[positions[i]]);
     }
   }
 

@@ -33,6 +33,8 @@ public final class KeyColumns {
   private static final ValueLayout.OfLong HASH = ValueLayout.JAVA_LONG;
   private static final ValueLayout.OfInt ROW = ValueLayout.JAVA_INT;
   private static final long WIDE_SEED = 0x2545F4914F6CDD1DL;
+  /** Keys {@link #forEachKey} reads at a time. */
+  private static final int KEY_BLOCK = 1024;
 
   private final List<String> names;
   private final List<ColumnType> types;
@@ -225,13 +227,13 @@ public final class KeyColumns {
     if (shape != KeyShape.INT32 && shape != KeyShape.INT64) {
       throw new IllegalStateException("a " + shape + " key is not one integral column");
     }
+    long[] keys = new long[KEY_BLOCK];
+    int[] rows = new int[KEY_BLOCK];
     for (int b = 0; b < columns.length; b++) {
-      Column column = columns[b][0];
-      MemorySegment values = data[b][0];
-      boolean nullable = column.hasNulls();
-      for (int i = 0, rows = batchRows(b); i < rows; i++) {
-        if (!(nullable && column.isNull(i))) {
-          action.accept(shape == KeyShape.INT32 ? values.getAtIndex(INT, i) : values.getAtIndex(LONG, i));
+      for (int from = 0, count = batchRows(b); from < count; from += KEY_BLOCK) {
+        int n = readKeys(b, from, Math.min(count, from + KEY_BLOCK), keys, rows);
+        for (int i = 0; i < n; i++) {
+          action.accept(keys[i]);
         }
       }
     }

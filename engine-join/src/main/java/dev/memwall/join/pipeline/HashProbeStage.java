@@ -254,7 +254,7 @@ public final class HashProbeStage implements ChunkStage, AutoCloseable {
    * more memory than the hash table would), else the hash table.
    */
   private static BuildTable buildTable(KeyColumns keys, ExecutionContext context) {
-    DenseKeyTable dense = DenseKeyTable.build(keys, context.memory(), OpenAddressingTable.bytesFor(keys.rowCount()));
+    DenseKeyTable dense = DenseKeyTable.build(keys, context.memory());
     if (dense != null) {
       return dense;
     }

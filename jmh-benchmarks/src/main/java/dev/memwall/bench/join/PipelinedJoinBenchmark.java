@@ -85,7 +85,7 @@ public class PipelinedJoinBenchmark {
    */
   @Benchmark
   public long buildTable() {
-    DenseKeyTable dense = DenseKeyTable.build(buildKeys, memory, OpenAddressingTable.bytesFor(buildKeys.rowCount()));
+    DenseKeyTable dense = DenseKeyTable.build(buildKeys, memory);
     try (BuildTable table = dense != null ? dense : OpenAddressingTable.build(buildKeys, memory, threads)) {
       return table.bytes();
     }
