@@ -24,7 +24,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 /**
  * The array join ({@link JoinAlgorithm#DENSE_KEYS}) against nested loops: right keys unique and dense
  * (every other value of a range, shuffled, at the int32 and int64 limits too) with nulls on both
- * sides, left keys below, inside and above the range, every join type, one to three threads, asked
+ * sides, left keys below, inside and above the range (half of them one hot key when skewed), every join type, one to three threads, asked
  * for by name or chosen by AUTO, which must choose it. A right side with one key repeated far from
  * its twin (which the planner's first look cannot see) runs the open-addressing join instead and
  * says so; the pairs are the same either way.
@@ -34,7 +34,7 @@ class ArrayJoinProperties {
   @Property(tries = 80)
   void arrayJoinsMatchNestedLoops(@ForAll JoinType type, @ForAll boolean int64, @ForAll boolean atLimit,
       @ForAll @IntRange(min = 1, max = 3_000) int rightRows, @ForAll @IntRange(min = 0, max = 20_000) int leftRows,
-      @ForAll boolean auto, @ForAll boolean repeat, @ForAll @IntRange(min = 1, max = 3) int threads,
+      @ForAll boolean auto, @ForAll boolean repeat, @ForAll boolean skewed, @ForAll @IntRange(min = 1, max = 3) int threads,
       @ForAll long seed, EngineMemory memory) {
     Random random = new Random(seed);
     long least = int64 ? Long.MIN_VALUE : Integer.MIN_VALUE;
@@ -55,8 +55,9 @@ class ArrayJoinProperties {
       right[rightRows / 2] = right[0]; // far from its twin, behind different keys on both sides
     }
     Long[] left = new Long[leftRows];
+    long hot = random.nextInt(3 * rightRows) - rightRows / 2;
     for (int l = 0; l < leftRows; l++) {
-      long offset = random.nextInt(3 * rightRows) - rightRows / 2;
+      long offset = skewed && random.nextBoolean() ? hot : random.nextInt(3 * rightRows) - rightRows / 2;
       boolean outside = offset > 0 ? base > greatest - offset : base < least - offset; // beyond the type
       left[l] = random.nextInt(40) == 0 || outside ? null : base + offset;
     }
