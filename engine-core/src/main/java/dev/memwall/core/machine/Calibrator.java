@@ -191,34 +191,46 @@ public final class Calibrator {
 
   /**
    * The simple scan of seed 000: for each stride, the time per byte read from memory that starts out
-   * in no cache (a read of a buffer four times the last-level cache evicts it before each run), and
-   * of the same loop wrapped inside 16 KiB, which stays in L1 and gives T_CPU.
+   * in no cache, and of the same loop wrapped inside 16 KiB, which stays in L1 and gives T_CPU.
+   *
+   * <p>Each cold run reads a region of one buffer that no run has read before, in order from the
+   * buffer's start; the buffer was written front to back once, with four last-level caches' worth
+   * of bytes beyond the last region, so every region was evicted long before its run. Evicting a
+   * reused buffer before each run instead would read four last-level caches per run (gigabytes on
+   * a machine whose L3 is hundreds of megabytes) to time a scan of at most 51 MB.
    */
   private static List<MachineProfile.StridePoint> strideScan(EngineMemory memory, Settings settings,
       List<CacheLevel> caches) {
     long lastLevel = caches.isEmpty() ? 32L << 20 : caches.getLast().sizeBytes();
-    long scanBytes = (long) SCAN_ITERATIONS * STRIDES[STRIDES.length - 1];
+    int runs = settings.repeats() + 2;
+    long regions = 0;
+    for (int stride : STRIDES) {
+      regions += (long) runs * SCAN_ITERATIONS * stride;
+    }
+    long beyond = Math.max(4 * lastLevel, settings.largestWorkingSetBytes());
     List<MachineProfile.StridePoint> points = new ArrayList<>();
-    try (OffHeapBuffer scan = memory.allocate(scanBytes);
-        OffHeapBuffer evict = memory.allocate(Math.max(4 * lastLevel, settings.largestWorkingSetBytes()))) {
-      MemoryProbe.write(scan.segment(), 1); // touch the pages before timing
-      MemoryProbe.write(evict.segment(), 2);
+    try (OffHeapBuffer buffer = memory.allocate(regions + beyond)) {
+      MemorySegment all = buffer.segment();
+      MemoryProbe.write(all, 1); // touch the pages before timing, the regions first
+      MemorySegment warm = all.asSlice(regions, 2L * SCAN_ITERATIONS); // read only by the untimed and the L1 runs
       long l1Mask = (16L << 10) - 1;
       // warmUp's short runs may leave the loop still queued for compilation (a busy JIT, as in a
       // parallel test run): the first strides were then timed interpreted, 50x too slow
       for (int run = 0; run < 20; run++) {
-        SINK = SINK ^ MemoryProbe.strideScan(scan.segment(), 1 + run % 2, SCAN_ITERATIONS, run % 4 < 2 ? -1 : l1Mask);
+        SINK = SINK ^ MemoryProbe.strideScan(warm, 1 + run % 2, SCAN_ITERATIONS, run % 4 < 2 ? -1 : l1Mask);
       }
+      long[] next = {0}; // the start of the next unread region
       for (int stride : STRIDES) {
-        double cold = leastOfTimedRuns(settings.repeats() + 2, () -> {
-          SINK = SINK ^ MemoryProbe.read(evict.segment());
+        long length = (long) SCAN_ITERATIONS * stride;
+        double cold = leastOfTimedRuns(runs, () -> {
+          MemorySegment region = all.asSlice(next[0], length);
+          next[0] += length;
           long t0 = System.nanoTime();
-          SINK = SINK ^ MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, -1);
+          SINK = SINK ^ MemoryProbe.strideScan(region, stride, SCAN_ITERATIONS, -1);
           return System.nanoTime() - t0;
         });
-        MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, l1Mask);
-        double inL1 = minimumNanos(settings.repeats() + 2,
-            () -> MemoryProbe.strideScan(scan.segment(), stride, SCAN_ITERATIONS, l1Mask));
+        MemoryProbe.strideScan(warm, stride, SCAN_ITERATIONS, l1Mask);
+        double inL1 = minimumNanos(runs, () -> MemoryProbe.strideScan(warm, stride, SCAN_ITERATIONS, l1Mask));
         points.add(new MachineProfile.StridePoint(stride, cold / SCAN_ITERATIONS, inL1 / SCAN_ITERATIONS));
       }
     }
