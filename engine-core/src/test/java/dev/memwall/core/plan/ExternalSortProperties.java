@@ -12,6 +12,7 @@ import dev.memwall.core.memory.PropertyLeakCheck;
 import dev.memwall.core.operator.SortKey;
 import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.testing.QuickTries;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,6 +43,7 @@ class ExternalSortProperties {
   static final int[] FRACTIONS = {2, 8, 64};
 
   @Property(tries = 10)
+  @QuickTries(4)
   void spilledSortEqualsInMemory(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
       @ForAll boolean manyStrings, @ForAll boolean topN, EngineMemory data, EngineMemory memory) throws IOException {
     Random random = new Random(seed);

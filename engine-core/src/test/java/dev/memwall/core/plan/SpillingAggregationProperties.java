@@ -13,6 +13,7 @@ import dev.memwall.core.operator.Aggregate;
 import dev.memwall.core.operator.AggregateLayout;
 import dev.memwall.core.spill.SpillDirectory;
 import dev.memwall.core.spill.SpillReport;
+import dev.memwall.core.testing.QuickTries;
 import dev.memwall.core.vector.Table;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +42,7 @@ class SpillingAggregationProperties {
   static final int[] FRACTIONS = {2, 8, 32};
 
   @Property(tries = 8)
+  @QuickTries(3)
   void spilledAggregationEqualsInMemory(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int threads,
       @ForAll boolean manyStrings, @ForAll boolean stringKey, @ForAll SpillTestData.Layout layout,
       @ForAll AggregateLayout accumulators, EngineMemory data, EngineMemory memory) throws IOException {
