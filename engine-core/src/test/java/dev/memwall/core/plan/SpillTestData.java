@@ -152,7 +152,9 @@ final class SpillTestData {
         actualRows++;
         Integer left = missing.get(row);
         if (left == null) {
-          unexpected = unexpected == null ? row : unexpected;
+          if (unexpected == null) {
+            unexpected = row; // the first, for the message
+          }
         } else if (left == 1) {
           missing.remove(row);
         } else {
